@@ -1,0 +1,78 @@
+/**
+ * Expands Rails-style keys, as Mastodon clients send them in forms and query
+ * strings: `media_ids[]=1&media_ids[]=2`, `poll[options][]=a`,
+ * `fields_attributes[0][name]=x`. Objects whose keys are all indexes become
+ * arrays. A repeated plain key keeps its last value, as Rails does.
+ */
+
+const FORBIDDEN = new Set(["__proto__", "prototype", "constructor"]);
+
+type Tree = { [key: string]: unknown };
+
+function splitKey(key: string): string[] | null {
+  const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!match) return null;
+  const rest = match[2] ?? "";
+  const segments = [match[1] ?? ""];
+  for (const part of rest.matchAll(/\[([^[\]]*)\]/g)) segments.push(part[1] ?? "");
+  return segments;
+}
+
+function assign(tree: Tree, segments: string[], value: unknown): void {
+  let node: Tree = tree;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] ?? "";
+    if (FORBIDDEN.has(segment)) return;
+    const last = i === segments.length - 1;
+    const next = segments[i + 1];
+    if (segment === "") return; // `[]` in the middle of a key is handled below; a bare one is malformed
+    if (last) {
+      node[segment] = value;
+      return;
+    }
+    if (next === "") {
+      // `key[]` (possibly followed by more, which Rails does not support either): append.
+      const existing = node[segment];
+      const list = Array.isArray(existing) ? existing : [];
+      if (segments.length === i + 2) {
+        list.push(value);
+        node[segment] = list;
+        return;
+      }
+      // `key[][name]`: start a new element when the current one already has `name`.
+      const rest = segments.slice(i + 2);
+      let element = list[list.length - 1] as Tree | undefined;
+      if (!element || typeof element !== "object" || rest[0] === undefined || rest[0] in element) {
+        element = {};
+        list.push(element);
+      }
+      node[segment] = list;
+      assign(element, rest, value);
+      return;
+    }
+    const child = node[segment];
+    if (typeof child !== "object" || child === null || Array.isArray(child)) node[segment] = {};
+    node = node[segment] as Tree;
+  }
+}
+
+function indexObjectsToArrays(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(indexObjectsToArrays);
+  if (typeof value !== "object" || value === null || value instanceof Blob) return value;
+  const entries = Object.entries(value as Tree).map(([key, inner]) => [key, indexObjectsToArrays(inner)] as const);
+  if (entries.length > 0 && entries.every(([key]) => /^\d+$/.test(key))) {
+    return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, inner]) => inner);
+  }
+  return Object.fromEntries(entries);
+}
+
+/** Builds a nested object from flat form or query entries. */
+export function expandRailsParams(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
+  const tree: Tree = {};
+  for (const [key, value] of entries) {
+    const segments = splitKey(key);
+    if (segments) assign(tree, segments, value);
+    else if (!FORBIDDEN.has(key)) tree[key] = value;
+  }
+  return indexObjectsToArrays(tree) as Record<string, unknown>;
+}

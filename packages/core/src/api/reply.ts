@@ -1,0 +1,47 @@
+/**
+ * What a handler may return besides a plain value (sent as JSON, 200): a
+ * Reply with its own status, headers or non-JSON body, or a ready Response.
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Readonly<Record<string, string>> = {},
+    /** When set, `body` is sent as is with this content type rather than as JSON. */
+    readonly contentType?: string,
+  ) {}
+
+  static json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Reply {
+    return new Reply(init.status ?? 200, body, init.headers ?? {});
+  }
+
+  static text(body: string | Uint8Array, contentType: string, init: { status?: number; headers?: Record<string, string> } = {}): Reply {
+    return new Reply(init.status ?? 200, body, init.headers ?? {}, contentType);
+  }
+
+  static empty(status = 204, headers: Record<string, string> = {}): Reply {
+    return new Reply(status, null, headers, "");
+  }
+
+  toResponse(): Response {
+    if (this.contentType === "") return new Response(null, { status: this.status, headers: this.headers });
+    if (this.contentType !== undefined) {
+      return new Response(this.body as BodyInit, {
+        status: this.status,
+        headers: { "content-type": this.contentType, ...this.headers },
+      });
+    }
+    return new Response(JSON.stringify(this.body ?? null), {
+      status: this.status,
+      headers: { "content-type": "application/json; charset=utf-8", ...this.headers },
+    });
+  }
+}
+
+export type HandlerResult = Reply | Response | object | string | number | boolean | null;
+
+export function toResponse(result: HandlerResult, defaultStatus = 200): Response {
+  if (result instanceof Response) return result;
+  if (result instanceof Reply) return result.toResponse();
+  return Reply.json(result, { status: defaultStatus }).toResponse();
+}

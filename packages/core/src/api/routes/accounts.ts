@@ -1,0 +1,26 @@
+import { KithError } from "../../domain/errors.js";
+import { authenticated } from "../access.js";
+import { CredentialAccountJson } from "../entities/account.js";
+import { route } from "../route.js";
+import { serializeCredentialAccount } from "../serializers/account.js";
+
+export const accountRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/verify_credentials",
+    summary: "The signed-in user's own account, with its source and role",
+    tags: ["accounts"],
+    access: authenticated,
+    scopes: ["read:accounts", "profile"],
+    response: CredentialAccountJson,
+    handler: async ({ caller, services, config }) => {
+      if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
+      const [account, role] = await Promise.all([
+        services.accounts.findById(caller.accountId),
+        services.accounts.globalRole(caller.accountId),
+      ]);
+      const administrator = role !== null && ["owner", "admin"].includes(role.name.toLowerCase());
+      return serializeCredentialAccount(account, role && { ...role, administrator }, config.origin);
+    },
+  }),
+];

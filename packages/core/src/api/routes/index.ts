@@ -1,0 +1,17 @@
+import type { AnyRoute } from "../route.js";
+import { accountRoutes } from "./accounts.js";
+import { adminSettingsRoutes } from "./admin-settings.js";
+import { healthRoutes } from "./health.js";
+import { instanceRoutes } from "./instance.js";
+import { referenceRoutes } from "./reference.js";
+import { staticAssetRoutes } from "./static-assets.js";
+
+/** The route table: every endpoint of the server, each declared once. */
+export const routeTable: readonly AnyRoute[] = [
+  ...healthRoutes,
+  ...instanceRoutes,
+  ...accountRoutes,
+  ...adminSettingsRoutes,
+  ...staticAssetRoutes,
+  ...referenceRoutes(() => routeTable),
+];

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { DEFAULT_LIMITS, type InstanceLimits } from "./domain/limits.js";
+
+/** What an embedder tells Kith about the server it runs as. */
+export const kithConfigSchema = z.object({
+  /** The public URL of the server, e.g. `https://social.example`. Ids of local actors derive from it. */
+  origin: z.url().transform((value) => new URL(value).origin),
+  /** Software version announced in the instance document and NodeInfo. */
+  version: z.string().default("0.1.0"),
+  /** Lets federation reach loopback and private addresses; for test networks only. @default false */
+  allowPrivateAddress: z.boolean().default(false),
+  /** scrypt cost for password hashes; lowered only in tests. @default 32768 */
+  passwordHashCost: z.number().int().min(2).default(2 ** 15),
+});
+
+export type KithConfigInput = z.input<typeof kithConfigSchema>;
+
+export interface KithConfig extends z.output<typeof kithConfigSchema> {
+  readonly limits: InstanceLimits;
+}
+
+export function resolveConfig(input: KithConfigInput, limits: InstanceLimits = DEFAULT_LIMITS): KithConfig {
+  return { ...kithConfigSchema.parse(input), limits };
+}

@@ -1,0 +1,58 @@
+import type { AccessType } from "./permissions.js";
+
+/** The resources that roles grant access to, with what each covers. */
+export const RESOURCES = [
+  { name: "Users", description: "Accounts of the server: create, delete, roles, passwords, states" },
+  { name: "Roles", description: "Roles, their permissions and their assignment" },
+  { name: "Reports", description: "Moderation reports in server scope" },
+  { name: "GroupReports", description: "Moderation reports in a group's scope" },
+  { name: "Uploads", description: "Uploads, processing jobs and storage of every user" },
+  { name: "Jobs", description: "Background jobs, queues and workers" },
+  { name: "Federation", description: "Domain blocks, allowlists, FASP providers, federation monitoring" },
+  { name: "AdminSettings", description: "Server settings, the email-domain allowlist, link previews, embeddings" },
+  { name: "Signups", description: "Signup requests awaiting approval" },
+  { name: "Data", description: "Platform data entries" },
+  { name: "AIProviders", description: "AI providers and keys in global scope" },
+  { name: "GroupAIProviders", description: "AI providers and keys in a group's scope" },
+  { name: "GroupApps", description: "Applications installed in a group" },
+  { name: "GroupSettings", description: "A group's settings" },
+  { name: "GroupMembers", description: "A group's members, invitations and join requests" },
+] as const;
+
+export type ResourceName = (typeof RESOURCES)[number]["name"];
+
+const ALL: readonly AccessType[] = ["Read", "Add", "Modify", "Delete"];
+const READ: readonly AccessType[] = ["Read"];
+
+export interface BuiltInRole {
+  readonly name: string;
+  readonly description: string;
+  readonly permissions: readonly { readonly resource: ResourceName; readonly access: readonly AccessType[] }[];
+}
+
+/** The roles every server starts with, seeded by the first migration. */
+export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
+  {
+    name: "Owner",
+    description: "Everything, including roles and server settings",
+    permissions: RESOURCES.map((resource) => ({ resource: resource.name, access: ALL })),
+  },
+  {
+    name: "Admin",
+    description: "Administers users, moderation, federation and settings",
+    permissions: RESOURCES.map((resource) => ({ resource: resource.name, access: resource.name === "Roles" ? READ : ALL })),
+  },
+  {
+    name: "Moderator",
+    description: "Handles reports and signups; reads federation state",
+    permissions: [
+      { resource: "Reports", access: ALL },
+      { resource: "GroupReports", access: ALL },
+      { resource: "Signups", access: ALL },
+      { resource: "Users", access: READ },
+      { resource: "Federation", access: READ },
+      { resource: "Uploads", access: READ },
+    ],
+  },
+  { name: "User", description: "A member of the server with no administrative rights", permissions: [] },
+];

@@ -1,0 +1,47 @@
+export { createKith, type CreateKithOptions, type Kith } from "./kith.js";
+export { type KithConfig, type KithConfigInput, kithConfigSchema, resolveConfig } from "./config.js";
+export { getLogger, type Logger } from "./logging.js";
+
+export type * from "./ports/index.js";
+export type * from "./storage/schema.js";
+export { toBool } from "./storage/schema.js";
+export { seedBuiltInRoles } from "./storage/migrations/seed-built-in-roles.js";
+export { fetchIdPage } from "./storage/paginate-by-id.js";
+export { applyMigrations } from "./storage/migrator.js";
+
+export * from "./domain/ids.js";
+export * from "./domain/errors.js";
+export { errorCatalog, type ErrorCode } from "./domain/error-catalog.js";
+export * from "./domain/permissions.js";
+export * from "./domain/scopes.js";
+export * from "./domain/accounts.js";
+export * from "./domain/caller.js";
+export * from "./domain/limits.js";
+export * from "./domain/instance-settings.js";
+export { RESOURCES, BUILT_IN_ROLES, type ResourceName } from "./domain/resources.js";
+export type { PageRequest } from "./domain/page.js";
+
+export { createServices, type KithServices, type ServiceDeps } from "./services/index.js";
+export { AccountService, type CreateLocalAccountInput, type AccountModification } from "./services/accounts/account-service.js";
+export { SessionService, type IssuedSession } from "./services/auth/session-service.js";
+export { PasswordHasher } from "./services/auth/password-hasher.js";
+export { SettingsService } from "./services/settings/settings-service.js";
+
+export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./api/route.js";
+export * from "./api/access.js";
+export { Reply } from "./api/reply.js";
+export { createFetchHandler, type FetchHandler, type FallbackHandler, type RequestInfo } from "./api/fetch-handler.js";
+export { errorToResponse } from "./api/error-response.js";
+export { routeTable } from "./api/routes/index.js";
+export { buildOpenApiDocument } from "./api/openapi.js";
+export * from "./api/pagination.js";
+export { expandRailsParams } from "./api/rails-params.js";
+
+export { systemClock, FakeClock } from "./memory/system-clock.js";
+export { systemRandom } from "./memory/system-random.js";
+export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
+export { MemoryQueue, backoffDelayMs } from "./memory/memory-queue.js";
+export { MemoryPubSub } from "./memory/memory-pubsub.js";
+export { MailOutbox, SmsOutbox } from "./memory/outboxes.js";
+export { MemoryBlobStore } from "./memory/memory-blob-store.js";
+export { DeterministicAiProvider } from "./memory/deterministic-ai.js";

@@ -1,0 +1,108 @@
+import { type FallbackHandler, type FetchHandler, createFetchHandler } from "./api/fetch-handler.js";
+import type { AnyRoute } from "./api/route.js";
+import { routeTable } from "./api/routes/index.js";
+import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
+import type { InstanceLimits } from "./domain/limits.js";
+import { getLogger } from "./logging.js";
+import { DeterministicAiProvider } from "./memory/deterministic-ai.js";
+import { MemoryBlobStore } from "./memory/memory-blob-store.js";
+import { MemoryPubSub } from "./memory/memory-pubsub.js";
+import { MemoryQueue } from "./memory/memory-queue.js";
+import { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
+import { MailOutbox, SmsOutbox } from "./memory/outboxes.js";
+import { systemClock } from "./memory/system-clock.js";
+import { systemRandom } from "./memory/system-random.js";
+import type { AiProvider } from "./ports/ai.js";
+import type { BlobStore } from "./ports/blob.js";
+import type { Clock } from "./ports/clock.js";
+import type { IdGenerator } from "./ports/ids.js";
+import type { Mailer } from "./ports/mail.js";
+import type { PubSub } from "./ports/pubsub.js";
+import type { Queue } from "./ports/queue.js";
+import type { Random } from "./ports/random.js";
+import type { SmsSender } from "./ports/sms.js";
+import type { Storage } from "./ports/storage.js";
+import { PasswordHasher } from "./services/auth/password-hasher.js";
+import type { ServiceDeps } from "./services/deps.js";
+import { type KithServices, createServices } from "./services/index.js";
+
+export interface CreateKithOptions {
+  /** The database; required. */
+  readonly storage: Storage;
+  readonly config: KithConfigInput;
+  /** @default an in-memory queue (not durable) */
+  readonly queue?: Queue;
+  /** @default in-process fan-out */
+  readonly pubsub?: PubSub;
+  /** @default an outbox kept in memory and logged */
+  readonly mail?: Mailer;
+  /** @default an outbox kept in memory and logged */
+  readonly sms?: SmsSender;
+  /** @default blobs in memory */
+  readonly blob?: BlobStore;
+  /** @default a deterministic local provider (no network) */
+  readonly ai?: AiProvider;
+  readonly clock?: Clock;
+  readonly random?: Random;
+  readonly ids?: IdGenerator;
+  readonly limits?: InstanceLimits;
+  /** Apply pending migrations before returning. @default true */
+  readonly migrate?: boolean;
+  /** Answer requests the route table does not know (federation, web pages). */
+  readonly fallbacks?: readonly FallbackHandler[];
+}
+
+/** A running Kith: its services, its HTTP surface, and its lifecycle. */
+export interface Kith extends ServiceDeps {
+  readonly services: KithServices;
+  readonly routes: readonly AnyRoute[];
+  /** The whole HTTP surface as a web-standard fetch handler. */
+  readonly fetch: FetchHandler;
+  /** Starts background work (job workers) in this process. */
+  start(): Promise<void>;
+  /** Stops workers and closes the ports Kith opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * Assembles Kith from the adapters given, filling the rest with the
+ * embedded defaults. Applies migrations unless told not to.
+ */
+export async function createKith(options: CreateKithOptions): Promise<Kith> {
+  const config: KithConfig = resolveConfig(options.config, options.limits);
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? systemRandom;
+  const ids = options.ids ?? new MonotonicIdGenerator(clock, random);
+  const deps: ServiceDeps = {
+    config,
+    storage: options.storage,
+    queue: options.queue ?? new MemoryQueue({ clock, ids }),
+    pubsub: options.pubsub ?? new MemoryPubSub(),
+    mail: options.mail ?? new MailOutbox(),
+    sms: options.sms ?? new SmsOutbox(),
+    blob: options.blob ?? new MemoryBlobStore(),
+    ai: options.ai ?? new DeterministicAiProvider(),
+    clock,
+    ids,
+    random,
+    passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
+  };
+  if (options.migrate ?? true) {
+    const report = await deps.storage.migrate();
+    if (report.applied.length) getLogger(["storage"]).info("Applied migrations: {names}", { names: report.applied.join(", ") });
+  }
+  const services = createServices(deps);
+  const fetch = createFetchHandler({ routes: routeTable, services, config, fallbacks: options.fallbacks ?? [] });
+  return {
+    ...deps,
+    services,
+    routes: routeTable,
+    fetch,
+    start: () => deps.queue.start(),
+    async close() {
+      await deps.queue.stop();
+      await deps.pubsub.close();
+      await deps.storage.close();
+    },
+  };
+}

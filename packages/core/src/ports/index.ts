@@ -1,0 +1,10 @@
+export type * from "./ai.js";
+export type * from "./blob.js";
+export type * from "./clock.js";
+export type * from "./ids.js";
+export type * from "./mail.js";
+export type * from "./pubsub.js";
+export type * from "./queue.js";
+export type * from "./random.js";
+export type * from "./sms.js";
+export type * from "./storage.js";

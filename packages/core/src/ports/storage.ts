@@ -1,0 +1,95 @@
+import type { Kysely } from "kysely";
+import type { Database, OneTimeSecretRow } from "../storage/schema.js";
+
+/** What an engine can do, so services choose a strategy without asking which engine it is. */
+export interface StorageCapabilities {
+  /** A name for logs and the admin API. */
+  readonly engine: "sqlite" | "postgres" | (string & {});
+  /** Full-text search flavour the engine offers. */
+  readonly fullTextSearch: "fts5" | "tsvector" | "none";
+  /** `SELECT ... FOR UPDATE SKIP LOCKED`, so several processes can take work without taking the same row. */
+  readonly skipLocked: boolean;
+  /** Several processes may write the same database at once. */
+  readonly concurrentProcesses: boolean;
+}
+
+export interface ConsumeOnceInput {
+  readonly kind: string;
+  readonly secretHash: string;
+  readonly now: Date;
+}
+
+export interface CounterState {
+  /** Hits counted in the current window, this one included. */
+  readonly count: number;
+  /** When the current window ends. */
+  readonly windowEndsAt: Date;
+}
+
+export interface ColumnDescription {
+  readonly name: string;
+  /** The declared type, lower-cased as the engine reports it. */
+  readonly type: string;
+  readonly nullable: boolean;
+}
+
+export interface IndexDescription {
+  readonly name: string;
+  readonly unique: boolean;
+  readonly columns: readonly string[];
+}
+
+export interface TableDescription {
+  readonly name: string;
+  readonly columns: readonly ColumnDescription[];
+  /** Indexes created by migrations (not those the engine makes for keys). */
+  readonly indexes: readonly IndexDescription[];
+  readonly primaryKey: readonly string[];
+}
+
+/** The schema as the engine reports it, for the test that keeps the engines' migrations in step. */
+export interface SchemaDescription {
+  readonly tables: readonly TableDescription[];
+}
+
+export interface StorageInfo {
+  readonly engine: string;
+  readonly version: string;
+  /** Bytes on disk, when the engine can tell. */
+  readonly sizeBytes: number | null;
+}
+
+export interface MigrationReport {
+  /** Names of the migrations applied by this call, in order. */
+  readonly applied: readonly string[];
+}
+
+/**
+ * The storage port: a Kysely database on some SQL engine, plus the few
+ * operations that must be atomic and so are written natively per engine.
+ * Repositories in `core/src/storage` are written once against `db`.
+ */
+export interface Storage {
+  readonly db: Kysely<Database>;
+  readonly capabilities: StorageCapabilities;
+  /** Runs `work` in one transaction; rolled back if it throws. */
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Applies pending numbered migrations. Safe to call at every start. */
+  migrate(): Promise<MigrationReport>;
+  /**
+   * Marks an unexpired, unconsumed one-time secret of `kind` with that hash as
+   * consumed and returns it, in one atomic step: of two concurrent calls, at
+   * most one gets the row. Null when there is none to consume.
+   */
+  consumeOnce(input: ConsumeOnceInput): Promise<OneTimeSecretRow | null>;
+  /**
+   * Counts one hit on `key` in a fixed window of `windowSeconds`, atomically;
+   * a new window starts when the previous one has ended.
+   */
+  incrementCounter(key: string, windowSeconds: number, now: Date): Promise<CounterState>;
+  describeSchema(): Promise<SchemaDescription>;
+  info(): Promise<StorageInfo>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,25 @@
+import { type SelectQueryBuilder, sql } from "kysely";
+import type { PageRequest } from "../domain/page.js";
+
+/**
+ * Fetches one page of an id-ordered list, newest first. `min_id` pages
+ * forward from a point (oldest first in SQL, so the page touches that point),
+ * then the rows are turned back to newest first. Ids are time-ordered
+ * strings, so comparing them compares creation times.
+ */
+export async function fetchIdPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  idColumn: string,
+  page: PageRequest,
+): Promise<O[]> {
+  const id = sql.ref(idColumn);
+  let q = query;
+  if (page.maxId !== undefined) q = q.where(sql<boolean>`${id} < ${page.maxId}`);
+  if (page.sinceId !== undefined) q = q.where(sql<boolean>`${id} > ${page.sinceId}`);
+  if (page.minId !== undefined) {
+    q = q.where(sql<boolean>`${id} > ${page.minId}`);
+    const rows = await q.orderBy(sql`${id}`, "asc").limit(page.limit).execute();
+    return rows.reverse();
+  }
+  return q.orderBy(sql`${id}`, "desc").limit(page.limit).execute();
+}

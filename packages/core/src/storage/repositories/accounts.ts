@@ -1,0 +1,110 @@
+import type { Kysely, Selectable } from "kysely";
+import type { LocalAccount } from "../../domain/accounts.js";
+import type { ActorType } from "../../domain/accounts.js";
+import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../schema.js";
+
+type LocalAccountRow = Selectable<AccountsTable> & Omit<Selectable<UsersTable>, "created_at" | "updated_at">;
+
+function toLocalAccount(row: LocalAccountRow): LocalAccount {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    note: row.note,
+    actorType: row.actor_type as ActorType,
+    locked: toBool(row.locked),
+    discoverable: toBool(row.discoverable),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    email: row.email,
+    emailConfirmed: row.email_confirmed_at !== null,
+    approved: toBool(row.approved),
+    disabled: row.disabled_at !== null,
+    suspended: row.suspended_at !== null,
+    silenced: row.silenced_at !== null,
+  };
+}
+
+function selectLocalAccounts(db: Kysely<Database>) {
+  return db
+    .selectFrom("accounts")
+    .innerJoin("users", "users.account_id", "accounts.id")
+    .selectAll("accounts")
+    .select([
+      "users.account_id",
+      "users.email",
+      "users.email_confirmed_at",
+      "users.password_hash",
+      "users.approved",
+      "users.disabled_at",
+      "users.locale",
+    ]);
+}
+
+export async function insertLocalAccount(db: Kysely<Database>, account: NewAccountRow, user: NewUserRow): Promise<void> {
+  await db.insertInto("accounts").values(account).execute();
+  await db.insertInto("users").values(user).execute();
+}
+
+export async function findLocalAccountById(db: Kysely<Database>, id: string): Promise<LocalAccount | null> {
+  const row = await selectLocalAccounts(db).where("accounts.id", "=", id).executeTakeFirst();
+  return row ? toLocalAccount(row) : null;
+}
+
+export async function findLocalAccountByUsername(db: Kysely<Database>, username: string): Promise<LocalAccount | null> {
+  const row = await selectLocalAccounts(db)
+    .where("accounts.acct_key", "=", username.toLowerCase())
+    .where("accounts.domain", "is", null)
+    .executeTakeFirst();
+  return row ? toLocalAccount(row) : null;
+}
+
+/** The account and its password hash, for sign-in by username or email. */
+export async function findLoginByIdentifier(
+  db: Kysely<Database>,
+  identifier: string,
+): Promise<{ account: LocalAccount; passwordHash: string | null } | null> {
+  const key = identifier.toLowerCase();
+  const row = await selectLocalAccounts(db)
+    .where("accounts.domain", "is", null)
+    .where((eb) => eb.or([eb("accounts.acct_key", "=", key), eb("users.email", "=", key)]))
+    .executeTakeFirst();
+  return row ? { account: toLocalAccount(row), passwordHash: row.password_hash } : null;
+}
+
+export async function acctKeyExists(db: Kysely<Database>, acctKey: string): Promise<boolean> {
+  const row = await db.selectFrom("accounts").select("id").where("acct_key", "=", acctKey).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function emailExists(db: Kysely<Database>, email: string): Promise<boolean> {
+  const row = await db.selectFrom("users").select("account_id").where("email", "=", email).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function updateUserFlags(
+  db: Kysely<Database>,
+  accountId: string,
+  changes: { approved?: boolean; disabledAt?: string | null; emailConfirmedAt?: string | null; updatedAt: string },
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({
+      ...(changes.approved !== undefined && { approved: changes.approved }),
+      ...(changes.disabledAt !== undefined && { disabled_at: changes.disabledAt }),
+      ...(changes.emailConfirmedAt !== undefined && { email_confirmed_at: changes.emailConfirmedAt }),
+      updated_at: changes.updatedAt,
+    })
+    .where("account_id", "=", accountId)
+    .execute();
+}
+
+export async function countLocalAccounts(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("accounts")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("domain", "is", null)
+    .where("suspended_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,0 +1,1 @@
+export { describeStorageContract, type StorageContractCase, type StorageContractOptions } from "./storage-contract.js";

@@ -1,0 +1,211 @@
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILT_IN_ROLES } from "../domain/resources.js";
+import type { Storage } from "../ports/storage.js";
+import { fetchIdPage } from "../storage/paginate-by-id.js";
+import { toBool } from "../storage/schema.js";
+
+/** Cases an adapter may opt out of, by name, when its engine lacks the capability. */
+export type StorageContractCase = "concurrent-consume" | "concurrent-increment";
+
+export interface StorageContractOptions {
+  /** Cases this adapter does not run, each with a reason in the adapter's test. */
+  readonly skip?: readonly StorageContractCase[];
+}
+
+const T0 = "2026-03-01T10:00:00.000Z";
+
+function account(id: string, username: string, createdAt = T0) {
+  return {
+    id,
+    username,
+    domain: null,
+    acct_key: username.toLowerCase(),
+    display_name: "",
+    note: "",
+    actor_type: "Person",
+    locked: false,
+    discoverable: true,
+    uri: null,
+    url: null,
+    created_at: createdAt,
+    updated_at: createdAt,
+    suspended_at: null,
+    silenced_at: null,
+  };
+}
+
+function secret(id: string, secretHash: string, expiresAt: string, kind = "test.code") {
+  return { id, kind, secret_hash: secretHash, subject_id: "us_x", payload: JSON.stringify({ n: 1 }), expires_at: expiresAt, consumed_at: null, created_at: T0 };
+}
+
+/**
+ * The storage port's contract. Every adapter runs it: `factory` must return a
+ * storage on an empty database each time it is called.
+ */
+export function describeStorageContract(name: string, factory: () => Promise<Storage> | Storage, options: StorageContractOptions = {}): void {
+  const runs = (testCase: StorageContractCase) => !options.skip?.includes(testCase);
+
+  describe(`storage contract: ${name}`, () => {
+    let storage: Storage;
+
+    beforeEach(async () => {
+      storage = await factory();
+      await storage.migrate();
+    });
+
+    afterEach(async () => {
+      await storage.close();
+    });
+
+    it("applies each migration once; a second run applies nothing", async () => {
+      const again = await storage.migrate();
+      expect(again.applied).toEqual([]);
+    });
+
+    it("seeds the built-in roles with their permissions", async () => {
+      const roles = await storage.db.selectFrom("roles").selectAll().orderBy("name").execute();
+      expect(roles.map((role) => role.name).sort()).toEqual(BUILT_IN_ROLES.map((role) => role.name).sort());
+      expect(roles.every((role) => toBool(role.built_in) && role.scope === "global")).toBe(true);
+      const owner = roles.find((role) => role.name === "Owner");
+      const grants = await storage.db.selectFrom("role_permissions").selectAll().where("role_id", "=", owner?.id ?? "").execute();
+      expect(grants.length).toBe(BUILT_IN_ROLES.find((role) => role.name === "Owner")?.permissions.length);
+      expect(JSON.parse(grants[0]?.access ?? "[]")).toEqual(["Read", "Add", "Modify", "Delete"]);
+    });
+
+    it("reads back timestamps as the same ISO strings, booleans and JSON text as written", async () => {
+      await storage.db.insertInto("accounts").values({ ...account("us_a", "Alice"), locked: true, discoverable: false }).execute();
+      await storage.db.insertInto("instance_settings").values({ key: "k", value: JSON.stringify({ a: [1, "b"] }), updated_at: T0 }).execute();
+      const row = await storage.db.selectFrom("accounts").selectAll().where("id", "=", "us_a").executeTakeFirstOrThrow();
+      expect(row.created_at).toBe(T0);
+      expect(toBool(row.locked)).toBe(true);
+      expect(toBool(row.discoverable)).toBe(false);
+      expect(row.domain).toBeNull();
+      const setting = await storage.db.selectFrom("instance_settings").selectAll().executeTakeFirstOrThrow();
+      expect(typeof setting.value).toBe("string");
+      expect(JSON.parse(setting.value)).toEqual({ a: [1, "b"] });
+    });
+
+    it("orders and compares timestamps by time", async () => {
+      await storage.db.insertInto("accounts").values(account("us_1", "one", "2026-03-01T10:00:00.500Z")).execute();
+      await storage.db.insertInto("accounts").values(account("us_2", "two", "2026-03-01T09:59:59.999Z")).execute();
+      const later = await storage.db.selectFrom("accounts").select("id").where("created_at", ">", "2026-03-01T10:00:00.000Z").execute();
+      expect(later.map((row) => row.id)).toEqual(["us_1"]);
+      const ordered = await storage.db.selectFrom("accounts").select("id").orderBy("created_at").execute();
+      expect(ordered.map((row) => row.id)).toEqual(["us_2", "us_1"]);
+    });
+
+    it("enforces unique keys", async () => {
+      await storage.db.insertInto("accounts").values(account("us_a", "alice")).execute();
+      await expect(storage.db.insertInto("accounts").values(account("us_b", "alice")).execute()).rejects.toThrow();
+    });
+
+    it("enforces foreign keys and cascades deletes", async () => {
+      await expect(
+        storage.db
+          .insertInto("users")
+          .values({ account_id: "us_missing", email: "x@example.com", email_confirmed_at: null, password_hash: null, approved: true, disabled_at: null, locale: null, created_at: T0, updated_at: T0 })
+          .execute(),
+      ).rejects.toThrow();
+      await storage.db.insertInto("accounts").values(account("us_a", "alice")).execute();
+      await storage.db
+        .insertInto("users")
+        .values({ account_id: "us_a", email: "a@example.com", email_confirmed_at: null, password_hash: null, approved: true, disabled_at: null, locale: null, created_at: T0, updated_at: T0 })
+        .execute();
+      await storage.db.deleteFrom("accounts").where("id", "=", "us_a").execute();
+      expect(await storage.db.selectFrom("users").selectAll().execute()).toEqual([]);
+    });
+
+    it("commits a transaction's writes together", async () => {
+      await storage.transaction(async (trx) => {
+        await trx.insertInto("accounts").values(account("us_a", "alice")).execute();
+        await trx.insertInto("accounts").values(account("us_b", "bob")).execute();
+      });
+      expect((await storage.db.selectFrom("accounts").select("id").execute()).length).toBe(2);
+    });
+
+    it("rolls back every write of a transaction that throws", async () => {
+      await expect(
+        storage.transaction(async (trx) => {
+          await trx.insertInto("accounts").values(account("us_a", "alice")).execute();
+          throw new Error("abort");
+        }),
+      ).rejects.toThrow("abort");
+      expect(await storage.db.selectFrom("accounts").select("id").execute()).toEqual([]);
+    });
+
+    it("consumes a one-time secret exactly once, and never an expired one or one of another kind", async () => {
+      await storage.db.insertInto("one_time_secrets").values(secret("sc_1", "h1", "2026-03-01T11:00:00.000Z")).execute();
+      await storage.db.insertInto("one_time_secrets").values(secret("sc_2", "h2", "2026-03-01T10:30:00.000Z")).execute();
+      const now = new Date("2026-03-01T10:45:00.000Z");
+      expect(await storage.consumeOnce({ kind: "other.kind", secretHash: "h1", now })).toBeNull();
+      const first = await storage.consumeOnce({ kind: "test.code", secretHash: "h1", now });
+      expect(first?.id).toBe("sc_1");
+      expect(first?.subject_id).toBe("us_x");
+      expect(JSON.parse(first?.payload ?? "null")).toEqual({ n: 1 });
+      expect(await storage.consumeOnce({ kind: "test.code", secretHash: "h1", now })).toBeNull();
+      expect(await storage.consumeOnce({ kind: "test.code", secretHash: "h2", now })).toBeNull();
+      expect(await storage.consumeOnce({ kind: "test.code", secretHash: "unknown", now })).toBeNull();
+    });
+
+    it.runIf(runs("concurrent-consume"))("lets only one of many concurrent consumers have a secret", async () => {
+      await storage.db.insertInto("one_time_secrets").values(secret("sc_1", "h1", "2026-03-01T11:00:00.000Z")).execute();
+      const now = new Date("2026-03-01T10:00:00.000Z");
+      const results = await Promise.all(Array.from({ length: 12 }, () => storage.consumeOnce({ kind: "test.code", secretHash: "h1", now })));
+      expect(results.filter((result) => result !== null).length).toBe(1);
+    });
+
+    it("counts hits in a window and starts a new window when it ends", async () => {
+      const start = new Date("2026-03-01T10:00:00.000Z");
+      expect((await storage.incrementCounter("login:1.2.3.4", 60, start)).count).toBe(1);
+      expect((await storage.incrementCounter("login:1.2.3.4", 60, new Date(start.getTime() + 1_000))).count).toBe(2);
+      const third = await storage.incrementCounter("login:1.2.3.4", 60, new Date(start.getTime() + 59_000));
+      expect(third.count).toBe(3);
+      expect(third.windowEndsAt.toISOString()).toBe("2026-03-01T10:01:00.000Z");
+      expect((await storage.incrementCounter("login:other", 60, start)).count).toBe(1);
+      const fresh = await storage.incrementCounter("login:1.2.3.4", 60, new Date(start.getTime() + 60_000));
+      expect(fresh.count).toBe(1);
+      expect(fresh.windowEndsAt.toISOString()).toBe("2026-03-01T10:02:00.000Z");
+    });
+
+    it.runIf(runs("concurrent-increment"))("counts every one of many concurrent hits once", async () => {
+      const now = new Date("2026-03-01T10:00:00.000Z");
+      const results = await Promise.all(Array.from({ length: 20 }, () => storage.incrementCounter("burst", 60, now)));
+      expect(results.map((result) => result.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    });
+
+    it("pages an id-ordered list with max_id, since_id and min_id", async () => {
+      for (let i = 1; i <= 7; i++) await storage.db.insertInto("accounts").values(account(`us_${i}`, `user${i}`)).execute();
+      const query = storage.db.selectFrom("accounts").select("id");
+      const ids = async (page: Parameters<typeof fetchIdPage>[2]) => (await fetchIdPage(query, "id", page)).map((row) => row.id);
+      expect(await ids({ limit: 3 })).toEqual(["us_7", "us_6", "us_5"]);
+      expect(await ids({ limit: 3, maxId: "us_5" })).toEqual(["us_4", "us_3", "us_2"]);
+      expect(await ids({ limit: 3, sinceId: "us_2" })).toEqual(["us_7", "us_6", "us_5"]);
+      expect(await ids({ limit: 3, minId: "us_2" })).toEqual(["us_5", "us_4", "us_3"]);
+      expect(await ids({ limit: 10, maxId: "us_6", sinceId: "us_3" })).toEqual(["us_5", "us_4"]);
+    });
+
+    it("describes its schema: tables, columns, keys and indexes", async () => {
+      const schema = await storage.describeSchema();
+      const accounts = schema.tables.find((table) => table.name === "accounts");
+      expect(accounts?.primaryKey).toEqual(["id"]);
+      expect(accounts?.columns.find((column) => column.name === "domain")?.nullable).toBe(true);
+      expect(accounts?.columns.find((column) => column.name === "username")?.nullable).toBe(false);
+      expect(accounts?.indexes.find((index) => index.name === "accounts_acct_key_idx")).toEqual({
+        name: "accounts_acct_key_idx",
+        unique: true,
+        columns: ["acct_key"],
+      });
+      expect(schema.tables.some((table) => table.name.startsWith("kysely_"))).toBe(false);
+    });
+
+    it("reports its engine and version, and answers a ping", async () => {
+      const info = await storage.info();
+      expect(info.engine).toBe(storage.capabilities.engine);
+      expect(info.version).toMatch(/^\d+\.\d+/);
+      await expect(storage.ping()).resolves.toBeUndefined();
+      const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(storage.db);
+      expect(Number(rows[0]?.one)).toBe(1);
+    });
+  });
+}

@@ -1,0 +1,7 @@
+import type { Migration } from "kysely/migration";
+import * as foundation from "./0001_foundation.js";
+
+/** Numbered migrations, in order. The PostgreSQL adapter has one of each number. */
+export const sqliteMigrations: Record<string, Migration> = {
+  "0001_foundation": foundation,
+};

