@@ -55,6 +55,14 @@ kith_ensure_dependencies() {
   fi
 }
 
+# Builds the packages when a source file is newer than the last build.
 kith_ensure_built() {
-  (cd "$KITH_ROOT" && pnpm -s build) >&2
+  local stamp="$KITH_ROOT/node_modules/.kith-build-stamp"
+  if [ -f "$stamp" ] && [ -f "$KITH_ROOT/apps/server/dist/cli.js" ] && \
+     [ -z "$(find "$KITH_ROOT/packages" "$KITH_ROOT/apps" -path '*/node_modules' -prune -o \
+              \( -path '*/src/*' -o -name 'package.json' -o -name 'tsup.config.ts' \) -newer "$stamp" -print -quit)" ]; then
+    return 0
+  fi
+  (cd "$KITH_ROOT" && pnpm -s build) >&2 || return 1
+  touch "$stamp"
 }

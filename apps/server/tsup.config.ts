@@ -1,11 +1,8 @@
 import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.shared.ts";
 
-export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/cli.ts" },
-  format: ["esm"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node22",
-  banner: { js: "#!/usr/bin/env node" },
-});
+export default defineConfig([
+  libraryBuild({ index: "src/index.ts" }),
+  // The executable: no declarations, and the shebang that lets it run as `kith`.
+  libraryBuild({ cli: "src/main.ts" }, { dts: false, clean: false, banner: { js: "#!/usr/bin/env node" } }),
+]);

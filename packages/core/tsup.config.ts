@@ -1,11 +1,4 @@
 import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.shared.ts";
 
-export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" },
-  format: ["esm"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node22",
-  external: ["vitest"],
-});
+export default defineConfig(libraryBuild({ index: "src/index.ts", "testing/index": "src/testing/index.ts" }, { external: ["vitest"] }));

@@ -1,10 +1,4 @@
 import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.shared.ts";
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
-  format: ["esm"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node22",
-});
+export default defineConfig(libraryBuild({ index: "src/index.ts" }));

@@ -10,7 +10,11 @@ export const kithConfigSchema = z.object({
   /** Lets federation reach loopback and private addresses; for test networks only. @default false */
   allowPrivateAddress: z.boolean().default(false),
   /** scrypt cost for password hashes; lowered only in tests. @default 32768 */
-  passwordHashCost: z.number().int().min(2).default(2 ** 15),
+  passwordHashCost: z
+    .number()
+    .int()
+    .min(2)
+    .default(2 ** 15),
 });
 
 export type KithConfigInput = z.input<typeof kithConfigSchema>;

@@ -8,6 +8,8 @@ export { toBool } from "./storage/schema.js";
 export { seedBuiltInRoles } from "./storage/migrations/seed-built-in-roles.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
+export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";
+export { KyselyStorage } from "./storage/kysely-storage.js";
 
 export * from "./domain/ids.js";
 export * from "./domain/errors.js";

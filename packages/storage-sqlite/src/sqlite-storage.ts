@@ -1,17 +1,15 @@
 import BetterSqlite3 from "better-sqlite3";
-import { type Database, type OneTimeSecretRow, applyMigrations } from "@kith/core";
+import { type Database, KyselyStorage } from "@kith/core";
 import type {
   ColumnDescription,
-  CounterState,
   IndexDescription,
-  MigrationReport,
   SchemaDescription,
   Storage,
   StorageCapabilities,
   StorageInfo,
   TableDescription,
 } from "@kith/core";
-import { Kysely, SqliteDialect, sql } from "kysely";
+import { Kysely, SqliteDialect } from "kysely";
 import { sqliteMigrations } from "./migrations/index.js";
 import { wrapSqliteDatabase } from "./sqlite-database.js";
 
@@ -30,48 +28,14 @@ const CAPABILITIES: StorageCapabilities = {
   concurrentProcesses: false,
 };
 
-class SqliteStorage implements Storage {
+class SqliteStorage extends KyselyStorage {
   readonly capabilities = CAPABILITIES;
-  readonly db: Kysely<Database>;
 
   constructor(
     private readonly connection: BetterSqlite3.Database,
     private readonly filename: string,
   ) {
-    this.db = new Kysely<Database>({ dialect: new SqliteDialect({ database: wrapSqliteDatabase(connection) }) });
-  }
-
-  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(work);
-  }
-
-  migrate(): Promise<MigrationReport> {
-    return applyMigrations(this.db, sqliteMigrations);
-  }
-
-  async consumeOnce(input: { kind: string; secretHash: string; now: Date }): Promise<OneTimeSecretRow | null> {
-    const now = input.now.toISOString();
-    // One statement: SQLite runs it under its write lock, so two callers cannot both see the row unconsumed.
-    const { rows } = await sql<OneTimeSecretRow>`
-      UPDATE one_time_secrets SET consumed_at = ${now}
-      WHERE kind = ${input.kind} AND secret_hash = ${input.secretHash}
-        AND consumed_at IS NULL AND expires_at > ${now}
-      RETURNING *`.execute(this.db);
-    return rows[0] ?? null;
-  }
-
-  async incrementCounter(key: string, windowSeconds: number, now: Date): Promise<CounterState> {
-    const at = now.toISOString();
-    const ends = new Date(now.getTime() + windowSeconds * 1000).toISOString();
-    const { rows } = await sql<{ count: number; window_ends_at: string }>`
-      INSERT INTO rate_counters (key, count, window_ends_at) VALUES (${key}, 1, ${ends})
-      ON CONFLICT (key) DO UPDATE SET
-        count = CASE WHEN rate_counters.window_ends_at <= ${at} THEN 1 ELSE rate_counters.count + 1 END,
-        window_ends_at = CASE WHEN rate_counters.window_ends_at <= ${at} THEN excluded.window_ends_at ELSE rate_counters.window_ends_at END
-      RETURNING count, window_ends_at`.execute(this.db);
-    const row = rows[0];
-    if (!row) throw new Error("Counter upsert returned no row");
-    return { count: Number(row.count), windowEndsAt: new Date(row.window_ends_at) };
+    super(new Kysely<Database>({ dialect: new SqliteDialect({ database: wrapSqliteDatabase(connection) }) }), sqliteMigrations);
   }
 
   async describeSchema(): Promise<SchemaDescription> {

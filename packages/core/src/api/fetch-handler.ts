@@ -42,7 +42,14 @@ export function bearerToken(request: Request, url: URL): string | null {
   return url.searchParams.get("access_token");
 }
 
-async function dispatch(route: AnyRoute, rawParams: Record<string, string>, request: Request, url: URL, info: RequestInfo, options: FetchHandlerOptions): Promise<Response> {
+async function dispatch(
+  route: AnyRoute,
+  rawParams: Record<string, string>,
+  request: Request,
+  url: URL,
+  info: RequestInfo,
+  options: FetchHandlerOptions,
+): Promise<Response> {
   const { services, config } = options;
   const token = bearerToken(request, url);
   if (request.headers.get("authorization") !== null && token === null) throw new KithError("auth.unauthenticated");

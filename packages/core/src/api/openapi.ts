@@ -26,6 +26,17 @@ function parametersOf(schema: z.ZodType | undefined, location: "path" | "query")
   }));
 }
 
+/**
+ * Every `{name}` of the path as a parameter: OpenAPI requires each one declared,
+ * and a route may leave its path parameters unvalidated (no params schema).
+ */
+function pathParametersOf(route: AnyRoute): JsonSchema[] {
+  const declared = new Map(parametersOf(route.params, "path").map((parameter) => [parameter.name as string, parameter]));
+  return [...route.path.matchAll(/\{(\w+)\}/g)].map(
+    ([, name = ""]) => declared.get(name) ?? { name, in: "path", required: true, schema: { type: "string" } },
+  );
+}
+
 function tagOf(route: AnyRoute): string {
   if (route.tags?.[0]) return route.tags[0];
   const segments = route.path.split("/").filter(Boolean);
@@ -70,12 +81,16 @@ function operationOf(route: AnyRoute): JsonSchema {
   const operation: JsonSchema = {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
     summary: route.summary,
-    description: [route.description, `Access: ${describeAccess(route.access)}.`, route.scopes?.length ? `Scopes: any of ${route.scopes.join(", ")}.` : ""]
+    description: [
+      route.description,
+      `Access: ${describeAccess(route.access)}.`,
+      route.scopes?.length ? `Scopes: any of ${route.scopes.join(", ")}.` : "",
+    ]
       .filter(Boolean)
       .join("\n\n"),
     tags: [tagOf(route)],
     "x-kith-access": describeAccess(route.access),
-    parameters: [...parametersOf(route.params, "path"), ...parametersOf(route.query, "query")],
+    parameters: [...pathParametersOf(route), ...parametersOf(route.query, "query")],
     responses: {
       [String(route.status ?? 200)]: {
         description: "Success",

@@ -27,7 +27,7 @@ export interface PageSize {
 
 /** Page sizes of DESIGN.md: 20 by default, at most 40 for posts, 80 for accounts. */
 export const POSTS_PAGE: PageSize = { defaultLimit: 20, maxLimit: 40 };
-export const ACCOUNTS_PAGE: PageSize = { defaultLimit: 40, maxLimit: 80 };
+export const ACCOUNTS_PAGE: PageSize = { defaultLimit: 20, maxLimit: 80 };
 export const DEFAULT_PAGE: PageSize = { defaultLimit: 20, maxLimit: 80 };
 
 /** A limit outside the range is clamped, as Mastodon does, rather than refused. */
@@ -47,7 +47,8 @@ export function pageRequest(query: z.infer<typeof idPageQuery>, size: PageSize =
 
 function pageUrl(base: URL, changes: Record<string, string>): string {
   const url = new URL(base);
-  for (const key of ["max_id", "min_id", "since_id", "cursor"]) url.searchParams.delete(key);
+  // A token given in the query (streaming clients do) must not be copied into headers that proxies log and clients store.
+  for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
   for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
   return url.toString();
 }

@@ -15,10 +15,10 @@ function detailsOf(error: z.ZodError, location: string): ErrorDetail[] {
 export function validate<T>(schema: z.ZodType<T>, value: unknown, location: "params" | "query" | "body"): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
+  // Path parameters that do not parse name nothing that exists, whatever the issue (`us_1` where a report id goes).
+  if (location === "params") throw new KithError("request.not_found");
   const details = detailsOf(result.error, location);
   const onlyInvalidValues = result.error.issues.every((issue) => INVALID_VALUE_CODES.has(issue.code));
   if (onlyInvalidValues) throw new KithError("request.validation_failed", { details });
-  // Path parameters that do not parse name nothing that exists.
-  if (location === "params") throw new KithError("request.not_found");
   throw new KithError("request.invalid_parameters", { details });
 }

@@ -5,6 +5,7 @@
  */
 export const errorCatalog = {
   // Requests
+  "request.malformed": { status: 400, message: "The request could not be understood" },
   "request.malformed_json": { status: 400, message: "The request body is not valid JSON" },
   "request.malformed_body": { status: 400, message: "The request body could not be read" },
   "request.invalid_parameters": { status: 400, message: "Some parameters are invalid" },

@@ -39,11 +39,15 @@ function toRule(rule: string | PermissionRule): PermissionRule {
 
 /** Holds when at least one of the rules holds. */
 export function any(...rules: readonly (string | PermissionRule)[]): PermissionRule {
+  // An empty any() would refuse everyone; almost surely a mistake in a declaration.
+  if (rules.length === 0) throw new Error("any() needs at least one rule");
   return { kind: "any", rules: rules.map(toRule) };
 }
 
 /** Holds when every rule holds. */
 export function all(...rules: readonly (string | PermissionRule)[]): PermissionRule {
+  // An empty all() would hold for every signed-in user: refuse it rather than open a route by accident.
+  if (rules.length === 0) throw new Error("all() needs at least one rule");
   return { kind: "all", rules: rules.map(toRule) };
 }
 
@@ -55,10 +59,14 @@ export interface ParsedPermission {
 
 export function parsePermissionName(name: string): ParsedPermission {
   const dot = name.indexOf(".");
-  if (dot === -1) return { resource: name, requires: [] };
+  if (dot === -1) {
+    if (!name) throw new Error("Empty permission name");
+    return { resource: name, requires: [] };
+  }
   const resource = name.slice(0, dot);
   const action = name.slice(dot + 1);
-  const requires = ACTION_ACCESS[action];
+  // Own keys only: `Reports.toString` must not find Object.prototype's members.
+  const requires = Object.hasOwn(ACTION_ACCESS, action) ? ACTION_ACCESS[action] : undefined;
   if (!resource || !requires) throw new Error(`Unknown permission name: ${name}`);
   return { resource, requires };
 }

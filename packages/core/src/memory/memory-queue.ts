@@ -33,9 +33,7 @@ export class MemoryQueue implements Queue {
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #running = new Set<Promise<void>>();
 
-  constructor(
-    private readonly deps: { clock: Clock; ids: IdGenerator; pollIntervalMs?: number },
-  ) {}
+  constructor(private readonly deps: { clock: Clock; ids: IdGenerator; pollIntervalMs?: number }) {}
 
   async enqueue(queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
     if (options.deduplicationKey) {

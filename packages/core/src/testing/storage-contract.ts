@@ -36,14 +36,27 @@ function account(id: string, username: string, createdAt = T0) {
 }
 
 function secret(id: string, secretHash: string, expiresAt: string, kind = "test.code") {
-  return { id, kind, secret_hash: secretHash, subject_id: "us_x", payload: JSON.stringify({ n: 1 }), expires_at: expiresAt, consumed_at: null, created_at: T0 };
+  return {
+    id,
+    kind,
+    secret_hash: secretHash,
+    subject_id: "us_x",
+    payload: JSON.stringify({ n: 1 }),
+    expires_at: expiresAt,
+    consumed_at: null,
+    created_at: T0,
+  };
 }
 
 /**
  * The storage port's contract. Every adapter runs it: `factory` must return a
  * storage on an empty database each time it is called.
  */
-export function describeStorageContract(name: string, factory: () => Promise<Storage> | Storage, options: StorageContractOptions = {}): void {
+export function describeStorageContract(
+  name: string,
+  factory: () => Promise<Storage> | Storage,
+  options: StorageContractOptions = {},
+): void {
   const runs = (testCase: StorageContractCase) => !options.skip?.includes(testCase);
 
   describe(`storage contract: ${name}`, () => {
@@ -68,14 +81,24 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
       expect(roles.map((role) => role.name).sort()).toEqual(BUILT_IN_ROLES.map((role) => role.name).sort());
       expect(roles.every((role) => toBool(role.built_in) && role.scope === "global")).toBe(true);
       const owner = roles.find((role) => role.name === "Owner");
-      const grants = await storage.db.selectFrom("role_permissions").selectAll().where("role_id", "=", owner?.id ?? "").execute();
+      const grants = await storage.db
+        .selectFrom("role_permissions")
+        .selectAll()
+        .where("role_id", "=", owner?.id ?? "")
+        .execute();
       expect(grants.length).toBe(BUILT_IN_ROLES.find((role) => role.name === "Owner")?.permissions.length);
       expect(JSON.parse(grants[0]?.access ?? "[]")).toEqual(["Read", "Add", "Modify", "Delete"]);
     });
 
     it("reads back timestamps as the same ISO strings, booleans and JSON text as written", async () => {
-      await storage.db.insertInto("accounts").values({ ...account("us_a", "Alice"), locked: true, discoverable: false }).execute();
-      await storage.db.insertInto("instance_settings").values({ key: "k", value: JSON.stringify({ a: [1, "b"] }), updated_at: T0 }).execute();
+      await storage.db
+        .insertInto("accounts")
+        .values({ ...account("us_a", "Alice"), locked: true, discoverable: false })
+        .execute();
+      await storage.db
+        .insertInto("instance_settings")
+        .values({ key: "k", value: JSON.stringify({ a: [1, "b"] }), updated_at: T0 })
+        .execute();
       const row = await storage.db.selectFrom("accounts").selectAll().where("id", "=", "us_a").executeTakeFirstOrThrow();
       expect(row.created_at).toBe(T0);
       expect(toBool(row.locked)).toBe(true);
@@ -87,8 +110,14 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
     });
 
     it("orders and compares timestamps by time", async () => {
-      await storage.db.insertInto("accounts").values(account("us_1", "one", "2026-03-01T10:00:00.500Z")).execute();
-      await storage.db.insertInto("accounts").values(account("us_2", "two", "2026-03-01T09:59:59.999Z")).execute();
+      await storage.db
+        .insertInto("accounts")
+        .values(account("us_1", "one", "2026-03-01T10:00:00.500Z"))
+        .execute();
+      await storage.db
+        .insertInto("accounts")
+        .values(account("us_2", "two", "2026-03-01T09:59:59.999Z"))
+        .execute();
       const later = await storage.db.selectFrom("accounts").select("id").where("created_at", ">", "2026-03-01T10:00:00.000Z").execute();
       expect(later.map((row) => row.id)).toEqual(["us_1"]);
       const ordered = await storage.db.selectFrom("accounts").select("id").orderBy("created_at").execute();
@@ -104,13 +133,33 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
       await expect(
         storage.db
           .insertInto("users")
-          .values({ account_id: "us_missing", email: "x@example.com", email_confirmed_at: null, password_hash: null, approved: true, disabled_at: null, locale: null, created_at: T0, updated_at: T0 })
+          .values({
+            account_id: "us_missing",
+            email: "x@example.com",
+            email_confirmed_at: null,
+            password_hash: null,
+            approved: true,
+            disabled_at: null,
+            locale: null,
+            created_at: T0,
+            updated_at: T0,
+          })
           .execute(),
       ).rejects.toThrow();
       await storage.db.insertInto("accounts").values(account("us_a", "alice")).execute();
       await storage.db
         .insertInto("users")
-        .values({ account_id: "us_a", email: "a@example.com", email_confirmed_at: null, password_hash: null, approved: true, disabled_at: null, locale: null, created_at: T0, updated_at: T0 })
+        .values({
+          account_id: "us_a",
+          email: "a@example.com",
+          email_confirmed_at: null,
+          password_hash: null,
+          approved: true,
+          disabled_at: null,
+          locale: null,
+          created_at: T0,
+          updated_at: T0,
+        })
         .execute();
       await storage.db.deleteFrom("accounts").where("id", "=", "us_a").execute();
       expect(await storage.db.selectFrom("users").selectAll().execute()).toEqual([]);
@@ -135,8 +184,14 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
     });
 
     it("consumes a one-time secret exactly once, and never an expired one or one of another kind", async () => {
-      await storage.db.insertInto("one_time_secrets").values(secret("sc_1", "h1", "2026-03-01T11:00:00.000Z")).execute();
-      await storage.db.insertInto("one_time_secrets").values(secret("sc_2", "h2", "2026-03-01T10:30:00.000Z")).execute();
+      await storage.db
+        .insertInto("one_time_secrets")
+        .values(secret("sc_1", "h1", "2026-03-01T11:00:00.000Z"))
+        .execute();
+      await storage.db
+        .insertInto("one_time_secrets")
+        .values(secret("sc_2", "h2", "2026-03-01T10:30:00.000Z"))
+        .execute();
       const now = new Date("2026-03-01T10:45:00.000Z");
       expect(await storage.consumeOnce({ kind: "other.kind", secretHash: "h1", now })).toBeNull();
       const first = await storage.consumeOnce({ kind: "test.code", secretHash: "h1", now });
@@ -149,9 +204,14 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
     });
 
     it.runIf(runs("concurrent-consume"))("lets only one of many concurrent consumers have a secret", async () => {
-      await storage.db.insertInto("one_time_secrets").values(secret("sc_1", "h1", "2026-03-01T11:00:00.000Z")).execute();
+      await storage.db
+        .insertInto("one_time_secrets")
+        .values(secret("sc_1", "h1", "2026-03-01T11:00:00.000Z"))
+        .execute();
       const now = new Date("2026-03-01T10:00:00.000Z");
-      const results = await Promise.all(Array.from({ length: 12 }, () => storage.consumeOnce({ kind: "test.code", secretHash: "h1", now })));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () => storage.consumeOnce({ kind: "test.code", secretHash: "h1", now })),
+      );
       expect(results.filter((result) => result !== null).length).toBe(1);
     });
 
@@ -175,7 +235,11 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
     });
 
     it("pages an id-ordered list with max_id, since_id and min_id", async () => {
-      for (let i = 1; i <= 7; i++) await storage.db.insertInto("accounts").values(account(`us_${i}`, `user${i}`)).execute();
+      for (let i = 1; i <= 7; i++)
+        await storage.db
+          .insertInto("accounts")
+          .values(account(`us_${i}`, `user${i}`))
+          .execute();
       const query = storage.db.selectFrom("accounts").select("id");
       const ids = async (page: Parameters<typeof fetchIdPage>[2]) => (await fetchIdPage(query, "id", page)).map((row) => row.id);
       expect(await ids({ limit: 3 })).toEqual(["us_7", "us_6", "us_5"]);

@@ -63,9 +63,14 @@ export async function createTestKith(options: TestKithOptions): Promise<TestKith
       headers.set("content-type", "application/x-www-form-urlencoded");
       body = new URLSearchParams(init.form).toString();
     }
-    return kith.fetch(new Request(new URL(path, kith.config.origin), { method, headers, body }), { clientIp: init.clientIp ?? "127.0.0.1" });
+    return kith.fetch(new Request(new URL(path, kith.config.origin), { method, headers, body }), {
+      clientIp: init.clientIp ?? "127.0.0.1",
+    });
   };
-  const createUser = async (username: string, userOptions: { role?: string; scopes?: readonly string[]; email?: string } = {}): Promise<TestUser> => {
+  const createUser = async (
+    username: string,
+    userOptions: { role?: string; scopes?: readonly string[]; email?: string } = {},
+  ): Promise<TestUser> => {
     const { account, password } = await kith.services.accounts.createLocalAccount({
       username,
       email: userOptions.email ?? `${username.toLowerCase()}@kith.test`,

@@ -36,7 +36,13 @@ export const InstanceV2Json = z.object({
   icon: z.array(z.object({ src: z.string(), size: z.string() })),
   languages: z.array(z.string()),
   configuration: z.object({
-    urls: z.object({ streaming: z.string(), status: z.string().nullable(), about: z.string(), privacy_policy: z.string().nullable(), terms_of_service: z.string().nullable() }),
+    urls: z.object({
+      streaming: z.string(),
+      status: z.string().nullable(),
+      about: z.string(),
+      privacy_policy: z.string().nullable(),
+      terms_of_service: z.string().nullable(),
+    }),
     vapid: z.object({ public_key: z.string() }),
     accounts: z.object({ max_featured_tags: z.number(), max_pinned_statuses: z.number() }),
     statuses: statusesConfig,

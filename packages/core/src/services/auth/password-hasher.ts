@@ -39,7 +39,7 @@ export class PasswordHasher {
 
   async verify(password: string, stored: string | null): Promise<boolean> {
     const parts = stored?.split("$");
-    if (!parts || parts.length !== 6 || parts[0] !== "scrypt") {
+    if (parts?.length !== 6 || parts[0] !== "scrypt") {
       // Spend the same time as a real check, so unknown accounts are not told apart by timing.
       await derive(password, Buffer.alloc(16), this.#cost, DEFAULTS.r, DEFAULTS.p, DEFAULTS.keyLength);
       return false;

@@ -21,7 +21,10 @@ export async function seedBuiltInRoles(db: Kysely<any>): Promise<void> {
       .values({ id, name: role.name, description: role.description, scope: "global", built_in: true, created_at: now, updated_at: now })
       .execute();
     for (const grant of role.permissions) {
-      await db.insertInto("role_permissions").values({ role_id: id, resource: grant.resource, access: JSON.stringify(grant.access) }).execute();
+      await db
+        .insertInto("role_permissions")
+        .values({ role_id: id, resource: grant.resource, access: JSON.stringify(grant.access) })
+        .execute();
     }
   }
 }

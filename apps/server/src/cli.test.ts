@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSqliteStorage } from "@kith/storage-sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CliIo, runCli } from "./cli.js";
+
+interface Captured extends CliIo {
+  readonly stdout: string[];
+  readonly stderr: string[];
+}
+
+function io(env: NodeJS.ProcessEnv): Captured {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { env, out: (line) => stdout.push(line), err: (line) => stderr.push(line), stdout, stderr };
+}
+
+describe("kith command line", () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "kith-cli-"));
+    env = { KITH_DATA_DIR: dataDir, KITH_LOG_LEVEL: "error" };
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("creates an account and prints its generated password last, as tootctl does", async () => {
+    const run = io(env);
+    expect(await runCli(["accounts", "create", "alice", "--email=alice@example.com", "--confirmed", "--role=Owner"], run)).toBe(0);
+    const last = run.stdout.at(-1) ?? "";
+    expect(last).toMatch(/^New password: [A-Za-z0-9_-]{20,}$/);
+    const storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
+    const row = await storage.db
+      .selectFrom("accounts")
+      .innerJoin("users", "users.account_id", "accounts.id")
+      .innerJoin("actor_roles", "actor_roles.actor_id", "accounts.id")
+      .innerJoin("roles", "roles.id", "actor_roles.role_id")
+      .select(["accounts.username", "users.email", "users.email_confirmed_at", "roles.name"])
+      .executeTakeFirstOrThrow();
+    await storage.close();
+    expect(row).toMatchObject({ username: "alice", email: "alice@example.com", name: "Owner" });
+    expect(row.email_confirmed_at).not.toBeNull();
+  });
+
+  it("refuses a taken username and an unknown role with one line on stderr", async () => {
+    await runCli(["accounts", "create", "bob", "--email=bob@example.com"], io(env));
+    const taken = io(env);
+    expect(await runCli(["accounts", "create", "Bob", "--email=other@example.com"], taken)).toBe(1);
+    expect(taken.stderr).toEqual(["kith: That username is already taken"]);
+    const role = io(env);
+    expect(await runCli(["accounts", "create", "carol", "--email=carol@example.com", "--role=Wizard"], role)).toBe(1);
+    expect(role.stderr[0]).toMatch(/No global role named Wizard/);
+  });
+
+  it("modifies role and state of an account", async () => {
+    await runCli(["accounts", "create", "dave", "--email=dave@example.com"], io(env));
+    const run = io(env);
+    expect(await runCli(["accounts", "modify", "dave", "--role=Moderator", "--disable"], run)).toBe(0);
+    expect(run.stdout).toEqual(["OK"]);
+    const storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
+    const user = await storage.db.selectFrom("users").select("disabled_at").executeTakeFirstOrThrow();
+    const role = await storage.db
+      .selectFrom("roles")
+      .innerJoin("actor_roles", "actor_roles.role_id", "roles.id")
+      .select("name")
+      .executeTakeFirstOrThrow();
+    await storage.close();
+    expect(user.disabled_at).not.toBeNull();
+    expect(role.name).toBe("Moderator");
+    expect(await runCli(["accounts", "modify", "dave", "--enable"], io(env))).toBe(0);
+    expect(await runCli(["accounts", "modify", "nobody", "--enable"], io(env))).toBe(1);
+  });
+
+  it("sets the registrations mode with tootctl's words", async () => {
+    expect(await runCli(["settings", "registrations", "approval"], io(env))).toBe(0);
+    expect(await runCli(["settings", "registrations", "close"], io(env))).toBe(0);
+    const storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
+    const row = await storage.db
+      .selectFrom("instance_settings")
+      .select("value")
+      .where("key", "=", "registrationsMode")
+      .executeTakeFirstOrThrow();
+    await storage.close();
+    expect(JSON.parse(row.value)).toBe("closed");
+    const bad = io(env);
+    expect(await runCli(["settings", "registrations", "sometimes"], bad)).toBe(64);
+    expect(bad.stderr[0]).toMatch(/open, approval or close/);
+  });
+
+  it("migrates, then reports the database up to date", async () => {
+    const first = io(env);
+    expect(await runCli(["migrate"], first)).toBe(0);
+    expect(first.stdout[0]).toMatch(/^Applied: 0001_foundation/);
+    const second = io(env);
+    await runCli(["migrate"], second);
+    expect(second.stdout).toEqual(["Up to date"]);
+  });
+
+  it("stops on a bad configuration value with one line naming the variable", async () => {
+    const run = io({ ...env, KITH_PORT: "http" });
+    expect(await runCli(["migrate"], run)).toBe(78);
+    expect(run.stderr).toEqual(['kith: invalid configuration: KITH_PORT must be a whole number (got "http")']);
+  });
+
+  it("answers unknown commands and options with usage", async () => {
+    const unknown = io(env);
+    expect(await runCli(["frobnicate"], unknown)).toBe(64);
+    expect(unknown.stderr[0]).toBe("kith: unknown command frobnicate");
+    const option = io(env);
+    expect(await runCli(["accounts", "create", "erin", "--email=e@example.com", "--colour=red"], option)).toBe(64);
+    expect(option.stderr[0]).toMatch(/colour/);
+    const missing = io(env);
+    expect(await runCli(["accounts", "create", "erin"], missing)).toBe(64);
+    expect(missing.stderr[0]).toMatch(/--email/);
+  });
+});

@@ -1,0 +1,179 @@
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
+import { type RegistrationMode, isKithError } from "@kith/core";
+import { assembleKith, openStorage } from "./assemble.js";
+import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
+import { configureLogging } from "./logging.js";
+import { type ServeRole, serve } from "./serve.js";
+
+/**
+ * `kith`, the server's command line. Where it overlaps Mastodon's `tootctl`
+ * (accounts create/modify, settings registrations) it takes the same words
+ * and prints the same lines, so scripts written for tootctl work.
+ */
+
+export interface CliIo {
+  readonly env: NodeJS.ProcessEnv;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+const USAGE = `Usage: kith <command>
+
+  serve [--role=web|worker|all]     Run the HTTP server, the job workers, or both (default all)
+  migrate                           Apply pending database migrations
+  accounts create USERNAME --email=EMAIL [--confirmed] [--role=ROLE] [--password=PASSWORD]
+                                    Create a local account; prints "New password: ..." last
+  accounts modify USERNAME [--role=ROLE] [--approve] [--disable] [--enable] [--confirm]
+                                    Change an account's role or state
+  settings registrations open|approval|close
+                                    Who may sign up
+  help                              This text
+
+Configuration comes from environment variables:
+${CONFIG_VARIABLES.map((v) => `  ${v.name.padEnd(28)} ${v.meaning} (default ${v.default})`).join("\n")}`;
+
+class UsageError extends Error {}
+
+function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function withKith<T>(config: ServerConfig, work: (kith: Awaited<ReturnType<typeof assembleKith>>) => Promise<T>): Promise<T> {
+  const kith = await assembleKith(config);
+  try {
+    return await work(kith);
+  } finally {
+    await kith.close();
+  }
+}
+
+const REGISTRATION_WORDS: Record<string, RegistrationMode> = { open: "open", approval: "approval", close: "closed", closed: "closed" };
+
+async function accounts(args: string[], config: ServerConfig, io: CliIo): Promise<number> {
+  const [action, ...rest] = args;
+  if (action === "create") {
+    const { values, positionals } = parse(rest, {
+      email: { type: "string" },
+      confirmed: { type: "boolean" },
+      role: { type: "string" },
+      password: { type: "string" },
+    });
+    const username = positionals[0];
+    if (!username || positionals.length > 1) throw new UsageError("accounts create takes one USERNAME");
+    if (typeof values.email !== "string") throw new UsageError("accounts create needs --email=EMAIL");
+    const { password } = await withKith(config, (kith) =>
+      kith.services.accounts.createLocalAccount({
+        username,
+        email: values.email as string,
+        confirmed: values.confirmed === true,
+        ...(typeof values.role === "string" && { role: values.role }),
+        ...(typeof values.password === "string" && { password: values.password }),
+      }),
+    );
+    io.out("OK");
+    io.out(`New password: ${password}`);
+    return 0;
+  }
+  if (action === "modify") {
+    const { values, positionals } = parse(rest, {
+      role: { type: "string" },
+      approve: { type: "boolean" },
+      disable: { type: "boolean" },
+      enable: { type: "boolean" },
+      confirm: { type: "boolean" },
+    });
+    const username = positionals[0];
+    if (!username || positionals.length > 1) throw new UsageError("accounts modify takes one USERNAME");
+    if (values.disable && values.enable) throw new UsageError("--disable and --enable exclude each other");
+    await withKith(config, (kith) =>
+      kith.services.accounts.modify(username, {
+        ...(typeof values.role === "string" && { role: values.role }),
+        approve: values.approve === true,
+        disable: values.disable === true,
+        enable: values.enable === true,
+        confirm: values.confirm === true,
+      }),
+    );
+    io.out("OK");
+    return 0;
+  }
+  throw new UsageError("accounts takes create or modify");
+}
+
+async function settings(args: string[], config: ServerConfig, io: CliIo): Promise<number> {
+  const [name, value, ...extra] = args;
+  if (name !== "registrations" || !value || extra.length) throw new UsageError("settings registrations open|approval|close");
+  const mode = REGISTRATION_WORDS[value];
+  if (!mode) throw new UsageError(`registrations take open, approval or close, not ${value}`);
+  await withKith(config, (kith) => kith.services.settings.update({ registrationsMode: mode }));
+  io.out("OK");
+  return 0;
+}
+
+async function runServe(args: string[], config: ServerConfig): Promise<number> {
+  const { values } = parse(args, { role: { type: "string", default: "all" } });
+  const role = values.role as string;
+  if (!["web", "worker", "all"].includes(role)) throw new UsageError("--role takes web, worker or all");
+  await serve(config, role as ServeRole);
+  return 0;
+}
+
+async function migrate(config: ServerConfig, io: CliIo): Promise<number> {
+  const storage = openStorage(config);
+  try {
+    const { applied } = await storage.migrate();
+    io.out(applied.length ? `Applied: ${applied.join(", ")}` : "Up to date");
+  } finally {
+    await storage.close();
+  }
+  return 0;
+}
+
+/** Runs one command; resolves to the process exit code. `serve` resolves once the server is listening. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    io.out(USAGE);
+    return command ? 0 : 64;
+  }
+  let config: ServerConfig;
+  try {
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(`kith: invalid configuration: ${error.message}`);
+      return 78;
+    }
+    throw error;
+  }
+  await configureLogging(config.logLevel, config.logFormat);
+  try {
+    switch (command) {
+      case "serve":
+        return await runServe(args, config);
+      case "migrate":
+        return await migrate(config, io);
+      case "accounts":
+        return await accounts(args, config, io);
+      case "settings":
+        return await settings(args, config, io);
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`kith: ${error.message}`);
+      io.err("Run 'kith help' for the commands.");
+      return 64;
+    }
+    if (isKithError(error)) {
+      io.err(`kith: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("server configuration", () => {
+  it("defaults to SQLite in ./data, listening on 127.0.0.1:3000", () => {
+    const config = loadConfig({});
+    expect(config.database).toEqual({ kind: "sqlite", filename: expect.stringMatching(/data\/kith\.sqlite$/) });
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.port).toBe(3000);
+    expect(config.origin).toBe("http://127.0.0.1:3000");
+    expect(config.trustedProxies).toEqual(["loopback"]);
+    expect(config.allowPrivateAddress).toBe(false);
+  });
+
+  it("selects PostgreSQL when KITH_DATABASE_URL is a postgres URL", () => {
+    const config = loadConfig({ KITH_DATABASE_URL: "postgres://kith@db.internal/kith" });
+    expect(config.database).toEqual({ kind: "postgres", url: "postgres://kith@db.internal/kith" });
+  });
+
+  it("takes the public origin without path, and booleans in their usual spellings", () => {
+    const config = loadConfig({ KITH_ORIGIN: "https://social.example/some/path", KITH_ALLOW_PRIVATE_ADDRESS: "yes" });
+    expect(config.origin).toBe("https://social.example");
+    expect(config.allowPrivateAddress).toBe(true);
+  });
+
+  it.each([
+    ["KITH_PORT", "eighty", /KITH_PORT must be a whole number \(got "eighty"\)/],
+    ["KITH_PORT", "70000", /KITH_PORT must be between 0 and 65535/],
+    ["KITH_ORIGIN", "social.example", /KITH_ORIGIN must be an http\(s\) URL/],
+    ["KITH_DATABASE_URL", "mysql://x", /KITH_DATABASE_URL must be a postgres:\/\/ URL/],
+    ["KITH_REDIS_URL", "localhost:6379", /KITH_REDIS_URL must be a redis:\/\//],
+    ["KITH_LOG_LEVEL", "loud", /KITH_LOG_LEVEL must be one of trace, debug/],
+    ["KITH_ALLOW_PRIVATE_ADDRESS", "maybe", /KITH_ALLOW_PRIVATE_ADDRESS/],
+    ["KITH_MAX_BODY_BYTES", "10", /KITH_MAX_BODY_BYTES must be at least 1024 bytes/],
+  ])("refuses %s=%s with a message naming the variable", (name, value, message) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe(name);
+    expect((caught as ConfigError).message).toMatch(message);
+    expect((caught as ConfigError).message).not.toContain("\n");
+  });
+});

@@ -1,0 +1,49 @@
+import type { Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
+import type {
+  ConsumeOnceInput,
+  CounterState,
+  MigrationReport,
+  SchemaDescription,
+  Storage,
+  StorageCapabilities,
+  StorageInfo,
+} from "../ports/storage.js";
+import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
+import { applyMigrations } from "./migrator.js";
+import type { Database, OneTimeSecretRow } from "./schema.js";
+
+/**
+ * What every SQL adapter shares once it has a Kysely database: transactions,
+ * migrations, the single-statement atomic primitives. An adapter adds what
+ * only its engine knows (schema description, size, version, closing).
+ */
+export abstract class KyselyStorage implements Storage {
+  abstract readonly capabilities: StorageCapabilities;
+
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly migrations: Record<string, Migration>,
+  ) {}
+
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  migrate(): Promise<MigrationReport> {
+    return applyMigrations(this.db, this.migrations);
+  }
+
+  consumeOnce(input: ConsumeOnceInput): Promise<OneTimeSecretRow | null> {
+    return consumeOnceByUpdate(this.db, input);
+  }
+
+  incrementCounter(key: string, windowSeconds: number, now: Date): Promise<CounterState> {
+    return incrementCounterByUpsert(this.db, key, windowSeconds, now);
+  }
+
+  abstract describeSchema(): Promise<SchemaDescription>;
+  abstract info(): Promise<StorageInfo>;
+  abstract ping(): Promise<void>;
+  abstract close(): Promise<void>;
+}

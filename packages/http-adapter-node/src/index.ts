@@ -1,0 +1,14 @@
+export { type BodyLimits, BODY_TOO_LARGE_CODE, BodyTooLargeError, bodyLimitFor } from "./body-limits.js";
+export { closeOnSignals } from "./close-on-signals.js";
+export { type IpAddress, type IpRange, formatIp, ipInRange, normalizeIp, parseIp, parseIpRange } from "./ip-address.js";
+export {
+  type NodeFetchHandler,
+  type NodeRequestInfo,
+  type NodeServer,
+  type NodeServerErrorContext,
+  type NodeServerOptions,
+  startNodeServer,
+} from "./node-server.js";
+export { type RequestFromNode, type RequestFromNodeOptions, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";
+export { type ForwardedView, type TrustedProxies, compileTrustedProxies, resolveForwarded } from "./trusted-proxies.js";
+export { writeResponse } from "./write-response.js";

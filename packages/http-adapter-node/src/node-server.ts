@@ -1,0 +1,228 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import type { BodyLimits } from "./body-limits.js";
+import { badRequestResponse, internalErrorResponse, methodNotAllowedResponse } from "./error-responses.js";
+import { type RequestFromNode, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";
+import { compileTrustedProxies } from "./trusted-proxies.js";
+import { writeResponse } from "./write-response.js";
+
+/** What the adapter knows about a request that a Request does not carry. */
+export interface NodeRequestInfo {
+  /** The client's address after trusted proxies; null if unknown. */
+  readonly clientIp: string | null;
+}
+
+export type NodeFetchHandler = (request: Request, info: NodeRequestInfo) => Promise<Response>;
+
+/** Where an unexpected failure happened; deliberately without headers or query (tokens live there). */
+export interface NodeServerErrorContext {
+  readonly method: string;
+  readonly path: string;
+}
+
+export interface NodeServerOptions {
+  readonly handler: NodeFetchHandler;
+  /** @default "127.0.0.1" */
+  readonly host?: string;
+  /** @default 0 (any free port) */
+  readonly port?: number;
+  /** @default { json: 1_000_000, other: 100 * 1024 * 1024 } */
+  readonly bodyLimits?: BodyLimits;
+  /**
+   * Addresses or CIDR ranges (IPv4 and IPv6) of proxies whose X-Forwarded-For/-Proto/-Host are believed;
+   * "loopback" stands for 127.0.0.0/8 and ::1. An unreadable entry makes startNodeServer reject.
+   * @default []
+   */
+  readonly trustedProxies?: readonly string[];
+  /** Called for HTTP Upgrade requests (WebSocket streaming); without it upgrades are refused with 400. */
+  readonly onUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /**
+   * Milliseconds graceful shutdown waits for in-flight requests before closing their connections.
+   * @default 10_000
+   */
+  readonly shutdownTimeoutMs?: number;
+  /** Run after the server stopped accepting and in-flight requests finished (e.g. stop job workers). */
+  readonly onShutdown?: () => Promise<void> | void;
+  /**
+   * Told about a handler that threw, a response body that failed mid-way, or an upgrade hook that threw.
+   * @default one line on stderr with method, path and the error
+   */
+  readonly onError?: (error: unknown, context: NodeServerErrorContext) => void;
+}
+
+export interface NodeServer {
+  readonly server: Server;
+  /** e.g. "http://127.0.0.1:41234" */
+  readonly url: string;
+  /** Graceful shutdown: stop accepting, finish in-flight requests (close idle keep-alive connections), run onShutdown, resolve. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Slow clients get this long to send their headers (slowloris). */
+const HEADERS_TIMEOUT_MS = 60_000;
+/** The whole request, body included: uploads over slow links need minutes. Responses (event streams) are not limited. */
+const REQUEST_TIMEOUT_MS = 5 * 60_000;
+/** Idle keep-alive connections; above typical client reuse windows, below typical proxy idle timeouts. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+const INTERNAL_ERROR_BODY = '{"error":"Something went wrong on our side","code":"server.internal"}';
+
+function defaultOnError(error: unknown, context: NodeServerErrorContext): void {
+  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  console.error(`kith http: ${context.method} ${context.path} failed: ${detail}`);
+}
+
+function pathOnly(target: string | undefined): string {
+  const path = target ?? "/";
+  const query = path.indexOf("?");
+  return query === -1 ? path : path.slice(0, query);
+}
+
+function urlOf(address: AddressInfo): string {
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+function refuseUpgrade(socket: Duplex, status: string): void {
+  socket.on("error", () => {});
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+}
+
+/**
+ * Serves a fetch handler over node:http, with body limits, trusted proxies,
+ * timeouts and graceful shutdown. Resolves once listening.
+ */
+export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
+  const { handler, bodyLimits } = options;
+  const trustedProxies = options.trustedProxies ?? [];
+  // Fail at start, not on the first request, on an unreadable proxy entry.
+  compileTrustedProxies(trustedProxies);
+  const onError = options.onError ?? defaultOnError;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+
+  const server = createServer({
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+  });
+  const inFlight = new Set<Promise<void>>();
+  const upgraded = new Set<Duplex>();
+  let closing: Promise<void> | null = null;
+
+  /** The handler's answer, or the adapter's own when there is no Request to give it or it throws. */
+  async function respond(req: IncomingMessage, signal: AbortSignal, context: NodeServerErrorContext): Promise<Response> {
+    let converted: RequestFromNode;
+    try {
+      converted = requestFromNode(req, { trustedProxies, bodyLimits, signal });
+    } catch (error) {
+      if (error instanceof UnacceptableRequestError) {
+        return error.status === 405 ? methodNotAllowedResponse() : badRequestResponse(error.message);
+      }
+      onError(error, context);
+      return internalErrorResponse();
+    }
+    try {
+      return await handler(converted.request, { clientIp: converted.clientIp });
+    } catch (error) {
+      // The body says nothing of the error: messages and stacks can carry paths, queries, secrets.
+      onError(error, context);
+      return internalErrorResponse();
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const context: NodeServerErrorContext = { method: req.method ?? "GET", path: pathOnly(req.url) };
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const response = await respond(req, controller.signal, context);
+    // Once shutting down, no connection is kept for another request.
+    if (closing) res.setHeader("connection", "close");
+    try {
+      await writeResponse(response, res);
+    } catch (error) {
+      onError(error, context);
+    }
+  }
+
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const task = handle(req, res).catch((error: unknown) => {
+      // Only a bug in the adapter itself (or in onError) gets here.
+      if (!res.headersSent && !res.destroyed)
+        res.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end(INTERNAL_ERROR_BODY);
+      else res.destroy();
+      console.error("kith http: unexpected adapter failure:", error);
+    });
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+  });
+
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (closing) return refuseUpgrade(socket, "503 Service Unavailable");
+    if (!options.onUpgrade) return refuseUpgrade(socket, "400 Bad Request");
+    // Tracked because an upgraded socket is no longer an HTTP connection: nothing else would close it at shutdown.
+    upgraded.add(socket);
+    socket.once("close", () => upgraded.delete(socket));
+    try {
+      options.onUpgrade(req, socket, head);
+    } catch (error) {
+      onError(error, { method: req.method ?? "GET", path: pathOnly(req.url) });
+      socket.destroy();
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const url = urlOf(server.address() as AddressInfo);
+
+  async function shutdown(): Promise<void> {
+    const stopped = new Promise<void>((resolve) => {
+      // Stops accepting at once; the callback waits for every connection to end.
+      server.close(() => resolve());
+    });
+    // Connections waiting for their next request would otherwise hold the shutdown open until they time out.
+    server.closeIdleConnections();
+
+    let timer: NodeJS.Timeout | undefined;
+    let late = false;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        late = true;
+        resolve();
+      }, shutdownTimeoutMs);
+    });
+    // A kept-alive connection may still bring a request while others finish: wait for those too.
+    while (inFlight.size > 0 && !late) await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+    clearTimeout(timer);
+    // Past the deadline this cuts the stragglers (their signals abort); before it, only idle connections are left.
+    server.closeAllConnections();
+
+    try {
+      await options.onShutdown?.();
+    } finally {
+      // Whoever took an upgraded socket had onShutdown to close it properly; what is left goes now.
+      for (const socket of upgraded) socket.destroy();
+      await stopped;
+    }
+  }
+
+  return {
+    server,
+    url,
+    close() {
+      closing ??= shutdown();
+      return closing;
+    },
+  };
+}

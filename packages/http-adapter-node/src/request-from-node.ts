@@ -1,0 +1,109 @@
+import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { type BodyLimits, bodyLimitFor } from "./body-limits.js";
+import { hasBody, requestBodyStream } from "./request-body.js";
+import { compileTrustedProxies, isValidHost, resolveForwarded } from "./trusted-proxies.js";
+
+export interface RequestFromNodeOptions {
+  /**
+   * Addresses or CIDR ranges of proxies whose X-Forwarded-For/-Proto/-Host are believed; "loopback" stands for 127.0.0.0/8 and ::1.
+   * @default []
+   */
+  readonly trustedProxies?: readonly string[];
+  /** @default { json: 1_000_000, other: 100 * 1024 * 1024 } */
+  readonly bodyLimits?: BodyLimits;
+  /** Becomes the Request's signal: abort it when the client goes away. */
+  readonly signal: AbortSignal;
+}
+
+export interface RequestFromNode {
+  readonly request: Request;
+  /** The client's address after trusted proxies; null if unknown. */
+  readonly clientIp: string | null;
+}
+
+/**
+ * Thrown by requestFromNode for a request that cannot become a Request:
+ * `status` is what to answer (400 for a bad Host or target, 405 for methods
+ * fetch refuses such as TRACE).
+ */
+export class UnacceptableRequestError extends Error {
+  readonly status: 400 | 405;
+
+  constructor(status: 400 | 405, message: string) {
+    super(message);
+    this.name = "UnacceptableRequestError";
+    this.status = status;
+  }
+}
+
+// fetch's Request refuses these outright.
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+function localAuthority(req: IncomingMessage): string {
+  const { localAddress, localPort } = req.socket;
+  const address = localAddress ?? "localhost";
+  return `${address.includes(":") ? `[${address}]` : address}${localPort ? `:${localPort}` : ""}`;
+}
+
+/** Path and query of the request target; the absolute form a proxy may send keeps only those. */
+function pathOf(target: string): string {
+  if (target.startsWith("/")) return target;
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      const url = new URL(target);
+      return `${url.pathname}${url.search}`;
+    } catch {
+      // fall through to the refusal below
+    }
+  }
+  throw new UnacceptableRequestError(400, "The request target must be a path");
+}
+
+/**
+ * Turns one IncomingMessage into a web Request: URL from Host (or a trusted
+ * X-Forwarded-Host) and the connection's protocol (or a trusted
+ * X-Forwarded-Proto), headers as received, the body streamed with its cap.
+ *
+ * Throws UnacceptableRequestError for a request no Request can represent, and
+ * TypeError for an unreadable `trustedProxies` entry.
+ */
+export function requestFromNode(req: IncomingMessage, options: RequestFromNodeOptions): RequestFromNode {
+  const method = (req.method ?? "GET").toUpperCase();
+  if (FORBIDDEN_METHODS.has(method)) throw new UnacceptableRequestError(405, `The ${method} method is not supported`);
+
+  const trusted = compileTrustedProxies(options.trustedProxies ?? []);
+  const forwarded = resolveForwarded(req.socket.remoteAddress, req.headers, trusted);
+  const protocol = forwarded.protocol ?? ((req.socket as Partial<TLSSocket>).encrypted ? "https" : "http");
+  // HTTP/1.0 clients may send no Host: the address they connected to is the best guess.
+  const host = forwarded.host ?? req.headers.host ?? localAuthority(req);
+  if (!isValidHost(host)) throw new UnacceptableRequestError(400, "The Host header is not a valid host");
+
+  // Concatenated, not resolved against a base: a target like "//evil.example/x" must stay a path.
+  let url: string;
+  try {
+    url = new URL(`${protocol}://${host}${pathOf(req.url ?? "/")}`).href;
+  } catch (error) {
+    if (error instanceof UnacceptableRequestError) throw error;
+    throw new UnacceptableRequestError(400, "The request target or Host is not a valid URL");
+  }
+
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i] ?? "", raw[i + 1] ?? "");
+    } catch {
+      // Node's parser is more lenient than Headers about a few names; such a header is dropped.
+    }
+  }
+
+  const withBody = method !== "GET" && method !== "HEAD" && hasBody(req);
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: options.signal };
+  if (withBody) {
+    init.body = requestBodyStream(req, bodyLimitFor(req.headers["content-type"], options.bodyLimits));
+    // Required by fetch for a streamed body: the request is sent (here: read) while the response may already start.
+    init.duplex = "half";
+  }
+  return { request: new Request(url, init), clientIp: forwarded.clientIp };
+}

@@ -1,0 +1,203 @@
+import { request as httpRequest } from "node:http";
+import { describe, expect, it } from "vitest";
+import { deferred, nodeRequest, rawExchange, useServers, within } from "./test-support.js";
+
+const start = useServers();
+const encoder = new TextEncoder();
+
+describe("writeResponse", () => {
+  it("writes status, headers and each Set-Cookie on its own line", async () => {
+    const server = await start({
+      handler: async () => {
+        const headers = new Headers({ "content-type": "application/json", "x-kith": "1" });
+        headers.append("set-cookie", "a=1; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT");
+        headers.append("set-cookie", "b=2; HttpOnly");
+        return new Response('{"ok":true}', { status: 201, statusText: "Made", headers });
+      },
+    });
+    const response = await nodeRequest(server.url);
+    expect(response.status).toBe(201);
+    expect(response.headers["x-kith"]).toBe("1");
+    expect(response.headers["set-cookie"]).toEqual(["a=1; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT", "b=2; HttpOnly"]);
+    // A body available at once goes out whole, with its length.
+    expect(response.headers["content-length"]).toBe("11");
+    expect(response.body).toBe('{"ok":true}');
+  });
+
+  it("sends no body for HEAD, and does not read the handler's", async () => {
+    let cancelled = false;
+    const server = await start({
+      handler: async () =>
+        new Response(
+          new ReadableStream({
+            pull(controller) {
+              controller.enqueue(encoder.encode("should not be sent"));
+            },
+            cancel() {
+              cancelled = true;
+            },
+          }),
+          { headers: { "content-type": "text/plain" } },
+        ),
+    });
+    const raw = await rawExchange(server.url, "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(raw.endsWith("\r\n\r\n")).toBe(true);
+    expect(raw).not.toContain("should not be sent");
+    expect(cancelled).toBe(true);
+  });
+
+  it("drops hop-by-hop headers a proxied Response may carry", async () => {
+    const server = await start({
+      handler: async () =>
+        new Response("hi", { headers: { "transfer-encoding": "chunked", connection: "upgrade", "keep-alive": "timeout=99" } }),
+    });
+    const raw = await rawExchange(server.url, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(raw).not.toMatch(/timeout=99|upgrade|transfer-encoding/i);
+    expect(raw.endsWith("\r\n\r\nhi")).toBe(true);
+  });
+
+  it("streams: headers and the first chunk arrive before the stream ends", async () => {
+    const release = deferred();
+    const server = await start({
+      handler: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            async start(controller) {
+              controller.enqueue(encoder.encode("data: first\n\n"));
+              await release.promise;
+              controller.enqueue(encoder.encode("data: second\n\n"));
+              controller.close();
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    });
+    const response = await fetch(server.url);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await within(reader.read());
+    expect(new TextDecoder().decode(first.value)).toBe("data: first\n\n");
+    release.resolve();
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe("data: second\n\n");
+  });
+
+  it("flushes headers at once when the body has nothing yet (server-sent events)", async () => {
+    const release = deferred();
+    const server = await start({
+      handler: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            async pull(controller) {
+              await release.promise;
+              controller.close();
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    });
+    const response = await within(fetch(server.url));
+    expect(response.status).toBe(200);
+    release.resolve();
+    expect(await response.text()).toBe("");
+  });
+
+  it("stops reading the body when the client goes away", async () => {
+    const cancelled = deferred<unknown>();
+    const started = deferred();
+    const server = await start({
+      handler: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(encoder.encode("event: hello\n\n"));
+              started.resolve();
+            },
+            cancel(reason) {
+              cancelled.resolve(reason);
+            },
+          }),
+        ),
+    });
+    const client = new AbortController();
+    const response = await fetch(server.url, { signal: client.signal });
+    await started.promise;
+    await (response.body as ReadableStream<Uint8Array>).getReader().read();
+    client.abort();
+    await expect(within(cancelled.promise)).resolves.toBeUndefined();
+  });
+
+  it("respects backpressure: a client that does not read holds the producer back", async () => {
+    const chunk = new Uint8Array(64 * 1024);
+    const total = 2048; // 128 MiB if the producer were not held back
+    let produced = 0;
+    const server = await start({
+      handler: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>(
+            {
+              pull(controller) {
+                if (produced === total) return controller.close();
+                produced++;
+                controller.enqueue(chunk);
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+        ),
+    });
+    const { hostname, port } = new URL(server.url);
+    const paused = deferred<() => void>();
+    const req = httpRequest({ hostname, port, path: "/", agent: false }, (res) => {
+      res.pause();
+      paused.resolve(() => res.destroy());
+    });
+    req.end();
+    const destroy = await paused.promise;
+    // Let socket buffers fill; with backpressure the producer stalls a few MiB in.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const stalledAt = produced;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(produced).toBe(stalledAt);
+    expect(produced).toBeLessThan(total / 4);
+    destroy();
+  });
+
+  it("destroys the response when the body fails half-way, so it does not look complete", async () => {
+    const errors: unknown[] = [];
+    const server = await start({
+      onError: (error) => errors.push(error),
+      handler: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            async start(controller) {
+              controller.enqueue(encoder.encode("partial"));
+              await new Promise((resolve) => setTimeout(resolve, 10));
+              controller.error(new Error("disk gone"));
+            },
+          }),
+        ),
+    });
+    const response = await fetch(server.url);
+    await expect(response.text()).rejects.toThrow();
+    expect(errors).toEqual([expect.objectContaining({ message: "disk gone" })]);
+  });
+
+  it("answers 500 when the body fails before anything was sent", async () => {
+    const server = await start({
+      handler: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.error(new Error("secret detail"));
+            },
+          }),
+        ),
+    });
+    const response = await fetch(server.url);
+    expect(response.status).toBe(500);
+    expect(await response.text()).toBe('{"error":"Something went wrong on our side","code":"server.internal"}');
+  });
+});

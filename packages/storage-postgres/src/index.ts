@@ -1,0 +1,4 @@
+export { createPostgresStorage, type PostgresStorageOptions } from "./postgres-storage.js";
+export { postgresMigrations } from "./migrations/index.js";
+export { postgresTypes } from "./type-parsers.js";
+export { createPostgresDatabase, dropPostgresDatabase } from "./admin.js";

@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPostgresDatabase, dropPostgresDatabase } from "./admin.js";
+import { createPostgresStorage } from "./postgres-storage.js";
+
+// The ProvidedContext keys are declared in contract.test.ts.
+const serverUrl = inject("postgresUrl") ?? null;
+
+describe("createPostgresStorage", () => {
+  it("takes a pool or a connection string, not both", () => {
+    expect(() => createPostgresStorage({ connectionString: "postgres://localhost/x", pool: new pg.Pool() })).toThrow(/not both/);
+  });
+});
+
+describe.skipIf(serverUrl === null)("createPostgresStorage on a caller's pool", () => {
+  const name = `kith_pool_${process.pid}_${randomBytes(3).toString("hex")}`;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    // pg's defaults, as a caller might have it: Dates for timestamps, strings for int8, parsed JSON.
+    pool = new pg.Pool({ connectionString: await createPostgresDatabase(serverUrl ?? "", name), max: 3 });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    if (serverUrl) await dropPostgresDatabase(serverUrl, name);
+  });
+
+  it("still reads rows by the schema's conventions, and leaves the pool open on close", async () => {
+    const storage = createPostgresStorage({ pool });
+    await storage.migrate();
+    await storage.db
+      .insertInto("instance_settings")
+      .values({ key: "k", value: '{"a": 1}', updated_at: "2026-03-01T10:00:00.000Z" })
+      .execute();
+    const row = await storage.db.selectFrom("instance_settings").selectAll().executeTakeFirstOrThrow();
+    expect(row).toEqual({ key: "k", value: '{"a": 1}', updated_at: "2026-03-01T10:00:00.000Z" });
+    const { count } = await storage.db
+      .selectFrom("roles")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .executeTakeFirstOrThrow();
+    expect(count).toBeTypeOf("number");
+    await storage.transaction(async (trx) => {
+      await trx.deleteFrom("instance_settings").execute();
+    });
+    await storage.close();
+    // The caller's pool is untouched: open, and still with pg's own parsers.
+    const { rows } = await pool.query<{ n: unknown }>("SELECT count(*) AS n FROM instance_settings");
+    expect(rows[0]?.n).toBe("0");
+  });
+});

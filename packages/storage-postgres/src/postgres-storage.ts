@@ -1,0 +1,247 @@
+import { type Database, KyselyStorage, getLogger } from "@kith/core";
+import type {
+  ColumnDescription,
+  IndexDescription,
+  SchemaDescription,
+  Storage,
+  StorageCapabilities,
+  StorageInfo,
+  TableDescription,
+} from "@kith/core";
+import {
+  Kysely,
+  PostgresDialect,
+  type PostgresCursor,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+  sql,
+} from "kysely";
+import pg from "pg";
+import { postgresMigrations } from "./migrations/index.js";
+import { postgresTypes } from "./type-parsers.js";
+
+export interface PostgresStorageOptions {
+  /** A `postgres://` URL. Without it (and without `pool`), pg reads the usual PG* environment variables. */
+  readonly connectionString?: string;
+  /**
+   * A pool the caller owns: `close()` leaves it open. Its queries are read
+   * with the adapter's type parsers whatever the pool was configured with.
+   */
+  readonly pool?: pg.Pool;
+  /** Connections in the pool the adapter creates. @default 10 */
+  readonly max?: number;
+}
+
+/** How long close() waits for the pool's connections to close. */
+const DISCONNECT_TIMEOUT_MS = 5_000;
+
+const CAPABILITIES: StorageCapabilities = {
+  engine: "postgres",
+  fullTextSearch: "tsvector",
+  skipLocked: true,
+  concurrentProcesses: true,
+};
+
+/**
+ * Hands Kysely the caller's pool without letting `Kysely.destroy()` end it,
+ * and passes the adapter's type parsers with every query, since the caller's
+ * pool may have been made with pg's defaults (Dates, int8 as strings, parsed
+ * JSON), which would break the schema's conventions.
+ */
+function borrowPool(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let wrapped = clients.get(client);
+    if (wrapped) return wrapped;
+    // Kysely sends SQL text with parameters, or a cursor (a pg Submittable) when streaming.
+    function query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+    function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+    function query(textOrCursor: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
+      if (typeof textOrCursor !== "string") return client.query(textOrCursor as unknown as pg.Submittable);
+      return client.query({ text: textOrCursor, values: [...parameters], types: postgresTypes });
+    }
+    wrapped = {
+      query,
+      release: (destroy?: boolean) => client.release(destroy),
+      // Kysely cancels a query through the backend's process id when it has it.
+      get processID(): number | undefined {
+        return (client as { processID?: number }).processID;
+      },
+    };
+    clients.set(client, wrapped);
+    return wrapped;
+  };
+  return {
+    options: pool.options,
+    connect: async () => wrap(await pool.connect()),
+    end: async () => {},
+  };
+}
+
+interface ColumnRow {
+  table_name: string;
+  column_name: string;
+  type: string;
+  nullable: boolean;
+}
+
+interface IndexColumnRow {
+  table_name: string;
+  index_name: string;
+  is_unique: boolean;
+  is_primary: boolean;
+  backs_constraint: boolean;
+  column_name: string;
+}
+
+class PostgresStorage extends KyselyStorage {
+  readonly capabilities = CAPABILITIES;
+
+  constructor(
+    pool: PostgresPool,
+    /** Resolves once the pool's connections are closed, after Kysely has ended the pool. */
+    private readonly disconnected: () => Promise<void> = async () => {},
+  ) {
+    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgresMigrations);
+  }
+
+  async describeSchema(): Promise<SchemaDescription> {
+    // Ordinary tables of the current schema, without Kysely's bookkeeping
+    // tables; names compared bytewise (COLLATE "C"), as SQLite orders them.
+    const tableFilter = sql`
+      n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      AND NOT starts_with(c.relname::text, 'kysely_')`;
+    const { rows: columns } = await sql<ColumnRow>`
+      SELECT c.relname AS table_name, a.attname AS column_name,
+        format_type(a.atttypid, a.atttypmod) AS type, NOT a.attnotnull AS nullable
+      FROM pg_catalog.pg_class c
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE ${tableFilter}
+      ORDER BY c.relname COLLATE "C", a.attnum`.execute(this.db);
+    // One row per key column of each index, in index order. An expression
+    // column has no attribute, so its expression is reported instead. Indexes
+    // that back a constraint (primary key, UNIQUE or EXCLUDE constraints) are
+    // marked: only those made by CREATE INDEX are described, as on SQLite.
+    const { rows: indexColumns } = await sql<IndexColumnRow>`
+      SELECT c.relname AS table_name, ic.relname AS index_name,
+        i.indisunique AS is_unique, i.indisprimary AS is_primary,
+        EXISTS (
+          SELECT 1 FROM pg_catalog.pg_constraint con
+          WHERE con.conindid = i.indexrelid AND con.conrelid = i.indrelid AND con.contype IN ('p', 'u', 'x')
+        ) AS backs_constraint,
+        coalesce(a.attname::text, pg_get_indexdef(i.indexrelid, k.pos + 1, true)) AS column_name
+      FROM pg_catalog.pg_index i
+      JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
+      CROSS JOIN LATERAL generate_series(0, i.indnkeyatts - 1) AS k(pos)
+      LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[k.pos] AND i.indkey[k.pos] <> 0
+      WHERE ${tableFilter}
+      ORDER BY c.relname COLLATE "C", ic.relname COLLATE "C", k.pos`.execute(this.db);
+
+    const tables = new Map<
+      string,
+      { columns: ColumnDescription[]; indexes: Map<string, IndexDescription & { columns: string[] }>; primaryKey: string[] }
+    >();
+    for (const column of columns) {
+      let table = tables.get(column.table_name);
+      if (!table) {
+        table = { columns: [], indexes: new Map(), primaryKey: [] };
+        tables.set(column.table_name, table);
+      }
+      table.columns.push({ name: column.column_name, type: column.type.toLowerCase(), nullable: column.nullable });
+    }
+    for (const row of indexColumns) {
+      const table = tables.get(row.table_name);
+      if (!table) continue;
+      if (row.is_primary) {
+        table.primaryKey.push(row.column_name);
+        continue;
+      }
+      if (row.backs_constraint) continue;
+      let index = table.indexes.get(row.index_name);
+      if (!index) {
+        index = { name: row.index_name, unique: row.is_unique, columns: [] };
+        table.indexes.set(row.index_name, index);
+      }
+      index.columns.push(row.column_name);
+    }
+    const described: TableDescription[] = [...tables].map(([name, table]) => ({
+      name,
+      columns: table.columns,
+      indexes: [...table.indexes.values()].sort((a, b) => a.name.localeCompare(b.name)),
+      primaryKey: table.primaryKey,
+    }));
+    return { tables: described };
+  }
+
+  async info(): Promise<StorageInfo> {
+    const { rows } = await sql<{ version: string; size: number }>`
+      SELECT current_setting('server_version') AS version, pg_database_size(current_database()) AS size`.execute(this.db);
+    const row = rows[0];
+    if (!row) throw new Error("PostgreSQL returned no server information");
+    // Distribution builds append their own text, e.g. "15.18 (Debian 15.18-1.pgdg120+1)".
+    const version = /^\d+(?:\.\d+)*/.exec(row.version)?.[0] ?? row.version;
+    return { engine: "postgres", version, sizeBytes: row.size };
+  }
+
+  async ping(): Promise<void> {
+    await sql`SELECT 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    // Ends the pool the adapter made; a borrowed pool's `end` does nothing.
+    await this.db.destroy();
+    await this.disconnected();
+  }
+}
+
+/**
+ * PostgreSQL through pg and Kysely: for deployments with several processes,
+ * or that already run PostgreSQL. Rows read back as on SQLite (ISO timestamp
+ * strings, JSON as text, numbers for int8), so repositories are written once.
+ */
+export function createPostgresStorage(options: PostgresStorageOptions): Storage {
+  if (options.pool && options.connectionString !== undefined) {
+    throw new Error("createPostgresStorage: give either a pool or a connectionString, not both");
+  }
+  if (options.pool) return new PostgresStorage(borrowPool(options.pool));
+  const pool = new pg.Pool({
+    ...(options.connectionString !== undefined ? { connectionString: options.connectionString } : {}),
+    max: options.max ?? 10,
+    types: postgresTypes,
+  });
+  // pg emits "error" when an idle connection breaks (say, the server restarts);
+  // unhandled, that event would end the process. The pool replaces the connection.
+  const logger = getLogger(["storage", "postgres"]);
+  pool.on("error", (error) => logger.warn("An idle PostgreSQL connection failed: {message}", { message: error.message }));
+  // pg's Pool.end() resolves before its connections have said goodbye to the
+  // server. close() waits for them, so that once it returns the database can
+  // be dropped or the server stopped without cutting off a closing session.
+  let connections = 0;
+  let drained: (() => void) | undefined;
+  pool.on("connect", () => {
+    connections++;
+  });
+  pool.on("remove", () => {
+    connections--;
+    if (connections === 0) drained?.();
+  });
+  const disconnected = async (): Promise<void> => {
+    if (connections === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        drained = resolve;
+      }),
+      // A server that does not answer the goodbye must not hold close() forever.
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, DISCONNECT_TIMEOUT_MS).unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  };
+  return new PostgresStorage(pool, disconnected);
+}

@@ -1,0 +1,15 @@
+/**
+ * What the global setup (`tests/setup/real-servers.ts`) hands the test
+ * workers through vitest's provide/inject: the URLs of the throwaway servers
+ * it started, or null when the server is not installed here.
+ */
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Superuser URL of the test PostgreSQL server, on its `postgres` database. */
+    postgresUrl: string | null;
+    /** URL of the test Redis server. */
+    redisUrl: string | null;
+  }
+}
+
+export {};
