@@ -5,6 +5,8 @@ import { DEFAULT_LIMITS, type InstanceLimits } from "./domain/limits.js";
 export const kithConfigSchema = z.object({
   /** The public URL of the server, e.g. `https://social.example`. Ids of local actors derive from it. */
   origin: z.url().transform((value) => new URL(value).origin),
+  /** Where the server's source code is published, announced as the instance's `source_url`. @default "" */
+  sourceUrl: z.string().default(""),
   /** Software version announced in the instance document and NodeInfo. */
   version: z.string().default("0.1.0"),
   /** Lets federation reach loopback and private addresses; for test networks only. @default false */

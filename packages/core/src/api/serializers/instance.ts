@@ -47,7 +47,7 @@ export function serializeInstanceV2(overview: InstanceOverview, limits: Instance
     domain: overview.domain,
     title: settings.title,
     version: compatibleVersion(overview.version),
-    source_url: "https://codeberg.org/kith/kith",
+    source_url: overview.sourceUrl,
     description: settings.description,
     usage: { users: { active_month: overview.userCount } },
     thumbnail: { url: `${overview.origin}/instance/thumbnail.png`, blurhash: null, versions: {} },

@@ -7,6 +7,7 @@ export interface InstanceOverview {
   readonly domain: string;
   readonly origin: string;
   readonly version: string;
+  readonly sourceUrl: string;
   readonly settings: InstanceSettings;
   readonly userCount: number;
   readonly statusCount: number;
@@ -27,6 +28,7 @@ export class InstanceService {
       domain: origin.host,
       origin: origin.origin,
       version: this.deps.config.version,
+      sourceUrl: this.deps.config.sourceUrl,
       settings,
       userCount,
       // Posts and known domains arrive with the social core and federation.
