@@ -30,6 +30,13 @@ export const errorCatalog = {
   "account.invalid_email": { status: 422, message: "That email address is not valid" },
   "account.password_too_short": { status: 422, message: "The password is too short" },
 
+  // Jobs
+  "job.not_found": { status: 404, message: "Job not found" },
+  "job.active": { status: 409, message: "An active job cannot be deleted or cleared" },
+  "job.not_retryable": { status: 409, message: "Only failed or dead-letter jobs can be retried" },
+  "job.unreadable_payload": { status: 422, message: "The job's payload cannot be read" },
+  "queue.not_found": { status: 404, message: "Queue not found" },
+
   // Roles
   "role.not_found": { status: 404, message: "Role not found" },
 

@@ -1,2 +1,4 @@
 export { describeStorageContract, type StorageContractCase, type StorageContractOptions } from "./storage-contract.js";
+export { describeQueueContract, type QueueContractCase, type QueueContractOptions, type QueueUnderTest } from "./queue-contract.js";
 export { createTestKith, type TestKith, type TestKithOptions, type TestUser, type RequestOptions } from "./test-kith.js";
+export { eventually, sleep } from "./eventually.js";
