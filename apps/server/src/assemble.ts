@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { DEFAULT_LIMITS, type Kith, type Storage, createKith, getLogger } from "@kith/core";
+import { DEFAULT_LIMITS, type Kith, type QueueFactory, SqlQueue, type Storage, createKith, getLogger } from "@kith/core";
+import { createRedisQueue } from "@kith/queue-redis";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import type { ServerConfig } from "./config.js";
@@ -11,20 +12,30 @@ export function openStorage(config: ServerConfig): Storage {
   return createSqliteStorage({ filename: config.database.filename });
 }
 
-/** Builds Kith from the server's configuration, applying migrations. */
+/**
+ * The queue the configuration selects: Redis (BullMQ) when KITH_REDIS_URL is
+ * set, for many worker processes; else the durable SQL queue, whose jobs are
+ * rows of the server's own database (SQLite or PostgreSQL).
+ */
+export function queueFor(config: ServerConfig): QueueFactory {
+  const { redisUrl } = config;
+  if (redisUrl) return ({ storage, ids, clock }) => createRedisQueue({ url: redisUrl, storage, ids, clock });
+  return ({ storage, ids, clock }) => new SqlQueue({ storage, ids, clock });
+}
+
+/** Builds Kith from the server's configuration, applying migrations. Its workers run only once `start()` is called. */
 export async function assembleKith(config: ServerConfig, options: { migrate?: boolean } = {}): Promise<Kith> {
-  const logger = getLogger(["server"]);
-  if (config.redisUrl) {
-    logger.warn("KITH_REDIS_URL is set, but this version has no Redis adapter yet; jobs and pub/sub stay in process");
-  }
   const storage = openStorage(config);
   try {
-    return await createKith({
+    const kith = await createKith({
       storage,
+      queue: queueFor(config),
       config: { origin: config.origin, allowPrivateAddress: config.allowPrivateAddress },
       limits: { ...DEFAULT_LIMITS, maxJsonBodyBytes: config.maxBodyBytes },
       migrate: options.migrate ?? true,
     });
+    getLogger(["server"]).debug("Jobs are kept in {queue}", { queue: config.redisUrl ? "Redis" : `the ${config.database.kind} database` });
+    return kith;
   } catch (error) {
     await storage.close();
     throw error;

@@ -119,7 +119,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   { name: "KITH_PORT", default: "3000", meaning: "Port to listen on" },
   { name: "KITH_DATA_DIR", default: "./data", meaning: "Directory of the SQLite database and local media" },
   { name: "KITH_DATABASE_URL", default: "(unset: SQLite)", meaning: "postgres://... selects PostgreSQL" },
-  { name: "KITH_REDIS_URL", default: "(unset)", meaning: "redis://... for the scale-out queue and pub/sub" },
+  {
+    name: "KITH_REDIS_URL",
+    default: "(unset: jobs in the database)",
+    meaning: "redis://... keeps jobs in Redis (BullMQ), for many workers",
+  },
   {
     name: "KITH_ALLOW_PRIVATE_ADDRESS",
     default: "false",

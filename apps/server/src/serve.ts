@@ -1,4 +1,4 @@
-import { getLogger } from "@kith/core";
+import { type Kith, getLogger } from "@kith/core";
 import { type NodeServer, closeOnSignals, startNodeServer } from "@kith/http-adapter-node";
 import { assembleKith } from "./assemble.js";
 import type { ServerConfig } from "./config.js";
@@ -6,37 +6,57 @@ import type { ServerConfig } from "./config.js";
 export type ServeRole = "web" | "worker" | "all";
 
 export interface RunningServer {
+  /** Where the HTTP server listens; null for the `worker` role, which opens no port. */
   readonly url: string | null;
+  readonly role: ServeRole;
+  readonly kith: Kith;
   close(): Promise<void>;
 }
 
+export interface ServeOptions {
+  /** Stop gracefully on SIGTERM and SIGINT. @default true */
+  readonly installSignalHandlers?: boolean;
+  /** Called with the assembled Kith before its workers start and before it listens: register an embedding's job handlers here. */
+  readonly prepare?: (kith: Kith) => void | Promise<void>;
+}
+
 /**
- * Runs Kith: the HTTP server (`web`), the job workers (`worker`), or both.
- * SIGTERM and SIGINT stop it gracefully: no new connections, in-flight
- * requests finish, workers stop, the database closes.
+ * Runs Kith: the HTTP server (`web`: answers requests and enqueues jobs,
+ * works none), the job workers (`worker`: works jobs, opens no port), or
+ * both (`all`). Several web and worker processes may share one database (or
+ * Redis). SIGTERM and SIGINT stop it gracefully: no new connections,
+ * in-flight requests finish, running jobs finish, the database closes.
  */
-export async function serve(
-  config: ServerConfig,
-  role: ServeRole = "all",
-  options: { installSignalHandlers?: boolean } = {},
-): Promise<RunningServer> {
+export async function serve(config: ServerConfig, role: ServeRole = "all", options: ServeOptions = {}): Promise<RunningServer> {
   const logger = getLogger(["server"]);
   const kith = await assembleKith(config);
-  if (role !== "web") await kith.start();
+  try {
+    await options.prepare?.(kith);
+    if (role !== "web") await kith.start();
+  } catch (error) {
+    await kith.close();
+    throw error;
+  }
   let http: NodeServer | null = null;
   if (role !== "worker") {
-    http = await startNodeServer({
-      handler: (request, info) => kith.fetch(request, info),
-      host: config.host,
-      port: config.port,
-      bodyLimits: { json: config.maxBodyBytes, other: config.maxUploadBytes },
-      trustedProxies: config.trustedProxies,
-      onShutdown: () => kith.close(),
-    });
-    logger.info("Kith listening on {url} as {origin} ({database})", {
+    try {
+      http = await startNodeServer({
+        handler: (request, info) => kith.fetch(request, info),
+        host: config.host,
+        port: config.port,
+        bodyLimits: { json: config.maxBodyBytes, other: config.maxUploadBytes },
+        trustedProxies: config.trustedProxies,
+        onShutdown: () => kith.close(),
+      });
+    } catch (error) {
+      await kith.close();
+      throw error;
+    }
+    logger.info("Kith listening on {url} as {origin} ({database}; {work})", {
       url: http.url,
       origin: config.origin,
       database: config.database.kind,
+      work: role === "web" ? "no job workers in this process" : "job workers running",
     });
   } else {
     logger.info("Kith workers running ({database})", { database: config.database.kind });
@@ -46,7 +66,7 @@ export async function serve(
     closing ??= http ? http.close() : kith.close();
     return closing;
   };
-  const server: RunningServer = { url: http?.url ?? null, close };
+  const server: RunningServer = { url: http?.url ?? null, role, kith, close };
   if (options.installSignalHandlers ?? true) {
     if (http) closeOnSignals(http);
     else {

@@ -1,4 +1,4 @@
-export { createKith, type CreateKithOptions, type Kith } from "./kith.js";
+export { createKith, type CreateKithOptions, type Kith, type QueueFactory, type QueueFactoryDeps } from "./kith.js";
 export { type KithConfig, type KithConfigInput, kithConfigSchema, resolveConfig } from "./config.js";
 export { getLogger, type Logger } from "./logging.js";
 
@@ -28,6 +28,7 @@ export { AccountService, type CreateLocalAccountInput, type AccountModification 
 export { SessionService, type IssuedSession } from "./services/auth/session-service.js";
 export { PasswordHasher } from "./services/auth/password-hasher.js";
 export { SettingsService } from "./services/settings/settings-service.js";
+export { JobsService, type JobTotals, type QueueSummary } from "./services/jobs/jobs-service.js";
 
 export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./api/route.js";
 export * from "./api/access.js";
@@ -42,7 +43,9 @@ export { expandRailsParams } from "./api/rails-params.js";
 export { systemClock, FakeClock } from "./memory/system-clock.js";
 export { systemRandom } from "./memory/system-random.js";
 export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
-export { MemoryQueue, backoffDelayMs } from "./memory/memory-queue.js";
+export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/memory-queue.js";
+export { SqlQueue, type SqlQueueOptions } from "./queue/sql-queue.js";
+export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation/fedify-message-queue.js";
 export { MemoryPubSub } from "./memory/memory-pubsub.js";
 export { MailOutbox, SmsOutbox } from "./memory/outboxes.js";
 export { MemoryBlobStore } from "./memory/memory-blob-store.js";

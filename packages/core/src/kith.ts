@@ -26,12 +26,29 @@ import { PasswordHasher } from "./services/auth/password-hasher.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { type KithServices, createServices } from "./services/index.js";
 
+/**
+ * Builds the queue from the ports Kith makes for itself, for a queue that
+ * needs them: the durable SQL queue keeps its jobs in `storage`, and every
+ * queue names jobs with `ids` and reads time from `clock`.
+ */
+export type QueueFactory = (deps: QueueFactoryDeps) => Queue | Promise<Queue>;
+
+export interface QueueFactoryDeps {
+  readonly storage: Storage;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+}
+
 export interface CreateKithOptions {
   /** The database; required. */
   readonly storage: Storage;
   readonly config: KithConfigInput;
-  /** @default an in-memory queue (not durable) */
-  readonly queue?: Queue;
+  /**
+   * The job queue, or a factory that builds it from Kith's storage, ids and clock.
+   * Jobs are worked only after `start()`.
+   * @default an in-memory queue (not durable: fine for tests, loses queued jobs on a crash)
+   */
+  readonly queue?: Queue | QueueFactory;
   /** @default in-process fan-out */
   readonly pubsub?: PubSub;
   /** @default an outbox kept in memory and logged */
@@ -58,7 +75,7 @@ export interface Kith extends ServiceDeps {
   readonly routes: readonly AnyRoute[];
   /** The whole HTTP surface as a web-standard fetch handler. */
   readonly fetch: FetchHandler;
-  /** Starts background work (job workers) in this process. */
+  /** Starts background work in this process: the queue's workers and its heartbeat. Requests are served without it. */
   start(): Promise<void>;
   /** Stops workers and closes the ports Kith opened. */
   close(): Promise<void>;
@@ -73,10 +90,19 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? systemRandom;
   const ids = options.ids ?? new MonotonicIdGenerator(clock, random);
+  if (options.migrate ?? true) {
+    const report = await options.storage.migrate();
+    if (report.applied.length) getLogger(["storage"]).info("Applied migrations: {names}", { names: report.applied.join(", ") });
+  }
+  // Built after the migrations: a queue kept in the database needs its tables.
+  const queue =
+    typeof options.queue === "function"
+      ? await options.queue({ storage: options.storage, ids, clock })
+      : (options.queue ?? new MemoryQueue({ clock, ids }));
   const deps: ServiceDeps = {
     config,
     storage: options.storage,
-    queue: options.queue ?? new MemoryQueue({ clock, ids }),
+    queue,
     pubsub: options.pubsub ?? new MemoryPubSub(),
     mail: options.mail ?? new MailOutbox(),
     sms: options.sms ?? new SmsOutbox(),
@@ -87,10 +113,6 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     random,
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
   };
-  if (options.migrate ?? true) {
-    const report = await deps.storage.migrate();
-    if (report.applied.length) getLogger(["storage"]).info("Applied migrations: {names}", { names: report.applied.join(", ") });
-  }
   const services = createServices(deps);
   const fetch = createFetchHandler({ routes: routeTable, services, config, fallbacks: options.fallbacks ?? [] });
   return {

@@ -1,1 +1,1 @@
-export {};
+export { RedisQueue, createRedisQueue, type RedisQueueOptions } from "./redis-queue.js";

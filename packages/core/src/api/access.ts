@@ -10,6 +10,7 @@ export interface GroupSelector {
 export type Access =
   | { readonly kind: "public" }
   | { readonly kind: "authenticated" }
+  | { readonly kind: "anyToken" }
   | { readonly kind: "signedOut" }
   | { readonly kind: "permission"; readonly rule: PermissionRule; readonly group?: GroupSelector };
 
@@ -17,6 +18,8 @@ export type Access =
 export const publicAccess: Access = { kind: "public" };
 /** Any signed-in user. */
 export const authenticated: Access = { kind: "authenticated" };
+/** Any valid token: a user's, or an application's own (client_credentials), as `GET /api/v1/apps/verify_credentials` takes. */
+export const anyToken: Access = { kind: "anyToken" };
 /** Only callers without a session (password recovery). */
 export const signedOut: Access = { kind: "signedOut" };
 
@@ -35,6 +38,8 @@ export function describeAccess(access: Access): string {
       return "public";
     case "authenticated":
       return "any signed-in user";
+    case "anyToken":
+      return "any valid token, of a user or of an application";
     case "signedOut":
       return "only without a session";
     case "permission": {
@@ -46,5 +51,5 @@ export function describeAccess(access: Access): string {
 
 /** Whether a caller without credentials is turned away (401) by this access rule. */
 export function requiresCredentials(access: Access): boolean {
-  return access.kind === "authenticated" || access.kind === "permission";
+  return access.kind === "authenticated" || access.kind === "permission" || access.kind === "anyToken";
 }

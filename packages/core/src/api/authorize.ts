@@ -30,6 +30,9 @@ export async function authorize(caller: Caller, access: Access, scopes: readonly
     case "signedOut":
       if (caller.kind !== "guest") throw new KithError("auth.must_not_be_authenticated");
       return;
+    case "anyToken":
+      if (caller.kind === "guest") throw new KithError("auth.unauthenticated");
+      break;
     case "authenticated":
     case "permission":
       if (caller.kind === "guest") throw new KithError("auth.unauthenticated");

@@ -32,14 +32,24 @@ export interface FetchHandlerOptions {
   readonly fallbacks?: readonly FallbackHandler[];
 }
 
-/** Bearer token from the Authorization header, or `access_token` in the query (streaming clients). */
+/**
+ * Bearer token from the Authorization header, or `access_token` in the query
+ * (streaming clients). HTTP Basic is not a user credential here: OAuth clients
+ * send their client id and secret that way to the token endpoint.
+ */
 export function bearerToken(request: Request, url: URL): string | null {
   const header = request.headers.get("authorization");
-  if (header) {
+  if (header && !/^Basic\s/i.test(header)) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return match?.[1] ?? null;
   }
   return url.searchParams.get("access_token");
+}
+
+/** An Authorization header that is neither a well-formed bearer token nor Basic client credentials. */
+function hasUnusableAuthorization(request: Request, token: string | null): boolean {
+  const header = request.headers.get("authorization");
+  return header !== null && token === null && !/^Basic\s/i.test(header);
 }
 
 async function dispatch(
@@ -52,15 +62,20 @@ async function dispatch(
 ): Promise<Response> {
   const { services, config } = options;
   const token = bearerToken(request, url);
-  if (request.headers.get("authorization") !== null && token === null) throw new KithError("auth.unauthenticated");
+  if (hasUnusableAuthorization(request, token)) throw new KithError("auth.unauthenticated");
   const caller = await services.sessions.authenticate(token);
   // Credentials come first: a guest learns nothing about the input a protected route expects.
   if (requiresCredentials(route.access) && caller.kind === "guest") throw new KithError("auth.unauthenticated");
 
   const rawQuery = parseQuery(url);
   const hasBody = !route.rawBody && request.method !== "GET" && request.method !== "HEAD";
-  const rawBody = hasBody ? await parseBody(request, route.maxBodyBytes ?? config.limits.maxJsonBodyBytes) : {};
+  const readBody = () => (hasBody ? parseBody(request, route.maxBodyBytes ?? config.limits.maxJsonBodyBytes) : Promise.resolve({}));
+  // The body is read before the permission check only when the rule's group is named in it;
+  // otherwise a caller without the permission gets 403 whatever it sent.
+  const groupInBody = route.access.kind === "permission" && route.access.group?.source === "body";
+  let rawBody: unknown = groupInBody ? await readBody() : {};
   await authorize(caller, route.access, route.scopes ?? [], { params: rawParams, query: rawQuery, body: rawBody });
+  if (!groupInBody) rawBody = await readBody();
 
   const params = route.params ? validate(route.params, rawParams, "params") : rawParams;
   const query = route.query ? validate(route.query, rawQuery, "query") : rawQuery;

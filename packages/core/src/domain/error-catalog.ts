@@ -30,6 +30,13 @@ export const errorCatalog = {
   "account.invalid_email": { status: 422, message: "That email address is not valid" },
   "account.password_too_short": { status: 422, message: "The password is too short" },
 
+  // OAuth apps and sessions
+  "oauth.app_not_found": { status: 404, message: "No application with that client id" },
+  "oauth.invalid_scope": { status: 422, message: "The requested scopes are unknown or not allowed" },
+  "oauth.invalid_redirect_uri": { status: 422, message: "Redirect URIs must be absolute URIs without fragments, or urn:ietf:wg:oauth:2.0:oob" },
+  "session.not_found": { status: 404, message: "Session not found" },
+  "session.current": { status: 409, message: "The session making this request cannot be revoked or deleted" },
+
   // Jobs
   "job.not_found": { status: 404, message: "Job not found" },
   "job.active": { status: 409, message: "An active job cannot be deleted or cleared" },

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { StoredJobState } from "../queue/job-status.js";
 
 /**
  * The database schema as Kysely sees it, shared by every SQL adapter.
@@ -125,6 +126,87 @@ export interface RateCountersTable {
   window_ends_at: Timestamp;
 }
 
+/** One job of the durable SQL queue (`queue/sql-queue.ts`). */
+export interface JobsTable {
+  /** A `jb_` id: time-ordered, so "newest first" is "id descending". */
+  id: string;
+  queue: string;
+  /** `waiting`, `active`, `finished`, `failed` or `dlq`; the API's finer statuses derive from it (`queue/job-status.ts`). */
+  state: StoredJobState;
+  /** JSON as text, also in PostgreSQL: a dead-letter payload may be text that does not parse. */
+  payload: string;
+  /** Attempts started so far. */
+  tries: number;
+  max_attempts: number;
+  backoff_base_ms: number;
+  backoff_max_ms: number;
+  /** When a waiting job may run next. */
+  run_at: Timestamp;
+  deduplication_key: string | null;
+  ordering_key: string | null;
+  /** The worker process holding an active job. */
+  locked_by: string | null;
+  /** When an active job's lease ends; past it, the job is taken up again (its worker is presumed dead). */
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+/** Per-queue settings an administrator may change while workers run. */
+export interface JobQueuesTable {
+  name: string;
+  description: string;
+  max_retries: number;
+  concurrency: number;
+  enabled: DbBool;
+  updated_at: Timestamp;
+}
+
+/** Repeating jobs: whichever process sees `next_run_at` pass advances it and enqueues one run. */
+export interface JobSchedulesTable {
+  name: string;
+  queue: string;
+  every_ms: number;
+  payload: JsonText;
+  next_run_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Worker processes and their last heartbeat. */
+export interface JobProcessesTable {
+  id: string;
+  hostname: string;
+  pid: number;
+  started_at: Timestamp;
+  last_heartbeat_at: Timestamp;
+}
+
+/** Finished and failed jobs per UTC day and queue. */
+export interface JobDailyStatsTable {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  queue: string;
+  finished: number;
+  failed: number;
+}
+
+/**
+ * Jobs written in the caller's transaction for a queue backend outside the
+ * database (Redis), relayed to it after commit and then deleted.
+ */
+export interface JobOutboxTable {
+  id: string;
+  queue: string;
+  /** JSON as text. */
+  payload: string;
+  /** JSON of the enqueue options, without `db`. */
+  options: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -136,6 +218,12 @@ export interface Database {
   instance_settings: InstanceSettingsTable;
   one_time_secrets: OneTimeSecretsTable;
   rate_counters: RateCountersTable;
+  jobs: JobsTable;
+  job_queues: JobQueuesTable;
+  job_schedules: JobSchedulesTable;
+  job_processes: JobProcessesTable;
+  job_daily_stats: JobDailyStatsTable;
+  job_outbox: JobOutboxTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -146,6 +234,11 @@ export type NewUserRow = Insertable<UsersTable>;
 export type RoleRow = Selectable<RolesTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type OneTimeSecretRow = Selectable<OneTimeSecretsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type JobQueueRow = Selectable<JobQueuesTable>;
+export type JobScheduleRow = Selectable<JobSchedulesTable>;
+export type JobProcessRow = Selectable<JobProcessesTable>;
+export type JobOutboxRow = Selectable<JobOutboxTable>;
 
 /** Reads a boolean column the same way on every engine. */
 export function toBool(value: boolean | number | null | undefined): boolean {

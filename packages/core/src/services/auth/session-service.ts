@@ -4,7 +4,21 @@ import { KithError } from "../../domain/errors.js";
 import type { Grant } from "../../domain/permissions.js";
 import { findLocalAccountById } from "../../storage/repositories/accounts.js";
 import { grantsOfActor } from "../../storage/repositories/roles.js";
-import { findSessionByTokenHash, insertSession, touchSession } from "../../storage/repositories/sessions.js";
+import type { SessionRow } from "../../storage/schema.js";
+import {
+  type SessionWithApp,
+  deleteSession,
+  findSessionById,
+  findSessionByRefreshTokenHash,
+  findSessionByTokenHash,
+  insertSession,
+  listSessionsOfAccount,
+  purgeEndedSessions,
+  revokeOtherSessions,
+  revokeSessions,
+  rotateSessionTokens,
+  touchSession,
+} from "../../storage/repositories/sessions.js";
 import type { ServiceDeps } from "../deps.js";
 import { constantTimeEqual, hashSecret, newToken } from "./secrets.js";
 
@@ -19,6 +33,8 @@ export interface IssueSessionInput {
   readonly ip?: string | null;
   /** Seconds until the token expires; never when absent. */
   readonly expiresInSeconds?: number;
+  /** Also issue a refresh token (user tokens from the OAuth grants). */
+  readonly withRefreshToken?: boolean;
 }
 
 export interface IssuedSession {
@@ -26,6 +42,40 @@ export interface IssuedSession {
   readonly accessToken: string;
   readonly scopes: readonly string[];
   readonly createdAt: string;
+  readonly refreshToken: string | null;
+  readonly expiresAt: string | null;
+}
+
+/** One session as its owner sees it in the sessions list. */
+export interface SessionView {
+  readonly id: string;
+  readonly appName: string | null;
+  readonly appWebsite: string | null;
+  readonly userAgent: string | null;
+  readonly ip: string | null;
+  readonly scopes: readonly string[];
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+  /** The session making the request. */
+  readonly current: boolean;
+}
+
+function toView(row: SessionWithApp, currentId: string): SessionView {
+  return {
+    id: row.id,
+    appName: row.app_name,
+    appWebsite: row.app_website,
+    userAgent: row.user_agent,
+    ip: row.ip,
+    scopes: row.scopes.split(" ").filter(Boolean),
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    current: row.id === currentId,
+  };
 }
 
 /** Access tokens: every token is a session. */
@@ -34,21 +84,112 @@ export class SessionService {
 
   async issue(input: IssueSessionInput): Promise<IssuedSession> {
     const accessToken = newToken(this.deps.random);
+    const refreshToken = input.withRefreshToken ? newToken(this.deps.random) : null;
     const now = this.deps.clock.now();
     const sessionId = this.deps.ids.next("session");
+    const expiresAt = input.expiresInSeconds ? new Date(now.getTime() + input.expiresInSeconds * 1000).toISOString() : null;
     await insertSession(this.deps.storage.db, {
       id: sessionId,
       accountId: input.accountId,
       appId: input.appId ?? null,
       tokenHash: hashSecret(accessToken),
-      refreshTokenHash: null,
+      refreshTokenHash: refreshToken === null ? null : hashSecret(refreshToken),
       scopes: input.scopes.join(" "),
       userAgent: input.userAgent ?? null,
       ip: input.ip ?? null,
       createdAt: now.toISOString(),
-      expiresAt: input.expiresInSeconds ? new Date(now.getTime() + input.expiresInSeconds * 1000).toISOString() : null,
+      expiresAt,
     });
-    return { sessionId, accessToken, scopes: input.scopes, createdAt: now.toISOString() };
+    return { sessionId, accessToken, refreshToken, scopes: input.scopes, createdAt: now.toISOString(), expiresAt };
+  }
+
+  /** The live session a refresh token belongs to, or null. */
+  async findByRefreshToken(refreshToken: string): Promise<SessionRow | null> {
+    const hash = hashSecret(refreshToken);
+    const session = await findSessionByRefreshTokenHash(this.deps.storage.db, hash);
+    if (!session || session.refresh_token_hash === null || !constantTimeEqual(session.refresh_token_hash, hash)) return null;
+    return session.revoked_at === null ? session : null;
+  }
+
+  /**
+   * Refresh-token rotation: the session gets a new access token and a new
+   * refresh token, and the old pair stops working at once. The session keeps
+   * its id, so it stays one entry (one device) in the sessions list. Null
+   * when the refresh token was already used or revoked.
+   */
+  async rotate(refreshToken: string, scopes: readonly string[]): Promise<IssuedSession | null> {
+    const accessToken = newToken(this.deps.random);
+    const nextRefreshToken = newToken(this.deps.random);
+    const now = this.deps.clock.now().toISOString();
+    const row = await rotateSessionTokens(this.deps.storage.db, {
+      oldRefreshTokenHash: hashSecret(refreshToken),
+      tokenHash: hashSecret(accessToken),
+      refreshTokenHash: hashSecret(nextRefreshToken),
+      scopes: scopes.join(" "),
+      now,
+    });
+    if (!row) return null;
+    return { sessionId: row.id, accessToken, refreshToken: nextRefreshToken, scopes, createdAt: now, expiresAt: row.expires_at };
+  }
+
+  /** The session an access or refresh token belongs to, revoked or not; null when unknown. */
+  async findByAnyToken(token: string): Promise<SessionRow | null> {
+    const hash = hashSecret(token);
+    const db = this.deps.storage.db;
+    return (await findSessionByTokenHash(db, hash)) ?? (await findSessionByRefreshTokenHash(db, hash));
+  }
+
+  /** The application a session was issued to, if any. */
+  async appIdOf(sessionId: string): Promise<string | null> {
+    return (await findSessionById(this.deps.storage.db, sessionId))?.app_id ?? null;
+  }
+
+  /** Revokes a session by id; its tokens stop working on the next request. */
+  async revokeById(sessionId: string): Promise<void> {
+    await revokeSessions(this.deps.storage.db, [sessionId], this.deps.clock.now().toISOString());
+  }
+
+  /** The account's sessions, newest first, revoked ones included until their records are deleted. */
+  async listOwn(accountId: string, currentSessionId: string): Promise<SessionView[]> {
+    const rows = await listSessionsOfAccount(this.deps.storage.db, accountId);
+    return rows.map((row) => toView(row, currentSessionId));
+  }
+
+  /** One of the account's own sessions; another account's is not found, as if it did not exist. */
+  async #own(accountId: string, sessionId: string): Promise<SessionRow> {
+    const session = await findSessionById(this.deps.storage.db, sessionId);
+    if (!session || session.account_id !== accountId) throw new KithError("session.not_found");
+    return session;
+  }
+
+  /** Revokes one of the account's sessions; the one making the request is refused (409). */
+  async revokeOwn(accountId: string, currentSessionId: string, sessionId: string): Promise<SessionView> {
+    await this.#own(accountId, sessionId);
+    if (sessionId === currentSessionId) throw new KithError("session.current");
+    await this.revokeById(sessionId);
+    const view = (await this.listOwn(accountId, currentSessionId)).find((candidate) => candidate.id === sessionId);
+    if (!view) throw new KithError("session.not_found");
+    return view;
+  }
+
+  /** Revokes every other session of the account; returns how many were live. */
+  async revokeOthers(accountId: string, currentSessionId: string): Promise<number> {
+    return revokeOtherSessions(this.deps.storage.db, accountId, currentSessionId, this.deps.clock.now().toISOString());
+  }
+
+  /**
+   * Deletes a session's record. A live one stops working too, since its
+   * token no longer matches anything; the current one is refused (409).
+   */
+  async deleteOwn(accountId: string, currentSessionId: string, sessionId: string): Promise<void> {
+    await this.#own(accountId, sessionId);
+    if (sessionId === currentSessionId) throw new KithError("session.current");
+    await deleteSession(this.deps.storage.db, sessionId);
+  }
+
+  /** Deletes the records of the account's revoked and expired sessions; returns how many. */
+  async purgeEnded(accountId: string, currentSessionId: string): Promise<number> {
+    return purgeEndedSessions(this.deps.storage.db, accountId, currentSessionId, this.deps.clock.now().toISOString());
   }
 
   /**

@@ -42,3 +42,84 @@ export async function findSessionByTokenHash(db: Kysely<Database>, tokenHash: st
 export async function touchSession(db: Kysely<Database>, id: string, at: string): Promise<void> {
   await db.updateTable("sessions").set({ last_used_at: at }).where("id", "=", id).execute();
 }
+
+export async function findSessionById(db: Kysely<Database>, id: string): Promise<SessionRow | null> {
+  const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ?? null;
+}
+
+export async function findSessionByRefreshTokenHash(db: Kysely<Database>, refreshTokenHash: string): Promise<SessionRow | null> {
+  const row = await db.selectFrom("sessions").selectAll().where("refresh_token_hash", "=", refreshTokenHash).executeTakeFirst();
+  return row ?? null;
+}
+
+/** A session and the name of its app, for the sessions list. */
+export type SessionWithApp = SessionRow & { app_name: string | null; app_website: string | null };
+
+export async function listSessionsOfAccount(db: Kysely<Database>, accountId: string): Promise<SessionWithApp[]> {
+  return db
+    .selectFrom("sessions")
+    .leftJoin("oauth_apps", "oauth_apps.id", "sessions.app_id")
+    .selectAll("sessions")
+    .select(["oauth_apps.name as app_name", "oauth_apps.website as app_website"])
+    .where("sessions.account_id", "=", accountId)
+    .orderBy("sessions.id", "desc")
+    .execute();
+}
+
+/**
+ * Replaces a session's tokens, in one statement that matches the old refresh
+ * token: of two concurrent refreshes with the same token, only one wins.
+ */
+export async function rotateSessionTokens(
+  db: Kysely<Database>,
+  input: { oldRefreshTokenHash: string; tokenHash: string; refreshTokenHash: string; scopes: string; now: string },
+): Promise<SessionRow | null> {
+  const row = await db
+    .updateTable("sessions")
+    .set({ token_hash: input.tokenHash, refresh_token_hash: input.refreshTokenHash, scopes: input.scopes, last_used_at: input.now })
+    .where("refresh_token_hash", "=", input.oldRefreshTokenHash)
+    .where("revoked_at", "is", null)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Revokes the sessions named; already revoked ones keep their first revocation time. Returns how many changed. */
+export async function revokeSessions(db: Kysely<Database>, ids: readonly string[], at: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable("sessions")
+    .set({ revoked_at: at })
+    .where("id", "in", ids)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Revokes every live session of an account except one. */
+export async function revokeOtherSessions(db: Kysely<Database>, accountId: string, keepId: string, at: string): Promise<number> {
+  const result = await db
+    .updateTable("sessions")
+    .set({ revoked_at: at })
+    .where("account_id", "=", accountId)
+    .where("id", "!=", keepId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteSession(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom("sessions").where("id", "=", id).execute();
+}
+
+/** Deletes the records of an account's revoked or expired sessions, never `keepId`. */
+export async function purgeEndedSessions(db: Kysely<Database>, accountId: string, keepId: string, now: string): Promise<number> {
+  const result = await db
+    .deleteFrom("sessions")
+    .where("account_id", "=", accountId)
+    .where("id", "!=", keepId)
+    .where((eb) => eb.or([eb("revoked_at", "is not", null), eb.and([eb("expires_at", "is not", null), eb("expires_at", "<=", now)])]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

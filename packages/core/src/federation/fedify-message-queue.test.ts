@@ -1,0 +1,150 @@
+import type { MessageQueue } from "@fedify/fedify";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MemoryQueue } from "../memory/memory-queue.js";
+import { MonotonicIdGenerator } from "../memory/monotonic-id-generator.js";
+import { systemClock } from "../memory/system-clock.js";
+import { systemRandom } from "../memory/system-random.js";
+import { eventually, sleep } from "../testing/eventually.js";
+import { FedifyMessageQueue } from "./fedify-message-queue.js";
+
+/** A stand-in for Fedify's Temporal.Duration (Node has no global Temporal yet); the bridge reads only `total`. */
+function duration(ms: number): NonNullable<Parameters<MessageQueue["enqueue"]>[1]>["delay"] {
+  return { total: (unit: string) => (unit === "millisecond" ? ms : Number.NaN) } as NonNullable<
+    Parameters<MessageQueue["enqueue"]>[1]
+  >["delay"];
+}
+
+describe("Fedify's MessageQueue on the queue port", () => {
+  let queue: MemoryQueue;
+  let controller: AbortController;
+
+  beforeEach(async () => {
+    queue = new MemoryQueue({ clock: systemClock, ids: new MonotonicIdGenerator(systemClock, systemRandom), pollIntervalMs: 10 });
+    controller = new AbortController();
+    await queue.start();
+  });
+  afterEach(async () => {
+    controller.abort();
+    await queue.stop();
+  });
+
+  it("is a MessageQueue that retries natively", () => {
+    const bridge: MessageQueue = new FedifyMessageQueue(queue);
+    expect(bridge.nativeRetrial).toBe(true);
+  });
+
+  it("delivers an enqueued message to the listener, as a job of the federation queue", async () => {
+    const bridge = new FedifyMessageQueue(queue);
+    const seen: unknown[] = [];
+    void bridge.listen(
+      (message) => {
+        seen.push(message);
+      },
+      { signal: controller.signal },
+    );
+    await bridge.enqueue({ type: "outbox", id: "a1", activity: { type: "Create" } });
+    await eventually(() => expect(seen).toEqual([{ type: "outbox", id: "a1", activity: { type: "Create" } }]));
+    const [job] = await queue.list({ queue: "federation", limit: 5 });
+    expect(job).toMatchObject({ status: "finished", payload: { type: "outbox", id: "a1" } });
+    expect((await queue.queues()).find((config) => config.name === "federation")).toMatchObject({ concurrency: 4, maxRetries: 9 });
+  });
+
+  it("holds a delayed message until its time, shown as scheduled", async () => {
+    const bridge = new FedifyMessageQueue(queue);
+    const seenAt: number[] = [];
+    void bridge.listen(
+      () => {
+        seenAt.push(Date.now());
+      },
+      { signal: controller.signal },
+    );
+    const enqueuedAt = Date.now();
+    await bridge.enqueue({ n: 1 }, { delay: duration(300) });
+    expect((await queue.counts("federation")).schedule).toBe(1);
+    expect(await bridge.getDepth()).toEqual({ queued: 1, ready: 0, delayed: 1 });
+    await sleep(120);
+    expect(seenAt).toEqual([]);
+    await eventually(() => expect(seenAt.length).toBe(1));
+    expect((seenAt[0] ?? 0) - enqueuedAt).toBeGreaterThanOrEqual(280);
+  });
+
+  it("retries a message whose handler fails, with the port's backoff", async () => {
+    const bridge = new FedifyMessageQueue(queue, { backoff: { baseMs: 20, maxMs: 100 } });
+    const attempts: unknown[] = [];
+    void bridge.listen(
+      (message) => {
+        attempts.push(message);
+        if (attempts.length < 3) throw new Error("remote inbox answered 503");
+      },
+      { signal: controller.signal },
+    );
+    await bridge.enqueue({ type: "outbox", id: "flaky" });
+    await eventually(async () => expect((await queue.counts("federation")).finished).toBe(1));
+    expect(attempts.length).toBe(3);
+    const [job] = await queue.list({ queue: "federation", limit: 1 });
+    expect(job).toMatchObject({ tries: 3, lastError: "remote inbox answered 503" });
+  });
+
+  it("keeps the order of messages with one ordering key, also when enqueued together", async () => {
+    const bridge = new FedifyMessageQueue(queue);
+    const seen: number[] = [];
+    void bridge.listen(
+      async (message) => {
+        const { n } = message as { n: number };
+        await sleep(n === 1 ? 40 : 0);
+        seen.push(n);
+      },
+      { signal: controller.signal },
+    );
+    await bridge.enqueueMany([{ n: 1 }, { n: 2 }, { n: 3 }], { orderingKey: "https://remote.example/notes/1" });
+    await eventually(() => expect(seen).toEqual([1, 2, 3]));
+    expect((await queue.list({ queue: "federation", limit: 3 })).every((job) => job.orderingKey === "https://remote.example/notes/1")).toBe(
+      true,
+    );
+  });
+
+  it("stops listening when the signal aborts, and listen then resolves", async () => {
+    const bridge = new FedifyMessageQueue(queue, { backoff: { baseMs: 5_000 } });
+    const seen: unknown[] = [];
+    const listening = bridge.listen(
+      (message) => {
+        seen.push(message);
+      },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    await expect(listening).resolves.toBeUndefined();
+    const before = await bridge.getDepth();
+    expect(before.queued).toBe(0);
+    await bridge.enqueue({ late: true });
+    await eventually(async () => expect((await queue.counts("federation")).retries).toBe(1));
+    expect(seen).toEqual([]);
+  });
+
+  it("leaves retries to Fedify when told to: one attempt per job", async () => {
+    const bridge = new FedifyMessageQueue(queue, { nativeRetrial: false });
+    expect(bridge.nativeRetrial).toBe(false);
+    void bridge.listen(
+      () => {
+        throw new Error("Fedify would have caught this");
+      },
+      { signal: controller.signal },
+    );
+    await bridge.enqueue({ n: 1 });
+    await eventually(async () => expect((await queue.counts("federation")).failed).toBe(1));
+  });
+});
+
+describe("the bridge under Fedify", () => {
+  it("is what Fedify listens on when its queue starts, until the signal aborts", async () => {
+    const { createFederation, MemoryKvStore } = await import("@fedify/fedify");
+    const queue = new MemoryQueue({ clock: systemClock, ids: new MonotonicIdGenerator(systemClock, systemRandom) });
+    const bridge = new FedifyMessageQueue(queue);
+    const federation = createFederation<void>({ kv: new MemoryKvStore(), queue: bridge, manuallyStartQueue: true });
+    const controller = new AbortController();
+    const running = federation.startQueue(undefined, { signal: controller.signal });
+    await eventually(async () => expect((await queue.queues()).map((config) => config.name)).toContain("federation"));
+    controller.abort();
+    await expect(running).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,130 @@
+import type { MessageQueue, MessageQueueDepth, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
+import type { BackoffOptions, EnqueueOptions, Queue } from "../ports/queue.js";
+
+/** What Fedify's `Temporal.Duration` offers that the bridge needs. */
+interface DurationLike {
+  total(unit: "millisecond"): number;
+}
+
+export interface FedifyMessageQueueOptions {
+  /** The queue of the port the messages become jobs on; the jobs API shows them there. @default "federation" */
+  readonly queueName?: string;
+  /**
+   * True: a message whose handler throws is retried by the queue port, with
+   * its backoff and the queue's max retries, and ends as a failed job the jobs
+   * API can retry. False: Fedify re-enqueues it by its own retry policy.
+   * @default true
+   */
+  readonly nativeRetrial?: boolean;
+  /** Backoff of retries when `nativeRetrial`. @default { baseMs: 4_000, maxMs: 43_200_000 } (about Fedify's own policy) */
+  readonly backoff?: BackoffOptions;
+  /** Messages handled at once in one process, until an administrator changes it. @default 4 */
+  readonly concurrency?: number;
+  /** Retries after the first attempt, until an administrator changes it. @default 9 (ten attempts, as Fedify's policy) */
+  readonly maxRetries?: number;
+}
+
+type Listener = (message: unknown) => Promise<void> | void;
+
+const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 4_000, maxMs: 12 * 3_600_000 };
+
+/** Milliseconds of a Fedify delay; never negative. */
+function delayMs(delay: DurationLike | undefined): number {
+  if (delay === undefined || delay === null) return 0;
+  const ms = delay.total("millisecond");
+  return Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : 0;
+}
+
+/**
+ * Fedify's `MessageQueue` on Kith's queue port: every message (an activity to
+ * deliver, an incoming activity to process, a fan-out) is a job on one queue
+ * of the port, so it is as durable as that queue, is worked by the job
+ * workers (`kith serve --role=worker`), and shows in the jobs API where an
+ * administrator can retry, delete or pause it.
+ *
+ * `listen` sets the handler; the port's queue must be started (`Kith.start()`)
+ * for messages to be worked. A job that arrives while nothing listens in this
+ * process fails its attempt and is retried later.
+ */
+export class FedifyMessageQueue implements MessageQueue {
+  readonly nativeRetrial: boolean;
+  readonly queueName: string;
+  readonly #queue: Queue;
+  readonly #backoff: BackoffOptions;
+  readonly #concurrency: number;
+  readonly #maxRetries: number;
+  #listener: Listener | null = null;
+  #registered = false;
+
+  constructor(queue: Queue, options: FedifyMessageQueueOptions = {}) {
+    this.#queue = queue;
+    this.queueName = options.queueName ?? "federation";
+    this.nativeRetrial = options.nativeRetrial ?? true;
+    this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.#concurrency = options.concurrency ?? 4;
+    this.#maxRetries = options.maxRetries ?? 9;
+  }
+
+  async enqueue(message: unknown, options: MessageQueueEnqueueOptions = {}): Promise<void> {
+    await this.#queue.enqueue(this.queueName, message, this.#jobOptions(options));
+  }
+
+  async enqueueMany(messages: readonly unknown[], options: MessageQueueEnqueueOptions = {}): Promise<void> {
+    const jobOptions = this.#jobOptions(options);
+    // One at a time: jobs with an ordering key must be stored in the order given.
+    for (const message of messages) await this.#queue.enqueue(this.queueName, message, jobOptions);
+  }
+
+  /** Handles the messages of the queue until `signal` aborts; resolves then, never rejects. */
+  listen(handler: Listener, options: MessageQueueListenOptions = {}): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.resolve();
+    this.#listener = handler;
+    this.#register();
+    return new Promise<void>((resolve) => {
+      signal?.addEventListener(
+        "abort",
+        () => {
+          if (this.#listener === handler) this.#listener = null;
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** Messages waiting: ready ones are submitted jobs; delayed ones are scheduled or waiting to be retried. */
+  async getDepth(): Promise<MessageQueueDepth> {
+    const counts = await this.#queue.counts(this.queueName);
+    const delayed = counts.schedule + counts.retries;
+    return { queued: counts.submitted + delayed, ready: counts.submitted, delayed };
+  }
+
+  #jobOptions(options: MessageQueueEnqueueOptions): EnqueueOptions {
+    const delay = delayMs(options.delay as DurationLike | undefined);
+    return {
+      ...(delay > 0 && { delayMs: delay }),
+      ...(options.orderingKey !== undefined && { orderingKey: options.orderingKey }),
+      // Without native retrial Fedify re-enqueues a failed message itself: one attempt per job then.
+      ...(this.nativeRetrial ? { backoff: this.#backoff } : { maxAttempts: 1 }),
+    };
+  }
+
+  #register(): void {
+    if (this.#registered) return;
+    this.#registered = true;
+    this.#queue.handle(
+      this.queueName,
+      async (payload) => {
+        const listener = this.#listener;
+        if (!listener) throw new Error("No Fedify listener in this process; the message will be retried");
+        await listener(payload);
+      },
+      {
+        concurrency: this.#concurrency,
+        maxRetries: this.#maxRetries,
+        description: "ActivityPub: deliveries to other servers, incoming activities and fan-out (Fedify)",
+      },
+    );
+  }
+}

@@ -1,0 +1,274 @@
+import { type JobHandler, MonotonicIdGenerator, SqlQueue, type Storage, systemClock, systemRandom } from "@kith/core";
+import { eventually, sleep } from "@kith/core/testing";
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeIfPostgres } from "../support/real-servers.js";
+import { type TestDatabase, postgresDatabase, sqliteMemoryDatabase } from "./engines.js";
+
+/**
+ * What the SQL queue does beyond the port's contract (which the storage
+ * adapters' packages run): deduplication keys when jobs go back to waiting,
+ * jobs of dead workers, rows written by hand, configuration changed through
+ * another process, schedules replaced, shutdown in the middle of a job.
+ */
+
+const ids = new MonotonicIdGenerator(systemClock, systemRandom);
+
+function queueOn(storage: Storage, options: { processId?: string; leaseMs?: number } = {}): SqlQueue {
+  return new SqlQueue({ storage, ids, pollIntervalMs: 20, heartbeatIntervalMs: 100, ...options });
+}
+
+/** A job row as an older version, another tool or a dead process may have left it. */
+async function insertRow(
+  storage: Storage,
+  row: { id: string; state: string; payload: string; tries: number; maxAttempts: number; lockedUntil?: string },
+): Promise<void> {
+  const now = new Date().toISOString();
+  await storage.db
+    .insertInto("jobs")
+    .values({
+      id: row.id,
+      queue: "work",
+      state: row.state as "waiting",
+      payload: row.payload,
+      tries: row.tries,
+      max_attempts: row.maxAttempts,
+      backoff_base_ms: 10,
+      backoff_max_ms: 100,
+      run_at: now,
+      deduplication_key: null,
+      ordering_key: null,
+      locked_by: row.state === "active" ? "a-process-that-died" : null,
+      locked_until: row.lockedUntil ?? null,
+      last_error: null,
+      created_at: now,
+      started_at: row.state === "active" ? now : null,
+      finished_at: null,
+      updated_at: now,
+    })
+    .execute();
+}
+
+function latch(): { promise: Promise<void>; open(): void } {
+  let open: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+function defineCases(openDatabase: () => Promise<TestDatabase>, options: { multiProcess: boolean }): void {
+  let database: TestDatabase;
+  let queues: SqlQueue[];
+
+  beforeEach(async () => {
+    database = await openDatabase();
+    queues = [];
+  });
+
+  afterEach(async () => {
+    await Promise.all(queues.map((queue) => queue.stop()));
+    await database.close();
+  });
+
+  function track(queue: SqlQueue): SqlQueue {
+    queues.push(queue);
+    return queue;
+  }
+
+  it("drops the deduplication key of a job going back to waiting when another job of its key waits", async () => {
+    const queue = track(queueOn(database.storage));
+    const firstAttempt = latch();
+    const attempts: string[] = [];
+    queue.handle("refresh", async (_payload, context) => {
+      attempts.push(`${context.id}#${context.attempt}`);
+      if (context.attempt === 1) {
+        await firstAttempt.promise;
+        throw new Error("the remote server is down");
+      }
+    });
+    await queue.start();
+    const running = await queue.enqueue(
+      "refresh",
+      { n: 1 },
+      { deduplicationKey: "refresh:alice", maxAttempts: 3, backoff: { baseMs: 20 } },
+    );
+    await eventually(async () => expect((await queue.get(running.id))?.status).toBe("active"));
+    // The running job no longer waits, so this one is written beside it.
+    const waiting = await queue.enqueue("refresh", { n: 2 }, { deduplicationKey: "refresh:alice", delayMs: 60_000 });
+    expect(waiting.id).not.toBe(running.id);
+    firstAttempt.open();
+    await eventually(async () => expect((await queue.get(running.id))?.status).toBe("finished"));
+    expect((await queue.get(running.id))?.deduplicationKey).toBeNull();
+    expect((await queue.get(waiting.id))?.deduplicationKey).toBe("refresh:alice");
+    expect((await queue.enqueue("refresh", { n: 3 }, { deduplicationKey: "refresh:alice" })).id).toBe(waiting.id);
+    expect(attempts).toEqual([`${running.id}#1`, `${running.id}#2`]);
+  });
+
+  it("retries all failed jobs of one deduplication key at once, the newest keeping the key", async () => {
+    const queue = track(queueOn(database.storage));
+    let healthy = false;
+    queue.handle("sync", async () => {
+      if (!healthy) throw new Error("no");
+    });
+    await queue.start();
+    const older = await queue.enqueue("sync", { n: 1 }, { deduplicationKey: "sync:bob", maxAttempts: 1 });
+    await eventually(async () => expect((await queue.get(older.id))?.status).toBe("failed"));
+    const newer = await queue.enqueue("sync", { n: 2 }, { deduplicationKey: "sync:bob", maxAttempts: 1 });
+    expect(newer.id).not.toBe(older.id);
+    await eventually(async () => expect((await queue.counts("sync")).failed).toBe(2));
+    healthy = true;
+    await queue.stop();
+    expect(await queue.retryAll("sync")).toBe(2);
+    expect((await queue.get(older.id))?.deduplicationKey).toBeNull();
+    expect((await queue.get(newer.id))?.deduplicationKey).toBe("sync:bob");
+    await queue.start();
+    await eventually(async () => expect((await queue.counts("sync")).finished).toBe(2));
+  });
+
+  it("takes up the job of a worker whose lease ran out, and fails it when that was its last try", async () => {
+    const expired = new Date(Date.now() - 1_000).toISOString();
+    await insertRow(database.storage, {
+      id: ids.next("job"),
+      state: "active",
+      payload: '{"n":1}',
+      tries: 1,
+      maxAttempts: 3,
+      lockedUntil: expired,
+    });
+    const lastTry = ids.next("job");
+    await insertRow(database.storage, { id: lastTry, state: "active", payload: '{"n":2}', tries: 3, maxAttempts: 3, lockedUntil: expired });
+    const held = ids.next("job");
+    const future = new Date(Date.now() + 60_000).toISOString();
+    await insertRow(database.storage, { id: held, state: "active", payload: '{"n":3}', tries: 1, maxAttempts: 3, lockedUntil: future });
+    const queue = track(queueOn(database.storage));
+    const seen: unknown[] = [];
+    queue.handle("work", async (payload, context) => {
+      seen.push({ payload, attempt: context.attempt });
+    });
+    await queue.start();
+    await eventually(() => expect(seen).toEqual([{ payload: { n: 1 }, attempt: 2 }]));
+    await eventually(async () => expect((await queue.get(lastTry))?.status).toBe("failed"));
+    expect((await queue.get(lastTry))?.lastError).toContain("lease");
+    expect((await queue.statsPerDay(1, "work")).at(-1)).toMatchObject({ finished: 1, failed: 1 });
+    // A job whose lease still runs belongs to its (live) worker.
+    await sleep(100);
+    expect((await queue.get(held))?.status).toBe("active");
+  });
+
+  it("sends a stored payload that is not JSON to the dead-letter list without calling the handler", async () => {
+    const id = ids.next("job");
+    await insertRow(database.storage, { id, state: "waiting", payload: "{written by hand", tries: 0, maxAttempts: 5 });
+    const queue = track(queueOn(database.storage));
+    let calls = 0;
+    queue.handle("work", async () => {
+      calls += 1;
+    });
+    await queue.start();
+    await eventually(async () => expect((await queue.get(id))?.status).toBe("dlq"));
+    const record = await queue.get(id);
+    expect(record).toMatchObject({ payload: null, rawPayload: "{written by hand", tries: 1 });
+    expect(record?.lastError).toContain("not valid JSON");
+    expect(calls).toBe(0);
+  });
+
+  it("gives back a job whose handler stopped because the worker is stopping, its attempt not counted", async () => {
+    const queue = track(queueOn(database.storage));
+    queue.handle("long", async (_payload, context) => {
+      await new Promise<void>((_, reject) => {
+        context.signal.addEventListener("abort", () => reject(new Error("stopped")));
+      });
+    });
+    await queue.start();
+    const job = await queue.enqueue("long", {});
+    await eventually(async () => expect((await queue.get(job.id))?.status).toBe("active"));
+    await queue.stop();
+    expect(await queue.get(job.id)).toMatchObject({ status: "submitted", tries: 0 });
+  });
+
+  it("keeps a replaced schedule's next run when its interval is unchanged", async () => {
+    const queue = track(queueOn(database.storage));
+    const nextRun = async () =>
+      (await database.storage.db.selectFrom("job_schedules").select("next_run_at").where("name", "=", "digest").executeTakeFirstOrThrow())
+        .next_run_at;
+    await queue.schedule({ name: "digest", queue: "mail", everyMs: 3_600_000, payload: { kind: "daily" } });
+    const first = await nextRun();
+    await sleep(5);
+    await queue.schedule({ name: "digest", queue: "mail", everyMs: 3_600_000, payload: { kind: "daily", v: 2 } });
+    expect(await nextRun()).toBe(first);
+    await queue.schedule({ name: "digest", queue: "mail", everyMs: 60_000, payload: {} });
+    expect(Date.parse(await nextRun())).toBeLessThan(Date.parse(first));
+    await queue.unschedule("digest");
+    await queue.unschedule("digest");
+    expect(await database.storage.db.selectFrom("job_schedules").selectAll().execute()).toEqual([]);
+  });
+
+  it("does not list processes whose heartbeat stopped", async () => {
+    const queue = track(queueOn(database.storage, { processId: "this-one" }));
+    const old = new Date(Date.now() - 60_000).toISOString();
+    await database.storage.db
+      .insertInto("job_processes")
+      .values({ id: "gone", hostname: "elsewhere", pid: 1, started_at: old, last_heartbeat_at: old })
+      .execute();
+    queue.handle("any", async () => {});
+    await queue.start();
+    expect((await queue.processes()).map((entry) => entry.id)).toEqual(["this-one"]);
+    await queue.stop();
+    expect(await queue.processes()).toEqual([]);
+  });
+
+  it("refuses invalid queue settings", async () => {
+    const queue = track(queueOn(database.storage));
+    queue.handle("tuned", async () => {});
+    await queue.start();
+    await expect(queue.configureQueue("tuned", { concurrency: 0 })).rejects.toMatchObject({ code: "request.validation_failed" });
+    await expect(queue.schedule({ name: "bad", queue: "tuned", everyMs: 0, payload: {} })).rejects.toMatchObject({
+      code: "request.validation_failed",
+    });
+  });
+
+  it.runIf(options.multiProcess)("applies a queue's configuration changed through another process without a restart", async () => {
+    const worker = track(queueOn(database.storage, { processId: "worker" }));
+    const admin = track(queueOn(database.open(), { processId: "admin" }));
+    const seen: number[] = [];
+    const handler: JobHandler = async (payload) => {
+      seen.push((payload as { n: number }).n);
+    };
+    worker.handle("switchable", handler);
+    await worker.start();
+    await admin.configureQueue("switchable", { enabled: false });
+    // Other processes re-read the configuration every second.
+    await sleep(1_300);
+    await admin.enqueue("switchable", { n: 1 });
+    await sleep(300);
+    expect(seen).toEqual([]);
+    await admin.configureQueue("switchable", { enabled: true });
+    await eventually(() => expect(seen).toEqual([1]), { timeoutMs: 3_000 });
+  });
+
+  it.runIf(options.multiProcess)("enqueues each run of a repeating job once, whichever process sees it due", async () => {
+    const first = track(queueOn(database.storage, { processId: "first" }));
+    const second = track(queueOn(database.open(), { processId: "second" }));
+    let runs = 0;
+    for (const queue of [first, second]) {
+      queue.handle("tick", async () => {
+        runs += 1;
+      });
+    }
+    await first.schedule({ name: "every-50ms", queue: "tick", everyMs: 50, payload: {} });
+    const startedAt = Date.now();
+    await Promise.all([first.start(), second.start()]);
+    await sleep(1_000);
+    await first.unschedule("every-50ms");
+    const elapsed = Date.now() - startedAt;
+    await sleep(100);
+    // Both processes poll every 20 ms; each 50 ms run is enqueued by one of them only.
+    expect(runs).toBeGreaterThan(3);
+    expect(runs).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 1);
+    const total = await sql<{ n: number }>`SELECT count(*) AS n FROM jobs WHERE queue = 'tick'`.execute(database.storage.db);
+    expect(Number(total.rows[0]?.n)).toBe(runs);
+  });
+}
+
+describe("sql queue on sqlite, beyond the contract", () => defineCases(sqliteMemoryDatabase, { multiProcess: false }));
+describeIfPostgres("sql queue on postgres, beyond the contract", () => defineCases(postgresDatabase, { multiProcess: true }));
