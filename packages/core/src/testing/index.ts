@@ -2,3 +2,4 @@ export { describeStorageContract, type StorageContractCase, type StorageContract
 export { describeQueueContract, type QueueContractCase, type QueueContractOptions, type QueueUnderTest } from "./queue-contract.js";
 export { createTestKith, type TestKith, type TestKithOptions, type TestUser, type RequestOptions } from "./test-kith.js";
 export { eventually, sleep } from "./eventually.js";
+export { withStorageFaults, type StorageFaults } from "./storage-faults.js";

@@ -253,27 +253,30 @@ export function describeQueueContract(name: string, factory: () => Promise<Queue
       await eventually(() => expect(done).toEqual([1]));
     });
 
-    it.runIf(runs("transactional-enqueue"))("writes a job with the transaction that caused it, and not at all when it rolls back", async () => {
-      const transaction = subject.transaction;
-      if (!transaction) throw new Error("this adapter must offer transaction or skip the case");
-      const seen: unknown[] = [];
-      queue.handle("tx", async (payload) => {
-        seen.push(payload);
-      });
-      await queue.start();
-      await expect(
-        transaction(async (db) => {
-          await queue.enqueue("tx", { kept: false }, { db });
-          throw new Error("rollback");
-        }),
-      ).rejects.toThrow("rollback");
-      await transaction(async (db) => {
-        await queue.enqueue("tx", { kept: true }, { db });
-      });
-      await eventually(() => expect(seen).toEqual([{ kept: true }]));
-      await sleep(100);
-      expect(seen).toEqual([{ kept: true }]);
-    });
+    it.runIf(runs("transactional-enqueue"))(
+      "writes a job with the transaction that caused it, and not at all when it rolls back",
+      async () => {
+        const transaction = subject.transaction;
+        if (!transaction) throw new Error("this adapter must offer transaction or skip the case");
+        const seen: unknown[] = [];
+        queue.handle("tx", async (payload) => {
+          seen.push(payload);
+        });
+        await queue.start();
+        await expect(
+          transaction(async (db) => {
+            await queue.enqueue("tx", { kept: false }, { db });
+            throw new Error("rollback");
+          }),
+        ).rejects.toThrow("rollback");
+        await transaction(async (db) => {
+          await queue.enqueue("tx", { kept: true }, { db });
+        });
+        await eventually(() => expect(seen).toEqual([{ kept: true }]));
+        await sleep(100);
+        expect(seen).toEqual([{ kept: true }]);
+      },
+    );
 
     it("runs a repeating job on its schedule, and stops when unscheduled", async () => {
       let runs = 0;
