@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { MonotonicIdGenerator, SqlQueue, systemClock, systemRandom } from "@kith/core";
-import { type QueueUnderTest, describeQueueContract, withStorageFaults } from "@kith/core/testing";
+import { describeQueueContract, withStorageFaults } from "@kith/core/testing";
 import { describe, inject, it } from "vitest";
 import { createPostgresDatabase, dropPostgresDatabase } from "./admin.js";
 import { createPostgresStorage } from "./postgres-storage.js";
