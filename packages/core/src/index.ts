@@ -29,6 +29,19 @@ export { SessionService, type IssuedSession } from "./services/auth/session-serv
 export { PasswordHasher } from "./services/auth/password-hasher.js";
 export { SettingsService } from "./services/settings/settings-service.js";
 export { JobsService, type JobTotals, type QueueSummary } from "./services/jobs/jobs-service.js";
+export { RegistrationService, type RegistrationInput, type RegistrationErrorCode, EMAIL_CONFIRMATION_KIND } from "./services/registration/registration-service.js";
+export { EmailAllowService } from "./services/registration/email-allow-service.js";
+export { checkEmailAddress, normalizeDomain, type EmailCheck } from "./services/registration/email-address.js";
+export * as registrationRateLimits from "./services/registration/rate-limits.js";
+export { SignupService, type SignupRow } from "./services/signups/signup-service.js";
+export { RoleService, type RoleView, type AssignmentView, type RbacConfig, grantsCover } from "./services/roles/role-service.js";
+export {
+  AdminAccountService,
+  type AdminAccountView,
+  type AdminActor,
+  ACCOUNT_ACTIONS,
+  type AccountAction,
+} from "./services/admin/admin-account-service.js";
 
 export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./api/route.js";
 export * from "./api/access.js";

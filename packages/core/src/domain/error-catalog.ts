@@ -44,8 +44,35 @@ export const errorCatalog = {
   "job.unreadable_payload": { status: 422, message: "The job's payload cannot be read" },
   "queue.not_found": { status: 404, message: "Queue not found" },
 
+  // Registration, email confirmation, the email-domain allowlist, signup requests
+  "registration.closed": { status: 403, message: "Registrations are closed on this server" },
+  "registration.invalid": { status: 422, message: "Validation failed" },
+  "registration.confirmation_invalid": { status: 404, message: "This confirmation link is invalid, used or expired" },
+  "registration.already_confirmed": { status: 409, message: "The email address is already confirmed" },
+  "registration.email_unconfirmed": { status: 403, message: "Your login is missing a confirmed e-mail address" },
+  "email_allow.invalid_domain": { status: 422, message: "That is not a valid email domain" },
+  "email_allow.exists": { status: 409, message: "That domain is already on the allowlist" },
+  "email_allow.not_found": { status: 404, message: "That domain is not on the allowlist" },
+  "signup.not_found": { status: 404, message: "Signup request not found" },
+  "signup.not_pending": { status: 409, message: "That account is not awaiting approval" },
+
   // Roles
   "role.not_found": { status: 404, message: "Role not found" },
+  "role.invalid": { status: 422, message: "The role is not valid" },
+  "role.name_taken": { status: 422, message: "A role of that name already exists in that scope" },
+  "role.built_in": { status: 409, message: "Built-in roles cannot be renamed or deleted" },
+  "role.last_owner": { status: 409, message: "The server's last Owner cannot lose the Owner role" },
+  "role.escalation": { status: 403, message: "You cannot grant or change permissions you do not hold yourself" },
+  "role.assignment_not_found": { status: 404, message: "The actor does not hold that role" },
+
+  // Administration of accounts
+  "admin_account.not_pending": { status: 409, message: "That account is not awaiting approval" },
+  "admin_account.not_suspended": { status: 409, message: "Only suspended accounts can be deleted" },
+  "admin_account.not_bot": { status: 409, message: "Only bot (Service) accounts can be impersonated" },
+  "admin_account.cannot_sign_in": { status: 409, message: "That account cannot sign in" },
+  "admin_account.remote": { status: 422, message: "That action applies to local accounts only" },
+  "admin_account.self": { status: 409, message: "You cannot do that to your own account" },
+  "admin_account.outranked": { status: 403, message: "That account holds permissions you do not hold" },
 
   // Settings
   "settings.invalid_value": { status: 422, message: "That setting value is not valid" },

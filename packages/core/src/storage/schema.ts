@@ -35,6 +35,8 @@ export interface AccountsTable {
   updated_at: Timestamp;
   suspended_at: Timestamp | null;
   silenced_at: Timestamp | null;
+  /** When an administrator marked the account sensitive (migration 0004); null when not. */
+  sensitized_at: Timestamp | null;
 }
 
 export interface UsersTable {
@@ -47,6 +49,8 @@ export interface UsersTable {
   locale: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** What the person wrote when signing up in approval mode (Mastodon's `reason`). */
+  signup_reason: string | null;
 }
 
 export interface RolesTable {
@@ -117,6 +121,13 @@ export interface OneTimeSecretsTable {
   attempts: Generated<number>;
   expires_at: Timestamp;
   consumed_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** The email-domain allowlist: when the setting is on, only these domains (and their subdomains) may register. */
+export interface EmailDomainAllowsTable {
+  /** Lower-case, ASCII (IDNs as punycode), no trailing dot. */
+  domain: string;
   created_at: Timestamp;
 }
 
@@ -218,6 +229,7 @@ export interface Database {
   instance_settings: InstanceSettingsTable;
   one_time_secrets: OneTimeSecretsTable;
   rate_counters: RateCountersTable;
+  email_domain_allows: EmailDomainAllowsTable;
   jobs: JobsTable;
   job_queues: JobQueuesTable;
   job_schedules: JobSchedulesTable;

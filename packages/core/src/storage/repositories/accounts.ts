@@ -3,7 +3,7 @@ import type { LocalAccount } from "../../domain/accounts.js";
 import type { ActorType } from "../../domain/accounts.js";
 import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../schema.js";
 
-type LocalAccountRow = Selectable<AccountsTable> & Omit<Selectable<UsersTable>, "created_at" | "updated_at">;
+type LocalAccountRow = Selectable<AccountsTable> & Omit<Selectable<UsersTable>, "created_at" | "updated_at" | "signup_reason">;
 
 function toLocalAccount(row: LocalAccountRow): LocalAccount {
   return {
