@@ -19,7 +19,7 @@ const GROUP = "gr_0000000000aaaaaaaaaaaaaaaa";
 const NO_INPUTS: AccessInputs = { params: {}, query: {}, body: {} };
 
 function user(grants: readonly Grant[], scopes: readonly string[] = ["read", "write", "admin:read", "admin:write"]): UserCaller {
-  return { kind: "user", accountId: "us_1", sessionId: "se_1", scopes, grants: async () => grants };
+  return { kind: "user", accountId: "us_1", sessionId: "se_1", scopes, emailConfirmed: true, grants: async () => grants };
 }
 
 const app: AppCaller = { kind: "app", appId: "ap_1", sessionId: "se_2", scopes: ["read"] };
@@ -122,5 +122,20 @@ describe("authorizing a caller", () => {
   it("ignores a group given as something other than a string", async () => {
     const inputs = { ...NO_INPUTS, query: { scope: [GROUP] } };
     expect(await outcome(user(groupReportGrants), manageGroupReports, [], inputs)).toBe("auth.forbidden");
+  });
+});
+
+describe("users whose email is not confirmed", () => {
+  const unconfirmed: UserCaller = { ...user([{ resource: "Jobs", access: ["Read"], scope: "global" }]), emailConfirmed: false };
+
+  it("are refused by routes that act as a user, after the permission check", async () => {
+    expect(await outcome(unconfirmed, authenticated, [], NO_INPUTS)).toBe("registration.email_unconfirmed");
+    expect(await outcome(unconfirmed, permission(any("Jobs.Read")), [], NO_INPUTS)).toBe("registration.email_unconfirmed");
+    expect(await outcome(unconfirmed, permission(any("Users.Manage")), [], NO_INPUTS)).toBe("auth.forbidden");
+  });
+
+  it("may call public routes and the routes that allow them", async () => {
+    expect(await outcome(unconfirmed, publicAccess, [], NO_INPUTS)).toBe("allowed");
+    expect(await outcome(unconfirmed, authenticated, [], NO_INPUTS, { allowUnconfirmedEmail: true })).toBe("allowed");
   });
 });

@@ -23,7 +23,13 @@ function groupOf(selector: GroupSelector | undefined, inputs: AccessInputs): str
  * no credentials where they are needed is 401; a token without the scope,
  * or a user without the permission, is 403.
  */
-export async function authorize(caller: Caller, access: Access, scopes: readonly string[], inputs: AccessInputs): Promise<void> {
+export async function authorize(
+  caller: Caller,
+  access: Access,
+  scopes: readonly string[],
+  inputs: AccessInputs,
+  options: { allowUnconfirmedEmail?: boolean } = {},
+): Promise<void> {
   switch (access.kind) {
     case "public":
       break;
@@ -45,5 +51,11 @@ export async function authorize(caller: Caller, access: Access, scopes: readonly
   if (access.kind === "permission" && caller.kind === "user") {
     const grants = await caller.grants();
     if (!ruleHolds(access.rule, grants, groupOf(access.group, inputs))) throw new KithError("auth.forbidden");
+  }
+  // As Mastodon: a token exists from sign-up on, but a user must confirm the
+  // address before using routes that act as that user. A missing permission is still the first 403.
+  const actsAsUser = access.kind === "authenticated" || access.kind === "permission";
+  if (actsAsUser && caller.kind === "user" && !caller.emailConfirmed && !options.allowUnconfirmedEmail) {
+    throw new KithError("registration.email_unconfirmed");
   }
 }

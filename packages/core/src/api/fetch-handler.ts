@@ -74,7 +74,13 @@ async function dispatch(
   // otherwise a caller without the permission gets 403 whatever it sent.
   const groupInBody = route.access.kind === "permission" && route.access.group?.source === "body";
   let rawBody: unknown = groupInBody ? await readBody() : {};
-  await authorize(caller, route.access, route.scopes ?? [], { params: rawParams, query: rawQuery, body: rawBody });
+  await authorize(
+    caller,
+    route.access,
+    route.scopes ?? [],
+    { params: rawParams, query: rawQuery, body: rawBody },
+    { allowUnconfirmedEmail: route.allowUnconfirmedEmail ?? false },
+  );
   if (!groupInBody) rawBody = await readBody();
 
   const params = route.params ? validate(route.params, rawParams, "params") : rawParams;

@@ -31,6 +31,8 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   /** Groups routes in the reference; defaults to the path's first segment after the version. */
   readonly tags?: readonly string[];
   readonly access: Access;
+  /** A signed-in user whose email is not confirmed yet may call it (resending the confirmation). @default false */
+  readonly allowUnconfirmedEmail?: boolean;
   /** OAuth scopes, any of which lets a token call the route. */
   readonly scopes?: readonly string[];
   readonly params?: z.ZodType<P>;

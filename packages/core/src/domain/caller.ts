@@ -13,6 +13,8 @@ export interface UserCaller {
   readonly accountId: string;
   readonly sessionId: string;
   readonly scopes: readonly string[];
+  /** Whether the account's email address is confirmed; most routes refuse unconfirmed users. */
+  readonly emailConfirmed: boolean;
   /** The permissions the account holds through its roles; loaded once per request. */
   grants(): Promise<readonly Grant[]>;
 }

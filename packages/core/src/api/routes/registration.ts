@@ -125,6 +125,7 @@ export const registrationRoutes = [
     description: "A new link; older ones stop working. 409 when already confirmed; limited per account (429 with Retry-After).",
     tags: ["accounts"],
     access: authenticated,
+    allowUnconfirmedEmail: true,
     scopes: ["write:accounts"],
     response: z.object({}),
     handler: async ({ caller, services }) => {
@@ -134,29 +135,3 @@ export const registrationRoutes = [
     },
   }),
 ];
-
-/** Routes an unconfirmed user may still call with its token ("METHOD path"). */
-export const UNCONFIRMED_ALLOWED: ReadonlySet<string> = new Set(["POST /api/v1/emails/confirmations"]);
-
-/**
- * The one gate for unconfirmed email addresses, put around the route table:
- * a user whose address is not confirmed gets 403 ("Your login is missing a
- * confirmed e-mail address", as Mastodon answers) from every route that
- * needs a signed-in user, except those in `UNCONFIRMED_ALLOWED`. Public
- * routes and app tokens are not concerned. It runs after the route's own
- * access check, so a missing permission is still the first 403.
- */
-export function requireConfirmedEmail(routes: readonly AnyRoute[]): AnyRoute[] {
-  return routes.map((candidate) => {
-    const needsUser = candidate.access.kind === "authenticated" || candidate.access.kind === "permission";
-    if (!needsUser || UNCONFIRMED_ALLOWED.has(`${candidate.method} ${candidate.path}`)) return candidate;
-    const gated: AnyRoute = {
-      ...candidate,
-      handler: async (context) => {
-        if (context.caller.kind === "user") await context.services.registration.ensureConfirmed(context.caller.accountId);
-        return candidate.handler(context);
-      },
-    };
-    return gated;
-  });
-}

@@ -227,6 +227,7 @@ export class SessionService {
       accountId,
       sessionId: session.id,
       scopes,
+      emailConfirmed: account.emailConfirmed,
       grants: () => {
         grants ??= grantsOfActor(db, accountId);
         return grants;

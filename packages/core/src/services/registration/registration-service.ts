@@ -94,8 +94,8 @@ export interface Registration {
  *   the link mailed to it is followed, and until then its token answers 403
  *   ("Your login is missing a confirmed e-mail address") on every route
  *   that needs a signed-in user, except the ones an unconfirmed user needs
- *   (resending the mail). The gate is `ensureConfirmed`, applied to the
- *   whole route table in `api/routes/registration.ts`.
+ *   (resending the mail). The gate is in `api/authorize.ts`; a route opts
+ *   out with `allowUnconfirmedEmail`.
  * - approval: the account waits for a reviewer (Signups.Manage); it cannot
  *   sign in, and its token does not work (401), until approved. A reason is
  *   required. The confirmation mail is sent all the same.
@@ -281,12 +281,6 @@ export class RegistrationService {
       });
     }
     await this.#sendConfirmation(account);
-  }
-
-  /** Refuses (403) a user whose email is not confirmed yet: the one check behind the gate on the route table. */
-  async ensureConfirmed(accountId: string): Promise<void> {
-    const account = await this.accounts.findById(accountId);
-    if (!account.emailConfirmed) throw new KithError("registration.email_unconfirmed");
   }
 }
 
