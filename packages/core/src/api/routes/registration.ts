@@ -4,7 +4,7 @@ import { KithError, isKithError } from "../../domain/errors.js";
 import { anyToken, authenticated, publicAccess } from "../access.js";
 import { PAGE_HEADERS, messagePage } from "../oauth-pages.js";
 import { Reply } from "../reply.js";
-import { type AnyRoute, route } from "../route.js";
+import { route } from "../route.js";
 
 /** Mastodon's Token entity, as `POST /api/v1/accounts` answers it. */
 const TokenJson = z.object({
