@@ -15,8 +15,8 @@ import {
   setPasswordHash,
 } from "../../storage/repositories/admin-accounts.js";
 import { updateUserFlags } from "../../storage/repositories/accounts.js";
-import { countAssignments, findAssignment, findRoleByNameInScope, findRoleWithPermissions } from "../../storage/repositories/rbac.js";
-import { grantsOfActor, rolesOfActor, setGlobalRole } from "../../storage/repositories/roles.js";
+import { countAssignments, findAssignment, findRoleWithPermissions } from "../../storage/repositories/rbac.js";
+import { findRoleByName, grantsOfActor, rolesOfActor, setGlobalRole } from "../../storage/repositories/roles.js";
 import { type Database, toBool } from "../../storage/schema.js";
 import { type AccountService, MIN_PASSWORD_LENGTH } from "../accounts/account-service.js";
 import { newPassword } from "../auth/secrets.js";
@@ -134,7 +134,7 @@ export class AdminAccountService {
 
   /** Refuses a change that would leave the server without an Owner. */
   async #guardLastOwner(db: Kysely<Database>, accountId: string): Promise<void> {
-    const owner = await findRoleByNameInScope(db, OWNER, "global");
+    const owner = await findRoleByName(db, OWNER, "global");
     if (!owner || !toBool(owner.built_in)) return;
     if (!(await findAssignment(db, accountId, owner.id))) return;
     if ((await countAssignments(db, owner.id)) <= 1) throw new KithError("role.last_owner");
@@ -233,7 +233,7 @@ export class AdminAccountService {
   /** Resolves a global role by id or name. */
   async #globalRole(db: Kysely<Database>, ref: string) {
     const byId = await findRoleWithPermissions(db, ref);
-    const role = byId ?? (await findRoleByNameInScope(db, ref, "global").then((row) => (row ? findRoleWithPermissions(db, row.id) : null)));
+    const role = byId ?? (await findRoleByName(db, ref, "global").then((row) => (row ? findRoleWithPermissions(db, row.id) : null)));
     if (!role) throw new KithError("role.not_found");
     if (role.row.scope !== "global") throw new KithError("role.invalid", { message: "An account's role here is a global role" });
     return role;

@@ -12,7 +12,6 @@ import {
   deleteAssignment,
   deleteRoleRow,
   findAssignment,
-  findRoleByNameInScope,
   findRoleWithPermissions,
   insertAssignment,
   insertRole,
@@ -20,6 +19,7 @@ import {
   replaceRolePermissions,
   updateRoleRow,
 } from "../../storage/repositories/rbac.js";
+import { findRoleByName } from "../../storage/repositories/roles.js";
 import { toBool } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 
@@ -191,7 +191,7 @@ export class RoleService {
     const id = this.deps.ids.next("role");
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
-      if (await findRoleByNameInScope(trx, name, scope)) throw new KithError("role.name_taken");
+      if (await findRoleByName(trx, name, scope)) throw new KithError("role.name_taken");
       await insertRole(trx, { id, name, description: input.description ?? null, scope, now });
       await replaceRolePermissions(trx, id, permissions);
     });
@@ -207,7 +207,7 @@ export class RoleService {
       const name = changes.name === undefined ? undefined : checkName(changes.name);
       if (name !== undefined && name !== role.row.name) {
         if (builtIn) throw new KithError("role.built_in", { message: "A built-in role's name cannot change" });
-        const clash = await findRoleByNameInScope(trx, name, role.row.scope);
+        const clash = await findRoleByName(trx, name, role.row.scope);
         if (clash && clash.id !== roleId) throw new KithError("role.name_taken");
       }
       guardEscalation(grants, role.permissions, role.row.scope);

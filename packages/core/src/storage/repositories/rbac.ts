@@ -54,16 +54,6 @@ export async function findRoleWithPermissions(db: Kysely<Database>, roleId: stri
   return (await withPermissions(db, [row]))[0] ?? null;
 }
 
-export async function findRoleByNameInScope(db: Kysely<Database>, name: string, scope: string): Promise<RoleRow | null> {
-  const row = await db
-    .selectFrom("roles")
-    .selectAll()
-    .where((eb) => eb(eb.fn("lower", ["name"]), "=", name.toLowerCase()))
-    .where("scope", "=", scope)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
 export async function insertRole(
   db: Kysely<Database>,
   role: { id: string; name: string; description: string | null; scope: string; now: string },
