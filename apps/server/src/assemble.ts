@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { DEFAULT_LIMITS, type Kith, type QueueFactory, SqlQueue, type Storage, createKith, getLogger } from "@kith/core";
+import { join } from "node:path";
+import { DEFAULT_LIMITS, type Kith, LocalDirectoryBlobStore, type QueueFactory, SqlQueue, type Storage, createKith, getLogger } from "@kith/core";
 import { createRedisQueue } from "@kith/queue-redis";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -30,6 +31,8 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
     const kith = await createKith({
       storage,
       queue: queueFor(config),
+      // Media stays on local disk under the data directory, whatever the database.
+      blob: new LocalDirectoryBlobStore({ directory: join(config.dataDir, "media") }),
       config: { origin: config.origin, allowPrivateAddress: config.allowPrivateAddress },
       limits: { ...DEFAULT_LIMITS, maxJsonBodyBytes: config.maxBodyBytes },
       migrate: options.migrate ?? true,

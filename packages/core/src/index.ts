@@ -62,4 +62,5 @@ export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation
 export { MemoryPubSub } from "./memory/memory-pubsub.js";
 export { MailOutbox, SmsOutbox } from "./memory/outboxes.js";
 export { MemoryBlobStore } from "./memory/memory-blob-store.js";
+export { LocalDirectoryBlobStore, type LocalDirectoryBlobStoreOptions } from "./blob/local-directory-blob-store.js";
 export { DeterministicAiProvider } from "./memory/deterministic-ai.js";

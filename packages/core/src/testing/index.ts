@@ -3,3 +3,4 @@ export { describeQueueContract, type QueueContractCase, type QueueContractOption
 export { createTestKith, type TestKith, type TestKithOptions, type TestUser, type RequestOptions } from "./test-kith.js";
 export { eventually, sleep } from "./eventually.js";
 export { withStorageFaults, type StorageFaults } from "./storage-faults.js";
+export { describeBlobStoreContract, type BlobStoreUnderTest } from "./blob-contract.js";
