@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { KithError } from "../domain/errors.js";
 import { type DailyJobStats, JOB_STATUSES, type JobCounts, type JobListQuery, type JobRecord, type JobStatus } from "../ports/queue.js";
 import type { Database } from "../storage/schema.js";
@@ -50,23 +50,28 @@ export async function countJobs(db: Kysely<Database>, queue: string | undefined,
   return counts;
 }
 
+/** What a retry writes: the job waits again, to run now, with its tries and its last run forgotten. */
+function retriedJobChanges(at: string, deduplicationKey: RawBuilder<string | null> | null) {
+  return {
+    state: "waiting" as const,
+    tries: 0,
+    run_at: at,
+    started_at: null,
+    finished_at: null,
+    locked_by: null,
+    locked_until: null,
+    updated_at: at,
+    deduplication_key: deduplicationKey,
+  };
+}
+
 /** A failed or dead-letter job back to waiting, to run now with its tries reset. */
 export async function retryJob(db: Kysely<Database>, id: string, now: Date): Promise<JobRecord> {
   const at = now.toISOString();
   const row = await returningToWaiting((deduplicationKey) =>
     db
       .updateTable("jobs")
-      .set({
-        state: "waiting",
-        tries: 0,
-        run_at: at,
-        started_at: null,
-        finished_at: null,
-        locked_by: null,
-        locked_until: null,
-        updated_at: at,
-        deduplication_key: deduplicationKey,
-      })
+      .set(retriedJobChanges(at, deduplicationKey))
       .where("id", "=", id)
       .where("state", "in", ["failed", "dlq"])
       .returningAll()
@@ -84,17 +89,7 @@ export async function retryAllJobs(db: Kysely<Database>, queue: string, now: Dat
     (deduplicationKey) =>
       db
         .updateTable("jobs")
-        .set({
-          state: "waiting",
-          tries: 0,
-          run_at: at,
-          started_at: null,
-          finished_at: null,
-          locked_by: null,
-          locked_until: null,
-          updated_at: at,
-          deduplication_key: deduplicationKey,
-        })
+        .set(retriedJobChanges(at, deduplicationKey))
         .where("queue", "=", queue)
         .where("state", "=", "failed")
         .executeTakeFirst(),
