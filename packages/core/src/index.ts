@@ -6,6 +6,8 @@ export type * from "./ports/index.js";
 export type * from "./storage/schema.js";
 export { toBool } from "./storage/schema.js";
 export { seedBuiltInRoles } from "./storage/migrations/seed-built-in-roles.js";
+export * from "./storage/migrations/ddl.js";
+export { socialMigration } from "./storage/migrations/0005-social.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";
@@ -24,6 +26,8 @@ export { RESOURCES, BUILT_IN_ROLES, type ResourceName } from "./domain/resources
 export type { PageRequest } from "./domain/page.js";
 
 export { createServices, type KithServices, type ServiceDeps } from "./services/index.js";
+export * from "./services/events/domain-events.js";
+export * from "./services/streaming/channels.js";
 export { AccountService, type CreateLocalAccountInput, type AccountModification } from "./services/accounts/account-service.js";
 export { SessionService, type IssuedSession } from "./services/auth/session-service.js";
 export { PasswordHasher } from "./services/auth/password-hasher.js";

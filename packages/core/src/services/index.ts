@@ -2,6 +2,7 @@ import { AccountService } from "./accounts/account-service.js";
 import { AdminAccountService } from "./admin/admin-account-service.js";
 import { SessionService } from "./auth/session-service.js";
 import type { ServiceDeps } from "./deps.js";
+import { DomainEvents } from "./events/domain-events.js";
 import { InstanceService } from "./instance/instance-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
 import { OAuthService } from "./oauth/oauth-service.js";
@@ -24,6 +25,8 @@ export interface KithServices {
   readonly signups: SignupService;
   readonly roles: RoleService;
   readonly adminAccounts: AdminAccountService;
+  /** What happened in the social core, for the parts that react to it (timelines, notifications, streaming, federation). */
+  readonly events: DomainEvents;
 }
 
 export function createServices(deps: ServiceDeps): KithServices {
@@ -31,7 +34,9 @@ export function createServices(deps: ServiceDeps): KithServices {
   const sessions = new SessionService(deps);
   const accounts = new AccountService(deps);
   const emailAllow = new EmailAllowService(deps);
+  const events = new DomainEvents();
   return {
+    events,
     accounts,
     sessions,
     oauth: new OAuthService(deps, sessions),

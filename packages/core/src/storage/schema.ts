@@ -37,6 +37,20 @@ export interface AccountsTable {
   silenced_at: Timestamp | null;
   /** When an administrator marked the account sensitive (migration 0004); null when not. */
   sensitized_at: Timestamp | null;
+  /** JSON array of `{ name, value, verified_at }` profile fields (migration 0005 on). */
+  fields: Generated<JsonText>;
+  avatar_media_id: string | null;
+  header_media_id: string | null;
+  avatar_remote_url: string | null;
+  header_remote_url: string | null;
+  hide_collections: Generated<DbBool>;
+  statuses_count: Generated<number>;
+  followers_count: Generated<number>;
+  following_count: Generated<number>;
+  last_status_at: Timestamp | null;
+  moved_to_account_id: string | null;
+  /** JSON array of actor URIs this account says it also is (account migration). */
+  also_known_as: Generated<JsonText>;
 }
 
 export interface UsersTable {
@@ -51,6 +65,12 @@ export interface UsersTable {
   updated_at: Timestamp;
   /** What the person wrote when signing up in approval mode (Mastodon's `reason`). */
   signup_reason: string | null;
+  /** Posting defaults and reading preferences (`/api/v1/preferences`). */
+  default_visibility: Generated<string>;
+  default_sensitive: Generated<DbBool>;
+  default_language: string | null;
+  expand_media: Generated<string>;
+  expand_spoilers: Generated<DbBool>;
 }
 
 export interface RolesTable {
@@ -218,6 +238,335 @@ export interface JobOutboxTable {
   created_at: Timestamp;
 }
 
+// The social core (migration 0005; described in storage/migrations/0005-social.ts).
+
+export interface FollowsTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  show_reblogs: Generated<DbBool>;
+  notify: Generated<DbBool>;
+  /** JSON array of language codes, or null for all. */
+  languages: JsonText | null;
+  uri: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Same shape as a follow: a request becomes one when authorised. */
+export type FollowRequestsTable = FollowsTable;
+
+export interface BlocksTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  uri: string | null;
+  created_at: Timestamp;
+}
+
+export interface MutesTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  hide_notifications: Generated<DbBool>;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountDomainBlocksTable {
+  id: string;
+  account_id: string;
+  domain: string;
+  created_at: Timestamp;
+}
+
+export interface AccountNotesTable {
+  account_id: string;
+  target_account_id: string;
+  comment: string;
+  updated_at: Timestamp;
+}
+
+export type Visibility = "public" | "unlisted" | "private" | "direct";
+
+export interface StatusesTable {
+  id: string;
+  account_id: string;
+  /** ActivityPub id; null for local posts, whose URI derives from the origin. */
+  uri: string | null;
+  url: string | null;
+  local: Generated<DbBool>;
+  in_reply_to_id: string | null;
+  in_reply_to_account_id: string | null;
+  reblog_of_id: string | null;
+  conversation_id: string | null;
+  /** The source as written; `content` is the rendered, sanitised HTML. */
+  text: Generated<string>;
+  content: Generated<string>;
+  spoiler_text: Generated<string>;
+  sensitive: Generated<DbBool>;
+  visibility: Generated<Visibility>;
+  language: string | null;
+  application_id: string | null;
+  replies_count: Generated<number>;
+  reblogs_count: Generated<number>;
+  favourites_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  edited_at: Timestamp | null;
+}
+
+export interface StatusEditsTable {
+  id: string;
+  status_id: string;
+  account_id: string;
+  text: string;
+  content: string;
+  spoiler_text: string;
+  sensitive: Generated<DbBool>;
+  /** JSON array of media attachment ids. */
+  media_ids: Generated<JsonText>;
+  /** JSON array of poll option titles, or null. */
+  poll_options: JsonText | null;
+  created_at: Timestamp;
+}
+
+export interface MentionsTable {
+  status_id: string;
+  account_id: string;
+  silent: Generated<DbBool>;
+  created_at: Timestamp;
+}
+
+export interface TagsTable {
+  id: string;
+  /** Lower-cased, NFKC-normalised; unique. */
+  name: string;
+  display_name: string;
+  usable: Generated<DbBool>;
+  trendable: Generated<DbBool>;
+  listable: Generated<DbBool>;
+  last_status_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StatusTagsTable {
+  tag_id: string;
+  status_id: string;
+}
+
+export interface FavouritesTable {
+  id: string;
+  account_id: string;
+  status_id: string;
+  uri: string | null;
+  created_at: Timestamp;
+}
+
+export interface BookmarksTable {
+  id: string;
+  account_id: string;
+  status_id: string;
+  created_at: Timestamp;
+}
+
+export interface StatusPinsTable {
+  id: string;
+  account_id: string;
+  status_id: string;
+  created_at: Timestamp;
+}
+
+/** A reply pinned under its root post by the root's author. */
+export interface StatusHighlightsTable {
+  id: string;
+  root_status_id: string;
+  status_id: string;
+  account_id: string;
+  created_at: Timestamp;
+}
+
+export interface StatusSubscriptionsTable {
+  id: string;
+  account_id: string;
+  status_id: string;
+  created_at: Timestamp;
+}
+
+export interface ConversationMutesTable {
+  account_id: string;
+  conversation_id: string;
+  created_at: Timestamp;
+}
+
+export interface PollsTable {
+  id: string;
+  status_id: string;
+  account_id: string;
+  /** JSON array of option titles. */
+  options: JsonText;
+  /** JSON array of vote counts, one per option. */
+  cached_tallies: JsonText;
+  multiple: Generated<DbBool>;
+  hide_totals: Generated<DbBool>;
+  votes_count: Generated<number>;
+  voters_count: Generated<number>;
+  expires_at: Timestamp | null;
+  closed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PollVotesTable {
+  id: string;
+  poll_id: string;
+  account_id: string;
+  choice: number;
+  uri: string | null;
+  created_at: Timestamp;
+}
+
+export type UploadState = "awaiting_upload" | "submitted" | "in_progress" | "completed" | "failed" | "unsupported";
+
+export interface MediaAttachmentsTable {
+  id: string;
+  account_id: string;
+  status_id: string | null;
+  /** Mastodon's media type: image, gifv, video, audio or unknown. */
+  type: Generated<string>;
+  /** The spec's upload type: IMAGE, VIDEO, AUDIO or DOCUMENT. */
+  upload_type: string;
+  /** JSON array of tags such as Avatar, Header, Post. */
+  tags: Generated<JsonText>;
+  state: UploadState;
+  content_type: string | null;
+  declared_content_type: string | null;
+  /** The client's file name, for display only: never part of a storage key. */
+  file_name: string | null;
+  size_bytes: Generated<number>;
+  original_key: string | null;
+  file_key: string | null;
+  thumbnail_key: string | null;
+  /** JSON: Mastodon's `meta`. */
+  meta: Generated<JsonText>;
+  blurhash: string | null;
+  description: string | null;
+  remote_url: string | null;
+  error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  processed_at: Timestamp | null;
+}
+
+export interface HomeFeedTable {
+  account_id: string;
+  status_id: string;
+  author_id: string;
+  reblog_of_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface ListsTable {
+  id: string;
+  account_id: string;
+  title: string;
+  replies_policy: Generated<string>;
+  exclusive: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ListAccountsTable {
+  list_id: string;
+  account_id: string;
+  created_at: Timestamp;
+}
+
+export interface MarkersTable {
+  account_id: string;
+  timeline: string;
+  last_read_id: string;
+  version: Generated<number>;
+  updated_at: Timestamp;
+}
+
+export interface AccountConversationsTable {
+  id: string;
+  account_id: string;
+  conversation_id: string;
+  participant_ids: Generated<JsonText>;
+  last_status_id: string | null;
+  unread: Generated<DbBool>;
+  updated_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: string;
+  account_id: string;
+  from_account_id: string;
+  type: string;
+  status_id: string | null;
+  group_key: string;
+  read_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface FiltersTable {
+  id: string;
+  account_id: string;
+  title: string;
+  context: Generated<JsonText>;
+  filter_action: Generated<string>;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FilterKeywordsTable {
+  id: string;
+  filter_id: string;
+  keyword: string;
+  whole_word: Generated<DbBool>;
+  created_at: Timestamp;
+}
+
+export interface FilterStatusesTable {
+  id: string;
+  filter_id: string;
+  status_id: string;
+  created_at: Timestamp;
+}
+
+export interface TagFollowsTable {
+  id: string;
+  account_id: string;
+  tag_id: string;
+  created_at: Timestamp;
+}
+
+export interface CustomEmojisTable {
+  id: string;
+  shortcode: string;
+  domain: string | null;
+  image_media_id: string | null;
+  image_remote_url: string | null;
+  uri: string | null;
+  visible_in_picker: Generated<DbBool>;
+  category: string | null;
+  disabled: Generated<DbBool>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  status_id: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -236,6 +585,38 @@ export interface Database {
   job_processes: JobProcessesTable;
   job_daily_stats: JobDailyStatsTable;
   job_outbox: JobOutboxTable;
+  follows: FollowsTable;
+  follow_requests: FollowRequestsTable;
+  blocks: BlocksTable;
+  mutes: MutesTable;
+  account_domain_blocks: AccountDomainBlocksTable;
+  account_notes: AccountNotesTable;
+  statuses: StatusesTable;
+  status_edits: StatusEditsTable;
+  mentions: MentionsTable;
+  tags: TagsTable;
+  status_tags: StatusTagsTable;
+  favourites: FavouritesTable;
+  bookmarks: BookmarksTable;
+  status_pins: StatusPinsTable;
+  status_highlights: StatusHighlightsTable;
+  status_subscriptions: StatusSubscriptionsTable;
+  conversation_mutes: ConversationMutesTable;
+  polls: PollsTable;
+  poll_votes: PollVotesTable;
+  media_attachments: MediaAttachmentsTable;
+  home_feed: HomeFeedTable;
+  lists: ListsTable;
+  list_accounts: ListAccountsTable;
+  markers: MarkersTable;
+  account_conversations: AccountConversationsTable;
+  notifications: NotificationsTable;
+  filters: FiltersTable;
+  filter_keywords: FilterKeywordsTable;
+  filter_statuses: FilterStatusesTable;
+  tag_follows: TagFollowsTable;
+  custom_emojis: CustomEmojisTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -251,6 +632,10 @@ export type JobQueueRow = Selectable<JobQueuesTable>;
 export type JobScheduleRow = Selectable<JobSchedulesTable>;
 export type JobProcessRow = Selectable<JobProcessesTable>;
 export type JobOutboxRow = Selectable<JobOutboxTable>;
+export type StatusRow = Selectable<StatusesTable>;
+export type MediaAttachmentRow = Selectable<MediaAttachmentsTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
+export type PollRow = Selectable<PollsTable>;
 
 /** Reads a boolean column the same way on every engine. */
 export function toBool(value: boolean | number | null | undefined): boolean {

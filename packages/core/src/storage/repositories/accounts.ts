@@ -3,7 +3,8 @@ import type { LocalAccount } from "../../domain/accounts.js";
 import type { ActorType } from "../../domain/accounts.js";
 import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../schema.js";
 
-type LocalAccountRow = Selectable<AccountsTable> & Omit<Selectable<UsersTable>, "created_at" | "updated_at" | "signup_reason">;
+type LocalAccountRow = Selectable<AccountsTable> &
+  Pick<Selectable<UsersTable>, "account_id" | "email" | "email_confirmed_at" | "password_hash" | "approved" | "disabled_at" | "locale">;
 
 function toLocalAccount(row: LocalAccountRow): LocalAccount {
   return {

@@ -1,0 +1,75 @@
+import { getLogger } from "../../logging.js";
+
+/**
+ * What happened in the social core, told to the parts that react to it:
+ * timelines fan posts out, notifications are written, streams are fed,
+ * federation delivers. Emitted after the change is committed, by the service
+ * that made it; each reaction is independent of the others, and a failing
+ * reaction is logged without undoing the change or stopping the rest (heavy
+ * reactions enqueue a job so they are retried and survive a crash).
+ */
+export type DomainEvent =
+  /** A post or a boost (`reblog_of_id` set) was written. */
+  | { readonly type: "status.created"; readonly statusId: string; readonly accountId: string }
+  | { readonly type: "status.updated"; readonly statusId: string; readonly accountId: string }
+  /** Emitted after the row is gone: what reactions need is carried in the event. */
+  | {
+      readonly type: "status.deleted";
+      readonly statusId: string;
+      readonly accountId: string;
+      readonly reblogOfId: string | null;
+      readonly visibility: string;
+    }
+  | { readonly type: "favourite.created"; readonly accountId: string; readonly statusId: string }
+  | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string }
+  | { readonly type: "follow.created"; readonly accountId: string; readonly targetAccountId: string }
+  | { readonly type: "follow.requested"; readonly accountId: string; readonly targetAccountId: string }
+  | { readonly type: "follow.rejected"; readonly accountId: string; readonly targetAccountId: string }
+  | { readonly type: "follow.removed"; readonly accountId: string; readonly targetAccountId: string }
+  | { readonly type: "block.created"; readonly accountId: string; readonly targetAccountId: string }
+  | { readonly type: "block.removed"; readonly accountId: string; readonly targetAccountId: string }
+  | { readonly type: "mute.created"; readonly accountId: string; readonly targetAccountId: string }
+  | { readonly type: "domain_block.created"; readonly accountId: string; readonly domain: string }
+  | { readonly type: "pin.added"; readonly accountId: string; readonly statusId: string }
+  | { readonly type: "pin.removed"; readonly accountId: string; readonly statusId: string }
+  | { readonly type: "poll.voted"; readonly accountId: string; readonly pollId: string; readonly statusId: string }
+  /** A poll's end was reached: voters and the author are notified. */
+  | { readonly type: "poll.closed"; readonly pollId: string; readonly statusId: string }
+  | { readonly type: "account.updated"; readonly accountId: string }
+  | { readonly type: "account.moved"; readonly accountId: string; readonly targetAccountId: string };
+
+export type DomainEventType = DomainEvent["type"];
+export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+export type DomainEventHandler<T extends DomainEventType> = (event: DomainEventOf<T>) => Promise<void> | void;
+
+const logger = getLogger(["events"]);
+
+export class DomainEvents {
+  readonly #handlers = new Map<DomainEventType, DomainEventHandler<DomainEventType>[]>();
+
+  /** Adds a reaction to events of one type; the returned function removes it. */
+  on<T extends DomainEventType>(type: T, handler: DomainEventHandler<T>): () => void {
+    const stored = handler as unknown as DomainEventHandler<DomainEventType>;
+    this.#handlers.set(type, [...(this.#handlers.get(type) ?? []), stored]);
+    return () => {
+      this.#handlers.set(
+        type,
+        (this.#handlers.get(type) ?? []).filter((h) => h !== stored),
+      );
+    };
+  }
+
+  /**
+   * Runs every reaction to `event`, in the order they were added, and waits for
+   * them, so a caller (and a test) sees their effects once this returns.
+   */
+  async emit(event: DomainEvent): Promise<void> {
+    for (const handler of this.#handlers.get(event.type) ?? []) {
+      try {
+        await handler(event as never);
+      } catch (error) {
+        logger.error("A reaction to {type} failed: {error}", { type: event.type, error });
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * One description of a migration's tables, rendered for each engine, so the
+ * SQLite and PostgreSQL migrations of a number cannot drift apart. Types are
+ * the logical ones of `storage/schema.ts`: timestamps as ISO text on SQLite
+ * and `timestamptz` on PostgreSQL, JSON as text and `jsonb`, booleans as 0/1
+ * and `boolean`.
+ *
+ * A migration is frozen once released: write a new one rather than edit it.
+ */
+export type Dialect = "sqlite" | "postgres";
+
+export type ColumnType = "text" | "timestamp" | "json" | "bool" | "int" | "bigint" | "real";
+
+export interface ColumnSpec {
+  readonly type: ColumnType;
+  readonly nullable?: boolean;
+  /** A literal default: a string, number or boolean, rendered for the engine. */
+  readonly default?: string | number | boolean;
+  /** `table(column)`; deleting the referenced row deletes this one (or sets it null when `onDelete` says so). */
+  readonly references?: string;
+  readonly onDelete?: "cascade" | "set null";
+}
+
+export interface IndexSpec {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique?: boolean;
+}
+
+export interface TableSpec {
+  readonly name: string;
+  readonly columns: Readonly<Record<string, ColumnSpec>>;
+  readonly primaryKey: readonly string[];
+  readonly indexes?: readonly IndexSpec[];
+}
+
+export interface AddColumnSpec {
+  readonly table: string;
+  readonly column: string;
+  readonly spec: ColumnSpec;
+}
+
+export interface MigrationSpec {
+  readonly tables?: readonly TableSpec[];
+  readonly addColumns?: readonly AddColumnSpec[];
+  readonly indexes?: readonly (IndexSpec & { readonly table: string })[];
+}
+
+const TYPES: Record<Dialect, Record<ColumnType, string>> = {
+  sqlite: { text: "TEXT", timestamp: "TEXT", json: "TEXT", bool: "INTEGER", int: "INTEGER", bigint: "INTEGER", real: "REAL" },
+  postgres: {
+    text: "text",
+    timestamp: "timestamptz",
+    json: "jsonb",
+    bool: "boolean",
+    int: "integer",
+    bigint: "bigint",
+    real: "double precision",
+  },
+};
+
+function literal(value: string | number | boolean, type: ColumnType, dialect: Dialect): string {
+  if (typeof value === "boolean") return dialect === "sqlite" ? (value ? "1" : "0") : String(value);
+  if (typeof value === "number") return String(value);
+  const quoted = `'${value.replaceAll("'", "''")}'`;
+  return dialect === "postgres" && type === "json" ? `${quoted}::jsonb` : quoted;
+}
+
+function columnSql(name: string, spec: ColumnSpec, dialect: Dialect, inlinePrimaryKey: boolean): string {
+  const parts = [name, TYPES[dialect][spec.type]];
+  if (inlinePrimaryKey) parts.push("PRIMARY KEY");
+  if (!spec.nullable) parts.push("NOT NULL");
+  if (spec.default !== undefined) parts.push(`DEFAULT ${literal(spec.default, spec.type, dialect)}`);
+  if (spec.references) {
+    const [table, column] = spec.references.replace(")", "").split("(");
+    parts.push(`REFERENCES ${table} (${column})`);
+    parts.push(spec.onDelete === "set null" ? "ON DELETE SET NULL" : "ON DELETE CASCADE");
+  }
+  return parts.join(" ");
+}
+
+function indexSql(table: string, index: IndexSpec): string {
+  return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX ${index.name} ON ${table} (${index.columns.join(", ")})`;
+}
+
+export function tableStatements(table: TableSpec, dialect: Dialect): string[] {
+  const single = table.primaryKey.length === 1 ? table.primaryKey[0] : undefined;
+  const lines = Object.entries(table.columns).map(([name, spec]) => columnSql(name, spec, dialect, name === single));
+  if (!single) lines.push(`PRIMARY KEY (${table.primaryKey.join(", ")})`);
+  const create = `CREATE TABLE ${table.name} (\n    ${lines.join(",\n    ")}\n  )${dialect === "sqlite" ? " STRICT" : ""}`;
+  return [create, ...(table.indexes ?? []).map((index) => indexSql(table.name, index))];
+}
+
+/** The statements of a migration for one engine, in order: tables, then added columns, then indexes. */
+export function migrationStatements(migration: MigrationSpec, dialect: Dialect): string[] {
+  return [
+    ...(migration.tables ?? []).flatMap((table) => tableStatements(table, dialect)),
+    ...(migration.addColumns ?? []).map(
+      ({ table, column, spec }) => `ALTER TABLE ${table} ADD COLUMN ${columnSql(column, spec, dialect, false)}`,
+    ),
+    ...(migration.indexes ?? []).map((index) => indexSql(index.table, index)),
+  ];
+}
