@@ -1,0 +1,127 @@
+// Starting the processes a benchmark measures, and reading what they cost
+// from /proc (Linux): CPU time, resident and peak memory.
+
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const TICKS_PER_SECOND = 100;
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU milliseconds (user + system) the process has used so far. */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident and peak resident memory in MB. */
+export function memoryMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+async function waitForHealth(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`server at ${url} did not become healthy`);
+}
+
+/** Starts `kith serve` on a data directory (SQLite) or database URL; resolves when /health answers, with the cold-start time. */
+export async function startKith({ dataDir, databaseUrl }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    KITH_PORT: String(port),
+    KITH_HOST: "127.0.0.1",
+    KITH_ORIGIN: url,
+    KITH_DATA_DIR: dataDir,
+    KITH_LOG_LEVEL: "warning",
+  };
+  if (databaseUrl) env.KITH_DATABASE_URL = databaseUrl;
+  else delete env.KITH_DATABASE_URL;
+  delete env.KITH_REDIS_URL;
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [join(ROOT, "apps/server/dist/cli.js"), "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  try {
+    await waitForHealth(url, child);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`${error.message}\n${stderr}`);
+  }
+  const coldStartMs = Number(process.hrtime.bigint() - started) / 1e6;
+  return {
+    url,
+    pid: child.pid,
+    coldStartMs,
+    stderr: () => stderr,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+export async function startBaseline(answersFile) {
+  const child = spawn(process.execPath, [join(ROOT, "bench/lib/baseline-server.mjs"), answersFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once("data", (chunk) => resolve(Number(String(chunk).trim())));
+    child.once("exit", (code) => reject(new Error(`baseline exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Runs the load generator in its own process against `url`. */
+export function load(url, request, { connections, durationMs }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, "bench/lib/load.mjs"),
+        JSON.stringify({ url, ...request, connections, durationMs, warmupMs: Math.min(1_000, durationMs / 4) }),
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited with ${code}`))));
+  });
+}

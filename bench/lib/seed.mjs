@@ -1,0 +1,320 @@
+// Deterministic datasets for the benchmark, written straight into a migrated
+// database through Kysely (the same on SQLite and PostgreSQL). The same size
+// and seed give the same rows, ids and tokens on every run.
+
+import { createHash } from "node:crypto";
+
+export const SIZES = {
+  small: { accounts: 1_000, posts: 20_000 },
+  medium: { accounts: 10_000, posts: 200_000 },
+  large: { accounts: 100_000, posts: 1_000_000 },
+};
+
+/** Readers whose home timelines are read, and posters whose posts fan out, by how many they follow or are followed by. */
+export const READERS = [50, 2_000];
+export const FAN_OUTS = [10, 1_000, 10_000];
+/** Every other account follows this many others, so the follows table has the size of a real server's. */
+const BACKGROUND_FOLLOWS = 5;
+const DAY_MS = 86_400_000;
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+const WORDS = (
+  "the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part " +
+  "garden river morning coffee window letter music winter market bridge forest harbour island lantern meadow orchard pebble quiet rain sunlight thunder valley whistle yellow zephyr kith federated timeline benchmark"
+).split(" ");
+const TAGS = ["kith", "bench", "fediverse", "gardening", "music", "photography", "cats", "news"];
+
+/** mulberry32: a small, fast generator whose sequence is fixed by its seed. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function encodeTime(ms) {
+  let out = "";
+  let rest = ms;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[rest % 32] + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+/** An id in Kith's shape (`<prefix>_<time><random>`), deterministic from `n`. */
+function makeId(prefix, ms, n) {
+  let tail = "";
+  let x = n + 1;
+  for (let i = 0; i < 16; i++) {
+    tail = ALPHABET[x % 32] + tail;
+    x = Math.floor(x / 32);
+  }
+  return `${prefix}_${encodeTime(ms)}${tail}`;
+}
+
+export function tokenFor(name) {
+  return `bench-${name}-${createHash("sha256").update(name).digest("base64url").slice(0, 32)}`;
+}
+
+function sha256(text) {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+async function insertAll(db, table, rows, batch = 500) {
+  for (let i = 0; i < rows.length; i += batch)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + batch))
+      .execute();
+}
+
+/**
+ * Fills `storage` (migrated, empty) with a dataset of `size`. Returns what
+ * the scenarios need: tokens of the special accounts and the ids they read.
+ */
+export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log = () => {} } = {}) {
+  const size = SIZES[sizeName];
+  const random = prng(0x6b697468);
+  const db = storage.db;
+  const iso = (ms) => new Date(ms).toISOString();
+  const start = now - 60 * DAY_MS;
+  const userRole = await db.selectFrom("roles").select("id").where("name", "=", "User").where("scope", "=", "global").executeTakeFirst();
+
+  // Accounts 0..N-1; the special ones come first so every size has them.
+  const specials = [...READERS.map((n) => `reader${n}`), ...FAN_OUTS.map((n) => `fan${n}`)];
+  const accounts = [];
+  for (let i = 0; i < size.accounts; i++) {
+    const username = specials[i] ?? `user${i}`;
+    accounts.push({ id: makeId("us", start + i, i), username });
+  }
+  const counts = accounts.map(() => ({ statuses: 0, followers: 0, following: 0, last: null }));
+
+  // Follows: background ones, then the readers' and the fan-out posters' followers.
+  const follows = new Map();
+  const follow = (from, to) => {
+    if (from === to) return;
+    const key = `${from}:${to}`;
+    if (follows.has(key)) return;
+    follows.set(key, [from, to]);
+    counts[from].following++;
+    counts[to].followers++;
+  };
+  const pool = size.accounts - specials.length;
+  // Background follows stay among ordinary accounts, so the special ones have exactly the counts they are named for.
+  for (let i = specials.length; i < size.accounts; i++) {
+    for (let k = 0; k < BACKGROUND_FOLLOWS; k++) follow(i, specials.length + Math.floor(random() * pool));
+  }
+  READERS.forEach((n, r) => {
+    const wanted = Math.min(n, pool);
+    for (let k = 0; k < wanted; k++) follow(r, specials.length + ((k * 7919) % pool));
+  });
+  FAN_OUTS.forEach((n, f) => {
+    const poster = READERS.length + f;
+    const wanted = Math.min(n, pool);
+    for (let k = 0; k < wanted; k++) follow(specials.length + ((k * 104_729) % pool), poster);
+  });
+
+  // Posts, oldest first, so ids ascend with time; authors skewed towards a few prolific accounts.
+  // Who wrote what is drawn up front (compact arrays); texts are made chunk by chunk, so a
+  // million posts never sit in memory at once.
+  const span = now - start;
+  const authors = new Int32Array(size.posts);
+  const visibilities = new Uint8Array(size.posts);
+  const tagOf = new Int8Array(size.posts);
+  for (let n = 0; n < size.posts; n++) {
+    const author = Math.floor(random() ** 2 * size.accounts);
+    authors[n] = author;
+    visibilities[n] = random() < 0.85 ? 0 : random() < 0.5 ? 1 : 2;
+    tagOf[n] = random() < 0.1 ? Math.floor(random() * TAGS.length) : -1;
+    counts[author].statuses++;
+    counts[author].last = start + Math.floor((n / size.posts) * span);
+  }
+  const VISIBILITIES = ["public", "unlisted", "private"];
+  const textRandom = prng(0x706f7374);
+  const postAt = (n) => start + Math.floor((n / size.posts) * span);
+  const postId = (n) => makeId("st", postAt(n), n);
+  const makePost = (n) => {
+    const words = [];
+    const length = 8 + Math.floor(textRandom() * 30);
+    for (let w = 0; w < length; w++) words.push(WORDS[Math.floor(textRandom() * WORDS.length)]);
+    if (tagOf[n] >= 0) words.push(`#${TAGS[tagOf[n]]}`);
+    return { n, id: postId(n), author: authors[n], ms: postAt(n), text: words.join(" "), visibility: VISIBILITIES[visibilities[n]] };
+  };
+
+  log(`seeding ${size.accounts} accounts, ${follows.size} follows, ${size.posts} posts`);
+  const nowIso = iso(now);
+  await storage.transaction(async (trx) => {
+    await insertAll(
+      trx,
+      "accounts",
+      accounts.map((a, i) => ({
+        id: a.id,
+        username: a.username,
+        domain: null,
+        acct_key: a.username.toLowerCase(),
+        display_name: `Bench ${a.username}`,
+        note: "",
+        actor_type: "Person",
+        locked: false,
+        discoverable: true,
+        uri: null,
+        url: null,
+        created_at: iso(start + i),
+        updated_at: iso(start + i),
+        suspended_at: null,
+        silenced_at: null,
+        sensitized_at: null,
+        statuses_count: counts[i].statuses,
+        followers_count: counts[i].followers,
+        following_count: counts[i].following,
+        last_status_at: counts[i].last === null ? null : iso(counts[i].last),
+      })),
+      200,
+    );
+    await insertAll(
+      trx,
+      "users",
+      accounts.map((a, i) => ({
+        account_id: a.id,
+        email: `${a.username}@bench.test`,
+        email_confirmed_at: iso(start + i),
+        password_hash: null,
+        approved: true,
+        disabled_at: null,
+        locale: null,
+        created_at: iso(start + i),
+        updated_at: iso(start + i),
+      })),
+    );
+    if (userRole) {
+      await insertAll(
+        trx,
+        "actor_roles",
+        accounts.slice(0, specials.length).map((a) => ({ actor_id: a.id, role_id: userRole.id, created_at: nowIso, updated_at: nowIso })),
+      );
+    }
+  });
+  let f = 0;
+  const followRows = [...follows.values()].map(([from, to]) => ({
+    id: makeId("fo", start + f, f++),
+    account_id: accounts[from].id,
+    target_account_id: accounts[to].id,
+    show_reblogs: true,
+    notify: false,
+    languages: null,
+    uri: null,
+    created_at: nowIso,
+    updated_at: nowIso,
+  }));
+  for (let i = 0; i < followRows.length; i += 20_000) {
+    await storage.transaction((trx) => insertAll(trx, "follows", followRows.slice(i, i + 20_000)));
+  }
+
+  const tagIds = new Map(TAGS.map((name, i) => [name, makeId("tg", start, i)]));
+  await insertAll(
+    db,
+    "tags",
+    TAGS.map((name) => ({ id: tagIds.get(name), name, display_name: name, created_at: nowIso, updated_at: nowIso })),
+  );
+  // Home feeds of the readers are filled as fan-out on write would have left them.
+  const readerFollows = READERS.map((_, r) => new Set([...follows.values()].filter(([from]) => from === r).map(([, to]) => to)));
+  const CHUNK = 10_000;
+  for (let first = 0; first < size.posts; first += CHUNK) {
+    const chunk = [];
+    for (let n = first; n < Math.min(size.posts, first + CHUNK); n++) chunk.push(makePost(n));
+    await storage.transaction(async (trx) => {
+      await insertAll(
+        trx,
+        "statuses",
+        chunk.map((s) => ({
+          id: s.id,
+          account_id: accounts[s.author].id,
+          uri: null,
+          url: null,
+          local: true,
+          text: s.text,
+          content: `<p>${s.text}</p>`,
+          visibility: s.visibility,
+          language: "en",
+          created_at: iso(s.ms),
+          updated_at: iso(s.ms),
+        })),
+        250,
+      );
+      const tagged = chunk.filter((s) => tagOf[s.n] >= 0).map((s) => ({ tag_id: tagIds.get(TAGS[tagOf[s.n]]), status_id: s.id }));
+      if (tagged.length) await insertAll(trx, "status_tags", tagged);
+      const feed = READERS.flatMap((_, r) =>
+        chunk
+          .filter((s) => s.author === r || readerFollows[r].has(s.author))
+          .map((s) => ({
+            account_id: accounts[r].id,
+            status_id: s.id,
+            author_id: accounts[s.author].id,
+            reblog_of_id: null,
+            created_at: iso(s.ms),
+          })),
+      );
+      if (feed.length) await insertAll(trx, "home_feed", feed);
+    });
+    if ((first / CHUNK) % 20 === 0) log(`  posts ${first + chunk.length}/${size.posts}`);
+  }
+
+  // Notifications for the first reader: follows and favourites of recent posts.
+  const notifications = [];
+  for (let k = 0; k < 500; k++) {
+    const from = specials.length + ((k * 31) % pool);
+    const target = postId(size.posts - 1 - k);
+    notifications.push({
+      id: makeId("no", now - (500 - k) * 1000, k),
+      account_id: accounts[0].id,
+      from_account_id: accounts[from].id,
+      type: k % 3 === 0 ? "follow" : "favourite",
+      status_id: k % 3 === 0 ? null : target,
+      group_key: `ungrouped-${k}`,
+      read_at: null,
+      created_at: iso(now - (500 - k) * 1000),
+    });
+  }
+  await insertAll(db, "notifications", notifications);
+
+  // Sessions with known tokens for the special accounts.
+  const tokens = {};
+  await insertAll(
+    db,
+    "sessions",
+    specials.map((name, i) => {
+      tokens[name] = tokenFor(name);
+      return {
+        id: makeId("se", now, i),
+        account_id: accounts[i].id,
+        app_id: null,
+        token_hash: sha256(tokens[name]),
+        refresh_token_hash: null,
+        scopes: "read write follow push",
+        user_agent: "kith-bench",
+        ip: null,
+        created_at: nowIso,
+        last_used_at: null,
+        expires_at: null,
+        revoked_at: null,
+      };
+    }),
+  );
+
+  const followersOf = (poster) => [...follows.values()].filter(([, to]) => to === poster).length;
+  return {
+    size: sizeName,
+    counts: { accounts: size.accounts, posts: size.posts, follows: follows.size },
+    tokens,
+    accountIds: Object.fromEntries(specials.map((name, i) => [name, accounts[i].id])),
+    readers: READERS.map((n, r) => ({ name: `reader${n}`, follows: readerFollows[r].size })),
+    posters: FAN_OUTS.map((n, f) => ({ name: `fan${n}`, followers: followersOf(READERS.length + f) })),
+    profileId: accounts[specials.length].id,
+    searchWord: "lantern",
+    tag: "gardening",
+  };
+}

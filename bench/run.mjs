@@ -1,0 +1,179 @@
+// `pnpm bench`: seeds deterministic datasets on SQLite and PostgreSQL, starts
+// the real server as its own process, drives it over HTTP from a separate
+// load-generator process, and measures the same requests against a bare
+// node:http baseline in the same run. Writes bench/RESULTS.md.
+//
+//   pnpm bench                 small, medium and large datasets (about 20-30 minutes)
+//   pnpm bench --quick         the small dataset, short runs (under 3 minutes)
+//   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10
+//   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
+//                              otherwise a throwaway one is started as the tests do.
+//
+// A measurement, not a test: it asserts nothing and never fails on a number.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os, { tmpdir } from "node:os";
+import { join } from "node:path";
+import { scenarioSet } from "./lib/scenarios.mjs";
+import { SIZES, seed } from "./lib/seed.mjs";
+import { report } from "./lib/report.mjs";
+import { cpuMs, load, memoryMb, startBaseline, startKith } from "./lib/processes.mjs";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, "").split("=");
+    return [key, value ?? "true"];
+  }),
+);
+const quick = args.quick === "true";
+const sizes = (args.sizes ?? (quick ? "small" : "small,medium,large")).split(",");
+const engines = (args.engines ?? "sqlite,postgres").split(",");
+const durationMs = Number(args.seconds ?? (quick ? 2 : 8)) * 1000;
+const connections = Number(args.connections ?? 10);
+const log = (line) => process.stderr.write(`${line}\n`);
+
+async function load_(specifier) {
+  try {
+    return await import(specifier);
+  } catch (error) {
+    log(`Cannot load ${specifier} from its build: run \`pnpm build\` first.\n${error}`);
+    process.exit(1);
+  }
+}
+const { createSqliteStorage } = await load_("@kith/storage-sqlite");
+const { createPostgresStorage, createPostgresDatabase, dropPostgresDatabase } = await load_("@kith/storage-postgres");
+
+async function postgresServer() {
+  if (process.env.KITH_BENCH_POSTGRES_URL) return { url: process.env.KITH_BENCH_POSTGRES_URL, stop: async () => {} };
+  const setup = (await import("../tests/setup/real-servers.ts")).default;
+  const provided = {};
+  const stop = await setup({ provide: (key, value) => (provided[key] = value) });
+  if (!provided.postgresUrl) return null;
+  return { url: provided.postgresUrl, stop };
+}
+
+/** A migrated, seeded database of `size` on `engine`, with what the server needs to open it. */
+async function prepare(engine, size, pg) {
+  const dataDir = mkdtempSync(join(tmpdir(), "kith-bench-"));
+  let storage;
+  let databaseUrl = null;
+  let dropDatabase = async () => {};
+  if (engine === "sqlite") {
+    storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
+  } else {
+    const name = `kith_bench_${size}_${process.pid}`;
+    databaseUrl = await createPostgresDatabase(pg.url, name);
+    storage = createPostgresStorage({ connectionString: databaseUrl });
+    dropDatabase = () => dropPostgresDatabase(pg.url, name);
+  }
+  await storage.migrate();
+  const started = Date.now();
+  const dataset = await seed(storage, size, { log });
+  log(`  seeded ${engine}/${size} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    storage,
+    dataset,
+    dataDir,
+    databaseUrl,
+    dispose: async () => {
+      await storage.close();
+      await dropDatabase();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function capture(url, request) {
+  const response = await fetch(url + request.path, {
+    method: request.method ?? "GET",
+    headers: request.headers,
+    body: request.bodyTemplate ? request.bodyTemplate.replaceAll("{n}", "capture") : request.body,
+  });
+  const body = await response.text();
+  const headers = { "content-type": response.headers.get("content-type") ?? "application/json" };
+  const link = response.headers.get("link");
+  if (link) headers.link = link;
+  return { status: response.status, headers, body };
+}
+
+async function measureEngineSize(engine, size, pg, results) {
+  log(`\n== ${engine}, ${size} (${SIZES[size].accounts} accounts, ${SIZES[size].posts} posts)`);
+  const prepared = await prepare(engine, size, pg);
+  const kith = await startKith({ dataDir: prepared.dataDir, databaseUrl: prepared.databaseUrl });
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  results.process.push({ engine, size, coldStartMs: kith.coldStartMs, idleRssMb: memoryMb(kith.pid).rss });
+  const scenarios = scenarioSet(prepared.dataset);
+  const answers = {};
+  const captured = [];
+  for (const scenario of scenarios.requests) {
+    const answer = await capture(kith.url, scenario.request);
+    if (answer.status >= 300) {
+      results.rows.push({ engine, size, scenario: scenario.name, skipped: `Kith answered ${answer.status}` });
+      continue;
+    }
+    answers[`${scenario.request.method ?? "GET"} ${scenario.request.path}`] = answer;
+    captured.push(scenario);
+  }
+  const answersFile = join(prepared.dataDir, "baseline-answers.json");
+  writeFileSync(answersFile, JSON.stringify(answers));
+  const baseline = await startBaseline(answersFile);
+  try {
+    for (const scenario of captured) {
+      const before = cpuMs(kith.pid);
+      const measured = await load(kith.url, scenario.request, { connections, durationMs });
+      const cpu = cpuMs(kith.pid) - before;
+      const bare = await load(baseline.url, scenario.request, { connections, durationMs });
+      const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
+      results.rows.push({
+        engine,
+        size,
+        scenario: scenario.name,
+        rps: measured.rps,
+        p50: measured.p50,
+        p99: measured.p99,
+        cpuMsPerRequest: measured.requests ? cpu / measured.requests : null,
+        baselineRps: bare.rps,
+        ratio: measured.rps / bare.rps,
+        failures: failures.map(([status, count]) => `${count}×${status}`).join(", "),
+      });
+      log(
+        `  ${scenario.name}: ${measured.rps.toFixed(0)} req/s (baseline ${bare.rps.toFixed(0)}), p50 ${measured.p50?.toFixed(2)} ms, p99 ${measured.p99?.toFixed(2)} ms`,
+      );
+    }
+    for (const probe of scenarios.probes) {
+      const outcome = await probe.run({ url: kith.url, storage: prepared.storage, dataset: prepared.dataset });
+      results.probes.push({ engine, size, name: probe.name, ...outcome });
+      log(`  ${probe.name}: ${outcome.summary}`);
+    }
+  } finally {
+    results.process.at(-1).peakRssMb = memoryMb(kith.pid).peak;
+    await baseline.stop();
+    await kith.stop();
+    await prepared.dispose();
+  }
+}
+
+const results = { rows: [], probes: [], process: [], startedAt: new Date() };
+const pg = engines.includes("postgres") ? await postgresServer() : null;
+if (engines.includes("postgres") && !pg) log("PostgreSQL is not installed: measuring SQLite only.");
+try {
+  for (const size of sizes) {
+    for (const engine of engines) {
+      if (engine === "postgres" && !pg) continue;
+      await measureEngineSize(engine, size, pg, results);
+    }
+  }
+} finally {
+  await pg?.stop();
+}
+const machine = {
+  cpu: os.cpus()[0]?.model ?? "unknown",
+  cores: os.cpus().length,
+  memoryGb: os.totalmem() / 1024 ** 3,
+  node: process.version,
+  os: `${os.type()} ${os.release()}`,
+};
+const reading = readFileSync(new URL("./READING.md", import.meta.url), "utf8");
+const out = args.out ?? new URL("./RESULTS.md", import.meta.url).pathname;
+writeFileSync(out, report({ results, machine, quick, connections, durationMs, reading }));
+log(`\nWrote ${out}`);
