@@ -10,6 +10,7 @@ const alias = [
   { find: /^@kith\/storage-sqlite$/, replacement: here("./packages/storage-sqlite/src/index.ts") },
   { find: /^@kith\/storage-postgres$/, replacement: here("./packages/storage-postgres/src/index.ts") },
   { find: /^@kith\/queue-redis$/, replacement: here("./packages/queue-redis/src/index.ts") },
+  { find: /^@kith\/blob-s3$/, replacement: here("./packages/blob-s3/src/index.ts") },
   { find: /^@kith\/http-adapter-node$/, replacement: here("./packages/http-adapter-node/src/index.ts") },
   { find: /^@kith\/server$/, replacement: here("./apps/server/src/index.ts") },
 ];

@@ -2,6 +2,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_LIMITS, type Kith, LocalDirectoryBlobStore, type QueueFactory, SqlQueue, type Storage, createKith, getLogger } from "@kith/core";
 import { createRedisQueue } from "@kith/queue-redis";
+import { type BlobStore, MemoryPubSub, type PubSub } from "@kith/core";
+import { S3BlobStore } from "@kith/blob-s3";
+import { HttpSmsSender, type Mailer, type SmsSender, SmtpMailer } from "@kith/core";
+import { RedisPubSub } from "@kith/queue-redis";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import type { ServerConfig } from "./config.js";
@@ -24,15 +28,50 @@ export function queueFor(config: ServerConfig): QueueFactory {
   return ({ storage, ids, clock }) => new SqlQueue({ storage, ids, clock });
 }
 
+/**
+ * The blob store for KITH_BLOB=s3, as an override of createKith's `blob`
+ * option; empty for local storage, which keeps the local directory.
+ */
+export function s3BlobOverride(config: ServerConfig): { blob?: BlobStore } {
+  if (config.blob.kind !== "s3") return {};
+  const { endpoint, region, bucket, accessKeyId, secretAccessKey, forcePathStyle } = config.blob;
+  return { blob: new S3BlobStore({ endpoint, region, bucket, accessKeyId, secretAccessKey, forcePathStyle }) };
+}
+
+/**
+ * Mail over SMTP and SMS through an HTTP provider when configured, as
+ * overrides of createKith's `mail` and `sms`; empty keeps the outboxes.
+ */
+export function messagingOverride(config: ServerConfig): { mail?: Mailer; sms?: SmsSender } {
+  return {
+    ...(config.smtp && { mail: new SmtpMailer({ url: config.smtp.url, from: config.smtp.from }) }),
+    ...(config.sms && { sms: new HttpSmsSender({ url: config.sms.url, token: config.sms.token }) }),
+  };
+}
+
+/**
+ * The pubsub streaming fans out through: Redis pub/sub when KITH_REDIS_URL is
+ * set, so every server process streams every event; else in-process.
+ */
+export function pubsubFor(config: ServerConfig): PubSub {
+  return config.redisUrl ? new RedisPubSub({ url: config.redisUrl }) : new MemoryPubSub();
+}
+
 /** Builds Kith from the server's configuration, applying migrations. Its workers run only once `start()` is called. */
 export async function assembleKith(config: ServerConfig, options: { migrate?: boolean } = {}): Promise<Kith> {
   const storage = openStorage(config);
+  const pubsub = pubsubFor(config);
   try {
     const kith = await createKith({
       storage,
       queue: queueFor(config),
       // Media stays on local disk under the data directory, whatever the database.
       blob: new LocalDirectoryBlobStore({ directory: join(config.dataDir, "media") }),
+      // KITH_BLOB=s3 puts media in an S3-compatible object store instead.
+      ...s3BlobOverride(config),
+      // KITH_SMTP_URL and KITH_SMS_URL replace the outboxes.
+      ...messagingOverride(config),
+      pubsub,
       config: { origin: config.origin, allowPrivateAddress: config.allowPrivateAddress },
       limits: { ...DEFAULT_LIMITS, maxJsonBodyBytes: config.maxBodyBytes },
       migrate: options.migrate ?? true,
@@ -40,6 +79,7 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
     getLogger(["server"]).debug("Jobs are kept in {queue}", { queue: config.redisUrl ? "Redis" : `the ${config.database.kind} database` });
     return kith;
   } catch (error) {
+    await pubsub.close();
     await storage.close();
     throw error;
   }

@@ -43,9 +43,44 @@ const envSchema = z.object({
   KITH_TRUSTED_PROXIES: z.string().default("loopback"),
   KITH_MAX_BODY_BYTES: positiveBytes.default(1_000_000),
   KITH_MAX_UPLOAD_BYTES: positiveBytes.default(100 * 1024 * 1024),
+  KITH_TLS_CERT: z.string().min(1, "must not be empty").optional(),
+  KITH_TLS_KEY: z.string().min(1, "must not be empty").optional(),
+  KITH_BLOB: z.enum(["local", "s3"], { error: "must be local or s3" }).default("local"),
+  KITH_S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://s3.eu-west-1.amazonaws.com" }).optional(),
+  KITH_S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, "must be a region name such as us-east-1")
+    .default("us-east-1"),
+  KITH_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name: 3 to 63 of a-z, 0-9, dots and hyphens")
+    .optional(),
+  KITH_S3_ACCESS_KEY_ID: z.string().min(1, "must not be empty").optional(),
+  KITH_S3_SECRET_ACCESS_KEY: z.string().min(1, "must not be empty").optional(),
+  KITH_S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  KITH_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL such as smtps://user:pass@mail.example:465")
+    .optional(),
+  KITH_MAIL_FROM: z.string().min(3, "must be a sender such as Kith <noreply@social.example>").optional(),
+  KITH_SMS_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL of the SMS provider" }).optional(),
+  KITH_SMS_TOKEN: z.string().min(1, "must not be empty").optional(),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Where media goes: the local directory under the data directory, or an S3-compatible object store. */
+export type BlobConfig =
+  | { readonly kind: "local"; readonly directory: string }
+  | {
+      readonly kind: "s3";
+      readonly endpoint: string;
+      readonly region: string;
+      readonly bucket: string;
+      readonly accessKeyId: string;
+      readonly secretAccessKey: string;
+      readonly forcePathStyle: boolean;
+    };
 
 export interface ServerConfig {
   readonly origin: string;
@@ -60,6 +95,13 @@ export interface ServerConfig {
   readonly trustedProxies: readonly string[];
   readonly maxBodyBytes: number;
   readonly maxUploadBytes: number;
+  /** Serve HTTPS with these PEM files; plain HTTP when absent. */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string } | null;
+  readonly blob: BlobConfig;
+  /** Mail over SMTP; null keeps the embedded outbox (kept in memory and logged). */
+  readonly smtp?: { readonly url: string; readonly from: string } | null;
+  /** SMS through an HTTP provider; null keeps the embedded outbox. */
+  readonly sms?: { readonly url: string; readonly token: string } | null;
 }
 
 /** A configuration error that names the variable; the CLI prints its message as one line. */
@@ -109,7 +151,51 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .filter(Boolean),
     maxBodyBytes: values.KITH_MAX_BODY_BYTES,
     maxUploadBytes: values.KITH_MAX_UPLOAD_BYTES,
+    tls: tlsConfig(values),
+    blob: blobConfig(values, dataDir),
+    smtp: smtpConfig(values, origin),
+    sms: smsConfig(values),
   };
+}
+
+/** SMTP when KITH_SMTP_URL is set; the sender defaults to noreply at the origin's host. */
+function smtpConfig(values: z.infer<typeof envSchema>, origin: string): { url: string; from: string } | null {
+  if (values.KITH_SMTP_URL === undefined) return null;
+  return { url: values.KITH_SMTP_URL, from: values.KITH_MAIL_FROM ?? `noreply@${new URL(origin).hostname}` };
+}
+
+/** The HTTP SMS provider when KITH_SMS_URL is set; it needs KITH_SMS_TOKEN. */
+function smsConfig(values: z.infer<typeof envSchema>): { url: string; token: string } | null {
+  if (values.KITH_SMS_URL === undefined) return null;
+  if (values.KITH_SMS_TOKEN === undefined) throw new ConfigError("KITH_SMS_TOKEN", "is required when KITH_SMS_URL is set", undefined);
+  return { url: values.KITH_SMS_URL, token: values.KITH_SMS_TOKEN };
+}
+
+/** The blob store KITH_BLOB selects; with s3, the bucket and credentials are required (the endpoint defaults to AWS's for the region). */
+function blobConfig(values: z.infer<typeof envSchema>, dataDir: string): BlobConfig {
+  if (values.KITH_BLOB === "local") return { kind: "local", directory: resolve(dataDir, "media") };
+  const required = (name: "KITH_S3_BUCKET" | "KITH_S3_ACCESS_KEY_ID" | "KITH_S3_SECRET_ACCESS_KEY"): string => {
+    const value = values[name];
+    if (value === undefined) throw new ConfigError(name, "is required when KITH_BLOB is s3", undefined);
+    return value;
+  };
+  return {
+    kind: "s3",
+    endpoint: values.KITH_S3_ENDPOINT ?? `https://s3.${values.KITH_S3_REGION}.amazonaws.com`,
+    region: values.KITH_S3_REGION,
+    bucket: required("KITH_S3_BUCKET"),
+    accessKeyId: required("KITH_S3_ACCESS_KEY_ID"),
+    secretAccessKey: required("KITH_S3_SECRET_ACCESS_KEY"),
+    forcePathStyle: values.KITH_S3_FORCE_PATH_STYLE,
+  };
+}
+
+/** HTTPS when both KITH_TLS_CERT and KITH_TLS_KEY name files; one without the other is an error. */
+function tlsConfig(values: { KITH_TLS_CERT?: string | undefined; KITH_TLS_KEY?: string | undefined }): { certFile: string; keyFile: string } | null {
+  if (values.KITH_TLS_CERT === undefined && values.KITH_TLS_KEY === undefined) return null;
+  if (values.KITH_TLS_CERT === undefined) throw new ConfigError("KITH_TLS_CERT", "is required when KITH_TLS_KEY is set", undefined);
+  if (values.KITH_TLS_KEY === undefined) throw new ConfigError("KITH_TLS_KEY", "is required when KITH_TLS_CERT is set", undefined);
+  return { certFile: resolve(values.KITH_TLS_CERT), keyFile: resolve(values.KITH_TLS_KEY) };
 }
 
 /** The variables with their meaning and default, for the README and `kith help`. */
@@ -138,4 +224,37 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   },
   { name: "KITH_MAX_BODY_BYTES", default: "1000000", meaning: "Largest JSON or form request body" },
   { name: "KITH_MAX_UPLOAD_BYTES", default: "104857600", meaning: "Largest upload (multipart or binary body)" },
+  { name: "KITH_TLS_CERT", default: "(unset: plain HTTP)", meaning: "PEM certificate (chain) file: serve HTTPS; needs KITH_TLS_KEY" },
+  { name: "KITH_TLS_KEY", default: "(unset: plain HTTP)", meaning: "PEM private key file of KITH_TLS_CERT" },
+  {
+    name: "KITH_BLOB",
+    default: "local",
+    meaning: "Where media is stored: local (KITH_DATA_DIR/media) or s3 (an S3-compatible object store)",
+  },
+  {
+    name: "KITH_S3_ENDPOINT",
+    default: "https://s3.KITH_S3_REGION.amazonaws.com",
+    meaning: "URL of the S3-compatible store (MinIO, Garage, R2, ...)",
+  },
+  { name: "KITH_S3_REGION", default: "us-east-1", meaning: "Region requests are signed for" },
+  { name: "KITH_S3_BUCKET", default: "(required with KITH_BLOB=s3)", meaning: "Bucket media is stored in" },
+  { name: "KITH_S3_ACCESS_KEY_ID", default: "(required with KITH_BLOB=s3)", meaning: "Access key id for the store" },
+  { name: "KITH_S3_SECRET_ACCESS_KEY", default: "(required with KITH_BLOB=s3)", meaning: "Secret access key for the store" },
+  {
+    name: "KITH_S3_FORCE_PATH_STYLE",
+    default: "false",
+    meaning: "Address the bucket in the path (host/bucket/key), as most self-hosted stores want",
+  },
+  {
+    name: "KITH_SMTP_URL",
+    default: "(unset: mail kept in an outbox and logged)",
+    meaning: "smtp://user:pass@host:587 or smtps://user:pass@host:465: send mail (codes, notices) over SMTP",
+  },
+  { name: "KITH_MAIL_FROM", default: "noreply@<origin host>", meaning: "Sender of the server's mail" },
+  {
+    name: "KITH_SMS_URL",
+    default: "(unset: SMS kept in an outbox and logged)",
+    meaning: "URL of the HTTP SMS provider; each message is POSTed as JSON {to, body}",
+  },
+  { name: "KITH_SMS_TOKEN", default: "(required with KITH_SMS_URL)", meaning: "Bearer token sent to the SMS provider" },
 ];

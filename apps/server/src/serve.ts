@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type Kith, getLogger } from "@kith/core";
 import { type NodeServer, closeOnSignals, startNodeServer } from "@kith/http-adapter-node";
 import { assembleKith } from "./assemble.js";
@@ -47,6 +48,7 @@ export async function serve(config: ServerConfig, role: ServeRole = "all", optio
         bodyLimits: { json: config.maxBodyBytes, other: config.maxUploadBytes },
         trustedProxies: config.trustedProxies,
         onShutdown: () => kith.close(),
+        ...(config.tls && { tls: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) } }),
       });
     } catch (error) {
       await kith.close();

@@ -8,6 +8,13 @@ export { toBool } from "./storage/schema.js";
 export { seedBuiltInRoles } from "./storage/migrations/seed-built-in-roles.js";
 export * from "./storage/migrations/ddl.js";
 export { socialMigration } from "./storage/migrations/0005-social.js";
+export { credentialsMigration } from "./storage/migrations/0006-credentials.js";
+export { uploadsMigration } from "./storage/migrations/0007-uploads.js";
+export { MediaService, type MediaServiceOptions } from "./services/media/media-service.js";
+export { timelinesMigration } from "./storage/migrations/0008-timelines.js";
+export { searchMigration } from "./storage/migrations/0009-search.js";
+export { relationshipsMigration } from "./storage/migrations/0011-relationships.js";
+export { federationMigration } from "./storage/migrations/0012-federation.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";
@@ -27,6 +34,8 @@ export type { PageRequest } from "./domain/page.js";
 
 export { createServices, type KithServices, type ServiceDeps } from "./services/index.js";
 export * from "./services/events/domain-events.js";
+export { StatusViews, type AccountRenderer, type StatusMediaRenderer, type RenderOptions } from "./services/statuses/status-views.js";
+export { visibleTo, visibleStatusIds, isVisibleTo, mayView, type VisibilityFacts } from "./services/statuses/visibility.js";
 export * from "./services/streaming/channels.js";
 export { AccountService, type CreateLocalAccountInput, type AccountModification } from "./services/accounts/account-service.js";
 export { SessionService, type IssuedSession } from "./services/auth/session-service.js";
@@ -63,8 +72,24 @@ export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
 export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/memory-queue.js";
 export { SqlQueue, type SqlQueueOptions } from "./queue/sql-queue.js";
 export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation/fedify-message-queue.js";
+export {
+  OutgoingFetchError,
+  type SafeFetch,
+  type SafeFetchInit,
+  type SafeFetchOptions,
+  createSafeFetch,
+  isNonPublicAddress,
+} from "./federation/safe-fetch.js";
+export { type FederationContextData, type KithFederation, createKithFederation } from "./federation/kith-federation.js";
+export { SqlKvStore } from "./federation/sql-kv-store.js";
+export { KeyPairStore } from "./federation/key-pairs.js";
+export { INSTANCE_ACTOR_IDENTIFIER } from "./federation/actors.js";
+export type { DomainPolicy } from "./services/domain-policy/domain-policy-service.js";
 export { MemoryPubSub } from "./memory/memory-pubsub.js";
 export { MailOutbox, SmsOutbox } from "./memory/outboxes.js";
+export { SmtpMailer, type SmtpMailerOptions } from "./mail/smtp-mailer.js";
+export { HttpSmsSender, type HttpSmsSenderOptions } from "./sms/http-sms-sender.js";
 export { MemoryBlobStore } from "./memory/memory-blob-store.js";
 export { LocalDirectoryBlobStore, type LocalDirectoryBlobStoreOptions } from "./blob/local-directory-blob-store.js";
+export { assertValidBlobKey, blobKeyProblem, InvalidBlobKeyError } from "./blob/blob-keys.js";
 export { DeterministicAiProvider } from "./memory/deterministic-ai.js";

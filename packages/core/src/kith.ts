@@ -2,6 +2,7 @@ import { type FallbackHandler, type FetchHandler, createFetchHandler } from "./a
 import type { AnyRoute } from "./api/route.js";
 import { routeTable } from "./api/routes/index.js";
 import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
+import { type KithFederation, createKithFederation } from "./federation/kith-federation.js";
 import type { InstanceLimits } from "./domain/limits.js";
 import { getLogger } from "./logging.js";
 import { DeterministicAiProvider } from "./memory/deterministic-ai.js";
@@ -75,6 +76,8 @@ export interface Kith extends ServiceDeps {
   readonly routes: readonly AnyRoute[];
   /** The whole HTTP surface as a web-standard fetch handler. */
   readonly fetch: FetchHandler;
+  /** ActivityPub: Fedify wired to Kith (actors, collections, key pairs, lookups of remote objects). */
+  readonly federation: KithFederation;
   /** Starts background work in this process: the queue's workers and its heartbeat. Requests are served without it. */
   start(): Promise<void>;
   /** Stops workers and closes the ports Kith opened. */
@@ -114,14 +117,24 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
   };
   const services = createServices(deps);
-  const fetch = createFetchHandler({ routes: routeTable, services, config, fallbacks: options.fallbacks ?? [] });
+  const federation = createKithFederation({ deps, services });
+  // Fedify answers only what it knows (WebFinger, NodeInfo, actors, collections, inboxes) and passes the rest on.
+  const fallbacks = [federation.handle, ...(options.fallbacks ?? [])];
+  const fetch = createFetchHandler({ routes: routeTable, services, config, fallbacks });
+  const federationQueue = new AbortController();
   return {
     ...deps,
     services,
     routes: routeTable,
     fetch,
-    start: () => deps.queue.start(),
+    federation,
+    async start() {
+      // Registers Fedify's handler on the queue port; resolves only when stopped, so it is not awaited.
+      void federation.federation.startQueue({ serving: false }, { signal: federationQueue.signal });
+      await deps.queue.start();
+    },
     async close() {
+      federationQueue.abort();
       await deps.queue.stop();
       await deps.pubsub.close();
       await deps.storage.close();

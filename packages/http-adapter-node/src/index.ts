@@ -7,6 +7,7 @@ export {
   type NodeServer,
   type NodeServerErrorContext,
   type NodeServerOptions,
+  type NodeServerTls,
   startNodeServer,
 } from "./node-server.js";
 export { type RequestFromNode, type RequestFromNodeOptions, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";

@@ -1,10 +1,12 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { BodyLimits } from "./body-limits.js";
 import { badRequestResponse, internalErrorResponse, methodNotAllowedResponse } from "./error-responses.js";
 import { type RequestFromNode, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";
 import { compileTrustedProxies } from "./trusted-proxies.js";
+import { createWebSocketUpgrades } from "./websocket-upgrade.js";
 import { writeResponse } from "./write-response.js";
 
 /** What the adapter knows about a request that a Request does not carry. */
@@ -35,7 +37,12 @@ export interface NodeServerOptions {
    * @default []
    */
   readonly trustedProxies?: readonly string[];
-  /** Called for HTTP Upgrade requests (WebSocket streaming); without it upgrades are refused with 400. */
+  /**
+   * Called for HTTP Upgrade requests. Without it, upgrades go to the handler as
+   * ordinary requests and become WebSockets when it accepts them (Kith's
+   * streaming API does, see websocket-upgrade.ts); otherwise they are refused
+   * with the handler's error, or 400.
+   */
   readonly onUpgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /**
    * Milliseconds graceful shutdown waits for in-flight requests before closing their connections.
@@ -49,6 +56,14 @@ export interface NodeServerOptions {
    * @default one line on stderr with method, path and the error
    */
   readonly onError?: (error: unknown, context: NodeServerErrorContext) => void;
+  /** Serve HTTPS with this certificate and key (PEM); plain HTTP without. @default undefined */
+  readonly tls?: NodeServerTls;
+}
+
+/** A PEM certificate (chain) and its private key. */
+export interface NodeServerTls {
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
 }
 
 export interface NodeServer {
@@ -79,9 +94,9 @@ function pathOnly(target: string | undefined): string {
   return query === -1 ? path : path.slice(0, query);
 }
 
-function urlOf(address: AddressInfo): string {
+function urlOf(address: AddressInfo, secure = false): string {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
+  return `${secure ? "https" : "http"}://${host}:${address.port}`;
 }
 
 function refuseUpgrade(socket: Duplex, status: string): void {
@@ -105,13 +120,18 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const onError = options.onError ?? defaultOnError;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
 
-  const server = createServer({
+  const serverOptions = {
     headersTimeout: HEADERS_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-  });
+  };
+  // An https.Server is an http.Server with TLS underneath: the same request events and shutdown.
+  const server: Server = options.tls
+    ? (createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }) as unknown as Server)
+    : createServer(serverOptions);
   const inFlight = new Set<Promise<void>>();
   const upgraded = new Set<Duplex>();
+  const webSockets = createWebSocketUpgrades();
   let closing: Promise<void> | null = null;
 
   /** The handler's answer, or the adapter's own when there is no Request to give it or it throws. */
@@ -165,10 +185,18 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (closing) return refuseUpgrade(socket, "503 Service Unavailable");
-    if (!options.onUpgrade) return refuseUpgrade(socket, "400 Bad Request");
     // Tracked because an upgraded socket is no longer an HTTP connection: nothing else would close it at shutdown.
     upgraded.add(socket);
     socket.once("close", () => upgraded.delete(socket));
+    if (!options.onUpgrade) {
+      webSockets
+        .handle(req, socket, head, () => respondToUpgrade(req, socket))
+        .catch((error: unknown) => {
+          onError(error, { method: req.method ?? "GET", path: pathOnly(req.url) });
+          socket.destroy();
+        });
+      return;
+    }
     try {
       options.onUpgrade(req, socket, head);
     } catch (error) {
@@ -177,6 +205,26 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     }
   });
 
+  /** The handler's answer to an upgrade request, with the Request it saw (an acceptor may hang on it). */
+  async function respondToUpgrade(req: IncomingMessage, socket: Duplex): Promise<{ request: Request | null; response: Response }> {
+    const context: NodeServerErrorContext = { method: req.method ?? "GET", path: pathOnly(req.url) };
+    const controller = new AbortController();
+    socket.once("close", () => controller.abort());
+    let converted: RequestFromNode;
+    try {
+      converted = requestFromNode(req, { trustedProxies, bodyLimits, signal: controller.signal });
+    } catch (error) {
+      if (!(error instanceof UnacceptableRequestError)) onError(error, context);
+      return { request: null, response: badRequestResponse("Bad upgrade request") };
+    }
+    try {
+      return { request: converted.request, response: await handler(converted.request, { clientIp: converted.clientIp }) };
+    } catch (error) {
+      onError(error, context);
+      return { request: null, response: internalErrorResponse() };
+    }
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
@@ -184,7 +232,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       resolve();
     });
   });
-  const url = urlOf(server.address() as AddressInfo);
+  const url = urlOf(server.address() as AddressInfo, options.tls !== undefined);
 
   async function shutdown(): Promise<void> {
     const stopped = new Promise<void>((resolve) => {
@@ -193,6 +241,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     });
     // Connections waiting for their next request would otherwise hold the shutdown open until they time out.
     server.closeIdleConnections();
+    // Streaming clients are told the server is going away (1001) and reconnect elsewhere.
+    webSockets.closeAll();
 
     let timer: NodeJS.Timeout | undefined;
     let late = false;

@@ -1,1 +1,2 @@
 export { RedisQueue, createRedisQueue, type RedisQueueOptions } from "./redis-queue.js";
+export { RedisPubSub, type RedisPubSubOptions } from "./redis-pubsub.js";

@@ -138,7 +138,9 @@ class PostgresStorage extends KyselyStorage {
       JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
       CROSS JOIN LATERAL generate_series(0, i.indnkeyatts - 1) AS k(pos)
       LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[k.pos] AND i.indkey[k.pos] <> 0
-      WHERE ${tableFilter}
+      JOIN pg_catalog.pg_am am ON am.oid = ic.relam
+      -- Only B-tree indexes have a counterpart on SQLite; GIN full-text indexes (migration 0009) are engine-specific.
+      WHERE ${tableFilter} AND am.amname = 'btree'
       ORDER BY c.relname COLLATE "C", ic.relname COLLATE "C", k.pos`.execute(this.db);
 
     const tables = new Map<

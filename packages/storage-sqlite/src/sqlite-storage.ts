@@ -44,7 +44,16 @@ class SqliteStorage extends KyselyStorage {
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name",
       )
       .all() as { name: string }[];
-    const described: TableDescription[] = tables.map(({ name }) => {
+    // Full-text search is engine-specific (migration 0009): an FTS5 virtual
+    // table, the shadow tables FTS5 makes for it and the tables that key its
+    // documents are all named `<virtual table>_...`, and none is compared.
+    const virtual = (
+      this.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
+    const engineSpecific = (name: string) => virtual.some((v) => name === v || name.startsWith(`${v}_`));
+    const described: TableDescription[] = tables.filter(({ name }) => !engineSpecific(name)).map(({ name }) => {
       const info = this.connection.pragma(`table_info(${JSON.stringify(name)})`) as {
         name: string;
         type: string;

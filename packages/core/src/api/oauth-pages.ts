@@ -3,17 +3,21 @@ import { escapeHtml } from "./html.js";
 
 /**
  * The HTML of the authorize page: sign-in and consent in one form, with no
- * scripts and no outside assets. Headers forbid framing (clickjacking a
+ * outside assets and one script of the server's own (the passkey button,
+ * `passkey-script.ts`). Headers forbid framing (clickjacking a
  * consent button), caching, and referrers (the code travels in the URL).
  */
 
 /** Name of the cookie holding the form's CSRF token; the form holds the same value. */
 export const CSRF_COOKIE = "kith_oauth_csrf";
 export const CSRF_FIELD = "csrf_token";
+/** The form field the passkey button fills with the WebAuthn assertion (JSON). */
+export const PASSKEY_FIELD = "passkey_response";
 
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   // No form-action: Chromium applies it to the redirect after the form, and the client's redirect URI may be anywhere.
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
@@ -63,7 +67,9 @@ ${hidden(CSRF_FIELD, options.csrfToken)}${hidden("response_type", "code")}${hidd
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password">
 <div class="actions"><button type="submit" name="decision" value="approve" id="approve">Sign in and authorize</button>
 <button type="submit" name="decision" value="deny" id="deny" formnovalidate>Deny</button></div>
-</form>`,
+${hidden(PASSKEY_FIELD, "")}<div class="actions"><button type="button" id="passkey">Sign in with a passkey and authorize</button></div>
+<p id="passkey-status" role="status"></p>
+</form><script src="/oauth/passkey.js" defer></script>`,
   );
 }
 

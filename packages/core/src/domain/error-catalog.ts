@@ -30,6 +30,15 @@ export const errorCatalog = {
   "account.invalid_email": { status: 422, message: "That email address is not valid" },
   "account.password_too_short": { status: 422, message: "The password is too short" },
 
+  // Profiles and relationships
+  "profile.invalid": { status: 422, message: "The profile could not be saved" },
+  "relationship.self": { status: 422, message: "You cannot do that to your own account" },
+  "relationship.blocked": { status: 403, message: "This action is not allowed between these accounts" },
+  "relationship.domain_blocked": { status: 403, message: "You have blocked this account's domain" },
+  "follow_request.not_found": { status: 404, message: "Follow request not found" },
+  "user_domain_block.invalid": { status: 422, message: "That is not a domain you can block" },
+  "user_domain_block.not_blocked": { status: 409, message: "That domain is not blocked" },
+
   // OAuth apps and sessions
   "oauth.app_not_found": { status: 404, message: "No application with that client id" },
   "oauth.invalid_scope": { status: 422, message: "The requested scopes are unknown or not allowed" },
@@ -76,6 +85,85 @@ export const errorCatalog = {
 
   // Settings
   "settings.invalid_value": { status: 422, message: "That setting value is not valid" },
+
+  // Filters, search, tags
+  "filter.not_found": { status: 404, message: "Filter not found" },
+  "filter.status_not_found": { status: 404, message: "Record not found" },
+  "filter.status_taken": { status: 422, message: "That post is already in this filter" },
+  "tag.not_found": { status: 404, message: "Tag not found" },
+  "tag.invalid": { status: 422, message: "That is not a valid hashtag" },
+  "search.sign_in_required": { status: 401, message: "Search with resolve or offset needs a signed-in user" },
+
+  // Media and uploads
+  "media.not_found": { status: 422, message: "A media attachment does not exist or is not yours" },
+  "media.missing": { status: 404, message: "Media attachment not found" },
+  "media.not_ready": { status: 422, message: "The media attachment has not finished processing" },
+  "media.already_attached": { status: 422, message: "The media attachment is already attached to another post" },
+  "media.too_many": { status: 422, message: "Too many media attachments" },
+  "media.invalid": { status: 422, message: "The media attachment is not valid" },
+  "media.unsupported_type": { status: 422, message: "That file type is not supported" },
+  "media.type_mismatch": { status: 422, message: "The file's content does not match the upload's type" },
+  "media.too_large": { status: 413, message: "The file is larger than this server accepts for its type" },
+  "media.quota_exceeded": { status: 422, message: "Your storage quota does not leave room for this file" },
+  "media.processing_failed": { status: 422, message: "The file could not be processed" },
+  "media.attached": { status: 422, message: "A media attachment that belongs to a post cannot be deleted" },
+  "media.remote_refused": { status: 422, message: "That remote media address is not allowed" },
+  "upload.not_found": { status: 404, message: "Upload not found" },
+  "upload.url_invalid": { status: 404, message: "This upload URL is invalid or expired" },
+  "upload.content_received": { status: 409, message: "This upload already has its content" },
+
+  // Posts and polls
+  "status.not_found": { status: 404, message: "Record not found" },
+  "status.invalid": { status: 422, message: "Validation failed" },
+  "status.forbidden": { status: 403, message: "This action is not allowed" },
+  "status.not_reblogable": { status: 422, message: "This post cannot be boosted" },
+  "status.pin_invalid": { status: 422, message: "This post cannot be pinned" },
+  "status.pin_limit": { status: 422, message: "You have already pinned the maximum number of posts" },
+  "status.highlight_invalid": { status: 422, message: "Only replies in a thread can be highlighted under its first post" },
+  "status.not_in_conversation": { status: 422, message: "This post is not part of a conversation" },
+  "status.scheduling_unsupported": { status: 422, message: "Scheduled posts are not supported on this server" },
+  "poll.not_found": { status: 404, message: "Record not found" },
+  "poll.expired": { status: 422, message: "The poll has already ended" },
+  "poll.already_voted": { status: 422, message: "You have already voted on this poll" },
+  "poll.own_poll": { status: 422, message: "You cannot vote on your own poll" },
+  "poll.invalid_choice": { status: 422, message: "That choice is not an option of this poll" },
+
+  // Domain policy (federation)
+  "domain_block.not_found": { status: 404, message: "Domain block not found" },
+  "domain_block.exists": { status: 422, message: "That domain is already blocked" },
+  "domain_allow.not_found": { status: 404, message: "Domain allow not found" },
+  "domain_policy.invalid_domain": { status: 422, message: "That is not a valid domain name" },
+
+  // Timelines, lists, markers, conversations, notifications
+  "list.not_found": { status: 404, message: "List not found" },
+  "list.invalid": { status: 422, message: "The list is not valid" },
+  "list.account_not_followed": { status: 422, message: "Only accounts you follow can be added to a list" },
+  "marker.stale": { status: 409, message: "The marker was changed meanwhile; read it again" },
+  "conversation.not_found": { status: 404, message: "Conversation not found" },
+  "notification.not_found": { status: 404, message: "Notification not found" },
+
+  // Credentials: codes, password change and recovery, login methods, phone, passkeys
+  "credentials.code_invalid": { status: 422, message: "The code is wrong, expired or already used" },
+  "credentials.code_attempts_exceeded": { status: 422, message: "Too many wrong codes; ask for a new one" },
+  "credentials.no_pending_change": { status: 409, message: "There is no change in progress; start again" },
+  "credentials.wrong_password": { status: 422, message: "The current password is wrong" },
+  "credentials.invalid_password": { status: 422, message: "The new password is not acceptable" },
+  "credentials.recovery_not_checked": { status: 409, message: "Check the recovery code first" },
+  "login_method.exists": { status: 409, message: "That login method is already set up" },
+  "login_method.not_found": { status: 404, message: "That login method is not set up" },
+  "login_method.last_identifier": { status: 409, message: "The last remaining login identifier cannot be removed" },
+  "login_method.email_taken": { status: 422, message: "That email address is already in use" },
+  "phone.invalid": { status: 422, message: "That is not a valid phone number" },
+  "phone.taken": { status: 422, message: "That phone number is already in use" },
+  "phone.none": { status: 409, message: "The account has no phone number to change" },
+  "phone.current_not_verified": { status: 409, message: "Verify the current phone number first" },
+  "phone.same_number": { status: 422, message: "The new number is the current one" },
+  "passkey.not_found": { status: 404, message: "Passkey not found" },
+  "passkey.challenge_invalid": { status: 422, message: "The passkey challenge is unknown, expired or already used" },
+  "passkey.verification_failed": { status: 422, message: "The passkey response could not be verified" },
+  "passkey.cloned_authenticator": { status: 409, message: "The authenticator's signature counter did not increase; it may be cloned" },
+  "passkey.already_registered": { status: 409, message: "That passkey is already registered" },
+  "passkey.invalid_response": { status: 400, message: "The passkey response is malformed" },
 
   // Server
   "server.internal": { status: 500, message: "Something went wrong on our side" },

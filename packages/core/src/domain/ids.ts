@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   passkey: "pk",
   secret: "sc",
   domainBlock: "db",
+  domainAllow: "dw",
   signup: "sg",
   audit: "au",
   follow: "fo",

@@ -15,6 +15,8 @@ export const instanceSettingsSchema = z.object({
   maxPinnedPosts: z.number().int().min(0).max(100).default(5),
   /** Only addresses of allowlisted email domains may register. */
   emailAllowlistEnabled: z.boolean().default(false),
+  /** Allowlist mode: only domains on the domain allowlist (and their subdomains) federate. */
+  federationAllowlistEnabled: z.boolean().default(false),
   /** Shown in the instance document. */
   title: z.string().min(1).max(100).default("Kith"),
   description: z.string().max(5_000).default("A Kith server."),

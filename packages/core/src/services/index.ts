@@ -2,15 +2,46 @@ import { AccountService } from "./accounts/account-service.js";
 import { AdminAccountService } from "./admin/admin-account-service.js";
 import { SessionService } from "./auth/session-service.js";
 import type { ServiceDeps } from "./deps.js";
+import { PasswordService } from "./credentials/password-service.js";
+import { VerificationCodes } from "./credentials/verification-codes.js";
+import { LoginAudit } from "./login-methods/login-audit.js";
+import { LoginMethodService } from "./login-methods/login-method-service.js";
+import { PasskeyService } from "./passkeys/passkey-service.js";
+import { PhoneChangeService } from "./phone/phone-change-service.js";
+import { DomainPolicyService } from "./domain-policy/domain-policy-service.js";
 import { DomainEvents } from "./events/domain-events.js";
+import { FilterService } from "./filters/filter-service.js";
+import { CustomEmojiService } from "./custom-emojis/custom-emoji-service.js";
+import { PreferencesService } from "./preferences/preferences-service.js";
+import { SearchService } from "./search/search-service.js";
+import { InstanceActivityService } from "./trends/instance-activity-service.js";
+import { SuggestionService } from "./trends/suggestion-service.js";
+import { TrendsService } from "./trends/trends-service.js";
+import { publishPublicStreams } from "./streaming/stream-publisher.js";
+import { streamRenderers } from "./streaming/stream-renderers.js";
+import { StreamingService } from "./streaming/streaming-service.js";
+import { TagService } from "./tags/tag-service.js";
 import { InstanceService } from "./instance/instance-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
+import { MediaService } from "./media/media-service.js";
+import { AccountViews } from "./profiles/account-views.js";
+import { ProfileService } from "./profiles/profile-service.js";
+import { BlockMuteService } from "./relationships/block-mute-service.js";
+import { FollowService } from "./relationships/follow-service.js";
+import { RelationshipService } from "./relationships/relationship-service.js";
+import { UserDomainBlockService } from "./relationships/user-domain-blocks.js";
 import { OAuthService } from "./oauth/oauth-service.js";
 import { EmailAllowService } from "./registration/email-allow-service.js";
 import { RegistrationService } from "./registration/registration-service.js";
 import { RoleService } from "./roles/role-service.js";
 import { SettingsService } from "./settings/settings-service.js";
 import { SignupService } from "./signups/signup-service.js";
+import { StatusViews } from "./statuses/status-views.js";
+import { PollService } from "./polls/poll-service.js";
+import { StatusInteractions } from "./statuses/status-interactions.js";
+import { StatusQueries } from "./statuses/status-queries.js";
+import { StatusService } from "./statuses/status-service.js";
+import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
 
 /** Every service of a Kith instance; routes, federation listeners and the CLI all call these. */
 export interface KithServices {
@@ -27,16 +58,122 @@ export interface KithServices {
   readonly adminAccounts: AdminAccountService;
   /** What happened in the social core, for the parts that react to it (timelines, notifications, streaming, federation). */
   readonly events: DomainEvents;
+  /** Content filters (v1 and v2) and the matcher timelines, notifications and streams apply. */
+  readonly filters: FilterService;
+  /** Full-text search of accounts, hashtags and posts. */
+  readonly search: SearchService;
+  /** Mastodon's streaming API (WebSocket and server-sent events) over the pubsub port. */
+  readonly streaming: StreamingService;
+  /** Posting defaults and reading preferences (`/api/v1/preferences`). */
+  readonly preferences: PreferencesService;
+  /** This server's custom emojis. */
+  readonly customEmojis: CustomEmojiService;
+  /** Trending hashtags and posts from recent activity. */
+  readonly trends: TrendsService;
+  /** Follow suggestions. */
+  readonly suggestions: SuggestionService;
+  /** Known peers and weekly activity of this server. */
+  readonly instanceActivity: InstanceActivityService;
+  /** Hashtags with their history, and followed tags. */
+  readonly tags: TagService;
+  /** Renders posts as Mastodon's Status entity for a viewer, only those the viewer may see, in batches. */
+  readonly statusViews: StatusViews;
+  /** Writing posts: create, edit, delete, boost. */
+  readonly statuses: StatusService;
+  /** Favourites, bookmarks, conversation mutes, pins, reply subscriptions and highlights. */
+  readonly statusInteractions: StatusInteractions;
+  /** Threads, who boosted or favourited, bookmarks and favourites lists, an account's posts, edit history. */
+  readonly statusQueries: StatusQueries;
+  /** Polls: votes, and closing them when they end. */
+  readonly polls: PollService;
+  /** Timelines (home on fan-out, public, hashtag, list), lists, markers, direct conversations and notifications. */
+  readonly timelines: FeedServices["timelines"];
+  readonly homeFeed: FeedServices["homeFeed"];
+  readonly lists: FeedServices["lists"];
+  readonly markers: FeedServices["markers"];
+  readonly conversations: FeedServices["conversations"];
+  readonly conversationViews: FeedServices["conversationViews"];
+  readonly notifications: FeedServices["notifications"];
+  readonly notificationViews: FeedServices["notificationViews"];
+  readonly feedAccounts: FeedServices["feedAccounts"];
+  /** Administrators' domain blocks and allowlist, and the policy inboxes and deliveries apply to a host. */
+  readonly domainPolicy: DomainPolicyService;
+  /** Uploads and media: two-step uploads, Mastodon's media API, processing jobs, quotas, remote media, admin uploads. */
+  readonly media: MediaService;
+  /** Renders any account, local or remote, as Mastodon's Account entity, many at once. */
+  readonly accountViews: AccountViews;
+  /** Reading and editing one's own profile (`update_credentials`). */
+  readonly profiles: ProfileService;
+  /** How accounts stand towards each other: Relationship entities, followers and following, blocks, mutes, notes. */
+  readonly relationships: RelationshipService;
+  /** Following, follow requests and their answers. */
+  readonly follows: FollowService;
+  /** Blocking and muting accounts. */
+  readonly blocksMutes: BlockMuteService;
+  /** A user's own domain blocks. */
+  readonly userDomainBlocks: UserDomainBlockService;
+  /** Password change (signed in) and recovery (signed out), with emailed codes. */
+  readonly password: PasswordService;
+  /** Login methods (email with password, phone): add with a code, remove unless last. */
+  readonly loginMethods: LoginMethodService;
+  /** The audit log of login-method and credential changes. */
+  readonly loginAudit: LoginAudit;
+  /** The four-step phone number change. */
+  readonly phoneChange: PhoneChangeService;
+  /** Passkeys (WebAuthn): registration, sign-in, listing, deletion. */
+  readonly passkeys: PasskeyService;
 }
 
 export function createServices(deps: ServiceDeps): KithServices {
+  const verificationCodes = new VerificationCodes(deps);
+  const loginAudit = new LoginAudit(deps);
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps);
   const accounts = new AccountService(deps);
   const emailAllow = new EmailAllowService(deps);
   const events = new DomainEvents();
+  const media = new MediaService(deps);
+  const accountViews = new AccountViews(deps, media);
+  const statusViews = new StatusViews(deps, accountViews, media, events);
+  const tags = new TagService(deps);
+  publishPublicStreams(events, deps);
+  const polls = new PollService(deps, events);
+  const statuses = new StatusService(deps, events, polls, media);
+  const statusInteractions = new StatusInteractions(deps, events, statuses, settings);
+  const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
+  const feeds = createFeedServices(deps, events, statusViews, accountViews);
   return {
     events,
+    media,
+    accountViews,
+    profiles: new ProfileService(deps, events, media),
+    relationships: new RelationshipService(deps),
+    follows: new FollowService(deps, events),
+    blocksMutes: new BlockMuteService(deps, events),
+    userDomainBlocks: new UserDomainBlockService(deps, events),
+    ...feeds,
+    statusViews,
+    statuses,
+    statusInteractions,
+    statusQueries,
+    polls,
+    filters: new FilterService(deps),
+    tags,
+    search: new SearchService(deps, statusViews, accountViews, tags),
+    preferences: new PreferencesService(deps),
+    customEmojis: new CustomEmojiService(deps, media),
+    trends: new TrendsService(deps, tags, statusViews, new FilterService(deps)),
+    suggestions: new SuggestionService(deps, accountViews),
+    instanceActivity: new InstanceActivityService(deps),
+    streaming: new StreamingService(
+      deps,
+      streamRenderers(deps, {
+        statusViews,
+        filters: new FilterService(deps),
+        notifications: { find: feeds.notifications, views: feeds.notificationViews },
+        conversations: { find: feeds.conversations, views: feeds.conversationViews },
+      }),
+    ),
     accounts,
     sessions,
     oauth: new OAuthService(deps, sessions),
@@ -48,6 +185,12 @@ export function createServices(deps: ServiceDeps): KithServices {
     signups: new SignupService(deps),
     roles: new RoleService(deps),
     adminAccounts: new AdminAccountService(deps, accounts, sessions),
+    domainPolicy: new DomainPolicyService(deps, settings),
+    password: new PasswordService(deps, verificationCodes, loginAudit),
+    loginMethods: new LoginMethodService(deps, verificationCodes, loginAudit),
+    loginAudit,
+    phoneChange: new PhoneChangeService(deps, verificationCodes, loginAudit),
+    passkeys: new PasskeyService(deps, sessions, loginAudit),
   };
 }
 

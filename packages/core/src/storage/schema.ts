@@ -51,6 +51,13 @@ export interface AccountsTable {
   moved_to_account_id: string | null;
   /** JSON array of actor URIs this account says it also is (account migration). */
   also_known_as: Generated<JsonText>;
+  /** A remote actor's inbox and its server's shared inbox (migration 0012); null for local accounts. */
+  inbox_url: Generated<string | null>;
+  shared_inbox_url: Generated<string | null>;
+  /** The plain-text source of a local account's note (migration 0011); `note` holds the rendered HTML. */
+  note_source: Generated<string | null>;
+  /** Whether the account's public posts may be indexed by search (migration 0011). */
+  indexable: DbBoolWithDefault;
 }
 
 export interface UsersTable {
@@ -458,6 +465,42 @@ export interface MediaAttachmentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   processed_at: Timestamp | null;
+  /** When the content arrived (migration 0007). */
+  submitted_at: Timestamp | null;
+  /** When processing started (migration 0007). */
+  started_at: Timestamp | null;
+  /** How long processing took, once it ended (migration 0007). */
+  processing_ms: number | null;
+  /** A custom preview was given; processing keeps it (migration 0007). */
+  custom_thumbnail: ColumnType<boolean | number, boolean | undefined, boolean>;
+}
+
+/** The hashed token of an upload's PUT URL (migration 0007). */
+export interface UploadTokensTable {
+  upload_id: string;
+  account_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** One workflow step of an upload's processing (migration 0007). */
+export interface UploadLogsTable {
+  id: string;
+  upload_id: string;
+  step: string;
+  /** started, succeeded, failed or skipped. */
+  outcome: string;
+  message: string | null;
+  created_at: Timestamp;
+}
+
+/** A user's own storage limits; null columns fall back to the server's defaults (migration 0007). */
+export interface StorageQuotasTable {
+  account_id: string;
+  max_bytes: number | null;
+  max_files: number | null;
+  updated_at: Timestamp;
 }
 
 export interface HomeFeedTable {
@@ -567,6 +610,95 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** Fedify's key-value store (migration 0012): cache, idempotence, signature-spec memory. */
+export interface FederationKvTable {
+  /** The Fedify key as a JSON array of strings. */
+  key: string;
+  value: string;
+  expires_at: Timestamp | null;
+}
+
+/** Key pairs of local actors (migration 0012), created on first need. */
+export interface ActorKeyPairsTable {
+  /** An account id, or `instance` for the instance actor. */
+  owner_id: string;
+  /** RSASSA-PKCS1-v1_5 or Ed25519. */
+  algorithm: string;
+  public_jwk: string;
+  private_jwk: string;
+  created_at: Timestamp;
+}
+
+/** A boolean column with a default: optional on insert. */
+export type DbBoolWithDefault = ColumnType<boolean | number, boolean | undefined, boolean>;
+
+/** Administrators' domain blocks (migration 0012); a block covers the domain's subdomains. */
+export interface DomainBlocksTable {
+  id: string;
+  domain: string;
+  /** SUSPEND, LIMIT or NOOP. */
+  severity: string;
+  reject_media: DbBoolWithDefault;
+  reject_reports: DbBoolWithDefault;
+  private_comment: string | null;
+  public_comment: string | null;
+  obfuscate: DbBoolWithDefault;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The domain allowlist (migration 0012): when the setting is on, only these domains (and subdomains) federate. */
+export interface DomainAllowsTable {
+  id: string;
+  domain: string;
+  created_at: Timestamp;
+}
+
+/** A local user's phone number, a login identifier beside the email address (migration 0006). */
+export interface UserPhonesTable {
+  account_id: string;
+  /** E.164. */
+  phone: string;
+  verified_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A WebAuthn credential (passkey) of a local user (migration 0006). */
+export interface PasskeyCredentialsTable {
+  id: string;
+  /** base64url, as the authenticator reports it. */
+  credential_id: string;
+  account_id: string;
+  /** base64url COSE public key. */
+  public_key_cose: string;
+  public_key_alg: number;
+  aaguid: string;
+  sign_count: ColumnType<number | string, number, number>;
+  transports: Generated<JsonText>;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+/** Changes to a user's login methods and credentials, for the user and administrators (migration 0006). */
+export interface LoginAuditLogTable {
+  id: string;
+  account_id: string;
+  action: string;
+  method: string;
+  detail: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+}
+
+/** A new password kept aside (hashed) until the change's emailed code is confirmed (migration 0006). */
+export interface PendingPasswordChangesTable {
+  account_id: string;
+  password_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -577,6 +709,10 @@ export interface Database {
   sessions: SessionsTable;
   instance_settings: InstanceSettingsTable;
   one_time_secrets: OneTimeSecretsTable;
+  user_phones: UserPhonesTable;
+  passkey_credentials: PasskeyCredentialsTable;
+  login_audit_log: LoginAuditLogTable;
+  pending_password_changes: PendingPasswordChangesTable;
   rate_counters: RateCountersTable;
   email_domain_allows: EmailDomainAllowsTable;
   jobs: JobsTable;
@@ -605,6 +741,9 @@ export interface Database {
   polls: PollsTable;
   poll_votes: PollVotesTable;
   media_attachments: MediaAttachmentsTable;
+  upload_tokens: UploadTokensTable;
+  upload_logs: UploadLogsTable;
+  storage_quotas: StorageQuotasTable;
   home_feed: HomeFeedTable;
   lists: ListsTable;
   list_accounts: ListAccountsTable;
@@ -617,6 +756,10 @@ export interface Database {
   tag_follows: TagFollowsTable;
   custom_emojis: CustomEmojisTable;
   idempotency_keys: IdempotencyKeysTable;
+  federation_kv: FederationKvTable;
+  actor_key_pairs: ActorKeyPairsTable;
+  domain_blocks: DomainBlocksTable;
+  domain_allows: DomainAllowsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

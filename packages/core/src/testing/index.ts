@@ -4,3 +4,4 @@ export { createTestKith, type TestKith, type TestKithOptions, type TestUser, typ
 export { eventually, sleep } from "./eventually.js";
 export { withStorageFaults, type StorageFaults } from "./storage-faults.js";
 export { describeBlobStoreContract, type BlobStoreUnderTest } from "./blob-contract.js";
+export { describePubSubContract, type PubSubUnderTest } from "./pubsub-contract.js";

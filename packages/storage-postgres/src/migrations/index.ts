@@ -4,6 +4,12 @@ import * as jobs from "./0002_jobs.js";
 import * as registration from "./0003_registration.js";
 import * as adminAccounts from "./0004_admin_accounts.js";
 import * as social from "./0005_social.js";
+import * as credentials from "./0006_credentials.js";
+import * as uploads from "./0007_uploads.js";
+import * as timelines from "./0008_timelines.js";
+import * as search from "./0009_search.js";
+import * as relationships from "./0011_relationships.js";
+import * as federation from "./0012_federation.js";
 
 /** Numbered migrations, in order. The SQLite adapter has one of each number, with the same tables, columns and indexes. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -12,4 +18,10 @@ export const postgresMigrations: Record<string, Migration> = {
   "0003_registration": registration,
   "0004_admin_accounts": adminAccounts,
   "0005_social": social,
+  "0006_credentials": credentials,
+  "0007_uploads": uploads,
+  "0008_timelines": timelines,
+  "0009_search": search,
+  "0011_relationships": relationships,
+  "0012_federation": federation,
 };

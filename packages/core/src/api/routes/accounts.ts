@@ -13,14 +13,16 @@ export const accountRoutes = [
     access: authenticated,
     scopes: ["read:accounts", "profile"],
     response: CredentialAccountJson,
-    handler: async ({ caller, services, config }) => {
+    handler: async ({ caller, services }) => {
       if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
-      const [account, role] = await Promise.all([
-        services.accounts.findById(caller.accountId),
+      const [account, source, role] = await Promise.all([
+        services.accountViews.renderOne(caller.accountId),
+        services.profiles.credentialSource(caller.accountId),
         services.accounts.globalRole(caller.accountId),
       ]);
+      if (!account) throw new KithError("account.not_found");
       const administrator = role !== null && ["owner", "admin"].includes(role.name.toLowerCase());
-      return serializeCredentialAccount(account, role && { ...role, administrator }, config.origin);
+      return serializeCredentialAccount(account, source, role && { ...role, administrator });
     },
   }),
 ];

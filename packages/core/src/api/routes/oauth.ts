@@ -4,12 +4,14 @@ import { ALL_SCOPES } from "../../domain/scopes.js";
 import { constantTimeEqual } from "../../services/auth/secrets.js";
 import type { AuthorizationCheck, AuthorizationParams } from "../../services/oauth/oauth-service.js";
 import { GRANT_TYPES } from "../../services/oauth/oauth-service.js";
+import type { KithServices } from "../../services/index.js";
 import { publicAccess } from "../access.js";
 import { NO_STORE, answeringOAuthErrors, oauthParams, withBasicClientCredentials } from "../oauth-errors.js";
 import {
   CSRF_COOKIE,
   CSRF_FIELD,
   PAGE_HEADERS,
+  PASSKEY_FIELD,
   authorizeFormPage,
   codePage,
   cookieValue,
@@ -43,6 +45,24 @@ function refusal(check: Exclude<AuthorizationCheck, { kind: "ok" }>): Reply {
   return check.kind === "redirect"
     ? Reply.empty(302, { location: check.location, ...PAGE_HEADERS })
     : html(messagePage("Authorization failed", check.message), 400);
+}
+
+/** The account a posted passkey assertion signs in, or null when it does not verify. */
+async function passkeyAccount(services: KithServices, assertion: string): Promise<string | null> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(assertion);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+  const entries = Object.entries(parsed).map(([key, value]) => ({ key, value }));
+  try {
+    return await services.passkeys.verifyAssertion(entries);
+  } catch (error) {
+    if (isKithError(error)) return null;
+    throw error;
+  }
 }
 
 const TokenResponseJson = z.object({
@@ -116,6 +136,14 @@ export const oauthRoutes = [
           status,
           headers,
         );
+      const passkeyResponse = form[PASSKEY_FIELD];
+      if (passkeyResponse) {
+        // The passkey button: the assertion is verified as finish-auth does, then the authorization completes.
+        const accountId = await passkeyAccount(services, passkeyResponse);
+        if (accountId === null) return again("Passkey sign-in failed. Try again, or use your password.", 422);
+        const { code, location } = await services.oauth.issueCode(authorization, accountId);
+        return location ? Reply.empty(302, { location, ...PAGE_HEADERS }) : html(codePage(authorization.app.name, code));
+      }
       if (!identifier || !form.password) return again("Enter your username or email and your password.", 422);
       let result: Awaited<ReturnType<typeof services.oauth.signIn>>;
       try {

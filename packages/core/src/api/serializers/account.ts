@@ -17,6 +17,10 @@ export function defaultAvatarUrl(origin: string): string {
   return `${origin}/avatars/original/missing.png`;
 }
 
+export function defaultHeaderUrl(origin: string): string {
+  return `${origin}/headers/original/missing.png`;
+}
+
 export function serializeLocalAccount(account: LocalAccount, origin: string): AccountEntity {
   const { url, uri } = localAccountUrls(origin, account.username);
   const avatar = defaultAvatarUrl(origin);
@@ -30,8 +34,8 @@ export function serializeLocalAccount(account: LocalAccount, origin: string): Ac
     note: account.note,
     avatar,
     avatar_static: avatar,
-    header: `${origin}/headers/original/missing.png`,
-    header_static: `${origin}/headers/original/missing.png`,
+    header: defaultHeaderUrl(origin),
+    header_static: defaultHeaderUrl(origin),
     locked: account.locked,
     fields: [],
     emojis: [],
@@ -54,19 +58,30 @@ export function serializeLocalAccount(account: LocalAccount, origin: string): Ac
   };
 }
 
-export function serializeCredentialAccount(account: LocalAccount, role: AccountRoleView | null, origin: string): CredentialAccountEntity {
+/** What only the owner sees of an account: the sources of its profile and its posting defaults. */
+export interface CredentialSourceView {
+  readonly privacy: string;
+  readonly sensitive: boolean;
+  readonly language: string | null;
+  readonly note: string;
+  readonly fields: readonly { readonly name: string; readonly value: string; readonly verified_at: string | null }[];
+  readonly followRequestsCount: number;
+}
+
+/** The signed-in user's account: the Account entity as everyone sees it, plus its `source` and `role`. */
+export function serializeCredentialAccount(account: AccountEntity, source: CredentialSourceView, role: AccountRoleView | null): CredentialAccountEntity {
   return {
-    ...serializeLocalAccount(account, origin),
+    ...account,
     source: {
-      privacy: "public",
-      sensitive: false,
-      language: null,
-      note: account.note,
-      fields: [],
-      follow_requests_count: 0,
-      hide_collections: false,
+      privacy: source.privacy,
+      sensitive: source.sensitive,
+      language: source.language,
+      note: source.note,
+      fields: source.fields.map((field) => ({ name: field.name, value: field.value, verified_at: field.verified_at })),
+      follow_requests_count: source.followRequestsCount,
+      hide_collections: account.hide_collections,
       discoverable: account.discoverable,
-      indexable: account.discoverable,
+      indexable: account.indexable,
       attribution_domains: [],
     },
     role: {

@@ -44,6 +44,12 @@ export interface MigrationSpec {
   readonly tables?: readonly TableSpec[];
   readonly addColumns?: readonly AddColumnSpec[];
   readonly indexes?: readonly (IndexSpec & { readonly table: string })[];
+  /**
+   * Statements the DSL cannot describe because the engines differ in kind
+   * (full-text virtual tables and triggers, GIN indexes), run last. Objects
+   * made here are engine-specific and left out of the parity comparison.
+   */
+  readonly raw?: { readonly sqlite: readonly string[]; readonly postgres: readonly string[] };
 }
 
 const TYPES: Record<Dialect, Record<ColumnType, string>> = {
@@ -99,5 +105,6 @@ export function migrationStatements(migration: MigrationSpec, dialect: Dialect):
       ({ table, column, spec }) => `ALTER TABLE ${table} ADD COLUMN ${columnSql(column, spec, dialect, false)}`,
     ),
     ...(migration.indexes ?? []).map((index) => indexSql(index.table, index)),
+    ...(migration.raw?.[dialect] ?? []),
   ];
 }

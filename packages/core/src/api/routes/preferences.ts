@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { KithError } from "../../domain/errors.js";
+import { authenticated } from "../access.js";
+import { route } from "../route.js";
+
+const PreferencesJson = z.object({
+  "posting:default:visibility": z.enum(["public", "unlisted", "private", "direct"]),
+  "posting:default:sensitive": z.boolean(),
+  "posting:default:language": z.string().nullable(),
+  "posting:default:quote_policy": z.enum(["public", "followers", "nobody"]),
+  "reading:expand:media": z.enum(["default", "show_all", "hide_all"]),
+  "reading:expand:spoilers": z.boolean(),
+  "reading:autoplay:gifs": z.boolean(),
+});
+
+export const preferenceRoutes = [
+  route({
+    method: "GET",
+    path: "/api/v1/preferences",
+    summary: "The caller's posting defaults and reading preferences",
+    tags: ["preferences"],
+    access: authenticated,
+    scopes: ["read:accounts"],
+    response: PreferencesJson,
+    handler: async ({ caller, services }) => {
+      if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
+      return services.preferences.get(caller.accountId);
+    },
+  }),
+];

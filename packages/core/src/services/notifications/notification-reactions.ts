@@ -1,0 +1,91 @@
+import {
+  ancestorIds,
+  loadNotifiedStatus,
+  localRebloggers,
+  notifiedMentions,
+  pollAudience,
+  readersWhoMaySee,
+  subscribedFollowers,
+  subscribersOf,
+  type NotifiedStatus,
+} from "../../storage/repositories/notification-audiences.js";
+import type { ServiceDeps } from "../deps.js";
+import type { DomainEvents } from "../events/domain-events.js";
+import type { NotificationService } from "./notification-service.js";
+
+/** How far up a thread a new reply looks for subscriptions. */
+const SUBSCRIPTION_DEPTH = 64;
+
+/** Writes notifications in reaction to domain events. */
+export function reactForNotifications(events: DomainEvents, notifications: NotificationService, deps: Pick<ServiceDeps, "storage">): void {
+  const db = deps.storage.db;
+
+  async function onStatusCreated(statusId: string): Promise<void> {
+    const status = await loadNotifiedStatus(db, statusId);
+    if (!status) return;
+    if (status.reblogOfId !== null) {
+      if (status.reblogAuthorId) {
+        await notifications.notify({
+          recipientId: status.reblogAuthorId,
+          fromAccountId: status.accountId,
+          type: "reblog",
+          statusId: status.reblogOfId,
+        });
+      }
+      return;
+    }
+    await notifications.notifyMany(await notifiedMentions(db, status.id), status.accountId, "mention", status.id);
+    await notifySubscribers(status);
+  }
+
+  /** Followers with `notify` hear of top-level posts and self-replies; thread subscribers hear of replies under the posts they follow. */
+  async function notifySubscribers(status: NotifiedStatus): Promise<void> {
+    const recipients = new Set<string>();
+    const replyToOther = status.inReplyToAccountId !== null && status.inReplyToAccountId !== status.accountId;
+    if (status.visibility !== "direct" && !replyToOther)
+      for (const id of await subscribedFollowers(db, status.accountId)) recipients.add(id);
+    if (status.inReplyToId !== null) {
+      for (const id of await subscribersOf(db, await ancestorIds(db, status.inReplyToId, SUBSCRIPTION_DEPTH))) recipients.add(id);
+    }
+    const allowed = await readersWhoMaySee(db, status, [...recipients]);
+    await notifications.notifyMany(
+      [...recipients].filter((id) => allowed.has(id)),
+      status.accountId,
+      "status",
+      status.id,
+    );
+  }
+
+  events.on("status.created", (event) => onStatusCreated(event.statusId));
+  events.on("status.updated", async (event) => {
+    await notifications.notifyMany(await localRebloggers(db, event.statusId), event.accountId, "update", event.statusId);
+  });
+  events.on("favourite.created", async (event) => {
+    const status = await loadNotifiedStatus(db, event.statusId);
+    if (status)
+      await notifications.notify({ recipientId: status.accountId, fromAccountId: event.accountId, type: "favourite", statusId: status.id });
+  });
+  events.on("follow.created", async (event) => {
+    if (await notifications.settleFollowRequest(event.targetAccountId, event.accountId)) return;
+    await notifications.notify({ recipientId: event.targetAccountId, fromAccountId: event.accountId, type: "follow" });
+  });
+  events.on("follow.rejected", async (event) => {
+    await notifications.settleFollowRequest(event.targetAccountId, event.accountId);
+  });
+  // A withdrawn request takes its notification with it.
+  events.on("follow.removed", async (event) => {
+    await notifications.settleFollowRequest(event.targetAccountId, event.accountId);
+  });
+  events.on("follow.requested", async (event) => {
+    await notifications.notify({ recipientId: event.targetAccountId, fromAccountId: event.accountId, type: "follow_request" });
+  });
+  events.on("poll.closed", async (event) => {
+    const { authorId, voters } = await pollAudience(db, event.pollId);
+    if (authorId === null) return;
+    await notifications.notifyMany(voters, authorId, "poll", event.statusId);
+    await notifications.notify(
+      { recipientId: authorId, fromAccountId: authorId, type: "poll", statusId: event.statusId },
+      { allowSelf: true },
+    );
+  });
+}

@@ -1,0 +1,97 @@
+import type { AccountEntity } from "../../api/entities/account.js";
+import type { GroupedNotificationsEntity, NotificationEntity, NotificationGroupEntity } from "../../api/entities/notification.js";
+import type { StatusEntity } from "../../api/entities/status.js";
+import type { FilterService } from "../filters/filter-service.js";
+import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
+import { applyFilterMatcher } from "../timelines/apply-filters.js";
+import type { NotificationGroup } from "./notification-groups.js";
+import type { NotificationRecord } from "./notification-service.js";
+
+/**
+ * Renders notifications for their recipient in batches: one account render
+ * and one status render per page, then the recipient's `notifications`
+ * filters. A notification about a post the recipient may no longer see, or
+ * that a `hide` filter matches, is left out.
+ */
+export class NotificationViews {
+  constructor(
+    private readonly statusViews: StatusViews,
+    private readonly accounts: AccountRenderer,
+    private readonly filters: FilterService,
+  ) {}
+
+  async #statuses(statusIds: readonly string[], viewerId: string): Promise<Map<string, StatusEntity>> {
+    const ids = [...new Set(statusIds)];
+    if (ids.length === 0) return new Map();
+    const rendered = await this.statusViews.renderList(ids, viewerId);
+    const matcher = await this.filters.forViewer(viewerId, "notifications");
+    const kept = applyFilterMatcher(matcher, rendered);
+    return new Map(kept.map((status) => [status.id, status]));
+  }
+
+  async render(records: readonly NotificationRecord[], viewerId: string): Promise<NotificationEntity[]> {
+    const [accounts, statuses] = await Promise.all([
+      this.accounts.render([...new Set(records.map((r) => r.fromAccountId))]),
+      this.#statuses(
+        records.flatMap((r) => (r.statusId ? [r.statusId] : [])),
+        viewerId,
+      ),
+    ]);
+    return records.flatMap((record) => {
+      const account = accounts.get(record.fromAccountId);
+      const status = record.statusId ? statuses.get(record.statusId) : null;
+      if (!account || status === undefined) return [];
+      return [
+        {
+          id: record.id,
+          type: record.type,
+          group_key: record.groupKey,
+          created_at: record.createdAt,
+          account,
+          status,
+          report: null,
+          read_at: record.readAt,
+        },
+      ];
+    });
+  }
+
+  async renderGroups(groups: readonly NotificationGroup[], viewerId: string): Promise<GroupedNotificationsEntity> {
+    const accountIds = [...new Set(groups.flatMap((g) => g.sampleAccountIds))];
+    const [accounts, statuses] = await Promise.all([
+      this.accounts.render(accountIds),
+      this.#statuses(
+        groups.flatMap((g) => (g.statusId ? [g.statusId] : [])),
+        viewerId,
+      ),
+    ]);
+    const kept = groups.filter(
+      (g) => (g.statusId === null || statuses.has(g.statusId)) && g.sampleAccountIds.some((id) => accounts.has(id)),
+    );
+    const usedAccounts = new Set(kept.flatMap((g) => g.sampleAccountIds));
+    return {
+      accounts: [...usedAccounts].flatMap((id): AccountEntity[] => {
+        const account = accounts.get(id);
+        return account ? [account] : [];
+      }),
+      statuses: [...new Set(kept.flatMap((g) => (g.statusId ? [g.statusId] : [])))].flatMap((id): StatusEntity[] => {
+        const status = statuses.get(id);
+        return status ? [status] : [];
+      }),
+      notification_groups: kept.map(
+        (g): NotificationGroupEntity => ({
+          group_key: g.groupKey,
+          notifications_count: g.notificationsCount,
+          type: g.type,
+          most_recent_notification_id: g.mostRecentNotificationId,
+          page_min_id: g.pageMinId,
+          page_max_id: g.pageMaxId,
+          latest_page_notification_at: g.latestPageNotificationAt,
+          sample_account_ids: g.sampleAccountIds.filter((id) => accounts.has(id)),
+          status_id: g.statusId,
+          report: null,
+        }),
+      ),
+    };
+  }
+}

@@ -1,0 +1,256 @@
+import type { AccountEntity } from "../../api/entities/account.js";
+import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../api/entities/status.js";
+import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../api/serializers/status.js";
+import {
+  type ViewerMarks,
+  loadApplications,
+  loadMentions,
+  loadOwnVotes,
+  loadPolls,
+  loadStatusTags,
+  loadViewerMarks,
+  loadVisibleStatuses,
+} from "../../storage/repositories/status-view-loads.js";
+import { readFlag } from "../../storage/repositories/status-columns.js";
+import type { StatusRow, Visibility } from "../../storage/schema.js";
+import type { ServiceDeps } from "../deps.js";
+import type { DomainEvents } from "../events/domain-events.js";
+import { type StatusParts, StatusPartsCache } from "./status-parts-cache.js";
+
+/** Renders accounts as Mastodon's Account entity, many at once (the profiles part provides it). */
+export interface AccountRenderer {
+  render(ids: readonly string[]): Promise<Map<string, AccountEntity>>;
+}
+
+/** Renders the media attached to posts, many posts at once (the media part provides it). */
+export interface StatusMediaRenderer {
+  renderForStatuses(statusIds: readonly string[]): Promise<Map<string, readonly StatusMediaEntity[]>>;
+}
+
+export interface RenderOptions {
+  /** Include the plain-text source in `text` (deleting for a redraft). @default false */
+  readonly withSource?: boolean;
+}
+
+/** Nobody may quote: Kith does not take quote posts yet, and says so the way Mastodon 4.5 clients read. */
+const NO_QUOTES = { automatic: [], manual: [], current_user: "denied" } as const;
+
+/**
+ * Turns post ids into Mastodon's Status entity for one viewer. Only posts the
+ * viewer may see come back (visibility.ts decides); a boost whose boosted
+ * post is hidden is left out too. The number of queries is fixed, however
+ * many ids are asked for: every related row is loaded in one batch per table.
+ */
+export class StatusViews {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock">,
+    private readonly accounts: AccountRenderer,
+    private readonly media: StatusMediaRenderer,
+    events?: DomainEvents,
+  ) {
+    events?.on("status.updated", (event) => this.#parts.forget(event.statusId));
+    events?.on("status.deleted", (event) => this.#parts.forget(event.statusId));
+  }
+
+  readonly #parts = new StatusPartsCache();
+
+  async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
+    const db = this.deps.storage.db;
+    const unique = [...new Set(ids)];
+    const outer = await loadVisibleStatuses(db, unique, viewerId);
+    const boostedIds = [...new Set(outer.flatMap((row) => (row.reblog_of_id ? [row.reblog_of_id] : [])))];
+    const boosted = await loadVisibleStatuses(db, boostedIds, viewerId);
+    const rows = new Map<string, StatusRow>();
+    for (const row of [...outer, ...boosted]) rows.set(row.id, row);
+    // The posts whose content is shown: every non-boost, and the boosted posts.
+    const shown = [...rows.values()].filter((row) => row.reblog_of_id === null);
+    const shownIds = shown.map((row) => row.id);
+    const conversationIds = [...new Set(shown.flatMap((row) => (row.conversation_id ? [row.conversation_id] : [])))];
+
+    const origin = this.deps.config.origin;
+    const now = this.deps.clock.now();
+    const parts = new Map<string, StatusParts>();
+    for (const row of shown) {
+      const cached = this.#parts.get(row.id, row.updated_at);
+      if (cached) parts.set(row.id, cached);
+    }
+    const missing = shown.filter((row) => !parts.has(row.id));
+    const missingIds = missing.map((row) => row.id);
+    const appIds = [...new Set(missing.flatMap((row) => (row.application_id ? [row.application_id] : [])))];
+    const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
+
+    const [accounts, media, mentions, tags, polls, apps, marks] = await Promise.all([
+      this.accounts.render([...new Set([...rows.values()].map((row) => row.account_id))]),
+      this.media.renderForStatuses(shownIds),
+      loadMentions(db, missingIds),
+      loadStatusTags(db, missingIds),
+      loadPolls(db, pollCandidates),
+      loadApplications(db, appIds),
+      viewerId === null ? Promise.resolve(null) : loadViewerMarks(db, shownIds, conversationIds, viewerId),
+    ]);
+    const ownVotes =
+      viewerId === null
+        ? []
+        : await loadOwnVotes(
+            db,
+            polls.map((poll) => poll.id),
+            viewerId,
+          );
+
+    const mentionsBy = groupBy(mentions, (row) => row.status_id);
+    const tagsBy = groupBy(tags, (row) => row.status_id);
+    const pollBy = new Map(polls.map((poll) => [poll.status_id, poll]));
+    const votesBy = groupBy(ownVotes, (row) => row.poll_id);
+    const appBy = new Map(apps.map((app) => [app.id, app]));
+    for (const row of missing) {
+      const app = row.application_id ? appBy.get(row.application_id) : undefined;
+      const loaded: StatusParts = {
+        mentions: inTextOrder(row, mentionsBy.get(row.id) ?? []).map((mention) => serializeMention(origin, mention)),
+        tags: (tagsBy.get(row.id) ?? []).map((tag) => serializeTag(origin, tag.name)),
+        application: app && readFlag(row.local) ? { name: app.name, website: app.website } : null,
+        hasPoll: pollBy.has(row.id),
+      };
+      parts.set(row.id, loaded);
+      this.#parts.set(row.id, row.updated_at, loaded);
+    }
+
+    const renderContent = (row: StatusRow): InnerStatusEntity | null => {
+      const account = accounts.get(row.account_id);
+      if (!account) return null;
+      const local = readFlag(row.local);
+      const urls = local ? localStatusUrls(origin, account.username, row.id) : { uri: row.uri ?? "", url: row.url ?? row.uri ?? "" };
+      const poll = pollBy.get(row.id);
+      const part = parts.get(row.id);
+      const entity: InnerStatusEntity = {
+        id: row.id,
+        uri: row.uri ?? urls.uri,
+        url: row.url ?? urls.url,
+        created_at: row.created_at,
+        account,
+        content: row.content,
+        visibility: row.visibility as Visibility,
+        sensitive: readFlag(row.sensitive),
+        spoiler_text: row.spoiler_text,
+        media_attachments: [...(media.get(row.id) ?? [])],
+        application: part?.application ? { ...part.application } : null,
+        mentions: (part?.mentions ?? []).map((mention) => ({ ...mention })),
+        tags: (part?.tags ?? []).map((tag) => ({ ...tag, history: [] })),
+        emojis: [],
+        reblogs_count: row.reblogs_count,
+        favourites_count: row.favourites_count,
+        replies_count: row.replies_count,
+        quotes_count: 0,
+        in_reply_to_id: row.in_reply_to_id,
+        in_reply_to_account_id: row.in_reply_to_account_id,
+        reblog: null,
+        poll: poll
+          ? serializePoll(poll, {
+              now,
+              viewerId,
+              ownVotes: viewerId === null ? null : (votesBy.get(poll.id) ?? []).map((vote) => vote.choice),
+            })
+          : null,
+        card: null,
+        language: row.language,
+        text: options.withSource ? row.text : null,
+        edited_at: row.edited_at,
+        quote: null,
+        quote_approval: { automatic: [], manual: [], current_user: NO_QUOTES.current_user },
+        filtered: [],
+      };
+      if (marks) Object.assign(entity, viewerFlags(row, marks));
+      return entity;
+    };
+
+    const asked = new Map(outer.map((row) => [row.id, row]));
+    const result = new Map<string, StatusEntity>();
+    for (const id of unique) {
+      const row = asked.get(id);
+      if (!row) continue;
+      if (row.reblog_of_id === null) {
+        const entity = renderContent(row);
+        if (entity) result.set(id, entity);
+        continue;
+      }
+      const inner = rows.get(row.reblog_of_id);
+      const account = accounts.get(row.account_id);
+      const content = inner ? renderContent(inner) : null;
+      if (!content || !account) continue;
+      result.set(id, reblogEntity(row, content, account, origin));
+    }
+    return result;
+  }
+
+  /** One post for the viewer, or null when it does not exist or may not be seen. */
+  async renderOne(id: string, viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity | null> {
+    return (await this.render([id], viewerId, options)).get(id) ?? null;
+  }
+
+  /** Posts in the order of `ids`, those the viewer may not see left out. */
+  async renderList(ids: readonly string[], viewerId: string | null): Promise<StatusEntity[]> {
+    const rendered = await this.render(ids, viewerId);
+    return ids.flatMap((id) => {
+      const entity = rendered.get(id);
+      return entity ? [entity] : [];
+    });
+  }
+}
+
+function viewerFlags(row: StatusRow, marks: ViewerMarks) {
+  return {
+    favourited: marks.favourited.has(row.id),
+    reblogged: marks.reblogged.has(row.id),
+    muted: row.conversation_id !== null && marks.mutedConversations.has(row.conversation_id),
+    bookmarked: marks.bookmarked.has(row.id),
+    pinned: marks.pinned.has(row.id),
+  };
+}
+
+/** A boost: its own id, author and time, the boosted post nested, the counters and marks of the boosted post. */
+function reblogEntity(row: StatusRow, content: InnerStatusEntity, account: AccountEntity, origin: string): StatusEntity {
+  const uri = row.uri ?? localReblogUri(origin, account.username, row.id);
+  return {
+    ...content,
+    id: row.id,
+    uri,
+    url: row.url,
+    created_at: row.created_at,
+    account,
+    visibility: row.visibility as Visibility,
+    content: "",
+    spoiler_text: "",
+    sensitive: false,
+    media_attachments: [],
+    application: null,
+    mentions: [],
+    tags: [],
+    poll: null,
+    in_reply_to_id: null,
+    in_reply_to_account_id: null,
+    language: null,
+    text: null,
+    edited_at: null,
+    reblog: content,
+  };
+}
+
+/** Mentions in the order the post names them (the table keeps no order). */
+function inTextOrder<T extends { username: string }>(row: StatusRow, mentions: readonly T[]): T[] {
+  const haystack = (row.text || row.content).toLowerCase();
+  const at = (mention: T) => {
+    const index = haystack.indexOf(`@${mention.username.toLowerCase()}`);
+    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+  };
+  return [...mentions].sort((a, b) => at(a) - at(b));
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,88 @@
+import type { StatusEntity } from "../../api/entities/status.js";
+import type { PageRequest } from "../../domain/page.js";
+import { pageHomeFeed } from "../../storage/repositories/home-feed.js";
+import {
+  type PublicTimelineQuery,
+  type TagTimelineQuery,
+  pageListTimeline,
+  pagePublicTimeline,
+  pageTagTimeline,
+} from "../../storage/repositories/timelines.js";
+import type { ServiceDeps } from "../deps.js";
+import type { FilterService } from "../filters/filter-service.js";
+import type { ListService } from "../lists/list-service.js";
+import type { StatusViews } from "../statuses/status-views.js";
+import { applyFilterMatcher } from "./apply-filters.js";
+import type { FilterContext } from "../../storage/repositories/filters.js";
+
+export type { PublicTimelineQuery, TagTimelineQuery };
+
+/** A rendered page and the ids it was read from (the `Link` header pages by these, not by what survived rendering). */
+export interface TimelinePage {
+  readonly statuses: StatusEntity[];
+  readonly pageIds: readonly string[];
+}
+
+/** Tag names are stored lower-cased and NFKC-normalised; queries are normalised the same way. */
+export function normalizeTag(name: string): string {
+  return name.replace(/^#/, "").normalize("NFKC").toLowerCase();
+}
+
+/**
+ * Reads timelines: ids from one query each, then one batch render for the
+ * viewer (visibility checked again there), then the viewer's filters of the
+ * timeline's context.
+ */
+export class TimelineService {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "clock">,
+    private readonly statusViews: StatusViews,
+    private readonly filters: FilterService,
+    private readonly lists: ListService,
+  ) {}
+
+  async home(viewerId: string, page: PageRequest): Promise<TimelinePage> {
+    const ids = await pageHomeFeed(this.deps.storage.db, viewerId, page);
+    return this.#render(ids, viewerId, "home");
+  }
+
+  async public(viewerId: string | null, query: PublicTimelineQuery, page: PageRequest): Promise<TimelinePage> {
+    const ids = await pagePublicTimeline(this.deps.storage.db, this.#viewer(viewerId), query, page);
+    return this.#render(ids, viewerId, "public");
+  }
+
+  async tag(viewerId: string | null, query: TagTimelineQuery, page: PageRequest): Promise<TimelinePage> {
+    const normalized: TagTimelineQuery = {
+      ...query,
+      tag: normalizeTag(query.tag),
+      any: (query.any ?? []).map(normalizeTag),
+      all: (query.all ?? []).map(normalizeTag),
+      none: (query.none ?? []).map(normalizeTag),
+    };
+    const ids = await pageTagTimeline(this.deps.storage.db, this.#viewer(viewerId), normalized, page);
+    return this.#render(ids, viewerId, "public");
+  }
+
+  /** A list's timeline; 404 for a list that is not the viewer's. */
+  async list(viewerId: string, listId: string, page: PageRequest): Promise<TimelinePage> {
+    const list = await this.lists.get(viewerId, listId);
+    const ids = await pageListTimeline(
+      this.deps.storage.db,
+      { id: list.id, ownerId: viewerId, repliesPolicy: list.repliesPolicy },
+      this.deps.clock.now().toISOString(),
+      page,
+    );
+    return this.#render(ids, viewerId, "home");
+  }
+
+  #viewer(viewerId: string | null) {
+    return { accountId: viewerId, now: this.deps.clock.now().toISOString() };
+  }
+
+  async #render(ids: readonly string[], viewerId: string | null, context: FilterContext): Promise<TimelinePage> {
+    const statuses = await this.statusViews.renderList(ids, viewerId);
+    if (viewerId === null || statuses.length === 0) return { statuses, pageIds: ids };
+    const matcher = await this.filters.forViewer(viewerId, context);
+    return { statuses: applyFilterMatcher(matcher, statuses), pageIds: ids };
+  }
+}

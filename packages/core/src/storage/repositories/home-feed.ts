@@ -1,0 +1,90 @@
+import type { Kysely } from "kysely";
+import type { PageRequest } from "../../domain/page.js";
+import { fetchIdPage } from "../paginate-by-id.js";
+import type { Database } from "../schema.js";
+
+/** One entry of someone's home feed. */
+export interface HomeFeedEntry {
+  readonly accountId: string;
+  readonly statusId: string;
+  /** Who wrote the entry: the booster for a boost. */
+  readonly authorId: string;
+  readonly reblogOfId: string | null;
+  readonly createdAt: string;
+}
+
+/** Adds entries; an entry already there is left as it is. */
+export async function insertHomeFeedEntries(db: Kysely<Database>, entries: readonly HomeFeedEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db
+    .insertInto("home_feed")
+    .values(
+      entries.map((entry) => ({
+        account_id: entry.accountId,
+        status_id: entry.statusId,
+        author_id: entry.authorId,
+        reblog_of_id: entry.reblogOfId,
+        created_at: entry.createdAt,
+      })),
+    )
+    .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing())
+    .execute();
+}
+
+/** Of `accountIds`, those whose feed already shows `statusId`, itself or boosted. */
+export async function readersAlreadyShowing(db: Kysely<Database>, accountIds: readonly string[], statusId: string): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const [direct, boosted] = await Promise.all([
+    db.selectFrom("home_feed").select("account_id").where("status_id", "=", statusId).where("account_id", "in", accountIds).execute(),
+    db.selectFrom("home_feed").select("account_id").where("reblog_of_id", "=", statusId).where("account_id", "in", accountIds).execute(),
+  ]);
+  return new Set([...direct, ...boosted].map((row) => row.account_id));
+}
+
+/** One page of a home feed, newest first: a range scan of the feed's primary key. */
+export async function pageHomeFeed(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<string[]> {
+  const rows = await fetchIdPage(db.selectFrom("home_feed").select("status_id").where("account_id", "=", accountId), "status_id", page);
+  return rows.map((row) => row.status_id);
+}
+
+/** Removes from a feed what `authorId` wrote, and boosts of their posts. */
+export async function removeAuthorFromFeed(db: Kysely<Database>, accountId: string, authorId: string): Promise<void> {
+  await db.deleteFrom("home_feed").where("account_id", "=", accountId).where("author_id", "=", authorId).execute();
+  await db
+    .deleteFrom("home_feed")
+    .where("account_id", "=", accountId)
+    .where("reblog_of_id", "in", db.selectFrom("statuses").select("id").where("account_id", "=", authorId))
+    .execute();
+}
+
+/** Removes from a feed what accounts of `domain` wrote, and boosts of their posts. */
+export async function removeDomainFromFeed(db: Kysely<Database>, accountId: string, domain: string): Promise<void> {
+  const ofDomain = db.selectFrom("accounts").select("id").where("domain", "=", domain);
+  await db.deleteFrom("home_feed").where("account_id", "=", accountId).where("author_id", "in", ofDomain).execute();
+  await db
+    .deleteFrom("home_feed")
+    .where("account_id", "=", accountId)
+    .where("reblog_of_id", "in", db.selectFrom("statuses").select("id").where("account_id", "in", ofDomain))
+    .execute();
+}
+
+/** Of `statusIds`, those one reader's feed shows, themselves or boosted. */
+export async function boostedPostsShown(db: Kysely<Database>, accountId: string, statusIds: readonly string[]): Promise<Set<string>> {
+  if (statusIds.length === 0) return new Set();
+  const [direct, boosted] = await Promise.all([
+    db.selectFrom("home_feed").select("status_id as id").where("account_id", "=", accountId).where("status_id", "in", statusIds).execute(),
+    db
+      .selectFrom("home_feed")
+      .select("reblog_of_id as id")
+      .where("reblog_of_id", "in", statusIds)
+      .where("account_id", "=", accountId)
+      .execute(),
+  ]);
+  return new Set([...direct, ...boosted].map((row) => row.id).filter((id): id is string => id !== null));
+}
+
+/** Readers whose feed shows `statusId` itself (the status index). */
+export async function readersShowing(db: Kysely<Database>, statusId: string): Promise<string[]> {
+  const rows = await db.selectFrom("home_feed").select("account_id").where("status_id", "=", statusId).execute();
+  return rows.map((row) => row.account_id);
+}

@@ -1,0 +1,295 @@
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import type { PageRequest } from "../../domain/page.js";
+import { fetchIdPage } from "../paginate-by-id.js";
+import type { Database } from "../schema.js";
+import { notHiddenFrom } from "./hidden-authors.js";
+import { writeFlag } from "./status-columns.js";
+
+export interface NotificationRecord {
+  readonly id: string;
+  readonly recipientId: string;
+  readonly fromAccountId: string;
+  readonly type: string;
+  readonly statusId: string | null;
+  readonly groupKey: string;
+  readonly readAt: string | null;
+  readonly createdAt: string;
+}
+
+/** Which notifications a list shows. */
+export interface NotificationFilter {
+  readonly types?: readonly string[];
+  readonly excludeTypes?: readonly string[];
+  readonly fromAccountId?: string;
+  /** true: only read ones; false: only unread ones. */
+  readonly read?: boolean;
+}
+
+const COLUMNS = ["id", "account_id", "from_account_id", "type", "status_id", "group_key", "read_at", "created_at"] as const;
+
+type Row = {
+  id: string;
+  account_id: string;
+  from_account_id: string;
+  type: string;
+  status_id: string | null;
+  group_key: string;
+  read_at: string | null;
+  created_at: string;
+};
+
+function toRecord(row: Row): NotificationRecord {
+  return {
+    id: row.id,
+    recipientId: row.account_id,
+    fromAccountId: row.from_account_id,
+    type: row.type,
+    statusId: row.status_id,
+    groupKey: row.group_key,
+    readAt: row.read_at,
+    createdAt: row.created_at,
+  };
+}
+
+function visibleNotifications(
+  db: Kysely<Database>,
+  recipientId: string,
+  filter: NotificationFilter,
+  now: string,
+): SelectQueryBuilder<Database, "notifications", Row> {
+  let query = db
+    .selectFrom("notifications")
+    .select(COLUMNS)
+    .where("account_id", "=", recipientId)
+    .where(notHiddenFrom("notifications.from_account_id", recipientId, now, { mutes: "hiding_notifications" }));
+  if (filter.types && filter.types.length > 0) query = query.where("type", "in", filter.types);
+  if (filter.excludeTypes && filter.excludeTypes.length > 0) query = query.where("type", "not in", filter.excludeTypes);
+  if (filter.fromAccountId) query = query.where("from_account_id", "=", filter.fromAccountId);
+  if (filter.read === true) query = query.where("read_at", "is not", null);
+  if (filter.read === false) query = query.where("read_at", "is", null);
+  return query;
+}
+
+export async function pageNotifications(
+  db: Kysely<Database>,
+  recipientId: string,
+  filter: NotificationFilter,
+  now: string,
+  page: PageRequest,
+): Promise<NotificationRecord[]> {
+  const rows = await fetchIdPage(visibleNotifications(db, recipientId, filter, now), "notifications.id", page);
+  return rows.map(toRecord);
+}
+
+export async function findNotification(
+  db: Kysely<Database>,
+  recipientId: string,
+  id: string,
+  now: string,
+): Promise<NotificationRecord | null> {
+  const row = await visibleNotifications(db, recipientId, {}, now).where("id", "=", id).executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+/** Every notification of one group, newest first, up to `limit`. */
+export async function notificationsOfGroup(
+  db: Kysely<Database>,
+  recipientId: string,
+  groupKey: string,
+  now: string,
+  limit: number,
+): Promise<NotificationRecord[]> {
+  const rows = await visibleNotifications(db, recipientId, {}, now)
+    .where("group_key", "=", groupKey)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toRecord);
+}
+
+/** How many notifications each group holds, over all pages. */
+export async function groupSizes(
+  db: Kysely<Database>,
+  recipientId: string,
+  groupKeys: readonly string[],
+  now: string,
+): Promise<Map<string, number>> {
+  if (groupKeys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("notifications")
+    .select(["group_key", sql<number>`count(*)`.as("count")])
+    .where("account_id", "=", recipientId)
+    .where("group_key", "in", groupKeys)
+    .where(notHiddenFrom("notifications.from_account_id", recipientId, now, { mutes: "hiding_notifications" }))
+    .groupBy("group_key")
+    .execute();
+  return new Map(rows.map((row) => [row.group_key, Number(row.count)]));
+}
+
+/** Unread notifications (or groups of them), counted up to `limit`. */
+export async function countUnread(
+  db: Kysely<Database>,
+  recipientId: string,
+  filter: NotificationFilter,
+  now: string,
+  limit: number,
+  by: "notification" | "group",
+): Promise<number> {
+  const base = visibleNotifications(db, recipientId, { ...filter, read: false }, now);
+  const limited =
+    by === "notification"
+      ? base.clearSelect().select("id").limit(limit)
+      : base.clearSelect().select("group_key as id").distinct().limit(limit);
+  const row = await db.selectFrom(limited.as("unread")).select(sql<number>`count(*)`.as("count")).executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+export async function deleteNotifications(
+  db: Kysely<Database>,
+  recipientId: string,
+  where: { id?: string; groupKey?: string },
+): Promise<number> {
+  let query = db.deleteFrom("notifications").where("account_id", "=", recipientId);
+  if (where.id) query = query.where("id", "=", where.id);
+  if (where.groupKey) query = query.where("group_key", "=", where.groupKey);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Sets or clears the read time of one notification, or of every one up to `maxId`, or of all. */
+export async function setReadAt(
+  db: Kysely<Database>,
+  recipientId: string,
+  readAt: string | null,
+  scope: { id?: string; maxId?: string },
+): Promise<number> {
+  let query = db.updateTable("notifications").set({ read_at: readAt }).where("account_id", "=", recipientId);
+  if (scope.id) query = query.where("id", "=", scope.id);
+  if (scope.maxId) query = query.where("id", "<=", scope.maxId);
+  // Marking read keeps the first read time.
+  query = readAt === null ? query.where("read_at", "is not", null) : query.where("read_at", "is", null);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Local accounts holding, through a global role, any access to one of `resources`. */
+export async function holdersOfResources(db: Kysely<Database>, resources: readonly string[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom("actor_roles")
+    .innerJoin("roles", "roles.id", "actor_roles.role_id")
+    .innerJoin("role_permissions", "role_permissions.role_id", "roles.id")
+    .innerJoin("accounts", "accounts.id", "actor_roles.actor_id")
+    .select("actor_roles.actor_id")
+    .distinct()
+    .where("roles.scope", "=", "global")
+    .where("role_permissions.resource", "in", resources)
+    .where("accounts.domain", "is", null)
+    .execute();
+  return rows.map((row) => row.actor_id);
+}
+
+/** Deletes the follow request notifications `fromId` caused `recipientId`; returns how many. */
+export async function deleteFollowRequestNotifications(db: Kysely<Database>, recipientId: string, fromId: string): Promise<number> {
+  const result = await db
+    .deleteFrom("notifications")
+    .where("account_id", "=", recipientId)
+    .where("from_account_id", "=", fromId)
+    .where("type", "=", "follow_request")
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Of `recipientIds`, those who refuse notifications from `fromId`: they block it or its domain, mute it with notifications, or it blocks them. */
+export async function recipientsRefusing(
+  db: Kysely<Database>,
+  recipientIds: readonly string[],
+  fromId: string,
+  now: string,
+): Promise<Set<string>> {
+  if (recipientIds.length === 0) return new Set();
+  const [blocking, blockedBy, muting, domainBlocking] = await Promise.all([
+    db
+      .selectFrom("blocks")
+      .select("account_id as id")
+      .where("account_id", "in", recipientIds)
+      .where("target_account_id", "=", fromId)
+      .execute(),
+    db
+      .selectFrom("blocks")
+      .select("target_account_id as id")
+      .where("account_id", "=", fromId)
+      .where("target_account_id", "in", recipientIds)
+      .execute(),
+    db
+      .selectFrom("mutes")
+      .select("account_id as id")
+      .where("account_id", "in", recipientIds)
+      .where("target_account_id", "=", fromId)
+      .where("hide_notifications", "=", writeFlag(true))
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+      .execute(),
+    db
+      .selectFrom("account_domain_blocks")
+      .select("account_id as id")
+      .where("account_id", "in", recipientIds)
+      .where("domain", "in", db.selectFrom("accounts").select("domain").where("id", "=", fromId).where("domain", "is not", null))
+      .execute(),
+  ]);
+  return new Set([...blocking, ...blockedBy, ...muting, ...domainBlocking].map((row) => row.id));
+}
+
+/** Of `recipientIds`, those already told about `statusId` by a notification of one of `types`. */
+export async function recipientsNotifiedAbout(
+  db: Kysely<Database>,
+  recipientIds: readonly string[],
+  statusId: string,
+  types: readonly string[],
+): Promise<Set<string>> {
+  if (recipientIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("notifications")
+    .select("account_id")
+    .where("status_id", "=", statusId)
+    .where("account_id", "in", recipientIds)
+    .where("type", "in", types)
+    .execute();
+  return new Set(rows.map((row) => row.account_id));
+}
+
+/** Of `recipientIds`, those who muted the conversation `statusId` belongs to. */
+export async function recipientsMutingConversationOf(
+  db: Kysely<Database>,
+  recipientIds: readonly string[],
+  statusId: string,
+): Promise<Set<string>> {
+  if (recipientIds.length === 0) return new Set();
+  const status = await db.selectFrom("statuses").select(["id", "conversation_id"]).where("id", "=", statusId).executeTakeFirst();
+  if (!status) return new Set();
+  const rows = await db
+    .selectFrom("conversation_mutes")
+    .select("account_id")
+    .where("account_id", "in", recipientIds)
+    .where("conversation_id", "in", [status.id, ...(status.conversation_id ? [status.conversation_id] : [])])
+    .execute();
+  return new Set(rows.map((row) => row.account_id));
+}
+
+/** Writes several notifications in one statement. */
+export async function insertNotifications(db: Kysely<Database>, records: readonly NotificationRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await db
+    .insertInto("notifications")
+    .values(
+      records.map((record) => ({
+        id: record.id,
+        account_id: record.recipientId,
+        from_account_id: record.fromAccountId,
+        type: record.type,
+        status_id: record.statusId,
+        group_key: record.groupKey,
+        read_at: record.readAt,
+        created_at: record.createdAt,
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,196 @@
+import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
+import type { StorageCapabilities } from "../../ports/storage.js";
+import { visibleTo } from "../../services/statuses/visibility.js";
+import type { Database } from "../schema.js";
+import { notHiddenFrom } from "./hidden-authors.js";
+
+/**
+ * Full-text queries over the indexes of migration 0009, one flavour per
+ * engine. Terms are reduced to runs of letters and digits before they reach
+ * either query language, so nothing a user types is read as an operator.
+ */
+export type FullTextFlavour = StorageCapabilities["fullTextSearch"];
+
+const MAX_TERMS = 8;
+
+/** The words of a query, lower-cased, as both engines' tokenizers split them. */
+export function searchTerms(query: string): string[] {
+  return [
+    ...query
+      .toLowerCase()
+      .normalize("NFKC")
+      .matchAll(/[\p{L}\p{N}]+/gu),
+  ]
+    .map((m) => m[0])
+    .slice(0, MAX_TERMS);
+}
+
+/** Every term must appear; with `prefix`, the last one may be the start of a word (typing ahead). */
+function fts5Query(terms: readonly string[], prefix: boolean): string {
+  return terms.map((term, i) => `"${term}"${prefix && i === terms.length - 1 ? "*" : ""}`).join(" ");
+}
+
+function tsQuery(terms: readonly string[], prefix: boolean): string {
+  return terms.map((term, i) => `${term}${prefix && i === terms.length - 1 ? ":*" : ""}`).join(" & ");
+}
+
+/** A condition on `statuses` matching posts whose text (and content warning) holds every term. */
+export function statusTextMatches(flavour: FullTextFlavour, terms: readonly string[]): Expression<SqlBool> {
+  if (terms.length === 0) return sql<SqlBool>`1 = 0`;
+  switch (flavour) {
+    case "fts5":
+      return sql<SqlBool>`statuses.id in (
+        select k.status_id from statuses_fts f join statuses_fts_keys k on k.doc = f.rowid
+        where statuses_fts match ${fts5Query(terms, false)})`;
+    case "tsvector":
+      // The expression and predicate of statuses_search_idx, repeated so the planner uses it.
+      return sql<SqlBool>`(statuses.reblog_of_id is null and
+        to_tsvector('simple', coalesce(statuses.spoiler_text, '') || ' ' || coalesce(statuses.text, ''))
+        @@ to_tsquery('simple', ${tsQuery(terms, false)}))`;
+    default:
+      return sql<SqlBool>`(statuses.reblog_of_id is null and ${sql.join(
+        terms.map((term) => sql`lower(statuses.text) like ${`%${term}%`}`),
+        sql` and `,
+      )})`;
+  }
+}
+
+/** A condition on `accounts` matching accounts whose username or display name has words starting with the terms. */
+export function accountTextMatches(flavour: FullTextFlavour, terms: readonly string[]): Expression<SqlBool> {
+  if (terms.length === 0) return sql<SqlBool>`1 = 0`;
+  switch (flavour) {
+    case "fts5":
+      return sql<SqlBool>`accounts.id in (
+        select k.account_id from accounts_fts f join accounts_fts_keys k on k.doc = f.rowid
+        where accounts_fts match ${fts5Query(terms, true)})`;
+    case "tsvector":
+      return sql<SqlBool>`to_tsvector('simple', accounts.username || ' ' || accounts.display_name) @@ to_tsquery('simple', ${tsQuery(terms, true)})`;
+    default:
+      return sql<SqlBool>`${sql.join(
+        terms.map((term) => sql`lower(accounts.username || ' ' || accounts.display_name) like ${`%${term}%`}`),
+        sql` and `,
+      )}`;
+  }
+}
+
+/** `column` starts with `prefix`, taken literally (an index range scan on both engines). */
+export function startsWith(column: string, prefix: string): Expression<SqlBool> {
+  const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<SqlBool>`${sql.ref(column)} like ${`${escaped}%`} escape ${"\\"}`;
+}
+
+export interface StatusSearch {
+  readonly viewerId: string;
+  readonly terms: readonly string[];
+  readonly accountId?: string;
+  readonly maxId?: string;
+  readonly minId?: string;
+  readonly limit: number;
+  readonly offset: number;
+  readonly now: string;
+}
+
+/**
+ * Ids of posts matching the terms that the viewer may see, newest first.
+ * As Mastodon does since 4.2, a post is searchable by its author, by those it
+ * mentions or who favourited, boosted or bookmarked it, and, when public, by
+ * everyone if its author opted into discovery.
+ */
+export async function searchStatusIds(db: Kysely<Database>, flavour: FullTextFlavour, search: StatusSearch): Promise<string[]> {
+  const viewer = search.viewerId;
+  let query = db
+    .selectFrom("statuses")
+    .select("statuses.id")
+    .where(statusTextMatches(flavour, search.terms))
+    .where("statuses.reblog_of_id", "is", null)
+    .where(visibleTo(viewer))
+    .where(notHiddenFrom("statuses.account_id", viewer, search.now))
+    .where(
+      sql<SqlBool>`(
+        statuses.account_id = ${viewer}
+        or (statuses.visibility = 'public' and exists (select 1 from accounts s_a where s_a.id = statuses.account_id and s_a.discoverable = ${sql.lit(true)}))
+        or exists (select 1 from mentions s_m where s_m.status_id = statuses.id and s_m.account_id = ${viewer})
+        or exists (select 1 from favourites s_f where s_f.status_id = statuses.id and s_f.account_id = ${viewer})
+        or exists (select 1 from bookmarks s_k where s_k.status_id = statuses.id and s_k.account_id = ${viewer})
+        or exists (select 1 from statuses s_r where s_r.reblog_of_id = statuses.id and s_r.account_id = ${viewer})
+      )`,
+    );
+  if (search.accountId !== undefined) query = query.where("statuses.account_id", "=", search.accountId);
+  if (search.maxId !== undefined) query = query.where("statuses.id", "<", search.maxId);
+  if (search.minId !== undefined) query = query.where("statuses.id", ">", search.minId);
+  const rows = await query.orderBy("statuses.id", "desc").limit(search.limit).offset(search.offset).execute();
+  return rows.map((row) => row.id);
+}
+
+export interface AccountSearch {
+  readonly viewerId: string | null;
+  readonly query: string;
+  readonly terms: readonly string[];
+  /** Only accounts the viewer follows. */
+  readonly following: boolean;
+  readonly limit: number;
+  readonly offset: number;
+  readonly now: string;
+}
+
+/**
+ * Ids of accounts matching a query: the exact `username` or `username@domain`
+ * first, then accounts whose names start with the words typed, those the
+ * viewer follows before others, then the most followed.
+ */
+export async function searchAccountIds(db: Kysely<Database>, flavour: FullTextFlavour, search: AccountSearch): Promise<string[]> {
+  const acct = search.query.trim().replace(/^@/, "").toLowerCase();
+  const viewer = search.viewerId;
+  const follows = (column: string) =>
+    viewer === null
+      ? sql<SqlBool>`1 = 0`
+      : sql<SqlBool>`exists (select 1 from follows a_f where a_f.account_id = ${viewer} and a_f.target_account_id = ${sql.ref(column)})`;
+  const matches: Expression<SqlBool>[] = [accountTextMatches(flavour, search.terms)];
+  if (acct.length > 0) matches.push(startsWith("accounts.acct_key", acct));
+  let query = db
+    .selectFrom("accounts")
+    .select("accounts.id")
+    .where("accounts.suspended_at", "is", null)
+    .where(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
+  if (viewer !== null) query = query.where(notHiddenFrom("accounts.id", viewer, search.now)).where("accounts.id", "!=", viewer);
+  if (search.following) query = query.where(follows("accounts.id"));
+  const rows = await query
+    .orderBy(sql`case when accounts.acct_key = ${acct} then 0 else 1 end`)
+    .orderBy(sql`case when ${follows("accounts.id")} then 0 else 1 end`)
+    .orderBy("accounts.followers_count", "desc")
+    .orderBy("accounts.id", "asc")
+    .limit(search.limit)
+    .offset(search.offset)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export interface TagRow {
+  readonly id: string;
+  readonly name: string;
+  readonly displayName: string;
+  readonly lastStatusAt: string | null;
+}
+
+/** Usable hashtags whose name starts with the query, the exact name first, then the most recently used. */
+export async function searchTags(
+  db: Kysely<Database>,
+  search: { readonly name: string; readonly reviewedOnly: boolean; readonly limit: number; readonly offset: number },
+): Promise<TagRow[]> {
+  if (search.name.length === 0) return [];
+  let query = db
+    .selectFrom("tags")
+    .select(["id", "name", "display_name", "last_status_at"])
+    .where(sql<SqlBool>`usable = ${sql.lit(true)}`)
+    .where(startsWith("name", search.name));
+  if (search.reviewedOnly) query = query.where(sql<SqlBool>`listable = ${sql.lit(true)}`);
+  const rows = await query
+    .orderBy(sql`case when name = ${search.name} then 0 else 1 end`)
+    .orderBy(sql`case when last_status_at is null then 1 else 0 end`)
+    .orderBy("last_status_at", "desc")
+    .orderBy("name", "asc")
+    .limit(search.limit)
+    .offset(search.offset)
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, displayName: row.display_name, lastStatusAt: row.last_status_at }));
+}

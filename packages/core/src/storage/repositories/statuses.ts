@@ -1,0 +1,220 @@
+import { type Insertable, type Kysely, sql } from "kysely";
+import { visibleTo } from "../../services/statuses/visibility.js";
+import type { Database, StatusRow, StatusesTable } from "../schema.js";
+
+/** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
+
+export async function findStatus(db: Kysely<Database>, id: string): Promise<StatusRow | null> {
+  return (await db.selectFrom("statuses").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
+}
+
+/** The post if the viewer may see it, else null. */
+export async function findVisibleStatus(db: Kysely<Database>, id: string, viewerId: string | null): Promise<StatusRow | null> {
+  return (
+    (await db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "=", id).where(visibleTo(viewerId)).executeTakeFirst()) ??
+    null
+  );
+}
+
+export async function insertStatus(db: Kysely<Database>, row: Insertable<StatusesTable>): Promise<void> {
+  await db.insertInto("statuses").values(row).execute();
+}
+
+export interface AccountHandleRow {
+  readonly id: string;
+  readonly username: string;
+  readonly domain: string | null;
+  readonly url: string | null;
+  readonly acct_key: string;
+}
+
+export async function accountsByAcctKeys(db: Kysely<Database>, keys: readonly string[]): Promise<AccountHandleRow[]> {
+  if (keys.length === 0) return [];
+  return db
+    .selectFrom("accounts")
+    .select(["id", "username", "domain", "url", "acct_key"])
+    .where("acct_key", "in", [...new Set(keys)])
+    .where("suspended_at", "is", null)
+    .execute();
+}
+
+export async function replaceMentions(db: Kysely<Database>, statusId: string, accountIds: readonly string[], now: string): Promise<void> {
+  await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
+  if (accountIds.length === 0) return;
+  await db
+    .insertInto("mentions")
+    .values(accountIds.map((accountId) => ({ status_id: statusId, account_id: accountId, created_at: now })))
+    .execute();
+}
+
+/** Creates the tags that do not exist yet and returns the ids of all, keyed by normalised name. */
+export async function ensureTags(
+  db: Kysely<Database>,
+  tags: readonly { name: string; displayName: string }[],
+  newId: () => string,
+  now: string,
+): Promise<Map<string, string>> {
+  if (tags.length === 0) return new Map();
+  await db
+    .insertInto("tags")
+    .values(tags.map((tag) => ({ id: newId(), name: tag.name, display_name: tag.displayName, created_at: now, updated_at: now })))
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const names = tags.map((tag) => tag.name);
+  await db.updateTable("tags").set({ last_status_at: now }).where("name", "in", names).execute();
+  const rows = await db.selectFrom("tags").select(["id", "name"]).where("name", "in", names).execute();
+  return new Map(rows.map((row) => [row.name, row.id]));
+}
+
+export async function replaceStatusTags(db: Kysely<Database>, statusId: string, tagIds: readonly string[]): Promise<void> {
+  await db.deleteFrom("status_tags").where("status_id", "=", statusId).execute();
+  if (tagIds.length === 0) return;
+  await db
+    .insertInto("status_tags")
+    .values([...new Set(tagIds)].map((tagId) => ({ tag_id: tagId, status_id: statusId })))
+    .execute();
+}
+
+/** Adds `delta` to a post's counter, never below zero. */
+export async function bumpStatusCounter(
+  db: Kysely<Database>,
+  statusId: string,
+  column: "replies_count" | "reblogs_count" | "favourites_count",
+  delta: number,
+): Promise<void> {
+  const ref = sql.ref(column);
+  await db
+    .updateTable("statuses")
+    .set({ [column]: sql<number>`case when ${ref} + ${delta} < 0 then 0 else ${ref} + ${delta} end` })
+    .where("id", "=", statusId)
+    .execute();
+}
+
+/** Keeps an account's `statuses_count` (and, for a new post, `last_status_at`) in step. */
+export async function bumpAccountStatuses(
+  db: Kysely<Database>,
+  accountId: string,
+  delta: number,
+  lastStatusAt: string | null,
+): Promise<void> {
+  await db
+    .updateTable("accounts")
+    .set({
+      statuses_count: sql<number>`case when statuses_count + ${delta} < 0 then 0 else statuses_count + ${delta} end`,
+      ...(lastStatusAt !== null && { last_status_at: lastStatusAt }),
+    })
+    .where("id", "=", accountId)
+    .execute();
+}
+
+/** The post an account made with `key` at or after `since`, if any. */
+export async function findIdempotentStatus(db: Kysely<Database>, accountId: string, key: string, since: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("idempotency_keys")
+    .select("status_id")
+    .where("account_id", "=", accountId)
+    .where("key", "=", key)
+    .where("created_at", ">=", since)
+    .executeTakeFirst();
+  return row?.status_id ?? null;
+}
+
+export async function rememberIdempotencyKey(
+  db: Kysely<Database>,
+  accountId: string,
+  key: string,
+  statusId: string,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto("idempotency_keys")
+    .values({ account_id: accountId, key, status_id: statusId, created_at: now })
+    .onConflict((oc) => oc.columns(["account_id", "key"]).doUpdateSet({ status_id: statusId, created_at: now }))
+    .execute();
+}
+
+/**
+ * Removes posts and every row that refers to them, boosts of them included,
+ * in the caller's transaction. Returns the boosts that went with them.
+ */
+export async function deleteStatusRows(db: Kysely<Database>, ids: readonly string[]): Promise<StatusRow[]> {
+  if (ids.length === 0) return [];
+  const boosts = await db.selectFrom("statuses").selectAll().where("reblog_of_id", "in", ids).execute();
+  const all = [...ids, ...boosts.map((row) => row.id)];
+  const pollIds = (await db.selectFrom("polls").select("id").where("status_id", "in", all).execute()).map((row) => row.id);
+  if (pollIds.length > 0) await db.deleteFrom("poll_votes").where("poll_id", "in", pollIds).execute();
+  await db.deleteFrom("polls").where("status_id", "in", all).execute();
+  for (const table of [
+    "favourites",
+    "bookmarks",
+    "status_pins",
+    "status_subscriptions",
+    "status_edits",
+    "mentions",
+    "status_tags",
+    "home_feed",
+    "notifications",
+    "filter_statuses",
+  ] as const) {
+    await db.deleteFrom(table).where("status_id", "in", all).execute();
+  }
+  await db
+    .deleteFrom("status_highlights")
+    .where((eb) => eb.or([eb("status_id", "in", all), eb("root_status_id", "in", all)]))
+    .execute();
+  await db.updateTable("media_attachments").set({ status_id: null }).where("status_id", "in", all).execute();
+  if (boosts.length > 0) {
+    await db
+      .deleteFrom("statuses")
+      .where(
+        "id",
+        "in",
+        boosts.map((row) => row.id),
+      )
+      .execute();
+  }
+  await db.deleteFrom("statuses").where("id", "in", ids).execute();
+  return boosts;
+}
+
+/** Ids of the ancestors of a post, nearest first, up to `limit`. */
+export async function ancestorIds(db: Kysely<Database>, statusId: string, limit: number): Promise<string[]> {
+  const result = await sql<{ id: string; depth: number }>`
+    with recursive chain(id, parent, depth) as (
+      select s.id, s.in_reply_to_id, 0 from statuses s where s.id = ${statusId}
+      union all
+      select p.id, p.in_reply_to_id, chain.depth + 1 from statuses p join chain on p.id = chain.parent
+      where chain.depth < ${limit}
+    )
+    select id, depth from chain where depth > 0 order by depth
+  `.execute(db);
+  return result.rows.map((row) => row.id);
+}
+
+/** The replies below a post, depth first, each level in creation order, up to `limit`. */
+export async function descendantIds(db: Kysely<Database>, statusId: string, limit: number): Promise<string[]> {
+  const result = await sql<{ id: string; parent: string }>`
+    with recursive tree(id, parent, depth) as (
+      select s.id, s.in_reply_to_id, 1 from statuses s where s.in_reply_to_id = ${statusId}
+      union all
+      select c.id, c.in_reply_to_id, tree.depth + 1 from statuses c join tree on c.in_reply_to_id = tree.id
+      where tree.depth < 256
+    )
+    select id, parent from tree limit ${limit}
+  `.execute(db);
+  const children = new Map<string, string[]>();
+  for (const row of result.rows) {
+    const list = children.get(row.parent) ?? [];
+    list.push(row.id);
+    children.set(row.parent, list);
+  }
+  const ordered: string[] = [];
+  const walk = (id: string) => {
+    for (const child of (children.get(id) ?? []).sort()) {
+      ordered.push(child);
+      walk(child);
+    }
+  };
+  walk(statusId);
+  return ordered;
+}

@@ -1,0 +1,116 @@
+import { type Kysely, type SqlBool, sql } from "kysely";
+import type { Database } from "../schema.js";
+
+export interface TagUseRow {
+  readonly tagId: string;
+  readonly accountId: string;
+  readonly createdAt: string;
+}
+
+/** Uses of trendable hashtags by public posts (not boosts) written since `sinceStatusId`. */
+export async function trendableTagUses(db: Kysely<Database>, sinceStatusId: string): Promise<TagUseRow[]> {
+  const rows = await db
+    .selectFrom("status_tags")
+    .innerJoin("statuses", "statuses.id", "status_tags.status_id")
+    .innerJoin("tags", "tags.id", "status_tags.tag_id")
+    .innerJoin("accounts", "accounts.id", "statuses.account_id")
+    .select(["status_tags.tag_id", "statuses.account_id", "statuses.created_at"])
+    .where("statuses.id", ">=", sinceStatusId)
+    .where("statuses.visibility", "=", "public")
+    .where("statuses.reblog_of_id", "is", null)
+    .where("accounts.suspended_at", "is", null)
+    .where(sql<SqlBool>`tags.trendable = ${sql.lit(true)} and tags.usable = ${sql.lit(true)} and tags.listable = ${sql.lit(true)}`)
+    .execute();
+  return rows.map((row) => ({ tagId: row.tag_id, accountId: row.account_id, createdAt: row.created_at }));
+}
+
+export interface Engagement {
+  readonly statusId: string;
+  readonly favourites: number;
+  readonly reblogs: number;
+}
+
+/**
+ * Favourites and boosts given since the cursors (ids are time-ordered), per
+ * post, for public posts written since `sinceStatusId` by authors who opted
+ * into discovery.
+ */
+export async function recentEngagement(
+  db: Kysely<Database>,
+  since: { readonly statusId: string; readonly favouriteId: string },
+): Promise<Engagement[]> {
+  const eligible = (column: string) => sql<SqlBool>`exists (
+    select 1 from statuses t_s join accounts t_a on t_a.id = t_s.account_id
+    where t_s.id = ${sql.ref(column)} and t_s.id >= ${since.statusId} and t_s.visibility = 'public'
+      and t_s.reblog_of_id is null and t_a.suspended_at is null and t_a.discoverable = ${sql.lit(true)}
+  )`;
+  const [favourites, reblogs] = await Promise.all([
+    db
+      .selectFrom("favourites")
+      .select(["favourites.status_id as target", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("favourites.id", ">=", since.favouriteId)
+      .where(eligible("favourites.status_id"))
+      .groupBy("favourites.status_id")
+      .execute(),
+    db
+      .selectFrom("statuses as boosts")
+      .select(["boosts.reblog_of_id as target", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("boosts.reblog_of_id", "is not", null)
+      .where("boosts.id", ">=", since.statusId)
+      .where(eligible("boosts.reblog_of_id"))
+      .groupBy("boosts.reblog_of_id")
+      .execute(),
+  ]);
+  const byStatus = new Map<string, { favourites: number; reblogs: number }>();
+  for (const row of favourites) byStatus.set(row.target, { favourites: Number(row.n), reblogs: 0 });
+  for (const row of reblogs) {
+    if (row.target === null) continue;
+    const entry = byStatus.get(row.target) ?? { favourites: 0, reblogs: 0 };
+    byStatus.set(row.target, { ...entry, reblogs: Number(row.n) });
+  }
+  return [...byStatus].map(([statusId, counts]) => ({ statusId, ...counts }));
+}
+
+/** Accounts followed by those the viewer follows, with how many of them follow each; the viewer's own follows left out. */
+export async function friendsOfFriends(
+  db: Kysely<Database>,
+  viewerId: string,
+  limit: number,
+): Promise<{ accountId: string; count: number }[]> {
+  const rows = await db
+    .selectFrom("follows as mine")
+    .innerJoin("follows as theirs", "theirs.account_id", "mine.target_account_id")
+    .innerJoin("accounts", "accounts.id", "theirs.target_account_id")
+    .select(["theirs.target_account_id as id", (eb) => eb.fn.countAll<number | string>().as("n")])
+    .where("mine.account_id", "=", viewerId)
+    .where("theirs.target_account_id", "!=", viewerId)
+    .where("accounts.suspended_at", "is", null)
+    .where(sql<SqlBool>`accounts.discoverable = ${sql.lit(true)}`)
+    .where(
+      sql<SqlBool>`not exists (select 1 from follows f where f.account_id = ${viewerId} and f.target_account_id = theirs.target_account_id)`,
+    )
+    .groupBy("theirs.target_account_id")
+    .orderBy(sql`count(*)`, "desc")
+    .orderBy("theirs.target_account_id", "asc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ accountId: row.id, count: Number(row.n) }));
+}
+
+/** Local accounts that posted most recently, for viewers whose follows suggest nothing (or for guests' directories). */
+export async function recentlyActiveLocalAccounts(db: Kysely<Database>, viewerId: string | null, limit: number): Promise<string[]> {
+  let query = db
+    .selectFrom("accounts")
+    .select("accounts.id")
+    .where("accounts.domain", "is", null)
+    .where("accounts.suspended_at", "is", null)
+    .where(sql<SqlBool>`accounts.discoverable = ${sql.lit(true)}`)
+    .where("accounts.last_status_at", "is not", null);
+  if (viewerId !== null) {
+    query = query
+      .where("accounts.id", "!=", viewerId)
+      .where(sql<SqlBool>`not exists (select 1 from follows f where f.account_id = ${viewerId} and f.target_account_id = accounts.id)`);
+  }
+  const rows = await query.orderBy("accounts.last_status_at", "desc").orderBy("accounts.id", "asc").limit(limit).execute();
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,228 @@
+/**
+ * Search over the engines' own full-text indexes (FTS5 on SQLite, tsvector on
+ * PostgreSQL), run on both. Rows are written directly: what is tested is what
+ * search finds and hides, not how posts and relationships are made.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestKith, type TestKith, type TestUser } from "@kith/core/testing";
+import { createPostgresStorage } from "@kith/storage-postgres";
+import { describeIfPostgres, type FreshPostgresDatabase, freshPostgresDatabase } from "../support/real-servers.js";
+import { sqliteTestKith } from "../support/test-kith.js";
+
+type Visibility = "public" | "unlisted" | "private" | "direct";
+
+interface SearchJson {
+  accounts: { id: string; username: string }[];
+  statuses: { id: string; content: string }[];
+  hashtags: { id: string; name: string; url: string; history: unknown[]; following?: boolean }[];
+}
+
+function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Promise<void> }>): void {
+  let kith: TestKith;
+  let cleanup: () => Promise<void>;
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let dave: TestUser;
+  let erin: TestUser;
+  const posts: Record<string, string> = {};
+
+  async function post(author: TestUser, text: string, visibility: Visibility = "public"): Promise<string> {
+    const id = kith.ids.next("status");
+    const now = kith.clock.now().toISOString();
+    await kith.storage.db
+      .insertInto("statuses")
+      .values({ id, account_id: author.account.id, text, content: `<p>${text}</p>`, visibility, created_at: now, updated_at: now })
+      .execute();
+    return id;
+  }
+
+  async function relate(table: "follows" | "blocks" | "mutes", from: TestUser, to: TestUser): Promise<void> {
+    const now = kith.clock.now().toISOString();
+    const base = { id: kith.ids.next("follow"), account_id: from.account.id, target_account_id: to.account.id, created_at: now };
+    if (table === "follows")
+      await kith.storage.db
+        .insertInto("follows")
+        .values({ ...base, updated_at: now })
+        .execute();
+    if (table === "blocks") await kith.storage.db.insertInto("blocks").values(base).execute();
+    if (table === "mutes")
+      await kith.storage.db
+        .insertInto("mutes")
+        .values({ ...base, updated_at: now })
+        .execute();
+  }
+
+  async function search(params: string, token?: string): Promise<SearchJson> {
+    const response = await kith.request("GET", `/api/v2/search?${params}`, token ? { token } : {});
+    expect(response.status).toBe(200);
+    return response.json();
+  }
+
+  beforeAll(async () => {
+    ({ kith, cleanup } = await makeKith());
+    alice = await kith.createUser("searcher");
+    bob = await kith.createUser("bobbaker");
+    carol = await kith.createUser("carolquiet");
+    dave = await kith.createUser("daveblocked");
+    erin = await kith.createUser("erinmuted");
+    await kith.storage.db
+      .updateTable("accounts")
+      .set({ display_name: "Robert Baker", discoverable: true })
+      .where("id", "=", bob.account.id)
+      .execute();
+    await kith.storage.db
+      .updateTable("accounts")
+      .set({ discoverable: true })
+      .where("id", "in", [dave.account.id, erin.account.id])
+      .execute();
+    await kith.storage.db.updateTable("accounts").set({ discoverable: false }).where("id", "=", carol.account.id).execute();
+    await relate("blocks", alice, dave);
+    await relate("mutes", alice, erin);
+
+    posts.bobPublic = await post(bob, "My sourdough bread recipe");
+    posts.bobPrivate = await post(bob, "Secret sourdough", "private");
+    posts.carolPublic = await post(carol, "Sourdough starter tips");
+    posts.carolFavourited = await post(carol, "Sourdough crumb shots");
+    posts.davePublic = await post(dave, "sourdough from a blocked account");
+    posts.erinPublic = await post(erin, "sourdough from a muted account");
+    posts.aliceOwn = await post(alice, "my SOURDOUGH notes", "private");
+    posts.unrelated = await post(bob, "Nothing to see here");
+    await kith.storage.db
+      .insertInto("favourites")
+      .values({
+        id: kith.ids.next("favourite"),
+        account_id: alice.account.id,
+        status_id: posts.carolFavourited,
+        created_at: kith.clock.now().toISOString(),
+      })
+      .execute();
+  });
+  afterAll(() => cleanup());
+
+  it("finds posts the viewer may see and may search, newest first", async () => {
+    const found = await search("q=sourdough&type=statuses", alice.token);
+    expect(found.statuses.map((s) => s.id)).toEqual([posts.aliceOwn, posts.carolFavourited, posts.bobPublic]);
+    expect(found.accounts).toEqual([]);
+    expect(found.hashtags).toEqual([]);
+  });
+
+  it("shows a follower the private posts they may see", async () => {
+    const follower = await kith.createUser(`follower${Math.random().toString(36).slice(2, 8)}`);
+    await relate("follows", follower, bob);
+    // Private posts are searchable by those who interacted with them; following alone reveals them in timelines, not search.
+    const found = await search("q=secret&type=statuses", follower.token);
+    expect(found.statuses).toEqual([]);
+    await kith.storage.db
+      .insertInto("bookmarks")
+      .values({
+        id: kith.ids.next("bookmark"),
+        account_id: follower.account.id,
+        status_id: posts.bobPrivate as string,
+        created_at: kith.clock.now().toISOString(),
+      })
+      .execute();
+    expect((await search("q=secret&type=statuses", follower.token)).statuses.map((s) => s.id)).toEqual([posts.bobPrivate]);
+    expect((await search("q=secret&type=statuses", alice.token)).statuses).toEqual([]);
+  });
+
+  it("needs every word, ignores case and punctuation, and keeps the index current on edit and delete", async () => {
+    expect((await search("q=Sourdough%20BREAD!&type=statuses", alice.token)).statuses.map((s) => s.id)).toEqual([posts.bobPublic]);
+    expect((await search("q=sourdough%20pizza&type=statuses", alice.token)).statuses).toEqual([]);
+    const id = await post(bob, "Focaccia today");
+    expect((await search("q=focaccia&type=statuses", alice.token)).statuses.map((s) => s.id)).toEqual([id]);
+    await kith.storage.db.updateTable("statuses").set({ text: "Ciabatta today" }).where("id", "=", id).execute();
+    expect((await search("q=focaccia&type=statuses", alice.token)).statuses).toEqual([]);
+    expect((await search("q=ciabatta&type=statuses", alice.token)).statuses.map((s) => s.id)).toEqual([id]);
+    await kith.storage.db.deleteFrom("statuses").where("id", "=", id).execute();
+    expect((await search("q=ciabatta&type=statuses", alice.token)).statuses).toEqual([]);
+  });
+
+  it("filters posts by author, pages with max_id, min_id, limit and offset", async () => {
+    expect((await search(`q=sourdough&type=statuses&account_id=${bob.account.id}`, alice.token)).statuses.map((s) => s.id)).toEqual([
+      posts.bobPublic,
+    ]);
+    expect((await search("q=sourdough&type=statuses&limit=1", alice.token)).statuses.map((s) => s.id)).toEqual([posts.aliceOwn]);
+    expect((await search("q=sourdough&type=statuses&limit=1&offset=1", alice.token)).statuses.map((s) => s.id)).toEqual([
+      posts.carolFavourited,
+    ]);
+    expect((await search(`q=sourdough&type=statuses&max_id=${posts.aliceOwn}`, alice.token)).statuses.map((s) => s.id)).toEqual([
+      posts.carolFavourited,
+      posts.bobPublic,
+    ]);
+    expect((await search(`q=sourdough&type=statuses&min_id=${posts.bobPublic}`, alice.token)).statuses.map((s) => s.id)).toEqual([
+      posts.aliceOwn,
+      posts.carolFavourited,
+    ]);
+  });
+
+  it("gives guests accounts and hashtags but no posts, and refuses them offset and resolve", async () => {
+    const found = await search("q=sourdough");
+    expect(found.statuses).toEqual([]);
+    expect((await search("q=bobbaker")).accounts.map((a) => a.id)).toEqual([bob.account.id]);
+    expect((await kith.request("GET", "/api/v2/search?q=bob&offset=1")).status).toBe(401);
+    expect((await kith.request("GET", "/api/v2/search?q=bob&resolve=true")).status).toBe(401);
+    // Signed in, resolve is accepted (and not acted on: nothing is fetched).
+    expect((await search("q=bobbaker&resolve=true", alice.token)).accounts.map((a) => a.id)).toEqual([bob.account.id]);
+  });
+
+  it("finds accounts by username prefix, acct and display-name words, hiding blocked and muted ones", async () => {
+    expect((await search("q=bobb&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([bob.account.id]);
+    expect((await search("q=%40bobbaker&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([bob.account.id]);
+    expect((await search("q=bak&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([bob.account.id]);
+    expect((await search("q=robert%20ba&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([bob.account.id]);
+    expect((await search("q=daveblocked&type=accounts", alice.token)).accounts).toEqual([]);
+    expect((await search("q=erinmuted&type=accounts", alice.token)).accounts).toEqual([]);
+    expect((await search("q=daveblocked&type=accounts", bob.token)).accounts.map((a) => a.id)).toEqual([dave.account.id]);
+    expect((await search("q=bob&type=accounts&following=true", alice.token)).accounts).toEqual([]);
+    const response = await kith.request("GET", "/api/v1/accounts/search?q=carol", { token: alice.token });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { id: string }[]).map((a) => a.id)).toEqual([carol.account.id]);
+    expect((await kith.request("GET", "/api/v1/accounts/search?q=carol")).status).toBe(401);
+  });
+
+  it("finds hashtags by prefix, the exact name first", async () => {
+    const now = kith.clock.now().toISOString();
+    for (const name of ["sourness", "sour", "sourdough"]) {
+      await kith.storage.db
+        .insertInto("tags")
+        .values({ id: kith.ids.next("tag"), name, display_name: name, created_at: now, updated_at: now, last_status_at: now })
+        .execute();
+    }
+    const found = await search("q=%23sour&type=hashtags", alice.token);
+    expect(found.hashtags.map((t) => t.name)).toEqual(["sour", "sourdough", "sourness"]);
+    expect(found.hashtags[0]).toMatchObject({ following: false, url: expect.stringMatching(/\/tags\/sour$/) });
+    expect(found.hashtags[0]?.history).toHaveLength(7);
+    expect((await search("q=%23sour")).accounts).toEqual([]);
+  });
+
+  it("refuses bad input", async () => {
+    expect((await kith.request("GET", "/api/v2/search", { token: alice.token })).status).toBe(400);
+    expect((await kith.request("GET", "/api/v2/search?q=x&type=people", { token: alice.token })).status).toBe(422);
+    expect((await kith.request("GET", "/api/v2/search?q=x&offset=-1", { token: alice.token })).status).toBe(422);
+    // Operators of either query language are words, not syntax.
+    expect((await search("q=%22sourdough%20OR%20*%20%3A*%20%26", alice.token)).statuses).toEqual([]);
+    expect((await search("q=%25%25", alice.token)).accounts).toEqual([]);
+  });
+}
+
+describe("search on SQLite (FTS5)", () => {
+  searchSuite(async () => {
+    const kith = await sqliteTestKith();
+    return { kith, cleanup: () => kith.close() };
+  });
+});
+
+describeIfPostgres("search on PostgreSQL (tsvector)", () => {
+  searchSuite(async () => {
+    const database: FreshPostgresDatabase = await freshPostgresDatabase();
+    const kith = await createTestKith({ storage: () => createPostgresStorage({ connectionString: database.url, max: 2 }) });
+    return {
+      kith,
+      cleanup: async () => {
+        await kith.close();
+        await database.drop();
+      },
+    };
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Two server processes on one database and one Redis: a post written through
+ * one reaches a WebSocket held by the other, through the pubsub port.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestKith, eventually, type TestKith } from "@kith/core/testing";
+import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
+import { RedisPubSub } from "@kith/queue-redis";
+import { createPostgresStorage } from "@kith/storage-postgres";
+import { describeIfRedis, type FreshPostgresDatabase, freshPostgresDatabase, postgresUrl, redisUrl } from "../support/real-servers.js";
+
+describeIfRedis("streaming across processes (Redis pubsub)", () => {
+  let database: FreshPostgresDatabase;
+  let writer: TestKith;
+  let reader: TestKith;
+  let server: NodeServer;
+
+  beforeAll(async () => {
+    if (!postgresUrl()) return;
+    database = await freshPostgresDatabase();
+    const prefix = `kith-test-${randomBytes(4).toString("hex")}:`;
+    const make = () =>
+      createTestKith({
+        storage: () => createPostgresStorage({ connectionString: database.url, max: 2 }),
+        pubsub: new RedisPubSub({ url: redisUrl() as string, prefix }),
+      });
+    writer = await make();
+    reader = await make();
+    server = await startNodeServer({ handler: (request, info) => reader.fetch(request, info) });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await reader?.close();
+    await writer?.close();
+    await database?.drop();
+  });
+
+  it("delivers a post written in one process to a stream held by the other", async ({ skip }) => {
+    if (!postgresUrl()) skip();
+    const author = await writer.createUser("crossauthor");
+    const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/api/v1/streaming?stream=public`);
+    const messages: { event: string; payload: string }[] = [];
+    ws.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data))));
+    await new Promise((resolve) => ws.addEventListener("open", resolve));
+    await eventually(() => expect(reader.services.streaming.webSocketSubscriptions).toBe(1));
+    const response = await writer.request("POST", "/api/v1/statuses", { token: author.token, json: { status: "across processes" } });
+    const { id } = (await response.json()) as { id: string };
+    await eventually(() => expect(messages.map((m) => m.event === "update" && JSON.parse(m.payload).id)).toContain(id));
+    ws.close();
+  });
+});

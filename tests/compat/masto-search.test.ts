@@ -1,0 +1,85 @@
+/**
+ * masto.js over real HTTP, on SQLite and PostgreSQL: search, filters,
+ * hashtags and what clients load on start (preferences, custom emojis,
+ * trends, suggestions, announcements).
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { TestUser } from "@kith/core/testing";
+import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+
+describeOnEngines("masto.js search, filters, tags and start-up", (engine) => {
+  let compat: CompatServer;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  beforeAll(async () => {
+    compat = await startCompatServer(engine);
+    alice = await compat.kith.createUser("mastosearchalice");
+    bob = await compat.kith.createUser("mastosearchbob");
+    await compat.kith.storage.db
+      .updateTable("accounts")
+      .set({ discoverable: true, display_name: "Bob Builder" })
+      .where("id", "=", bob.account.id)
+      .execute();
+  });
+  afterAll(() => compat?.close());
+
+  it("searches posts, accounts and hashtags", async () => {
+    const status = await compat.client(bob).v1.statuses.create({ status: "Lighthouse keeping notes #lighthouses" });
+    const results = await compat.client(alice).v2.search.list({ q: "lighthouse" });
+    expect(results.statuses.map((s) => s.id)).toEqual([status.id]);
+    const tags = await compat.client(alice).v2.search.list({ q: "#lighthou", type: "hashtags" });
+    expect(tags.hashtags.map((t) => t.name)).toEqual(["lighthouses"]);
+    const accounts = await compat.client(alice).v2.search.list({ q: "builder", type: "accounts" });
+    expect(accounts.accounts.map((a) => a.id)).toEqual([bob.account.id]);
+    const v1 = await compat.client(alice).v1.accounts.search.list({ q: "mastosearchb" });
+    expect(v1.map((a) => a.username)).toEqual(["mastosearchbob"]);
+    const guest = await compat.client().v2.search.list({ q: "lighthouse" });
+    expect(guest.statuses).toEqual([]);
+  });
+
+  it("manages filters, v2 and v1", async () => {
+    const client = compat.client(alice);
+    const filter = await client.v2.filters.create({
+      title: "Birds",
+      context: ["home", "public"],
+      filterAction: "warn",
+      keywordsAttributes: [{ keyword: "gull", wholeWord: true }],
+    });
+    expect(filter).toMatchObject({ title: "Birds", filterAction: "warn", keywords: [{ keyword: "gull", wholeWord: true }] });
+    const keyword = await client.v2.filters.$select(filter.id).keywords.create({ keyword: "tern", wholeWord: false });
+    expect(keyword.keyword).toBe("tern");
+    const updated = await client.v2.filters.$select(filter.id).update({ title: "Seabirds" });
+    expect(updated.title).toBe("Seabirds");
+    expect((await client.v2.filters.list()).map((f) => f.id)).toContain(filter.id);
+    const v1 = await client.v1.filters.list();
+    expect(v1.map((f) => f.phrase).sort()).toEqual(["gull", "tern"]);
+    await client.v2.filters.$select(filter.id).remove();
+    expect(await client.v2.filters.list()).toEqual([]);
+  });
+
+  it("follows hashtags and reads them back", async () => {
+    const client = compat.client(alice);
+    const followed = await client.v1.tags.$select("lighthouses").follow();
+    expect(followed.following).toBe(true);
+    expect((await client.v1.followedTags.list()).map((t) => t.name)).toEqual(["lighthouses"]);
+    const fetched = await client.v1.tags.$select("lighthouses").fetch();
+    expect(fetched.history?.[0]).toMatchObject({ uses: "1", accounts: "1" });
+    expect((await client.v1.tags.$select("lighthouses").unfollow()).following).toBe(false);
+  });
+
+  it("loads what clients read on start", async () => {
+    const client = compat.client(alice);
+    expect(await client.v1.preferences.fetch()).toMatchObject({ "posting:default:visibility": "public" });
+    expect(await client.v1.customEmojis.list()).toEqual([]);
+    expect(await client.v1.announcements.list()).toEqual([]);
+    expect(await client.v1.trends.links.list()).toEqual([]);
+    const tags = await client.v1.trends.tags.list();
+    expect(tags.map((t) => t.name)).toContain("lighthouses");
+    const favourited = await compat.client(bob).v1.statuses.create({ status: "a post worth a star" });
+    await client.v1.statuses.$select(favourited.id).favourite();
+    expect((await client.v1.trends.statuses.list()).map((s) => s.id)).toContain(favourited.id);
+    const suggestions = await client.v2.suggestions.list();
+    expect(suggestions.map((s) => s.account.id)).toContain(bob.account.id);
+  });
+});
