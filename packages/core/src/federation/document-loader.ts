@@ -1,0 +1,76 @@
+import {
+  type DocumentLoader,
+  type KvStore,
+  type RemoteDocument,
+  getRemoteDocument,
+  kvCache,
+  preloadedContexts,
+  signRequest,
+} from "@fedify/fedify";
+import { OutgoingFetchError, type SafeFetch } from "./safe-fetch.js";
+
+const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+
+export interface DocumentLoaderOptions {
+  readonly fetch: SafeFetch;
+  readonly userAgent: string;
+}
+
+function preloaded(url: string): RemoteDocument | null {
+  const document = preloadedContexts[url];
+  return document === undefined ? null : { contextUrl: null, documentUrl: url, document };
+}
+
+/** Fedify's document loader on the safe fetch: JSON-LD contexts it ships are served from memory. */
+export function safeDocumentLoader(options: DocumentLoaderOptions): DocumentLoader {
+  const load: DocumentLoader = async (url, loaderOptions) => {
+    const known = preloaded(url);
+    if (known) return known;
+    const response = await options.fetch(url, {
+      headers: { accept: ACCEPT, "user-agent": options.userAgent },
+      ...(loaderOptions?.signal && { signal: loaderOptions.signal }),
+    });
+    return getRemoteDocument(url, response, load);
+  };
+  return load;
+}
+
+/** The same loader behind Fedify's cache in the key-value store. */
+export function cachedDocumentLoader(options: DocumentLoaderOptions & { readonly kv: KvStore }): DocumentLoader {
+  return kvCache({ loader: safeDocumentLoader(options), kv: options.kv, prefix: ["_fedify", "remoteDocument"] });
+}
+
+/**
+ * A loader that signs every request (draft-cavage HTTP Signatures, which
+ * every fediverse server verifies) with the given key: for servers that
+ * require signed fetches ("authorized fetch"). Each redirect hop is signed
+ * again for its own target; the safe fetch checks every hop's address.
+ */
+export function signedDocumentLoader(
+  identity: { readonly keyId: URL; readonly privateKey: CryptoKey },
+  options: DocumentLoaderOptions & { readonly maxRedirects?: number },
+): DocumentLoader {
+  const maxRedirects = options.maxRedirects ?? 5;
+  const load: DocumentLoader = async (url, loaderOptions) => {
+    const known = preloaded(url);
+    if (known) return known;
+    let target = new URL(url);
+    for (let hop = 0; ; hop++) {
+      const unsigned = new Request(target, { headers: { accept: ACCEPT, "user-agent": options.userAgent } });
+      const signed = await signRequest(unsigned, identity.privateKey, identity.keyId);
+      const response = await options.fetch(target, {
+        headers: signed.headers,
+        redirect: "manual",
+        ...(loaderOptions?.signal && { signal: loaderOptions.signal }),
+      });
+      const location = response.headers.get("location");
+      if (response.status >= 300 && response.status < 400 && location !== null) {
+        if (hop >= maxRedirects) throw new OutgoingFetchError("too_many_redirects", `More than ${maxRedirects} redirects from ${url}`);
+        target = new URL(location, target);
+        continue;
+      }
+      return getRemoteDocument(target.href, response, load);
+    }
+  };
+  return load;
+}

@@ -1,0 +1,78 @@
+import { exportJwk, generateCryptoKeyPair, importJwk } from "@fedify/fedify";
+import type { Clock } from "../ports/clock.js";
+import type { Storage } from "../ports/storage.js";
+import { findActorKeyPairs, insertActorKeyPair } from "../storage/repositories/actor-key-pairs.js";
+
+/** RSA for draft-cavage and RFC 9421 signatures (Mastodon), Ed25519 for FEP-8b32 integrity proofs. */
+export const KEY_ALGORITHMS = ["RSASSA-PKCS1-v1_5", "Ed25519"] as const;
+export type KeyAlgorithm = (typeof KEY_ALGORITHMS)[number];
+
+/** The owner id of the instance actor's keys. */
+export const INSTANCE_KEY_OWNER = "instance";
+
+export interface ActorKeys {
+  readonly algorithm: KeyAlgorithm;
+  readonly privateKey: CryptoKey;
+  readonly publicKey: CryptoKey;
+}
+
+/**
+ * The key pairs of local actors: made on first need, stored in the database
+ * (so they survive restarts and every process of a server signs with the
+ * same keys), and kept imported in memory after the first read.
+ */
+export class KeyPairStore {
+  readonly #storage: Storage;
+  readonly #clock: Clock;
+  readonly #cache = new Map<string, Promise<readonly ActorKeys[]>>();
+
+  constructor(storage: Storage, clock: Clock) {
+    this.#storage = storage;
+    this.#clock = clock;
+  }
+
+  /** The actor's key pairs, RSA first, generating and storing any that are missing. */
+  keysOf(ownerId: string): Promise<readonly ActorKeys[]> {
+    let keys = this.#cache.get(ownerId);
+    if (!keys) {
+      keys = this.#load(ownerId);
+      this.#cache.set(ownerId, keys);
+      keys.catch(() => this.#cache.delete(ownerId));
+    }
+    return keys;
+  }
+
+  async #load(ownerId: string): Promise<readonly ActorKeys[]> {
+    let stored = await findActorKeyPairs(this.#storage.db, ownerId);
+    const missing = KEY_ALGORITHMS.filter((algorithm) => !stored.some((pair) => pair.algorithm === algorithm));
+    if (missing.length > 0) {
+      const now = this.#clock.now().toISOString();
+      for (const algorithm of missing) {
+        const pair = await generateCryptoKeyPair(algorithm);
+        await insertActorKeyPair(
+          this.#storage.db,
+          ownerId,
+          {
+            algorithm,
+            publicJwk: JSON.stringify(await exportJwk(pair.publicKey)),
+            privateJwk: JSON.stringify(await exportJwk(pair.privateKey)),
+          },
+          now,
+        );
+      }
+      // Read back: another process may have stored its pair first, and that one wins.
+      stored = await findActorKeyPairs(this.#storage.db, ownerId);
+    }
+    const keys: ActorKeys[] = [];
+    for (const algorithm of KEY_ALGORITHMS) {
+      const pair = stored.find((candidate) => candidate.algorithm === algorithm);
+      if (!pair) continue;
+      keys.push({
+        algorithm,
+        privateKey: await importJwk(JSON.parse(pair.privateJwk) as JsonWebKey, "private"),
+        publicKey: await importJwk(JSON.parse(pair.publicJwk) as JsonWebKey, "public"),
+      });
+    }
+    return keys;
+  }
+}

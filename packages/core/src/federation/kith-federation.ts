@@ -1,0 +1,288 @@
+import { type Context, type Federation, type RequestContext, createFederation } from "@fedify/fedify";
+import { type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
+import type { FallbackHandler } from "../api/fetch-handler.js";
+import type { KithConfig } from "../config.js";
+import { getLogger } from "../logging.js";
+import type { ServiceDeps } from "../services/deps.js";
+import type { KithServices } from "../services/index.js";
+import {
+  countFollows,
+  countOutboxStatuses,
+  countUsage,
+  findAccountsByIds,
+  findLocalActorAccount,
+  findStatusOf,
+  listFeaturedStatuses,
+  listFollowPage,
+  listOutboxStatuses,
+} from "../storage/repositories/federation-reads.js";
+import type { AccountRow } from "../storage/schema.js";
+import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
+import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
+import { FedifyMessageQueue } from "./fedify-message-queue.js";
+import { listenForFollows } from "./follow-inbox.js";
+import { type SentFollow, sendFollow } from "./follow-outbox.js";
+import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
+import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
+import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
+import { SqlKvStore } from "./sql-kv-store.js";
+import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
+
+/** What Kith passes to every Fedify callback. */
+export interface FederationContextData {
+  /** True while answering an HTTP request; false for work Kith starts itself (deliveries, fan-out). */
+  readonly serving: boolean;
+}
+
+/** Fedify wired to Kith's storage, queue, services and safe outgoing fetch. */
+export interface KithFederation {
+  readonly federation: Federation<FederationContextData>;
+  readonly keys: KeyPairStore;
+  readonly kv: SqlKvStore;
+  /** The outgoing fetch every federation request uses (private addresses refused unless the config allows them). */
+  readonly fetch: SafeFetch;
+  /** Answers the requests Fedify knows (WebFinger, NodeInfo, actors, collections, objects, inboxes); null passes them on. */
+  readonly handle: FallbackHandler;
+  /** A context for work outside a request (sending activities, lookups). */
+  context(): Context<FederationContextData>;
+  /** Resolves a WebFinger resource (`acct:user@host` or a URL) over the safe fetch. */
+  webFinger(resource: string): Promise<WebFingerDocument | null>;
+  /**
+   * Fetches a remote object by URL or `@user@host` handle, signing the fetch
+   * with the instance actor's key (for servers that require signed fetches).
+   * Null when it cannot be found or is not what its origin says.
+   */
+  lookup(identifier: string): Promise<APObject | null>;
+  /**
+   * A local account (by username) asks to follow a remote actor (URL or
+   * handle): the request is recorded and a Follow sent (queued unless
+   * `immediate`); the Accept turns it into a follow. Null when either is unknown.
+   */
+  sendFollow(username: string, identifier: string, options?: { immediate?: boolean }): Promise<SentFollow | null>;
+}
+
+export interface KithFederationOptions {
+  readonly deps: ServiceDeps;
+  readonly services: KithServices;
+  /** Overrides the outgoing fetch (tests). */
+  readonly fetch?: SafeFetch;
+}
+
+const PAGE_SIZE = 40;
+const logger = getLogger(["federation"]);
+
+function mediaOf(services: KithServices): MediaUrls | null {
+  const media = (services as unknown as { media?: Partial<MediaUrls> }).media;
+  return media && typeof media.publicUrls === "function" ? (media as MediaUrls) : null;
+}
+
+function userAgentOf(config: KithConfig): string {
+  return `Kith/${config.version} (+${config.origin}/)`;
+}
+
+/** The page cursor: the id of the last item of the previous page ("" for the first page). */
+function beforeOf(cursor: string | null): { beforeId?: string } {
+  return cursor ? { beforeId: cursor } : {};
+}
+
+/** Builds the Federation: dispatchers, key pairs, KvStore and MessageQueue on Kith's ports. */
+export function createKithFederation(options: KithFederationOptions): KithFederation {
+  const { deps, services } = options;
+  const { config, storage } = deps;
+  const db = storage.db;
+  const kv = new SqlKvStore(storage, deps.clock);
+  const keys = new KeyPairStore(storage, deps.clock);
+  const safeFetch = options.fetch ?? createSafeFetch({ allowPrivateAddress: config.allowPrivateAddress });
+  const userAgent = userAgentOf(config);
+  const media = mediaOf(services);
+
+  const federation = createFederation<FederationContextData>({
+    kv,
+    queue: new FedifyMessageQueue(deps.queue),
+    // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
+    manuallyStartQueue: true,
+    origin: config.origin,
+    documentLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
+    contextLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
+    authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity, { fetch: safeFetch, userAgent }),
+  });
+
+  async function accountFor(identifier: string): Promise<AccountRow | null> {
+    if (identifier === INSTANCE_ACTOR_IDENTIFIER) return null;
+    const account = await findLocalActorAccount(db, identifier);
+    // Actor URIs use the username as stored; another spelling is not the same URI.
+    return account && account.username === identifier ? account : null;
+  }
+
+  /** Verifies the signature of a signed fetch (fetching the signer's key) and logs who it was; unsigned fetches pass. */
+  async function noteSigner(ctx: RequestContext<FederationContextData>, identifier: string): Promise<void> {
+    if (!ctx.data.serving || !(ctx.request.headers.has("signature") || ctx.request.headers.has("signature-input"))) return;
+    const owner = await ctx.getSignedKeyOwner();
+    logger.debug("Signed fetch of {identifier} by {signer}", { identifier, signer: owner?.id?.href ?? "a key that did not verify" });
+  }
+
+  federation
+    .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
+      if (identifier === INSTANCE_ACTOR_IDENTIFIER) return instanceActorOf(ctx, await services.settings.get("title"));
+      const account = await accountFor(identifier);
+      if (!account) return null;
+      await noteSigner(ctx, identifier);
+      const moved = account.moved_to_account_id ? (await findAccountsByIds(db, [account.moved_to_account_id]))[0] : undefined;
+      return localActorOf({ ctx, account, movedTo: moved ? actorUriOf(config.origin, moved) : null, media });
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      const owner = identifier === INSTANCE_ACTOR_IDENTIFIER ? INSTANCE_KEY_OWNER : (await accountFor(identifier))?.id;
+      if (!owner) return [];
+      return (await keys.keysOf(owner)).map((key) => ({ privateKey: key.privateKey, publicKey: key.publicKey }));
+    })
+    .mapHandle(async (_ctx, username) => {
+      // Mastodon's convention: the instance actor answers to acct:<host>@<host>.
+      if (username.toLowerCase() === new URL(config.origin).hostname.toLowerCase()) return INSTANCE_ACTOR_IDENTIFIER;
+      return (await findLocalActorAccount(db, username))?.username ?? null;
+    });
+
+  listenForFollows(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), { deps, services });
+
+  federation
+    .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {
+      const account = await accountFor(identifier);
+      if (!account) return null;
+      // Without a cursor the whole list is wanted (fan-out): Fedify pages through it instead.
+      if (cursor === null) return null;
+      if (ctx.data.serving && flag(account.hide_collections)) return { items: [] };
+      const rows = await listFollowPage(db, account.id, "followers", { ...beforeOf(cursor), limit: PAGE_SIZE });
+      const items: Recipient[] = rows.flatMap(({ account: follower }) => {
+        const id = actorUriOf(config.origin, follower);
+        if (id === null) return [];
+        const inbox =
+          follower.domain === null ? ctx.getInboxUri(follower.username) : follower.inbox_url ? new URL(follower.inbox_url) : null;
+        const sharedInbox =
+          follower.domain === null ? ctx.getInboxUri() : follower.shared_inbox_url ? new URL(follower.shared_inbox_url) : null;
+        return [{ id: new URL(id), inboxId: inbox, endpoints: { sharedInbox } }];
+      });
+      const last = rows.at(-1);
+      return { items, nextCursor: rows.length === PAGE_SIZE && last ? last.followId : null };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const account = await accountFor(identifier);
+      return account ? countFollows(db, account.id, "followers") : null;
+    })
+    .setFirstCursor(async (_ctx, identifier) => ((await accountFor(identifier)) ? "" : null));
+
+  federation
+    .setFollowingDispatcher("/users/{identifier}/following", async (ctx, identifier, cursor) => {
+      const account = await accountFor(identifier);
+      if (!account) return null;
+      if (cursor === null) return null;
+      if (ctx.data.serving && flag(account.hide_collections)) return { items: [] };
+      const rows = await listFollowPage(db, account.id, "following", { ...beforeOf(cursor), limit: PAGE_SIZE });
+      const items = rows.map(({ account: followed }) => actorUriOf(config.origin, followed)).filter((uri): uri is string => uri !== null);
+      const last = rows.at(-1);
+      return { items: items.map((uri) => new URL(uri)), nextCursor: rows.length === PAGE_SIZE && last ? last.followId : null };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const account = await accountFor(identifier);
+      return account ? countFollows(db, account.id, "following") : null;
+    })
+    .setFirstCursor(async (_ctx, identifier) => ((await accountFor(identifier)) ? "" : null));
+
+  federation
+    .setOutboxDispatcher("/users/{identifier}/outbox", async (_ctx, identifier, cursor) => {
+      const account = await accountFor(identifier);
+      if (!account || cursor === null) return null;
+      const rows = await listOutboxStatuses(db, account.id, { ...beforeOf(cursor), limit: PAGE_SIZE });
+      const context = await loadNoteContext(db, rows);
+      const items = rows.map((row) => outboxActivityOf(config.origin, row, context)).filter((item) => item !== null);
+      const last = rows.at(-1);
+      return { items, nextCursor: rows.length === PAGE_SIZE && last ? last.id : null };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const account = await accountFor(identifier);
+      return account ? countOutboxStatuses(db, account.id) : null;
+    })
+    .setFirstCursor(async (_ctx, identifier) => ((await accountFor(identifier)) ? "" : null));
+
+  federation
+    .setFeaturedDispatcher("/users/{identifier}/collections/featured", async (_ctx, identifier) => {
+      const account = await accountFor(identifier);
+      if (!account) return null;
+      const rows = await listFeaturedStatuses(db, account.id);
+      const context = await loadNoteContext(db, rows);
+      return { items: rows.map((row) => noteOf(config.origin, row, context)).filter((note) => note !== null) };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const account = await accountFor(identifier);
+      return account ? (await listFeaturedStatuses(db, account.id)).length : null;
+    });
+
+  federation.setObjectDispatcher(Note, "/users/{identifier}/statuses/{id}", async (_ctx, values) => {
+    const account = await accountFor(values.identifier);
+    if (!account) return null;
+    const status = await findStatusOf(db, account.id, values.id);
+    // Followers-only and direct posts are not served to anonymous fetches.
+    if (!status || status.reblog_of_id !== null || !["public", "unlisted"].includes(status.visibility)) return null;
+    return noteOf(config.origin, status, await loadNoteContext(db, [status]));
+  });
+
+  federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
+    const [usage, settings] = await Promise.all([countUsage(db, deps.clock.now()), services.settings.all()]);
+    return {
+      software: {
+        name: "kith",
+        version: config.version,
+        ...(config.sourceUrl && URL.canParse(config.sourceUrl) && { repository: new URL(config.sourceUrl) }),
+        homepage: new URL(config.origin),
+      },
+      protocols: ["activitypub"],
+      openRegistrations: settings.registrationsMode !== "closed",
+      usage: {
+        users: { total: usage.users, activeMonth: usage.activeMonth, activeHalfyear: usage.activeHalfyear },
+        localPosts: usage.localPosts,
+        localComments: 0,
+      },
+      metadata: { nodeName: settings.title, nodeDescription: settings.description },
+    };
+  });
+
+  const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
+
+  const handle: FallbackHandler = async (request) => {
+    const response = await federation.fetch(request, {
+      contextData: { serving: true },
+      onNotFound: () => new Response(null, { status: 404, headers: { "x-kith-fedify": "not-found" } }),
+      // A browser asking for an actor or a post: the route table or a later fallback serves the page.
+      onNotAcceptable: () => new Response(null, { status: 406, headers: { "x-kith-fedify": "not-acceptable" } }),
+    });
+    if (response.headers.get("x-kith-fedify")) return null;
+    return response;
+  };
+
+  async function webFinger(resource: string): Promise<WebFingerDocument | null> {
+    return lookupWebFinger(resource, { fetch: safeFetch, userAgent });
+  }
+
+  async function lookup(identifier: string): Promise<APObject | null> {
+    const ctx = context();
+    let url: string | null = URL.canParse(identifier) && /^https?:/.test(identifier) ? identifier : null;
+    if (url === null) {
+      const handle = parseHandle(identifier);
+      if (!handle) return null;
+      const jrd = await webFinger(`acct:${handle.username}@${handle.host}`);
+      url = jrd?.selfActivityPubUrl ?? null;
+      if (url === null) return null;
+    }
+    try {
+      // Signed with the instance actor's key (its first, RSA, pair), as Mastodon's "authorized fetch" requires.
+      const documentLoader = await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR_IDENTIFIER });
+      return await ctx.lookupObject(url, { documentLoader });
+    } catch (error) {
+      logger.debug("Lookup of {identifier} failed: {error}", { identifier, error });
+      return null;
+    }
+  }
+
+  const follow = async (username: string, identifier: string, followOptions: { immediate?: boolean } = {}) =>
+    sendFollow(context(), deps, { username, actor: await lookup(identifier), ...followOptions });
+
+  return { federation, keys, kv, fetch: safeFetch, handle, context, webFinger, lookup, sendFollow: follow };
+}

@@ -1,0 +1,168 @@
+import { type Kysely, sql } from "kysely";
+import type { AccountRow, Database } from "../schema.js";
+
+/** What Kith keeps of a remote actor in `accounts`. */
+export interface RemoteActorFields {
+  readonly uri: string;
+  readonly username: string;
+  /** The actor's host (with its port when not the default). */
+  readonly domain: string;
+  readonly displayName: string;
+  readonly note: string;
+  readonly actorType: string;
+  readonly locked: boolean;
+  readonly discoverable: boolean;
+  readonly url: string | null;
+  readonly inboxUrl: string | null;
+  readonly sharedInboxUrl: string | null;
+}
+
+export async function findAccountByUri(db: Kysely<Database>, uri: string): Promise<AccountRow | null> {
+  return (await db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirst()) ?? null;
+}
+
+/** Inserts the remote actor or refreshes its row (matched by URI); returns the row. */
+export async function upsertRemoteAccount(db: Kysely<Database>, id: string, actor: RemoteActorFields, now: string): Promise<AccountRow> {
+  const changes = {
+    display_name: actor.displayName,
+    note: actor.note,
+    actor_type: actor.actorType,
+    locked: actor.locked,
+    discoverable: actor.discoverable,
+    url: actor.url,
+    inbox_url: actor.inboxUrl,
+    shared_inbox_url: actor.sharedInboxUrl,
+    updated_at: now,
+  };
+  const existing = await findAccountByUri(db, actor.uri);
+  if (existing) {
+    await db.updateTable("accounts").set(changes).where("id", "=", existing.id).execute();
+  } else {
+    await db
+      .insertInto("accounts")
+      .values({
+        id,
+        username: actor.username,
+        domain: actor.domain,
+        acct_key: `${actor.username.toLowerCase()}@${actor.domain}`,
+        uri: actor.uri,
+        created_at: now,
+        suspended_at: null,
+        silenced_at: null,
+        sensitized_at: null,
+        avatar_media_id: null,
+        header_media_id: null,
+        avatar_remote_url: null,
+        header_remote_url: null,
+        last_status_at: null,
+        moved_to_account_id: null,
+        ...changes,
+      })
+      .onConflict((oc) => oc.column("uri").doNothing())
+      .execute();
+  }
+  const row = await findAccountByUri(db, actor.uri);
+  if (!row) throw new Error(`The account of ${actor.uri} could not be stored`);
+  return row;
+}
+
+export interface FollowRow {
+  readonly id: string;
+  readonly accountId: string;
+  readonly targetAccountId: string;
+  readonly uri: string | null;
+}
+
+/** Records a follow and counts it on both accounts; false (and nothing changed) when it existed. */
+export async function insertFollow(db: Kysely<Database>, follow: FollowRow, now: string): Promise<boolean> {
+  const result = await db
+    .insertInto("follows")
+    .values({
+      id: follow.id,
+      account_id: follow.accountId,
+      target_account_id: follow.targetAccountId,
+      languages: null,
+      uri: follow.uri,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
+  await db.updateTable("accounts").set({ following_count: sql`following_count + 1` }).where("id", "=", follow.accountId).execute();
+  await db.updateTable("accounts").set({ followers_count: sql`followers_count + 1` }).where("id", "=", follow.targetAccountId).execute();
+  return true;
+}
+
+/** Removes a follow and uncounts it; false when there was none. */
+export async function deleteFollow(db: Kysely<Database>, accountId: string, targetAccountId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom("follows")
+    .where("account_id", "=", accountId)
+    .where("target_account_id", "=", targetAccountId)
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) return false;
+  await db
+    .updateTable("accounts")
+    .set({ following_count: sql`case when following_count > 0 then following_count - 1 else 0 end` })
+    .where("id", "=", accountId)
+    .execute();
+  await db
+    .updateTable("accounts")
+    .set({ followers_count: sql`case when followers_count > 0 then followers_count - 1 else 0 end` })
+    .where("id", "=", targetAccountId)
+    .execute();
+  return true;
+}
+
+export async function insertFollowRequest(db: Kysely<Database>, request: FollowRow, now: string): Promise<boolean> {
+  const result = await db
+    .insertInto("follow_requests")
+    .values({
+      id: request.id,
+      account_id: request.accountId,
+      target_account_id: request.targetAccountId,
+      languages: null,
+      uri: request.uri,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Removes a follow request and returns it; null when there was none. */
+export async function takeFollowRequest(db: Kysely<Database>, accountId: string, targetAccountId: string): Promise<FollowRow | null> {
+  const row = await db
+    .selectFrom("follow_requests")
+    .select(["id", "account_id", "target_account_id", "uri"])
+    .where("account_id", "=", accountId)
+    .where("target_account_id", "=", targetAccountId)
+    .executeTakeFirst();
+  if (!row) return null;
+  await db.deleteFrom("follow_requests").where("id", "=", row.id).execute();
+  return { id: row.id, accountId: row.account_id, targetAccountId: row.target_account_id, uri: row.uri };
+}
+
+/** The follow request (or follow) a Follow activity's URI made toward `targetAccountId`. */
+export async function findFollowingByUri(
+  db: Kysely<Database>,
+  uri: string,
+  targetAccountId: string,
+): Promise<{ readonly accountId: string } | null> {
+  const request = await db
+    .selectFrom("follow_requests")
+    .select("account_id")
+    .where("uri", "=", uri)
+    .where("target_account_id", "=", targetAccountId)
+    .executeTakeFirst();
+  if (request) return { accountId: request.account_id };
+  const follow = await db
+    .selectFrom("follows")
+    .select("account_id")
+    .where("uri", "=", uri)
+    .where("target_account_id", "=", targetAccountId)
+    .executeTakeFirst();
+  return follow ? { accountId: follow.account_id } : null;
+}

@@ -1,0 +1,86 @@
+import { FakeClock, SqlKvStore, type Storage } from "@kith/core";
+import { createPostgresStorage } from "@kith/storage-postgres";
+import { createSqliteStorage } from "@kith/storage-sqlite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+
+/** What Fedify passes as a TTL: a duration that can tell its length. */
+const seconds = (n: number) => ({ total: () => n * 1000 }) as never;
+
+function kvSuite(open: () => Promise<{ storage: Storage; dispose: () => Promise<void> }>): void {
+  let storage: Storage;
+  let dispose: () => Promise<void>;
+  let clock: FakeClock;
+  let kv: SqlKvStore;
+  beforeEach(async () => {
+    ({ storage, dispose } = await open());
+    await storage.migrate();
+    clock = new FakeClock();
+    kv = new SqlKvStore(storage, clock);
+  });
+  afterEach(async () => {
+    await storage.close();
+    await dispose();
+  });
+
+  it("sets, gets, overwrites and deletes JSON values", async () => {
+    expect(await kv.get(["a", "b"])).toBeUndefined();
+    await kv.set(["a", "b"], { n: 1, list: ["x"] });
+    expect(await kv.get(["a", "b"])).toEqual({ n: 1, list: ["x"] });
+    await kv.set(["a", "b"], "again");
+    expect(await kv.get(["a", "b"])).toBe("again");
+    await kv.delete(["a", "b"]);
+    expect(await kv.get(["a", "b"])).toBeUndefined();
+  });
+
+  it("hides entries once their TTL has passed, and purges them", async () => {
+    await kv.set(["cache", "x"], 1, { ttl: seconds(60) });
+    await kv.set(["cache", "y"], 2);
+    clock.advance(59_000);
+    expect(await kv.get(["cache", "x"])).toBe(1);
+    clock.advance(2_000);
+    expect(await kv.get(["cache", "x"])).toBeUndefined();
+    expect(await kv.purge()).toBe(1);
+    expect(await kv.get(["cache", "y"])).toBe(2);
+  });
+
+  it("compares and swaps: only from the expected value, and from absent (or expired) when expected is undefined", async () => {
+    expect(await kv.cas(["lock"], undefined, "first")).toBe(true);
+    expect(await kv.cas(["lock"], undefined, "second")).toBe(false);
+    expect(await kv.cas(["lock"], "wrong", "third")).toBe(false);
+    expect(await kv.cas(["lock"], "first", "fourth")).toBe(true);
+    expect(await kv.get(["lock"])).toBe("fourth");
+    await kv.set(["lease"], "old", { ttl: seconds(1) });
+    clock.advance(2_000);
+    expect(await kv.cas(["lease"], undefined, "new")).toBe(true);
+    expect(await kv.get(["lease"])).toBe("new");
+  });
+
+  it("lists by key prefix, not by string prefix of a key part", async () => {
+    await kv.set(["p", "a"], 1);
+    await kv.set(["p", "b", "c"], 2);
+    await kv.set(["pp", "a"], 3);
+    await kv.set(["p"], 0);
+    const listed: [readonly string[], unknown][] = [];
+    for await (const entry of kv.list(["p"])) listed.push([entry.key, entry.value]);
+    expect(listed).toEqual([
+      [["p"], 0],
+      [["p", "a"], 1],
+      [["p", "b", "c"], 2],
+    ]);
+    let all = 0;
+    for await (const _ of kv.list()) all++;
+    expect(all).toBe(4);
+  });
+}
+
+describe("SqlKvStore on SQLite", () => {
+  kvSuite(async () => ({ storage: createSqliteStorage({ filename: ":memory:" }), dispose: async () => {} }));
+});
+
+describeIfPostgres("SqlKvStore on PostgreSQL", () => {
+  kvSuite(async () => {
+    const database: FreshPostgresDatabase = await freshPostgresDatabase();
+    return { storage: createPostgresStorage({ connectionString: database.url }), dispose: () => database.drop() };
+  });
+});
