@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Federation, startFederation } from "../support/federation-harness.js";
 
-describe("federation between two server processes", () => {
+// Each case may start a script process from the sources; on a busy machine that alone takes seconds.
+describe("federation between two server processes", { timeout: 90_000 }, () => {
   let net: Federation;
   beforeAll(async () => {
     net = await startFederation(2, { KITH_LOG_LEVEL: "debug" });
