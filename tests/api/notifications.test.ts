@@ -192,6 +192,10 @@ describeFeedsOnEngines("notifications", (makeKith) => {
     expect(((await one.json()) as GroupedJson).notification_groups[0]).toMatchObject({ notifications_count: 2, type: "favourite" });
     const unread = await kith.request("GET", "/api/v2/notifications/unread_count", { token: alice.token });
     expect(await unread.json()).toEqual({ count: 3 });
+    const accounts = await kith.request("GET", `/api/v2/notifications/${favourites?.group_key}/accounts`, { token: alice.token });
+    expect(((await accounts.json()) as { id: string }[]).map((a) => a.id)).toEqual([carol.account.id, bob.account.id]);
+    expect((await kith.request("GET", `/api/v2/notifications/${favourites?.group_key}/accounts`, { token: bob.token })).status).toBe(404);
+    expect((await kith.request("GET", `/api/v2/notifications/${favourites?.group_key}/accounts`)).status).toBe(401);
     expect((await kith.request("POST", `/api/v2/notifications/${favourites?.group_key}/dismiss`, { token: alice.token })).status).toBe(200);
     expect((await kith.request("GET", `/api/v2/notifications/${favourites?.group_key}`, { token: alice.token })).status).toBe(404);
     expect((await kith.request("POST", `/api/v2/notifications/${favourites?.group_key}/dismiss`, { token: bob.token })).status).toBe(404);

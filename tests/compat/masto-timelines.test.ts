@@ -1,11 +1,12 @@
 /**
  * masto.js over real HTTP on both engines: home after a follow and a post,
- * public and hashtag timelines, lists, markers, conversations, and
- * notifications v1 and v2.
+ * public (local, remote, only media) and hashtag timelines, lists, markers,
+ * conversations, and notifications v1 and v2 (types, read state, unread
+ * counts, group accounts, dismiss, clear).
  */
 import type { TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { follow } from "../api/timelines-fixtures.js";
+import { follow, post, remoteAccount } from "../api/timelines-fixtures.js";
 import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
 
 describeOnEngines("masto.js timelines, lists, markers, conversations, notifications", (engine) => {
@@ -121,5 +122,89 @@ describeOnEngines("masto.js timelines, lists, markers, conversations, notificati
     expect((await client.v2.notifications.unreadCount.fetch()).count).toBeGreaterThan(0);
     await client.v2.notifications.$select(group?.groupKey ?? "").dismiss();
     expect((await client.v2.notifications.list()).notificationGroups.find((g) => g.groupKey === group?.groupKey)).toBeUndefined();
+  });
+
+  it("public timelines: local, remote and only media; followers-only posts never shown there", async () => {
+    const remote = await remoteAccount(server.kith, "farposter", "far.example");
+    const remotePost = await post(server.kith, remote, { local: false, tags: ["kithremote"] });
+    const now = server.kith.clock.now().toISOString();
+    await server.kith.storage.db
+      .insertInto("media_attachments")
+      .values({
+        id: "md_0000000000000000000000compat",
+        account_id: alice.account.id,
+        type: "image",
+        upload_type: "IMAGE",
+        state: "completed",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const withMedia = await server.client(alice).v1.statuses.create({ mediaIds: ["md_0000000000000000000000compat"], status: "a picture" });
+    const secret = await server.client(alice).v1.statuses.create({ status: "followers only", visibility: "private" });
+    const guest = server.client();
+    const everything = (await guest.v1.timelines.public.list({ limit: 40 })).map((s) => s.id);
+    expect(everything).toEqual(expect.arrayContaining([remotePost, withMedia.id]));
+    expect(everything).not.toContain(secret.id);
+    expect((await guest.v1.timelines.public.list({ remote: true })).map((s) => s.id)).toEqual([remotePost]);
+    const local = (await guest.v1.timelines.public.list({ local: true, limit: 40 })).map((s) => s.id);
+    expect(local).toContain(withMedia.id);
+    expect(local).not.toContain(remotePost);
+    const media = await guest.v1.timelines.public.list({ onlyMedia: true });
+    expect(media.map((s) => s.id)).toEqual([withMedia.id]);
+    expect(media[0]?.mediaAttachments.map((m) => m.id)).toEqual(["md_0000000000000000000000compat"]);
+    expect((await guest.v1.timelines.tag.$select("kithremote").list({ local: true })).map((s) => s.id)).toEqual([]);
+    expect((await guest.v1.timelines.tag.$select("kithremote").list()).map((s) => s.id)).toEqual([remotePost]);
+    // Followers see the followers-only post at home; the guest sees nothing of it.
+    expect((await server.client(bob).v1.timelines.home.list({ limit: 40 })).map((s) => s.id)).toContain(secret.id);
+    await expect(guest.v1.statuses.$select(secret.id).fetch()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(guest.v1.timelines.home.list()).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it("notifications: follow requests, types and exclude_types, read state, group accounts, notifications marker", async () => {
+    const dora = await server.kith.createUser("dora");
+    const client = server.client(dora);
+    await client.v1.accounts.updateCredentials({ locked: true });
+    await server.client(bob).v1.accounts.$select(dora.account.id).follow();
+    const mine = await client.v1.statuses.create({ status: "dora's post" });
+    await server.client(alice).v1.statuses.$select(mine.id).reblog();
+    await server.client(bob).v1.statuses.$select(mine.id).reblog();
+    await server.client(carol).v1.statuses.create({ status: "@dora hello" });
+
+    expect((await client.v1.notifications.list()).map((n) => n.type)).toEqual(["mention", "reblog", "reblog", "follow_request"]);
+    expect((await client.v1.notifications.list({ excludeTypes: ["reblog"] })).map((n) => n.type)).toEqual(["mention", "follow_request"]);
+    expect((await client.v1.notifications.list({ accountId: carol.account.id })).map((n) => n.type)).toEqual(["mention"]);
+    const v2 = await client.v2.notifications.list({ types: ["reblog"] });
+    expect(v2.notificationGroups.map((g) => [g.type, g.notificationsCount])).toEqual([["reblog", 2]]);
+    const groupKey = v2.notificationGroups[0]?.groupKey ?? "";
+    const accounts = await client.v2.notifications.$select(groupKey).accounts.fetch();
+    expect(accounts.map((a) => a.id)).toEqual([bob.account.id, alice.account.id]);
+
+    // Read state (Kith): the notifications marker marks what it passes read; filters and counts follow.
+    const [newest, , , oldest] = await client.v1.notifications.list();
+    expect((await client.v1.notifications.unreadCount.fetch()).count).toBe(4);
+    await client.v1.markers.create({ notifications: { lastReadId: oldest?.id ?? "" } });
+    expect((await client.v1.markers.fetch({ timeline: ["notifications"] })).notifications?.lastReadId).toBe(oldest?.id);
+    expect((await client.v1.notifications.unreadCount.fetch()).count).toBe(3);
+    const unreadOnly = await client.v1.notifications.list({ read: false } as Record<string, unknown>);
+    expect(unreadOnly.map((n) => n.id)).not.toContain(oldest?.id);
+    const markAll = await fetch(new URL("/api/v1/notifications/read", server.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${dora.token}` },
+    });
+    expect(markAll.status).toBe(200);
+    expect((await client.v1.notifications.unreadCount.fetch()).count).toBe(0);
+    expect((await client.v2.notifications.unreadCount.fetch()).count).toBe(0);
+    const markOne = await fetch(new URL(`/api/v1/notifications/${newest?.id}/unread`, server.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${dora.token}` },
+    });
+    expect(((await markOne.json()) as { read_at: string | null }).read_at).toBeNull();
+    expect((await client.v1.notifications.list({ read: false } as Record<string, unknown>)).map((n) => n.id)).toEqual([newest?.id]);
+
+    // Answering the request removes its notification.
+    await client.v1.followRequests.$select(bob.account.id).authorize();
+    expect((await client.v1.notifications.list({ types: ["follow_request"] })).length).toBe(0);
+    await expect(server.client(bob).v1.notifications.$select(newest?.id ?? "").fetch()).rejects.toMatchObject({ statusCode: 404 });
   });
 });

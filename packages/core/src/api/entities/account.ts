@@ -2,6 +2,13 @@ import { z } from "zod";
 
 const FieldJson = z.object({ name: z.string(), value: z.string(), verified_at: z.string().nullable() });
 
+/** Who may feature the account in a collection and how that applies to the caller (Mastodon 4.6); Kith has no collections. */
+export const FeatureApprovalJson = z.object({
+  automatic: z.array(z.string()),
+  manual: z.array(z.string()),
+  current_user: z.string(),
+});
+
 /** Mastodon's Account entity: every field present, null or empty where Kith has nothing. */
 export const AccountJson = z.object({
   id: z.string(),
@@ -34,6 +41,7 @@ export const AccountJson = z.object({
   followers_count: z.number(),
   following_count: z.number(),
   roles: z.array(z.object({ id: z.string(), name: z.string(), color: z.string() })),
+  feature_approval: FeatureApprovalJson,
 });
 
 /** Mastodon's Role entity as credential accounts carry it. */
@@ -58,6 +66,8 @@ export const CredentialAccountJson = AccountJson.extend({
     discoverable: z.boolean().nullable(),
     indexable: z.boolean(),
     attribution_domains: z.array(z.string()),
+    /** Who may quote the user's new posts by default (Mastodon 4.5); Kith takes no quotes. */
+    quote_policy: z.string(),
   }),
   role: RoleJson,
 });

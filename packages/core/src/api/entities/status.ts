@@ -100,6 +100,8 @@ export const StatusEditJson = z.object({
   poll: z.object({ options: z.array(z.object({ title: z.string() })) }).nullable(),
   media_attachments: z.array(StatusMediaJson),
   emojis: z.array(z.unknown()),
+  /** The quoted post of this version (Mastodon 4.5); Kith takes no quotes. */
+  quote: z.null(),
 });
 
 /** Mastodon's StatusSource entity: what an edit form starts from. */

@@ -3,6 +3,7 @@ import { KithError } from "../../domain/errors.js";
 import type { KithServices } from "../../services/index.js";
 import type { NotificationFilter, NotificationRecord } from "../../services/notifications/notification-service.js";
 import { authenticated } from "../access.js";
+import { AccountJson } from "../entities/account.js";
 import { GroupedNotificationsJson, type NotificationEntity, NotificationJson, UnreadCountJson } from "../entities/notification.js";
 import { type PageSize, clampLimit, idPageLinks, idPageQuery, pageRequest } from "../pagination.js";
 import { Reply } from "../reply.js";
@@ -232,6 +233,24 @@ export const notificationRoutes = [
       const user = signedInUser(caller);
       const group = await services.notifications.getGroup(user.accountId, params.groupKey);
       return services.notificationViews.renderGroups([group], user.accountId);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v2/notifications/{groupKey}/accounts",
+    summary: "The accounts of every notification in one group, newest first",
+    tags: ["notifications"],
+    access: authenticated,
+    scopes: READ,
+    params: GroupParams,
+    response: z.array(AccountJson),
+    handler: async ({ caller, params, services }) => {
+      const ids = await services.notifications.groupAccountIds(signedInUser(caller).accountId, params.groupKey);
+      const rendered = await services.accountViews.render(ids);
+      return ids.flatMap((id) => {
+        const account = rendered.get(id);
+        return account ? [account] : [];
+      });
     },
   }),
   route({

@@ -13,6 +13,11 @@ export function localAccountUrls(origin: string, username: string): { url: strin
   return { url: `${origin}/@${username}`, uri: `${origin}/users/${username}` };
 }
 
+/** Nobody may feature an account in a collection: Kith has none. */
+export function noFeatureApproval(): AccountEntity["feature_approval"] {
+  return { automatic: [], manual: [], current_user: "denied" };
+}
+
 export function defaultAvatarUrl(origin: string): string {
   return `${origin}/avatars/original/missing.png`;
 }
@@ -55,6 +60,7 @@ export function serializeLocalAccount(account: LocalAccount, origin: string): Ac
     followers_count: 0,
     following_count: 0,
     roles: [],
+    feature_approval: noFeatureApproval(),
   };
 }
 
@@ -83,6 +89,7 @@ export function serializeCredentialAccount(account: AccountEntity, source: Crede
       discoverable: account.discoverable,
       indexable: account.indexable,
       attribution_domains: [],
+      quote_policy: "nobody",
     },
     role: {
       id: role?.id ?? "",

@@ -244,6 +244,13 @@ export class NotificationService {
     return { ...group, notificationsCount: rows.length };
   }
 
+  /** The accounts behind one group's notifications, newest first, each once (`GET /api/v2/notifications/:group_key/accounts`). */
+  async groupAccountIds(recipientId: string, groupKey: string): Promise<string[]> {
+    const rows = await notificationsOfGroup(this.deps.storage.db, recipientId, groupKey, this.#now(), 200);
+    if (rows.length === 0) throw new KithError("notification.not_found");
+    return [...new Set(rows.map((row) => row.fromAccountId))];
+  }
+
   async dismissGroup(recipientId: string, groupKey: string): Promise<void> {
     const removed = await deleteNotifications(this.deps.storage.db, recipientId, { groupKey });
     if (removed === 0) throw new KithError("notification.not_found");

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { AccountEntity } from "../../api/entities/account.js";
-import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls } from "../../api/serializers/account.js";
+import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../api/serializers/account.js";
 import { type AccountsTable, toBool } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
@@ -82,6 +82,7 @@ export class AccountViews {
       memorial: false,
       created_at: row.created_at,
       roles: [],
+      feature_approval: noFeatureApproval(),
     };
     // Mastodon shows a suspended account as an empty shell: no profile, no counts, nothing it moved to.
     if (suspended) {

@@ -270,6 +270,7 @@ export class StatusQueries {
         return item ? [item] : [];
       }),
       emojis: [],
+      quote: null,
     }));
   }
 
