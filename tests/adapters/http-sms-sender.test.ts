@@ -62,6 +62,28 @@ describe("the HTTP SMS sender against an HTTP server on a loopback port", () => 
     expect(received).toHaveLength(1);
   });
 
+  it("answers 503 when the code cannot be texted, never a 500", async () => {
+    const { url } = await provider(500);
+    const ready = await createKith({
+      storage: await createSqliteStorage({ filename: ":memory:" }),
+      sms: new HttpSmsSender({ url, token: "provider-token" }),
+      config: { origin: "https://kith.test", passwordHashCost: 1024 },
+    });
+    kith = ready;
+    const { account } = await ready.services.accounts.createLocalAccount({ username: "frank", email: "frank@kith.test", confirmed: true });
+    const { accessToken } = await ready.services.sessions.issue({ accountId: account.id, scopes: ["read", "write"] });
+    const response = await ready.fetch(
+      new Request("https://kith.test/api/v1/accounts/login_methods/phone", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
+        body: JSON.stringify({ phone: "+14155552671" }),
+      }),
+      { clientIp: "127.0.0.1" },
+    );
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: "server.unavailable", error: expect.stringMatching(/could not be texted/) });
+  });
+
   it("carries a login-method code from Kith's SMS port to the provider, and the code adds the phone", async () => {
     const { url, received } = await provider();
     kith = await createKith({

@@ -56,6 +56,42 @@ describe("the SMTP mailer against an SMTP server on a loopback port", () => {
     expect(sink.received).toHaveLength(0);
   });
 
+  it("a code that cannot be mailed is a 503; recovery still answers alike; a notice that cannot be mailed leaves the change done", async () => {
+    const { sink, mailer } = await started();
+    const ready = await createKith({
+      storage: await createSqliteStorage({ filename: ":memory:" }),
+      mail: mailer,
+      config: { origin: "https://kith.test", passwordHashCost: 1024 },
+    });
+    kith = ready;
+    const { account, password } = await ready.services.accounts.createLocalAccount({ username: "erin", email: "erin@kith.test", confirmed: true });
+    const { accessToken } = await ready.services.sessions.issue({ accountId: account.id, scopes: ["read", "write"] });
+    const post = (path: string, json: unknown, token?: string) =>
+      ready.fetch(
+        new Request(`https://kith.test${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) },
+          body: JSON.stringify(json),
+        }),
+        { clientIp: "127.0.0.1" },
+      );
+    sink.refused.add("erin@kith.test");
+    const refused = await post("/api/v1/accounts/password/change/request", { currentPassword: password, newPassword: "a brand new phrase" }, accessToken);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ code: "server.unavailable", error: expect.stringMatching(/could not be mailed/) });
+    expect((await post("/api/v1/accounts/password/recover", { identifier: "erin" })).status).toBe(202);
+    expect((await post("/api/v1/accounts/password/recover", { identifier: "nobody-here" })).status).toBe(202);
+
+    sink.refused.delete("erin@kith.test");
+    expect((await post("/api/v1/accounts/password/change/request", { currentPassword: password, newPassword: "a brand new phrase" }, accessToken)).status).toBe(200);
+    const code = /(\d{6})/.exec(sink.received.at(-1)?.body ?? "")?.[1] ?? "";
+    sink.refused.add("erin@kith.test");
+    const confirmed = await post("/api/v1/accounts/password/change/confirm", { code }, accessToken);
+    expect(confirmed.status).toBe(200);
+    expect((await ready.services.oauth.signIn("erin", "a brand new phrase", null)).ok).toBe(true);
+    expect(sink.received.filter((message) => /changed/.test(message.headers.subject ?? ""))).toHaveLength(0);
+  });
+
   it("carries a password recovery code from Kith's mail port to the server, and the code recovers the account", async () => {
     const { sink, mailer } = await started();
     kith = await createKith({

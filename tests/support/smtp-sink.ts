@@ -24,6 +24,8 @@ export interface SmtpSinkOptions {
 export interface SmtpSink {
   readonly port: number;
   readonly received: ReceivedMail[];
+  /** Recipients answered with 550; starts with `refuseRecipients`, changeable while running. */
+  readonly refused: Set<string>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ function parseMessage(raw: string): { headers: Record<string, string>; body: str
  */
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  const refused = new Set(options.refuseRecipients ?? []);
   const sockets = new Set<Socket>();
 
   const server: Server = createServer((socket) => {
@@ -140,7 +143,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         case "RCPT": {
           const address = /<([^>]*)>/.exec(argument)?.[1] ?? "";
           if (from === null) reply("503 5.5.1 MAIL first");
-          else if (options.refuseRecipients?.includes(address)) reply("550 5.1.1 No such user");
+          else if (refused.has(address)) reply("550 5.1.1 No such user");
           else {
             to.push(address);
             reply("250 2.1.5 OK");
@@ -187,6 +190,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   return {
     port: (server.address() as AddressInfo).port,
     received,
+    refused,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

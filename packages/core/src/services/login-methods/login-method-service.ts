@@ -7,6 +7,7 @@ import { deletePhone, findAccountIdByPhone, findPhoneOfAccount, upsertPhone } fr
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, CODE_TTL_SECONDS, codeSendKey, enforceRateLimit } from "../credentials/credential-limits.js";
+import { deliverCode } from "../credentials/message-delivery.js";
 import { emailLoginCodeMail, smsCode } from "../credentials/message-templates.js";
 import { checkNewPassword } from "../credentials/password-rules.js";
 import type { CodeSent } from "../credentials/password-service.js";
@@ -85,8 +86,10 @@ export class LoginMethodService {
       ttlSeconds: CODE_TTL_SECONDS,
       payload: { email: checked.address, passwordHash },
     });
-    await this.deps.mail.send(
-      emailLoginCodeMail({ to: checked.address, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+    await deliverCode("mail", () =>
+      this.deps.mail.send(
+        emailLoginCodeMail({ to: checked.address, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+      ),
     );
     return { expiresAt, sentTo: checked.address };
   }
@@ -111,7 +114,7 @@ export class LoginMethodService {
     if ((await findAccountIdByPhone(this.deps.storage.db, phone)) !== null) throw new KithError("phone.taken");
     await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
     const { code, expiresAt } = await this.codes.issue({ kind: ADD_PHONE_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });
-    await this.deps.sms.send(smsCode(phone, code, "add_phone", this.#instance));
+    await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "add_phone", this.#instance)));
     return { expiresAt, sentTo: phone };
   }
 
