@@ -96,6 +96,16 @@ describe("login methods", () => {
     );
   });
 
+  it("of two concurrent removals, of the email and of the phone, exactly one succeeds and one identifier remains", async () => {
+    await addPhone(alice, "+14155552671");
+    const [email, phone] = await Promise.all([
+      kith.request("DELETE", `${BASE}/email`, { token: alice.token }),
+      kith.request("DELETE", `${BASE}/phone`, { token: alice.token }),
+    ]);
+    expect([email.status, phone.status].sort()).toEqual([200, 409]);
+    expect(await expectJson(await kith.request("GET", BASE, { token: alice.token }))).toHaveLength(1);
+  });
+
   it("adds the email method back after the mailed code, with a new address and password", async () => {
     await addPhone(alice, "+14155552671");
     await expectJson(await kith.request("DELETE", `${BASE}/email`, { token: alice.token }));

@@ -88,6 +88,38 @@ describeIfPostgres("credentials on PostgreSQL", () => {
     expect(audit.map((entry: InspectedJson) => entry.action)).toEqual(["login_method.removed", "phone.changed"]);
   });
 
+  it("of concurrent removals of the email and the phone, one succeeds and an identifier remains", async () => {
+    const bob = await kith.createUser("pgbob");
+    const base = "/api/v1/accounts/login_methods";
+    await expectJson(await kith.request("POST", `${base}/phone`, { token: bob.token, json: { phone: "+14155550123" } }));
+    await expectJson(
+      await kith.request("POST", `${base}/phone/verify`, { token: bob.token, json: { code: code(kith.sms.lastTo("+14155550123")?.body) } }),
+    );
+    for (let round = 0; round < 3; round += 1) {
+      const statuses = await Promise.all([
+        kith.request("DELETE", `${base}/email`, { token: bob.token }).then((response) => response.status),
+        kith.request("DELETE", `${base}/phone`, { token: bob.token }).then((response) => response.status),
+      ]);
+      expect(statuses.sort()).toEqual([200, 409]);
+      const left = await expectJson(await kith.request("GET", base, { token: bob.token }));
+      expect(left).toHaveLength(1);
+      // Back to both methods for the next round.
+      if (left[0].type === "email") {
+        await expectJson(await kith.request("POST", `${base}/phone`, { token: bob.token, json: { phone: "+14155550123" } }));
+        await expectJson(
+          await kith.request("POST", `${base}/phone/verify`, { token: bob.token, json: { code: code(kith.sms.lastTo("+14155550123")?.body) } }),
+        );
+      } else {
+        await expectJson(
+          await kith.request("POST", `${base}/email`, { token: bob.token, json: { email: "pgbob@kith.test", password: "another long phrase" } }),
+        );
+        await expectJson(
+          await kith.request("POST", `${base}/email/verify`, { token: bob.token, json: { code: code(kith.mail.lastTo("pgbob@kith.test")?.text) } }),
+        );
+      }
+    }
+  });
+
   it("registers a passkey and signs in with it, refusing a replay and a cloned counter", async () => {
     const authenticator = new SoftwareAuthenticator("https://kith.test");
     const options = await expectJson(await kith.request("GET", "/api/v1/passkeys/begin-register", { token: alice.token }));

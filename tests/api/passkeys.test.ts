@@ -200,6 +200,21 @@ describe("passkey sign-in", () => {
     expect(refused.code).toBe("passkey.verification_failed");
   });
 
+  it("refuses an assertion signed for another RP ID, even from the right origin", async () => {
+    const authenticator = new SoftwareAuthenticator("https://kith.test");
+    await register(authenticator);
+    const refused = await expectJson(
+      await kith.request("POST", "/api/v1/passkeys/finish-auth", {
+        json: toEntries(authenticator.assert(await beginAuth(), { rpId: "evil.example" })),
+      }),
+      422,
+    );
+    expect(refused.code).toBe("passkey.verification_failed");
+    await expectJson(
+      await kith.request("POST", "/api/v1/passkeys/finish-auth", { json: toEntries(authenticator.assert(await beginAuth())) }),
+    );
+  });
+
   it("refuses a signature counter that does not increase, as a cloned authenticator", async () => {
     const authenticator = new SoftwareAuthenticator("https://kith.test");
     await register(authenticator);

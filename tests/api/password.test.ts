@@ -44,6 +44,16 @@ describe("authenticated password change", () => {
     expect(await signsIn("alice", alice.password)).toBe(true);
   });
 
+  it("keeps the code only as a hash: no stored secret or payload holds it", async () => {
+    await expectJson(await request(alice.token, alice.password, "a new secret phrase"));
+    const code = lastCode("alice@kith.test");
+    const rows = await kith.storage.db.selectFrom("one_time_secrets").selectAll().where("subject_id", "=", alice.account.id).execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(JSON.stringify(row)).not.toContain(code);
+    const pending = await kith.storage.db.selectFrom("pending_password_changes").selectAll().execute();
+    expect(JSON.stringify(pending)).not.toContain("a new secret phrase");
+  });
+
   it("confirm applies the password, emails a notice and ends every other session but the current one", async () => {
     const other = await secondSession(alice);
     await expectJson(await request(alice.token, alice.password, "a new secret phrase"));

@@ -14,7 +14,7 @@ export interface SmtpMailerOptions {
 
 /**
  * The mail port over SMTP with nodemailer: the scale-out adapter beside the
- * embedded dev outbox. One pooled transport per mailer; `close()` ends it.
+ * embedded dev outbox. One transport per mailer; `close()` ends it.
  */
 export class SmtpMailer implements Mailer {
   readonly #transport: nodemailer.Transporter;

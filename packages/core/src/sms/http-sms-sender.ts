@@ -31,8 +31,9 @@ export class HttpSmsSender implements SmsSender {
       body: JSON.stringify({ to: message.to, body: message.body }),
       signal: AbortSignal.timeout(this.#options.timeoutMs ?? 10_000),
     });
-    // Drained either way, so the connection can be reused.
-    const detail = await response.text().catch(() => "");
-    if (!response.ok) throw new Error(`SMS provider answered ${response.status}: ${detail.slice(0, 200)}`);
+    // Drained either way, so the connection can be reused. The answer's text is
+    // not kept: providers echo the message, and the message holds a code.
+    await response.arrayBuffer().catch(() => undefined);
+    if (!response.ok) throw new Error(`SMS provider answered ${response.status}`);
   }
 }

@@ -25,6 +25,7 @@ import {
   recoveryIdentifierKey,
   recoveryIpKey,
 } from "./credential-limits.js";
+import { deliverCode, deliverNotice } from "./message-delivery.js";
 import { passwordChangeCodeMail, passwordChangedMail, passwordRecoveryCodeMail } from "./message-templates.js";
 import { checkNewPassword } from "./password-rules.js";
 import type { VerificationCodes } from "./verification-codes.js";
@@ -104,7 +105,9 @@ export class PasswordService {
       return revokeAccountSessions(trx, accountId, currentSessionId, now);
     });
     await this.audit.record({ accountId, action: "password.changed", method: "password", ip });
-    await this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "others" }));
+    await deliverNotice("mail", () =>
+      this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "others" })),
+    );
     return { signedOut };
   }
 
@@ -116,8 +119,10 @@ export class PasswordService {
 
   async #sendChangeCode(account: LocalAccount): Promise<CodeSent> {
     const { code, expiresAt } = await this.codes.issue({ kind: PASSWORD_CHANGE_CODE, subjectId: account.id, ttlSeconds: CODE_TTL_SECONDS });
-    await this.deps.mail.send(
-      passwordChangeCodeMail({ to: account.email, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+    await deliverCode("mail", () =>
+      this.deps.mail.send(
+        passwordChangeCodeMail({ to: account.email, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+      ),
     );
     return { expiresAt };
   }
@@ -135,8 +140,11 @@ export class PasswordService {
     if (!login) return;
     const { account } = login;
     const { code } = await this.codes.issue({ kind: PASSWORD_RECOVERY_CODE, subjectId: account.id, ttlSeconds: CODE_TTL_SECONDS });
-    await this.deps.mail.send(
-      passwordRecoveryCodeMail({ to: account.email, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+    // Logged but not answered: an error here would tell that the account exists.
+    await deliverNotice("mail", () =>
+      this.deps.mail.send(
+        passwordRecoveryCodeMail({ to: account.email, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+      ),
     );
   }
 
@@ -173,6 +181,8 @@ export class PasswordService {
       await revokeAccountSessions(trx, account.id, null, now);
     });
     await this.audit.record({ accountId: account.id, action: "password.recovered", method: "password", ip });
-    await this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "all" }));
+    await deliverNotice("mail", () =>
+      this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "all" })),
+    );
   }
 }

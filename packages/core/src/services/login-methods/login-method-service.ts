@@ -1,10 +1,13 @@
+import type { Kysely } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
 import { KithError, isKithError } from "../../domain/errors.js";
 import { emailExists, findLocalAccountById } from "../../storage/repositories/accounts.js";
-import { findPasswordHash, setEmailAndPassword, setPasswordHash } from "../../storage/repositories/credential-accounts.js";
+import { findPasswordHash, lockUserCredentials, setEmailAndPassword, setPasswordHash } from "../../storage/repositories/credential-accounts.js";
 import { deletePhone, findAccountIdByPhone, findPhoneOfAccount, upsertPhone } from "../../storage/repositories/user-phones.js";
+import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, CODE_TTL_SECONDS, codeSendKey, enforceRateLimit } from "../credentials/credential-limits.js";
+import { deliverCode } from "../credentials/message-delivery.js";
 import { emailLoginCodeMail, smsCode } from "../credentials/message-templates.js";
 import { checkNewPassword } from "../credentials/password-rules.js";
 import type { CodeSent } from "../credentials/password-service.js";
@@ -49,9 +52,9 @@ export class LoginMethodService {
     return account;
   }
 
-  async list(accountId: string): Promise<LoginMethod[]> {
-    const account = await this.#account(accountId);
-    const db = this.deps.storage.db;
+  async list(accountId: string, db: Kysely<Database> = this.deps.storage.db): Promise<LoginMethod[]> {
+    const account = await findLocalAccountById(db, accountId);
+    if (!account) throw new KithError("account.not_found");
     const methods: LoginMethod[] = [];
     if ((await findPasswordHash(db, accountId)) !== null) {
       methods.push({ type: "email", identifier: account.email, verified: account.emailConfirmed });
@@ -83,8 +86,10 @@ export class LoginMethodService {
       ttlSeconds: CODE_TTL_SECONDS,
       payload: { email: checked.address, passwordHash },
     });
-    await this.deps.mail.send(
-      emailLoginCodeMail({ to: checked.address, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+    await deliverCode("mail", () =>
+      this.deps.mail.send(
+        emailLoginCodeMail({ to: checked.address, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
+      ),
     );
     return { expiresAt, sentTo: checked.address };
   }
@@ -109,7 +114,7 @@ export class LoginMethodService {
     if ((await findAccountIdByPhone(this.deps.storage.db, phone)) !== null) throw new KithError("phone.taken");
     await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
     const { code, expiresAt } = await this.codes.issue({ kind: ADD_PHONE_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });
-    await this.deps.sms.send(smsCode(phone, code, "add_phone", this.#instance));
+    await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "add_phone", this.#instance)));
     return { expiresAt, sentTo: phone };
   }
 
@@ -122,15 +127,23 @@ export class LoginMethodService {
     return this.list(accountId);
   }
 
-  /** Removes a method; the last identifier left is refused with 409. */
+  /**
+   * Removes a method; the last identifier left is refused with 409. The
+   * check and the removal hold the account's row, so two concurrent removals
+   * of different methods cannot both pass the check and leave none.
+   */
   async remove(accountId: string, type: LoginMethodType, ip: string | null): Promise<LoginMethod[]> {
-    const methods = await this.list(accountId);
-    const method = methods.find((candidate) => candidate.type === type);
-    if (!method) throw new KithError("login_method.not_found");
-    if (methods.length <= 1) throw new KithError("login_method.last_identifier");
     const now = this.deps.clock.now().toISOString();
-    if (type === "email") await setPasswordHash(this.deps.storage.db, accountId, null, now);
-    else await deletePhone(this.deps.storage.db, accountId);
+    const method = await this.deps.storage.transaction(async (trx) => {
+      await lockUserCredentials(trx, accountId, now);
+      const methods = await this.list(accountId, trx);
+      const found = methods.find((candidate) => candidate.type === type);
+      if (!found) throw new KithError("login_method.not_found");
+      if (methods.length <= 1) throw new KithError("login_method.last_identifier");
+      if (type === "email") await setPasswordHash(trx, accountId, null, now);
+      else await deletePhone(trx, accountId);
+      return found;
+    });
     const detail = type === "email" ? maskEmail(method.identifier) : maskPhone(method.identifier);
     await this.audit.record({ accountId, action: "login_method.removed", method: type, detail, ip });
     return this.list(accountId);

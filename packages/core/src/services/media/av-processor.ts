@@ -46,11 +46,17 @@ function formatLength(seconds: number): string {
   return `${Math.floor(whole / 3600)}:${pad(Math.floor((whole % 3600) / 60))}:${pad(whole % 60)}${fraction}`;
 }
 
+/**
+ * Inputs may open local files only: a file that ffmpeg reads as a playlist
+ * or a concat list must not make it fetch a URL or read another file.
+ */
+const LOCAL_FILES_ONLY = ["-protocol_whitelist", "file"];
+
 async function probe(paths: FfmpegPaths, input: string, timeoutMs: number): Promise<ProbeResult> {
   try {
     const { stdout } = await runTool(
       paths.ffprobe,
-      ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", input],
+      ["-v", "error", ...LOCAL_FILES_ONLY, "-print_format", "json", "-show_format", "-show_streams", input],
       timeoutMs,
     );
     return JSON.parse(stdout) as ProbeResult;
@@ -62,7 +68,8 @@ async function probe(paths: FfmpegPaths, input: string, timeoutMs: number): Prom
 async function transcode(paths: FfmpegPaths, args: readonly string[], timeoutMs: number): Promise<void> {
   try {
     // -nostdin: never wait on a terminal; -map_metadata -1: drop tags (titles, locations, devices).
-    await runTool(paths.ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args], timeoutMs);
+    // Every call's arguments start with its input, so the whitelist applies to it.
+    await runTool(paths.ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...LOCAL_FILES_ONLY, ...args], timeoutMs);
   } catch (error) {
     if (error instanceof ToolError) throw new MediaFileError(`Transcoding failed: ${error.message}`, { cause: error });
     throw error;

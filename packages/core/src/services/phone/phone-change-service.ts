@@ -9,6 +9,7 @@ import {
   codeSendKey,
   enforceRateLimit,
 } from "../credentials/credential-limits.js";
+import { deliverCode, deliverNotice } from "../credentials/message-delivery.js";
 import { phoneChangedSms, smsCode } from "../credentials/message-templates.js";
 import type { CodeSent } from "../credentials/password-service.js";
 import type { VerificationCodes } from "../credentials/verification-codes.js";
@@ -53,7 +54,7 @@ export class PhoneChangeService {
     await this.#limitSends(accountId);
     await this.codes.withdraw([PHONE_CURRENT_VERIFIED, PHONE_NEW_CODE], accountId);
     const { code, expiresAt } = await this.codes.issue({ kind: PHONE_CURRENT_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS });
-    await this.deps.sms.send(smsCode(phone, code, "current_phone", this.#instance));
+    await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "current_phone", this.#instance)));
     return { expiresAt, sentTo: maskPhone(phone) };
   }
 
@@ -73,7 +74,7 @@ export class PhoneChangeService {
     if (phone === current) throw new KithError("phone.same_number");
     await this.#limitSends(accountId);
     const { code, expiresAt } = await this.codes.issue({ kind: PHONE_NEW_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });
-    await this.deps.sms.send(smsCode(phone, code, "new_phone", this.#instance));
+    await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "new_phone", this.#instance)));
     return { expiresAt, sentTo: phone };
   }
 
@@ -86,7 +87,7 @@ export class PhoneChangeService {
     const { phone } = payload as { phone: string };
     await saveUniquePhone(this.deps, accountId, phone);
     await this.audit.record({ accountId, action: "phone.changed", method: "phone", detail: `${maskPhone(previous)} -> ${maskPhone(phone)}`, ip });
-    await this.deps.sms.send(phoneChangedSms(previous, this.#instance));
+    await deliverNotice("sms", () => this.deps.sms.send(phoneChangedSms(previous, this.#instance)));
     return { phone };
   }
 }
