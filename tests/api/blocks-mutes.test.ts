@@ -96,20 +96,22 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
     expect((await kith.request("GET", `/api/v1/statuses/${bobPost.id}`, { token: alice.token })).status).toBe(200);
   });
 
-  it("lists blocks newest first, paged with Link", async () => {
+  it("lists blocks and mutes newest first, paged with Link", async () => {
     const owner = await kith.createUser("bm_lister");
-    const targets = [];
-    for (let i = 0; i < 3; i++) {
-      const target = await kith.createUser(`bm_blocked${i}`);
-      targets.push(target.account.id);
-      await kith.request("POST", `/api/v1/accounts/${target.account.id}/block`, { token: owner.token });
+    for (const action of ["block", "mute"]) {
+      const targets = [];
+      for (let i = 0; i < 3; i++) {
+        const target = await kith.createUser(`bm_${action}ed${i}`);
+        targets.push(target.account.id);
+        await kith.request("POST", `/api/v1/accounts/${target.account.id}/${action}`, { token: owner.token });
+      }
+      const first = await kith.request("GET", `/api/v1/${action}s?limit=2`, { token: owner.token });
+      expect((await json<{ id: string }[]>(first)).map((a) => a.id)).toEqual([targets[2], targets[1]]);
+      const next = nextLink(first);
+      expect(next).toBeDefined();
+      const second = await kith.request("GET", next ?? "", { token: owner.token });
+      expect((await json<{ id: string }[]>(second)).map((a) => a.id)).toEqual([targets[0]]);
     }
-    const first = await kith.request("GET", "/api/v1/blocks?limit=2", { token: owner.token });
-    expect((await json<{ id: string }[]>(first)).map((a) => a.id)).toEqual([targets[2], targets[1]]);
-    const next = nextLink(first);
-    expect(next).toBeDefined();
-    const second = await kith.request("GET", next ?? "", { token: owner.token });
-    expect((await json<{ id: string }[]>(second)).map((a) => a.id)).toEqual([targets[0]]);
   });
 
   it("mutes hide posts, keep or hide notifications as asked, end after their duration, and list with mute_expires_at", async () => {
