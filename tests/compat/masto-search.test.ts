@@ -114,6 +114,27 @@ describeOnEngines("masto.js search, filters, tags and start-up", (engine) => {
     const client = compat.client(alice);
     expect(await client.v1.preferences.fetch()).toMatchObject({ "posting:default:visibility": "public" });
     expect(await client.v1.customEmojis.list()).toEqual([]);
+    const now = compat.kith.clock.now().toISOString();
+    await compat.kith.storage.db
+      .insertInto("custom_emojis")
+      .values({
+        id: compat.kith.ids.next("emoji"),
+        shortcode: "blobfox",
+        image_remote_url: "https://cdn.example/blobfox.png",
+        category: "foxes",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    expect(await compat.client().v1.customEmojis.list()).toEqual([
+      {
+        shortcode: "blobfox",
+        url: "https://cdn.example/blobfox.png",
+        staticUrl: "https://cdn.example/blobfox.png",
+        visibleInPicker: true,
+        category: "foxes",
+      },
+    ]);
     expect(await client.v1.announcements.list()).toEqual([]);
     expect(await client.v1.trends.links.list()).toEqual([]);
     const tags = await client.v1.trends.tags.list();
