@@ -154,6 +154,8 @@ describeFeedsOnEngines("lists", (makeKith) => {
     expect(timelinePages).toEqual([[posts[2], posts[1]], [posts[0]]]);
 
     expect((await kith.request("GET", `/api/v1/lists/${list.id}/accounts?limit=many`, { token: owner.token })).status).toBe(400);
-    expect((await kith.request("GET", `/api/v1/timelines/list/${list.id}?max_id=${"x".repeat(500)}`, { token: owner.token })).status).toBe(422);
+    expect((await kith.request("GET", `/api/v1/timelines/list/${list.id}?max_id=${"x".repeat(500)}`, { token: owner.token })).status).toBe(
+      422,
+    );
   });
 });

@@ -137,9 +137,9 @@ describeFeedsOnEngines("user domain blocks", (makeKith) => {
       expect(await json(refused)).toMatchObject({ code: "user_domain_block.invalid" });
     }
     expect((await kith.request("POST", "/api/v1/domain_blocks", { token: alice.token, json: {} })).status).toBe(422);
-    expect((await kith.request("DELETE", `/api/v1/user-domain-block/${encodeURIComponent("bad domain!")}`, { token: alice.token })).status).toBe(
-      422,
-    );
+    expect(
+      (await kith.request("DELETE", `/api/v1/user-domain-block/${encodeURIComponent("bad domain!")}`, { token: alice.token })).status,
+    ).toBe(422);
     expect((await kith.request("GET", "/api/v1/user-domain-block")).status).toBe(401);
     expect((await kith.request("POST", `/api/v1/user-domain-block/${DOMAIN}`)).status).toBe(401);
     expect((await kith.request("DELETE", `/api/v1/user-domain-block/${DOMAIN}`)).status).toBe(401);

@@ -39,7 +39,9 @@ describeOnEngines("masto.js search, filters, tags and start-up", (engine) => {
     expect(guest.statuses).toEqual([]);
     // Visibility holds in search: a followers-only post is not found by one who does not follow.
     const secret = await compat.client(bob).v1.statuses.create({ status: "lighthouse secrets", visibility: "private" });
-    expect((await compat.client(alice).v2.search.list({ q: "lighthouse", type: "statuses" })).statuses.map((s) => s.id)).not.toContain(secret.id);
+    expect((await compat.client(alice).v2.search.list({ q: "lighthouse", type: "statuses" })).statuses.map((s) => s.id)).not.toContain(
+      secret.id,
+    );
     expect((await compat.client(bob).v2.search.list({ q: "lighthouse", type: "statuses" })).statuses.map((s) => s.id)).toContain(secret.id);
     const firstPage = await compat.client(bob).v2.search.list({ q: "lighthouse", type: "statuses", limit: 1 });
     const secondPage = await compat.client(bob).v2.search.list({ q: "lighthouse", type: "statuses", limit: 1, offset: 1 });
