@@ -51,23 +51,27 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
   afterAll(() => kith.close());
 
   const relationship = async (viewer: TestUser, id: string): Promise<Relationship> => {
-    const [one] = await json<Relationship[]>(await kith.request("GET", `/api/v1/accounts/relationships?id[]=${id}`, { token: viewer.token }));
+    const [one] = await json<Relationship[]>(
+      await kith.request("GET", `/api/v1/accounts/relationships?id[]=${id}`, { token: viewer.token }),
+    );
     if (!one) throw new Error(`No relationship with ${id}`);
     return one;
   };
   const followersCount = async (id: string): Promise<number> =>
     (await json<{ followers_count: number }>(await kith.request("GET", `/api/v1/accounts/${id}`))).followers_count;
   const notificationTypes = async (user: TestUser): Promise<string[]> =>
-    (await json<{ type: string; account: { id: string } }[]>(await kith.request("GET", "/api/v1/notifications", { token: user.token }))).map(
-      (n) => `${n.type}:${n.account.id}`,
-    );
+    (
+      await json<{ type: string; account: { id: string } }[]>(await kith.request("GET", "/api/v1/notifications", { token: user.token }))
+    ).map((n) => `${n.type}:${n.account.id}`);
 
   it("blocks end follows both ways, hide posts both ways and refuse new follows; unblock lifts it", async () => {
     const alice = await kith.createUser("bm_alice");
     const bob = await kith.createUser("bm_bob");
     await kith.request("POST", `/api/v1/accounts/${bob.account.id}/follow`, { token: alice.token });
     await kith.request("POST", `/api/v1/accounts/${alice.account.id}/follow`, { token: bob.token });
-    const bobPost = await json<{ id: string }>(await kith.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "bob here" } }));
+    const bobPost = await json<{ id: string }>(
+      await kith.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "bob here" } }),
+    );
 
     const blocked = await kith.request("POST", `/api/v1/accounts/${bob.account.id}/block`, { token: alice.token });
     expect(blocked.status).toBe(200);
@@ -80,7 +84,9 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
 
     // Hidden both ways: the blocker does not see the blocked's post, nor the blocked the blocker's.
     expect((await kith.request("GET", `/api/v1/statuses/${bobPost.id}`, { token: alice.token })).status).toBe(404);
-    const alicePost = await json<{ id: string }>(await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "alice here" } }));
+    const alicePost = await json<{ id: string }>(
+      await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "alice here" } }),
+    );
     expect((await kith.request("GET", `/api/v1/statuses/${alicePost.id}`, { token: bob.token })).status).toBe(404);
     // The blocked account can neither follow nor mention its way back into notifications.
     const refollow = await kith.request("POST", `/api/v1/accounts/${alice.account.id}/follow`, { token: bob.token });
@@ -91,25 +97,29 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
 
     // Blocking again changes nothing; unblocking lifts the block but not the follows it ended.
     await kith.request("POST", `/api/v1/accounts/${bob.account.id}/block`, { token: alice.token });
-    const unblocked = await json<Relationship>(await kith.request("POST", `/api/v1/accounts/${bob.account.id}/unblock`, { token: alice.token }));
+    const unblocked = await json<Relationship>(
+      await kith.request("POST", `/api/v1/accounts/${bob.account.id}/unblock`, { token: alice.token }),
+    );
     expect(unblocked).toMatchObject({ blocking: false, following: false, followed_by: false });
     expect((await kith.request("GET", `/api/v1/statuses/${bobPost.id}`, { token: alice.token })).status).toBe(200);
   });
 
-  it("lists blocks newest first, paged with Link", async () => {
+  it("lists blocks and mutes newest first, paged with Link", async () => {
     const owner = await kith.createUser("bm_lister");
-    const targets = [];
-    for (let i = 0; i < 3; i++) {
-      const target = await kith.createUser(`bm_blocked${i}`);
-      targets.push(target.account.id);
-      await kith.request("POST", `/api/v1/accounts/${target.account.id}/block`, { token: owner.token });
+    for (const action of ["block", "mute"]) {
+      const targets = [];
+      for (let i = 0; i < 3; i++) {
+        const target = await kith.createUser(`bm_${action}ed${i}`);
+        targets.push(target.account.id);
+        await kith.request("POST", `/api/v1/accounts/${target.account.id}/${action}`, { token: owner.token });
+      }
+      const first = await kith.request("GET", `/api/v1/${action}s?limit=2`, { token: owner.token });
+      expect((await json<{ id: string }[]>(first)).map((a) => a.id)).toEqual([targets[2], targets[1]]);
+      const next = nextLink(first);
+      expect(next).toBeDefined();
+      const second = await kith.request("GET", next ?? "", { token: owner.token });
+      expect((await json<{ id: string }[]>(second)).map((a) => a.id)).toEqual([targets[0]]);
     }
-    const first = await kith.request("GET", "/api/v1/blocks?limit=2", { token: owner.token });
-    expect((await json<{ id: string }[]>(first)).map((a) => a.id)).toEqual([targets[2], targets[1]]);
-    const next = nextLink(first);
-    expect(next).toBeDefined();
-    const second = await kith.request("GET", next ?? "", { token: owner.token });
-    expect((await json<{ id: string }[]>(second)).map((a) => a.id)).toEqual([targets[0]]);
   });
 
   it("mutes hide posts, keep or hide notifications as asked, end after their duration, and list with mute_expires_at", async () => {
@@ -123,13 +133,17 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
       json: { notifications: false, duration: 3600 },
     });
     expect(await json(muted)).toMatchObject({ muting: true, muting_notifications: false, following: true });
-    const hiddenPost = await json<{ id: string }>(await kith.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "muted talk" } }));
+    const hiddenPost = await json<{ id: string }>(
+      await kith.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "muted talk" } }),
+    );
     const home = await json<{ id: string }[]>(await kith.request("GET", "/api/v1/timelines/home", { token: alice.token }));
     expect(home.map((s) => s.id)).not.toContain(hiddenPost.id);
     await kith.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "@bm_muter still reaches you" } });
     expect(await notificationTypes(alice)).toContain(`mention:${bob.account.id}`);
 
-    const mutes = await json<{ id: string; mute_expires_at: string | null }[]>(await kith.request("GET", "/api/v1/mutes", { token: alice.token }));
+    const mutes = await json<{ id: string; mute_expires_at: string | null }[]>(
+      await kith.request("GET", "/api/v1/mutes", { token: alice.token }),
+    );
     expect(mutes.map((m) => m.id)).toEqual([bob.account.id]);
     expect(Date.parse(mutes[0]?.mute_expires_at ?? "") - kith.clock.now().getTime()).toBe(3_600_000);
 
@@ -152,7 +166,9 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
     expect(await notificationTypes(alice)).toContain(`mention:${bob.account.id}`);
 
     await kith.request("POST", `/api/v1/accounts/${bob.account.id}/mute`, { token: alice.token });
-    const unmuted = await json<Relationship>(await kith.request("POST", `/api/v1/accounts/${bob.account.id}/unmute`, { token: alice.token }));
+    const unmuted = await json<Relationship>(
+      await kith.request("POST", `/api/v1/accounts/${bob.account.id}/unmute`, { token: alice.token }),
+    );
     expect(unmuted).toMatchObject({ muting: false, following: true });
   });
 
@@ -193,8 +209,10 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
     const friendB = await kith.createUser("bm_friend_b");
     const stranger = await kith.createUser("bm_stranger");
     const star = await kith.createUser("bm_star");
-    for (const friend of [friendA, friendB]) await kith.request("POST", `/api/v1/accounts/${friend.account.id}/follow`, { token: me.token });
-    for (const fan of [friendA, friendB, stranger]) await kith.request("POST", `/api/v1/accounts/${star.account.id}/follow`, { token: fan.token });
+    for (const friend of [friendA, friendB])
+      await kith.request("POST", `/api/v1/accounts/${friend.account.id}/follow`, { token: me.token });
+    for (const fan of [friendA, friendB, stranger])
+      await kith.request("POST", `/api/v1/accounts/${star.account.id}/follow`, { token: fan.token });
     // A muted friend still counts as familiar; a blocked one (below) does not.
     await kith.request("POST", `/api/v1/accounts/${friendB.account.id}/mute`, { token: me.token });
 
@@ -210,7 +228,9 @@ describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
     ]);
 
     const familiar = await json<{ id: string; accounts: { id: string }[] }[]>(
-      await kith.request("GET", `/api/v1/accounts/familiar_followers?id[]=${star.account.id}&id[]=${stranger.account.id}`, { token: me.token }),
+      await kith.request("GET", `/api/v1/accounts/familiar_followers?id[]=${star.account.id}&id[]=${stranger.account.id}`, {
+        token: me.token,
+      }),
     );
     expect(familiar.map((f) => [f.id, f.accounts.map((a) => a.id).sort()])).toEqual([
       [star.account.id, [friendA.account.id, friendB.account.id].sort()],

@@ -87,4 +87,15 @@ describeFeedsOnEngines("conversations", (makeKith) => {
     const next = await conversations(alice, `?limit=1&max_id=${newer}`);
     expect(next.body[0]?.accounts[0]?.id).toBe(bob.account.id);
   });
+
+  it("refuses malformed paging, unknown ids on read, and guests", async () => {
+    const alice = await user();
+    expect((await kith.request("GET", "/api/v1/conversations?limit=lots", { token: alice.token })).status).toBe(400);
+    expect((await kith.request("GET", `/api/v1/conversations?max_id=${"x".repeat(500)}`, { token: alice.token })).status).toBe(422);
+    expect((await kith.request("POST", "/api/v1/conversations/cv_00000000000000000000000000/read", { token: alice.token })).status).toBe(
+      404,
+    );
+    expect((await kith.request("DELETE", "/api/v1/conversations/cv_00000000000000000000000000", { token: alice.token })).status).toBe(404);
+    expect((await kith.request("GET", "/api/v1/conversations")).status).toBe(401);
+  });
 });

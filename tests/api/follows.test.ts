@@ -115,6 +115,23 @@ describe("follows", () => {
     expect((await kith.request("POST", `/api/v1/follow_requests/${fan.account.id}/authorize`, { token: owner.token })).status).toBe(404);
   });
 
+  it("pages follow requests with Link, newest first", async () => {
+    const owner = await kith.createUser("fo_locked_paged");
+    await kith.request("PATCH", "/api/v1/accounts/update_credentials", { token: owner.token, json: { locked: true } });
+    const fans = [];
+    for (let i = 0; i < 3; i++) {
+      const fan = await kith.createUser(`fo_pager${i}`);
+      fans.push(fan.account.id);
+      await kith.request("POST", `/api/v1/accounts/${owner.account.id}/follow`, { token: fan.token });
+    }
+    const first = await kith.request("GET", "/api/v1/follow_requests?limit=2", { token: owner.token });
+    expect((await json<{ id: string }[]>(first)).map((a) => a.id)).toEqual([fans[2], fans[1]]);
+    const next = new URL(/<([^>]+)>; rel="next"/.exec(first.headers.get("link") ?? "")?.[1] ?? "");
+    const second = await kith.request("GET", next.pathname + next.search, { token: owner.token });
+    expect((await json<{ id: string }[]>(second)).map((a) => a.id)).toEqual([fans[0]]);
+    expect((await kith.request("GET", "/api/v1/follow_requests?limit=x", { token: owner.token })).status).toBe(400);
+  });
+
   it("withdraws a pending request with unfollow", async () => {
     const owner = await kith.createUser("fo_locked2");
     await kith.request("PATCH", "/api/v1/accounts/update_credentials", { token: owner.token, json: { locked: true } });

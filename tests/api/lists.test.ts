@@ -120,4 +120,42 @@ describeFeedsOnEngines("lists", (makeKith) => {
     expect(await idsOf(await kith.request("GET", "/api/v1/timelines/home", { token: owner.token }))).not.toContain(id);
     expect(await idsOf(await kith.request("GET", `/api/v1/timelines/list/${list.id}`, { token: owner.token }))).toContain(id);
   });
+
+  it("pages members and the list timeline through Link headers, and refuses a malformed limit", async () => {
+    const owner = await user();
+    const members = [await user(), await user(), await user()];
+    for (const member of members) await follow(kith, owner.account.id, member.account.id);
+    const list = await createList(owner);
+    await kith.request("POST", `/api/v1/lists/${list.id}/accounts`, {
+      token: owner.token,
+      json: { account_ids: members.map((m) => m.account.id) },
+    });
+    const posts: string[] = [];
+    for (const member of members) posts.push(await post(kith, member.account.id));
+
+    /** Follows `rel="next"` from `path` until it runs out, collecting the ids of every page. */
+    const walk = async (path: string): Promise<string[][]> => {
+      const pages: string[][] = [];
+      let next: string | undefined = path;
+      while (next && pages.length < 5) {
+        const response = await kith.request("GET", next, { token: owner.token });
+        expect(response.status).toBe(200);
+        const link = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1];
+        const ids = await idsOf(response);
+        if (ids.length > 0) pages.push(ids);
+        next = link && ids.length > 0 ? new URL(link).pathname + new URL(link).search : undefined;
+      }
+      return pages;
+    };
+    const memberPages = await walk(`/api/v1/lists/${list.id}/accounts?limit=2`);
+    expect(memberPages.map((page) => page.length)).toEqual([2, 1]);
+    expect(memberPages.flat().sort()).toEqual(members.map((m) => m.account.id).sort());
+    const timelinePages = await walk(`/api/v1/timelines/list/${list.id}?limit=2`);
+    expect(timelinePages).toEqual([[posts[2], posts[1]], [posts[0]]]);
+
+    expect((await kith.request("GET", `/api/v1/lists/${list.id}/accounts?limit=many`, { token: owner.token })).status).toBe(400);
+    expect((await kith.request("GET", `/api/v1/timelines/list/${list.id}?max_id=${"x".repeat(500)}`, { token: owner.token })).status).toBe(
+      422,
+    );
+  });
 });

@@ -248,6 +248,20 @@ describeFeedsOnEngines("public and hashtag timelines", (makeKith) => {
     expect(await get("/api/v1/timelines/tag/nothing")).toEqual([]);
   });
 
+  it("pages public and hashtag timelines through Link headers, prev going back up", async () => {
+    for (const path of ["/api/v1/timelines/public?limit=1", "/api/v1/timelines/tag/cats?limit=1"]) {
+      const first = await kith.request("GET", path);
+      expect(await idsOf(first)).toEqual([ids.remote]);
+      const link = first.headers.get("link") ?? "";
+      const next = new URL(/<([^>]+)>; rel="next"/.exec(link)?.[1] ?? "");
+      expect(next.searchParams.get("max_id")).toBe(ids.remote);
+      const second = await kith.request("GET", next.pathname + next.search);
+      expect(await idsOf(second)).toEqual([ids.local]);
+      const prev = new URL(/<([^>]+)>; rel="prev"/.exec(second.headers.get("link") ?? "")?.[1] ?? "");
+      expect(await idsOf(await kith.request("GET", prev.pathname + prev.search))).toEqual([ids.remote]);
+    }
+  });
+
   it("refuses malformed parameters", async () => {
     expect((await kith.request("GET", "/api/v1/timelines/public?local=maybe")).status).toBeGreaterThanOrEqual(400);
     expect((await kith.request("GET", "/api/v1/timelines/public?local=maybe")).status).toBeLessThan(500);

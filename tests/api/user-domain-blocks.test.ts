@@ -85,6 +85,9 @@ describeFeedsOnEngines("user domain blocks", (makeKith) => {
     expect(await relationship(stranger)).toMatchObject({ following: false, requested: false });
     // The friend followed before the block is still followed, and following it again is no new follow.
     expect(await relationship(friend)).toMatchObject({ following: true });
+    // Nor may the domain's accounts follow alice anew: the removed followers stay removed (the inbox asks the same question).
+    await expect(kith.services.follows.follow(fan, alice.account.id)).rejects.toMatchObject({ code: "relationship.blocked" });
+    expect(await relationship(fan)).toMatchObject({ followed_by: false, requested_by: false });
   });
 
   it("serves the same rows as Mastodon's domain_blocks, paged with Link", async () => {
@@ -118,6 +121,8 @@ describeFeedsOnEngines("user domain blocks", (makeKith) => {
     expect(await relationship(friend)).toMatchObject({ domain_blocking: false });
     const followed = await kith.request("POST", `/api/v1/accounts/${stranger}/follow`, { token: alice.token });
     expect(followed.status).toBe(200);
+    await kith.services.follows.follow(fan, alice.account.id);
+    expect(await relationship(fan)).toMatchObject({ followed_by: true });
 
     const again = await kith.request("DELETE", `/api/v1/user-domain-block/${DOMAIN}`, { token: alice.token });
     expect(again.status).toBe(409);
@@ -132,9 +137,9 @@ describeFeedsOnEngines("user domain blocks", (makeKith) => {
       expect(await json(refused)).toMatchObject({ code: "user_domain_block.invalid" });
     }
     expect((await kith.request("POST", "/api/v1/domain_blocks", { token: alice.token, json: {} })).status).toBe(422);
-    expect((await kith.request("DELETE", `/api/v1/user-domain-block/${encodeURIComponent("bad domain!")}`, { token: alice.token })).status).toBe(
-      422,
-    );
+    expect(
+      (await kith.request("DELETE", `/api/v1/user-domain-block/${encodeURIComponent("bad domain!")}`, { token: alice.token })).status,
+    ).toBe(422);
     expect((await kith.request("GET", "/api/v1/user-domain-block")).status).toBe(401);
     expect((await kith.request("POST", `/api/v1/user-domain-block/${DOMAIN}`)).status).toBe(401);
     expect((await kith.request("DELETE", `/api/v1/user-domain-block/${DOMAIN}`)).status).toBe(401);

@@ -95,6 +95,14 @@ describeOnEngines("masto.js accounts and relationships", (engine) => {
       .v1.accounts.familiarFollowers.fetch({ id: [bob.account.id] } as unknown as readonly string[]);
     expect(familiar).toEqual([{ id: bob.account.id, accounts: [expect.objectContaining({ id: carol.account.id })] }]);
 
+    // notify: carol hears of bob's new posts; reblogs off: his boosts stay out of her home.
+    const news = await compat.client(bob).v1.statuses.create({ status: "news for my subscribers" });
+    const told = await compat.client(carol).v1.notifications.list({ types: ["status"] });
+    expect(told.map((n) => [n.account.id, n.status?.id])).toEqual([[bob.account.id, news.id]]);
+    const worthABoost = await compat.client(alice).v1.statuses.create({ status: "worth a boost" });
+    const boosted = await compat.client(bob).v1.statuses.$select(worthABoost.id).reblog();
+    expect((await compat.client(carol).v1.timelines.home.list()).map((s) => s.id)).not.toContain(boosted.id);
+
     const unfollowed = await compat.client(carol).v1.accounts.$select(bob.account.id).unfollow();
     expect(unfollowed.following).toBe(false);
     await compat.client(bob).v1.accounts.$select(alice.account.id).removeFromFollowers();

@@ -1,5 +1,6 @@
 /**
- * masto.js over real HTTP, on SQLite and PostgreSQL: search, filters,
+ * masto.js over real HTTP, on SQLite and PostgreSQL: search (visibility,
+ * paging), filters v1 and v2 as written and as applied to timelines,
  * hashtags and what clients load on start (preferences, custom emojis,
  * trends, suggestions, announcements).
  */
@@ -36,6 +37,15 @@ describeOnEngines("masto.js search, filters, tags and start-up", (engine) => {
     expect(v1.map((a) => a.username)).toEqual(["mastosearchbob"]);
     const guest = await compat.client().v2.search.list({ q: "lighthouse" });
     expect(guest.statuses).toEqual([]);
+    // Visibility holds in search: a followers-only post is not found by one who does not follow.
+    const secret = await compat.client(bob).v1.statuses.create({ status: "lighthouse secrets", visibility: "private" });
+    expect((await compat.client(alice).v2.search.list({ q: "lighthouse", type: "statuses" })).statuses.map((s) => s.id)).not.toContain(
+      secret.id,
+    );
+    expect((await compat.client(bob).v2.search.list({ q: "lighthouse", type: "statuses" })).statuses.map((s) => s.id)).toContain(secret.id);
+    const firstPage = await compat.client(bob).v2.search.list({ q: "lighthouse", type: "statuses", limit: 1 });
+    const secondPage = await compat.client(bob).v2.search.list({ q: "lighthouse", type: "statuses", limit: 1, offset: 1 });
+    expect([...firstPage.statuses, ...secondPage.statuses].map((s) => s.id)).toEqual([secret.id, status.id]);
   });
 
   it("manages filters, v2 and v1", async () => {
@@ -58,6 +68,40 @@ describeOnEngines("masto.js search, filters, tags and start-up", (engine) => {
     expect(await client.v2.filters.list()).toEqual([]);
   });
 
+  it("applies filters where clients read: warn marks the post, hide leaves it out; v1 filters written and removed", async () => {
+    const client = compat.client(alice);
+    await client.v1.accounts.$select(bob.account.id).follow();
+    const warned = await compat.client(bob).v1.statuses.create({ status: "a herring gull at the pier" });
+    const hidden = await compat.client(bob).v1.statuses.create({ status: "spoilers for the finale" });
+    const warn = await client.v2.filters.create({
+      title: "Gulls",
+      context: ["home", "public"],
+      filterAction: "warn",
+      keywordsAttributes: [{ keyword: "gull", wholeWord: true }],
+    });
+    const v1 = await client.v1.filters.create({ phrase: "finale", context: ["home"], irreversible: true, wholeWord: false });
+    expect(v1).toMatchObject({ phrase: "finale", context: ["home"], irreversible: true, wholeWord: false, expiresAt: null });
+
+    const home = await client.v1.timelines.home.list({ limit: 40 });
+    const ids = home.map((s) => s.id);
+    expect(ids).toContain(warned.id);
+    expect(ids).not.toContain(hidden.id);
+    const marked = home.find((s) => s.id === warned.id);
+    expect(marked?.filtered?.map((f) => [f.filter.id, f.keywordMatches])).toEqual([[warn.id, ["gull"]]]);
+    // The hide filter is for home only: the public timeline still shows the post.
+    expect((await client.v1.timelines.public.list({ local: true, limit: 40 })).map((s) => s.id)).toContain(hidden.id);
+
+    const changed = await client.v1.filters.$select(v1.id).update({ phrase: "the finale", context: ["home", "public"] });
+    expect(changed).toMatchObject({ id: v1.id, phrase: "the finale", context: ["home", "public"] });
+    expect((await client.v1.filters.$select(v1.id).fetch()).phrase).toBe("the finale");
+    await client.v1.filters.$select(v1.id).remove();
+    await client.v2.filters.$select(warn.id).remove();
+    expect(await client.v1.filters.list()).toEqual([]);
+    expect((await client.v1.timelines.home.list({ limit: 40 })).map((s) => s.id)).toContain(hidden.id);
+    await expect(compat.client(bob).v1.filters.$select(v1.id).fetch()).rejects.toMatchObject({ statusCode: 404 });
+    await client.v1.accounts.$select(bob.account.id).unfollow();
+  });
+
   it("follows hashtags and reads them back", async () => {
     const client = compat.client(alice);
     const followed = await client.v1.tags.$select("lighthouses").follow();
@@ -72,6 +116,27 @@ describeOnEngines("masto.js search, filters, tags and start-up", (engine) => {
     const client = compat.client(alice);
     expect(await client.v1.preferences.fetch()).toMatchObject({ "posting:default:visibility": "public" });
     expect(await client.v1.customEmojis.list()).toEqual([]);
+    const now = compat.kith.clock.now().toISOString();
+    await compat.kith.storage.db
+      .insertInto("custom_emojis")
+      .values({
+        id: compat.kith.ids.next("emoji"),
+        shortcode: "blobfox",
+        image_remote_url: "https://cdn.example/blobfox.png",
+        category: "foxes",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    expect(await compat.client().v1.customEmojis.list()).toEqual([
+      {
+        shortcode: "blobfox",
+        url: "https://cdn.example/blobfox.png",
+        staticUrl: "https://cdn.example/blobfox.png",
+        visibleInPicker: true,
+        category: "foxes",
+      },
+    ]);
     expect(await client.v1.announcements.list()).toEqual([]);
     expect(await client.v1.trends.links.list()).toEqual([]);
     const tags = await client.v1.trends.tags.list();

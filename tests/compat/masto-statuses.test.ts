@@ -153,15 +153,33 @@ describeOnEngines("masto.js posts: undo, lists of reactors, polls, pins, highlig
       poll: { options: ["Red", "Green", "Blue"], expiresIn: 300, multiple: true },
     });
     const pollId = status.poll?.id ?? "";
-    const voted = await compat.client(bob).v1.polls.$select(pollId).votes.create({ choices: [0, 2] });
+    const voted = await compat
+      .client(bob)
+      .v1.polls.$select(pollId)
+      .votes.create({ choices: [0, 2] });
     expect(voted).toMatchObject({ multiple: true, votesCount: 2, votersCount: 1, ownVotes: [0, 2], voted: true });
-    await expect(compat.client(bob).v1.polls.$select(pollId).votes.create({ choices: [1] })).rejects.toMatchObject({ statusCode: 422 });
-    await expect(compat.client(alice).v1.polls.$select(pollId).votes.create({ choices: [1] })).rejects.toMatchObject({ statusCode: 422 });
+    await expect(
+      compat
+        .client(bob)
+        .v1.polls.$select(pollId)
+        .votes.create({ choices: [1] }),
+    ).rejects.toMatchObject({ statusCode: 422 });
+    await expect(
+      compat
+        .client(alice)
+        .v1.polls.$select(pollId)
+        .votes.create({ choices: [1] }),
+    ).rejects.toMatchObject({ statusCode: 422 });
     compat.kith.clock.advance(301_000);
     const ended = await compat.client().v1.polls.$select(pollId).fetch();
     expect(ended.expired).toBe(true);
     expect(ended.options.map((o) => o.votesCount)).toEqual([1, 0, 1]);
-    await expect(compat.client(carol).v1.polls.$select(pollId).votes.create({ choices: [1] })).rejects.toMatchObject({ statusCode: 422 });
+    await expect(
+      compat
+        .client(carol)
+        .v1.polls.$select(pollId)
+        .votes.create({ choices: [1] }),
+    ).rejects.toMatchObject({ statusCode: 422 });
   });
 
   it("pins up to the admin's maximum, then 422; unpins", async () => {

@@ -89,7 +89,10 @@ describeOnEngines("masto.js streaming", (engine) => {
   it("streams a list, edits as status.update on the local stream, and direct conversations", async () => {
     await follow(compat.kith, alice.account.id, bob.account.id);
     const list = await compat.client(alice).v1.lists.create({ title: "Bob" });
-    await compat.client(alice).v1.lists.$select(list.id).accounts.create({ accountIds: [bob.account.id] });
+    await compat
+      .client(alice)
+      .v1.lists.$select(list.id)
+      .accounts.create({ accountIds: [bob.account.id] });
     const client = streaming(alice);
     const before = compat.kith.services.streaming.webSocketSubscriptions;
     const listEvents = client.list.subscribe({ list: list.id }).values();

@@ -205,6 +205,11 @@ describeOnEngines("masto.js timelines, lists, markers, conversations, notificati
     // Answering the request removes its notification.
     await client.v1.followRequests.$select(bob.account.id).authorize();
     expect((await client.v1.notifications.list({ types: ["follow_request"] })).length).toBe(0);
-    await expect(server.client(bob).v1.notifications.$select(newest?.id ?? "").fetch()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(
+      server
+        .client(bob)
+        .v1.notifications.$select(newest?.id ?? "")
+        .fetch(),
+    ).rejects.toMatchObject({ statusCode: 404 });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Follows between two Kith server processes over HTTPS: a Follow of an open
  * account is accepted (both sides record the follow), a Follow of a locked
- * account stays a request on both sides.
+ * account stays a request on both sides, a Follow from a domain the account
+ * blocks is rejected.
  */
 import { join } from "node:path";
 import type { Storage } from "@kith/core";
@@ -84,6 +85,44 @@ describe("follows between two server processes", () => {
       await bStorage.close();
     }
     expect(await totalItems(b, "/users/carol/followers")).toBe(0);
+    expect(await totalItems(a, "/users/alice/following")).toBe(1);
+  }, 90_000);
+
+  it("rejects a follow from a domain the account blocks: no follower on B, no follow on A", async () => {
+    await b.createAccount("dave");
+    const bStorage = database(b);
+    try {
+      const dave = await bStorage.db
+        .selectFrom("accounts")
+        .select("id")
+        .where("username", "=", "dave")
+        .where("domain", "is", null)
+        .executeTakeFirstOrThrow();
+      await bStorage.db
+        .insertInto("account_domain_blocks")
+        .values({ id: "ub_0000000000000000000000fed1", account_id: dave.id, domain: a.host, created_at: new Date().toISOString() })
+        .execute();
+    } finally {
+      await bStorage.close();
+    }
+    await a.runScript("federation-follow.ts", ["alice", `@dave@${b.host}`]);
+    const aStorage = database(a);
+    try {
+      const pending = await eventually(
+        () =>
+          aStorage.db
+            .selectFrom("follow_requests")
+            .innerJoin("accounts", "accounts.id", "follow_requests.target_account_id")
+            .select("accounts.username")
+            .where("accounts.username", "=", "dave")
+            .execute(),
+        (rows) => rows.length === 0,
+      );
+      expect(pending).toEqual([]);
+    } finally {
+      await aStorage.close();
+    }
+    expect(await totalItems(b, "/users/dave/followers")).toBe(0);
     expect(await totalItems(a, "/users/alice/following")).toBe(1);
   }, 90_000);
 });

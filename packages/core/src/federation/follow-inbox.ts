@@ -4,6 +4,7 @@ import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { KithServices } from "../services/index.js";
 import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
+import { followBarrier } from "../storage/repositories/relationships.js";
 import {
   deleteFollow,
   findAccountByUri,
@@ -56,6 +57,13 @@ async function onFollow(ctx: Ctx, deps: FollowInboxDeps, follow: Follow): Promis
   if (!actor || !isActor(actor) || actor.id?.href !== follow.actorId?.href) return;
   const follower = await rememberActor(ctx, deps, actor);
   if (!follower) return;
+  const targetUri = ctx.getActorUri(target.username);
+  // A block either way, or the target's block of the follower's domain, answers Reject: the follower must not come back.
+  if ((await followBarrier(deps.deps.storage.db, follower.id, target.id)) !== null) {
+    const rejectId = new URL(`${targetUri.href}#rejects/${deps.deps.ids.next("followRequest")}`);
+    await ctx.sendActivity({ identifier: target.username }, actor, new Reject({ id: rejectId, actor: targetUri, object: follow }));
+    return;
+  }
   const now = deps.deps.clock.now().toISOString();
   const row = { accountId: follower.id, targetAccountId: target.id, uri: follow.id.href };
   if (flag(target.locked)) {
@@ -64,7 +72,6 @@ async function onFollow(ctx: Ctx, deps: FollowInboxDeps, follow: Follow): Promis
   }
   const followId = deps.deps.ids.next("follow");
   await deps.deps.storage.transaction((trx) => insertFollow(trx, { id: followId, ...row }, now));
-  const targetUri = ctx.getActorUri(target.username);
   await ctx.sendActivity(
     { identifier: target.username },
     actor,

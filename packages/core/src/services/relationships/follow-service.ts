@@ -5,6 +5,7 @@ import {
   adjustFollowCounters,
   deletePair,
   findPair,
+  followBarrier,
   pairExists,
   removeFollow,
 } from "../../storage/repositories/relationships.js";
@@ -66,7 +67,7 @@ export class FollowService {
           return { outcome: table === "follows" ? ("following" as const) : ("requested" as const), event: null };
         }
       }
-      await this.#refuseIfBarred(trx, followerId, targetId, target.domain);
+      await this.#refuseIfBarred(trx, followerId, targetId);
       const row = {
         account_id: followerId,
         target_account_id: targetId,
@@ -132,20 +133,11 @@ export class FollowService {
     await this.events.emit({ type: "follow.rejected", accountId: requesterId, targetAccountId: accountId });
   }
 
-  /** Blocks either way forbid a new follow, and so does the follower's block of the target's domain. */
-  async #refuseIfBarred(trx: Kysely<Database>, followerId: string, targetId: string, domain: string | null): Promise<void> {
-    if ((await pairExists(trx, "blocks", followerId, targetId)) || (await pairExists(trx, "blocks", targetId, followerId))) {
-      throw new KithError("relationship.blocked");
-    }
-    if (domain !== null) {
-      const blocked = await trx
-        .selectFrom("account_domain_blocks")
-        .select("id")
-        .where("account_id", "=", followerId)
-        .where("domain", "=", domain)
-        .executeTakeFirst();
-      if (blocked) throw new KithError("relationship.domain_blocked");
-    }
+  /** Blocks either way forbid a new follow, and so do domain blocks: the follower's of the target's domain, and the target's of the follower's. */
+  async #refuseIfBarred(trx: Kysely<Database>, followerId: string, targetId: string): Promise<void> {
+    const barrier = await followBarrier(trx, followerId, targetId);
+    if (barrier === "blocked") throw new KithError("relationship.blocked");
+    if (barrier === "domain_blocked") throw new KithError("relationship.domain_blocked");
   }
 
   async #accountExists(id: string): Promise<void> {

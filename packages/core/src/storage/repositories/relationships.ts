@@ -28,6 +28,29 @@ export async function pairExists(db: Db, table: PairTable, accountId: string, ta
   return row !== undefined;
 }
 
+/**
+ * What bars a new follow of `targetId` by `followerId`: a block either way or
+ * the target's block of the follower's domain ("blocked"), or the follower's
+ * own block of the target's domain ("domain_blocked"); null when nothing does.
+ * Local follows and follows arriving from other servers both ask this.
+ */
+export async function followBarrier(db: Db, followerId: string, targetId: string): Promise<"blocked" | "domain_blocked" | null> {
+  if ((await pairExists(db, "blocks", followerId, targetId)) || (await pairExists(db, "blocks", targetId, followerId))) return "blocked";
+  const accounts = await db.selectFrom("accounts").select(["id", "domain"]).where("id", "in", [followerId, targetId]).execute();
+  const domainOf = (id: string): string | null => accounts.find((account) => account.id === id)?.domain ?? null;
+  const blocksDomain = async (accountId: string, domain: string | null): Promise<boolean> =>
+    domain !== null &&
+    (await db
+      .selectFrom("account_domain_blocks")
+      .select("id")
+      .where("account_id", "=", accountId)
+      .where("domain", "=", domain)
+      .executeTakeFirst()) !== undefined;
+  if (await blocksDomain(targetId, domainOf(followerId))) return "blocked";
+  if (await blocksDomain(followerId, domainOf(targetId))) return "domain_blocked";
+  return null;
+}
+
 export async function deletePair(db: Db, table: PairTable, accountId: string, targetId: string): Promise<boolean> {
   const result = await db.deleteFrom(table).where("account_id", "=", accountId).where("target_account_id", "=", targetId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
