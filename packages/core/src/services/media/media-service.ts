@@ -10,6 +10,7 @@ import {
   findMediaAttachments,
   findMediaOfStatuses,
   insertMediaAttachment,
+  type NewMediaAttachmentRow,
   updateMediaAttachment,
 } from "../../storage/repositories/media-attachments.js";
 import { holdUserRow } from "../../storage/repositories/accounts.js";
@@ -561,7 +562,7 @@ export class MediaService {
     const key = mediaBlobKey(id, "upload", bytes, extensionOf(detected.mime));
     await this.deps.blob.put(key, bytes, { contentType: detected.mime });
     const now = this.deps.clock.now().toISOString();
-    const row = {
+    const row: NewMediaAttachmentRow = {
       id,
       account_id: input.accountId,
       status_id: null,
