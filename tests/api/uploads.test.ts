@@ -289,6 +289,12 @@ describe("two-step uploads", () => {
     expect(media.map((response) => response.status).sort()).toEqual([202, 422]);
   });
 
+  it("of concurrent creations past the file count, only those that fit are made", async () => {
+    await kith.services.media.quotas.setOverride(alice.account.id, { maxBytes: null, maxFiles: 1 });
+    const statuses = (await Promise.all([1, 2, 3].map(() => create({ type: "IMAGE", tags: ["Post"] })))).map((response) => response.status);
+    expect(statuses.sort()).toEqual([201, 422, 422]);
+  });
+
   it("reports the caller's storage", async () => {
     const { uploadUrl } = await created({ type: "IMAGE", tags: ["Post"] });
     await put(uploadUrl, await makePng());

@@ -272,6 +272,9 @@ export class MediaService {
     const token = newToken(this.deps.random);
     const expiresAt = new Date(now.getTime() + UPLOAD_URL_TTL_MS).toISOString();
     await this.deps.storage.transaction(async (trx) => {
+      // Checked again holding the user's row, so concurrent creations cannot pass the file count together.
+      await holdUserRow(trx, input.accountId, now.toISOString());
+      await this.quotas.assertRoom(input.accountId, input.sizeBytes ?? 0, { newFile: true }, trx);
       await insertMediaAttachment(trx, {
         id,
         account_id: input.accountId,
