@@ -1,6 +1,7 @@
 /**
  * The upload queries on PostgreSQL: sums and counts cast to bigint, the tag
- * search on jsonb, the queue sort with nulls last, the migration 0007 tables.
+ * search on jsonb, the queue sort with nulls last, the quota held under
+ * concurrent uploads, the migration 0007 tables.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type TestKith, type TestUser, createTestKith, eventually } from "@kith/core/testing";
@@ -67,5 +68,24 @@ describeIfPostgres("uploads on PostgreSQL", () => {
     expect(images.map((item) => item.id)).toEqual([ids[1]]);
     const log = await get<{ entries: { step: string }[] }>(`/api/v1/admin/uploads/${ids[0]}/logs`);
     expect(log.entries.map((entry) => entry.step)).toContain("thumbnail");
+  });
+
+  it("of concurrent contents that each fit the quota but not together, exactly one is taken", async () => {
+    const bob = await kith.createUser("bob");
+    const png = await makePng(200, 200);
+    await kith.services.media.quotas.setOverride(bob.account.id, { maxBytes: Math.floor(png.byteLength * 1.5), maxFiles: null });
+    const urls: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const created = await kith.request("POST", "/api/v1/uploads", { token: bob.token, json: { type: "IMAGE", tags: ["Post"] } });
+      urls.push(((await created.json()) as { uploadUrl: string }).uploadUrl);
+    }
+    const statuses = await Promise.all(
+      urls.map(async (uploadUrl) => {
+        const url = new URL(uploadUrl);
+        return (await kith.request("PUT", `${url.pathname}${url.search}`, { token: bob.token, body: Buffer.from(png) })).status;
+      }),
+    );
+    expect(statuses.sort()).toEqual([202, 422, 422, 422]);
+    expect((await get<{ usedBytes: number }>(`/api/v1/admin/uploads/storage/${bob.account.id}`)).usedBytes).toBe(png.byteLength);
   });
 });

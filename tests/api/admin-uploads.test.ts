@@ -1,8 +1,12 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MediaService } from "@kith/core";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
 import { sqliteTestKith } from "../support/test-kith.js";
-import { makePng } from "../support/media-files.js";
+import { ffmpegInstalled, makePng, mediaFileDir } from "../support/media-files.js";
 
 interface UploadJson {
   id: string;
@@ -108,6 +112,44 @@ describe("admin uploads", () => {
       await get("/api/v1/admin/uploads/jobs/queue/completed?sort=processingDuration&order=asc")
     ).json()) as JobJson[];
     expect(shortest.map((job) => job.processingMs)).toEqual([50, 900]);
+  });
+
+  it.runIf(ffmpegInstalled)("lists a job in the in_progress queue while it runs, then in completed", async () => {
+    // ffprobe behind a gate the test opens: the job stays in progress until then, with no timing involved.
+    const dir = mkdtempSync(join(tmpdir(), "kith-gated-ffprobe-"));
+    const gate = join(dir, "open");
+    const entered = join(dir, "entered");
+    const gated = join(dir, "ffprobe");
+    writeFileSync(
+      gated,
+      `#!/bin/sh\ncase "$*" in *-show_streams*) touch '${entered}'; while [ ! -e '${gate}' ]; do sleep 0.05; done;; esac\nexec ffprobe "$@"\n`,
+    );
+    chmodSync(gated, 0o755);
+    const files = mediaFileDir();
+    try {
+      new MediaService(kith, { ffmpeg: { ffmpeg: "ffmpeg", ffprobe: gated } });
+      const id = await upload("AUDIO", ["Post"], files.audio(1));
+      await kith.start();
+      await eventually(() => expect(existsSync(entered)).toBe(true), { timeoutMs: 10_000 });
+      const running = (await (await get("/api/v1/admin/uploads/jobs/queue/in_progress?type=AUDIO")).json()) as JobJson[];
+      expect(running.map((job) => [job.id, job.state])).toEqual([[id, "in_progress"]]);
+      expect(await (await get("/api/v1/admin/uploads/jobs/summary")).json()).toMatchObject({
+        queues: { submitted: 0, in_progress: 1, completed: 0 },
+      });
+      writeFileSync(gate, "");
+      await eventually(
+        async () => {
+          const done = (await (await get("/api/v1/admin/uploads/jobs/queue/completed?type=AUDIO")).json()) as JobJson[];
+          expect(done.map((job) => job.id)).toEqual([id]);
+        },
+        { timeoutMs: 20_000 },
+      );
+      expect(await (await get("/api/v1/admin/uploads/jobs/queue/in_progress")).json()).toEqual([]);
+    } finally {
+      writeFileSync(gate, "");
+      files.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("counts jobs per queue and per type", async () => {

@@ -130,6 +130,33 @@ describe("Mastodon's media API", () => {
     expect(bytes.subarray(4, 8).toString("latin1")).toBe("ftyp");
   });
 
+  it.runIf(ffmpegInstalled)("refuses a video over the frame size or the frame rate the instance allows, with the reason", async () => {
+    const limits = kith.config.limits;
+    const strict = await sqliteTestKith({
+      limits: { ...limits, mediaAttachments: { ...limits.mediaAttachments, videoMatrixLimit: 160 * 120 } },
+    });
+    try {
+      const carol = await strict.createUser("carol");
+      const refused = await strict.request("POST", "/api/v1/media", { token: carol.token, body: form(files.video(1), "clip.mp4", "video/mp4") });
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/320x240 pixels, more than the 19200/);
+
+      const fast = await sqliteTestKith({
+        limits: { ...limits, mediaAttachments: { ...limits.mediaAttachments, videoFrameRateLimit: 10 } },
+      });
+      try {
+        const dave = await fast.createUser("dave");
+        const tooFast = await fast.request("POST", "/api/v1/media", { token: dave.token, body: form(files.video(1), "clip.mp4", "video/mp4") });
+        expect(tooFast.status).toBe(422);
+        expect(((await tooFast.json()) as { error: string }).error).toMatch(/25\.0 frames a second, more than 10/);
+      } finally {
+        await fast.close();
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
   it.runIf(ffmpegInstalled)("transcodes audio to MP3 with its length", async () => {
     const response = await upload("v1", form(files.audio(1), "tone.wav", "audio/wav"));
     expect(response.status).toBe(200);

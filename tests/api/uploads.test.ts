@@ -266,6 +266,35 @@ describe("two-step uploads", () => {
     expect((await create({ type: "IMAGE", tags: ["Post"] })).status).toBe(201);
   });
 
+  it("of two concurrent contents that each fit the quota but not together, exactly one is taken", async () => {
+    const png = await makePng(300, 300);
+    await kith.services.media.quotas.setOverride(alice.account.id, { maxBytes: Math.floor(png.byteLength * 1.5), maxFiles: null });
+    const first = await created({ type: "IMAGE", tags: ["Post"] });
+    const second = await created({ type: "IMAGE", tags: ["Post"] });
+    const statuses = (await Promise.all([put(first.uploadUrl, png), put(second.uploadUrl, png)])).map((response) => response.status);
+    expect(statuses.sort()).toEqual([202, 422]);
+    const storage = await (await kith.request("GET", "/api/v1/uploads/storage", { token: alice.token })).json();
+    expect(storage.usedBytes).toBe(png.byteLength);
+
+    const body = () => {
+      const data = new FormData();
+      data.set("file", new File([Buffer.from(png)], "a.png"));
+      return data;
+    };
+    await kith.services.media.quotas.setOverride(bob.account.id, { maxBytes: Math.floor(png.byteLength * 1.5), maxFiles: null });
+    const media = await Promise.all([
+      kith.request("POST", "/api/v2/media", { token: bob.token, body: body() }),
+      kith.request("POST", "/api/v2/media", { token: bob.token, body: body() }),
+    ]);
+    expect(media.map((response) => response.status).sort()).toEqual([202, 422]);
+  });
+
+  it("of concurrent creations past the file count, only those that fit are made", async () => {
+    await kith.services.media.quotas.setOverride(alice.account.id, { maxBytes: null, maxFiles: 1 });
+    const statuses = (await Promise.all([1, 2, 3].map(() => create({ type: "IMAGE", tags: ["Post"] })))).map((response) => response.status);
+    expect(statuses.sort()).toEqual([201, 422, 422]);
+  });
+
   it("reports the caller's storage", async () => {
     const { uploadUrl } = await created({ type: "IMAGE", tags: ["Post"] });
     await put(uploadUrl, await makePng());

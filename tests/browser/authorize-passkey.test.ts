@@ -28,7 +28,7 @@ async function registerInBrowser(page: Page, token: string): Promise<{ status: n
       for (const byte of new Uint8Array(buffer)) text += String.fromCharCode(byte);
       return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     };
-    const fromB64 = (value: string): Uint8Array => {
+    const fromB64 = (value: string): Uint8Array<ArrayBuffer> => {
       const base64 = value.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((value.length + 3) % 4);
       return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
     };

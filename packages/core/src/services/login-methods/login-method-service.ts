@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
 import { KithError, isKithError } from "../../domain/errors.js";
-import { emailExists, findLocalAccountById } from "../../storage/repositories/accounts.js";
-import { findPasswordHash, lockUserCredentials, setEmailAndPassword, setPasswordHash } from "../../storage/repositories/credential-accounts.js";
+import { emailExists, findLocalAccountById, holdUserRow } from "../../storage/repositories/accounts.js";
+import { findPasswordHash, setEmailAndPassword, setPasswordHash } from "../../storage/repositories/credential-accounts.js";
 import { deletePhone, findAccountIdByPhone, findPhoneOfAccount, upsertPhone } from "../../storage/repositories/user-phones.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
@@ -135,7 +135,7 @@ export class LoginMethodService {
   async remove(accountId: string, type: LoginMethodType, ip: string | null): Promise<LoginMethod[]> {
     const now = this.deps.clock.now().toISOString();
     const method = await this.deps.storage.transaction(async (trx) => {
-      await lockUserCredentials(trx, accountId, now);
+      await holdUserRow(trx, accountId, now);
       const methods = await this.list(accountId, trx);
       const found = methods.find((candidate) => candidate.type === type);
       if (!found) throw new KithError("login_method.not_found");

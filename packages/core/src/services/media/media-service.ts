@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { MediaAttachmentEntity, UploadEntity, UploadType } from "../../api/entities/media.js";
 import { type MediaUrls, serializeMediaAttachment, serializeUpload } from "../../api/serializers/media.js";
-import { KithError } from "../../domain/errors.js";
+import { KithError, isKithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
 import {
   attachMediaToStatus,
@@ -10,8 +10,10 @@ import {
   findMediaAttachments,
   findMediaOfStatuses,
   insertMediaAttachment,
+  type NewMediaAttachmentRow,
   updateMediaAttachment,
 } from "../../storage/repositories/media-attachments.js";
+import { holdUserRow } from "../../storage/repositories/accounts.js";
 import { deleteUploadToken, findUploadToken, putUploadToken } from "../../storage/repositories/media-upload-tokens.js";
 import type { Database, MediaAttachmentRow } from "../../storage/schema.js";
 import { constantTimeEqual, hashSecret, newToken } from "../auth/secrets.js";
@@ -270,6 +272,9 @@ export class MediaService {
     const token = newToken(this.deps.random);
     const expiresAt = new Date(now.getTime() + UPLOAD_URL_TTL_MS).toISOString();
     await this.deps.storage.transaction(async (trx) => {
+      // Checked again holding the user's row, so concurrent creations cannot pass the file count together.
+      await holdUserRow(trx, input.accountId, now.toISOString());
+      await this.quotas.assertRoom(input.accountId, input.sizeBytes ?? 0, { newFile: true }, trx);
       await insertMediaAttachment(trx, {
         id,
         account_id: input.accountId,
@@ -344,25 +349,34 @@ export class MediaService {
     const key = mediaBlobKey(row.id, "upload", bytes, extensionOf(detected.mime));
     await this.deps.blob.put(key, bytes, { contentType: detected.mime });
     const at = this.deps.clock.now().toISOString();
-    const moved = await this.deps.storage.transaction(async (trx) => {
-      const changed = await updateMediaAttachment(
-        trx,
-        row.id,
-        {
-          state: "submitted",
-          original_key: key,
-          content_type: detected.mime,
-          size_bytes: bytes.byteLength,
-          submitted_at: at,
-          updated_at: at,
-        },
-        ["awaiting_upload"],
-      );
-      if (!changed) return false;
-      await deleteUploadToken(trx, row.id);
-      await this.deps.queue.enqueue(MEDIA_QUEUE, { mediaId: row.id } satisfies MediaJobPayload, { db: trx });
-      return true;
-    });
+    const moved = await this.deps.storage
+      .transaction(async (trx) => {
+        // Checked again holding the user's row: concurrent contents that each fit cannot pass together.
+        await holdUserRow(trx, input.accountId, at);
+        await this.quotas.assertRoom(input.accountId, bytes.byteLength, { newFile: false }, trx);
+        const changed = await updateMediaAttachment(
+          trx,
+          row.id,
+          {
+            state: "submitted",
+            original_key: key,
+            content_type: detected.mime,
+            size_bytes: bytes.byteLength,
+            submitted_at: at,
+            updated_at: at,
+          },
+          ["awaiting_upload"],
+        );
+        if (!changed) return false;
+        await deleteUploadToken(trx, row.id);
+        await this.deps.queue.enqueue(MEDIA_QUEUE, { mediaId: row.id } satisfies MediaJobPayload, { db: trx });
+        return true;
+      })
+      .catch(async (error: unknown) => {
+        await this.deps.blob.delete(key);
+        if (isKithError(error) && error.code === "media.quota_exceeded") await this.log.record(row.id, "quota", "failed", error.message);
+        throw error;
+      });
     if (!moved) {
       await this.deps.blob.delete(key);
       throw new KithError("upload.content_received");
@@ -551,7 +565,7 @@ export class MediaService {
     const key = mediaBlobKey(id, "upload", bytes, extensionOf(detected.mime));
     await this.deps.blob.put(key, bytes, { contentType: detected.mime });
     const now = this.deps.clock.now().toISOString();
-    await insertMediaAttachment(this.deps.storage.db, {
+    const row: NewMediaAttachmentRow = {
       id,
       account_id: input.accountId,
       status_id: null,
@@ -575,7 +589,18 @@ export class MediaService {
       updated_at: now,
       submitted_at: now,
       processed_at: null,
-    });
+    };
+    await this.deps.storage
+      .transaction(async (trx) => {
+        // Checked again holding the user's row: concurrent files that each fit cannot pass together.
+        await holdUserRow(trx, input.accountId, now);
+        await this.quotas.assertRoom(input.accountId, bytes.byteLength, { newFile: true }, trx);
+        await insertMediaAttachment(trx, row);
+      })
+      .catch(async (error: unknown) => {
+        await this.deps.blob.delete(key);
+        throw error;
+      });
     await this.log.record(id, "upload", "succeeded", `${bytes.byteLength} bytes of ${detected.mime}`);
     if (input.thumbnail) {
       await updateMediaAttachment(this.deps.storage.db, id, await this.#customThumbnail(id, input.thumbnail));

@@ -1,8 +1,10 @@
+import type { Kysely } from "kysely";
 import type { UploadType } from "../../api/entities/media.js";
 import { UPLOAD_TYPES } from "../../api/entities/media.js";
 import { KithError } from "../../domain/errors.js";
 import { storageUsage } from "../../storage/repositories/media-attachments.js";
 import { findStorageQuota, upsertStorageQuota } from "../../storage/repositories/media-storage-quotas.js";
+import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { maxFileBytes } from "./media-types.js";
 
@@ -40,11 +42,9 @@ export class StorageQuotas {
     private readonly defaults: StorageQuotaDefaults = DEFAULT_STORAGE_QUOTA,
   ) {}
 
-  async report(accountId: string): Promise<StorageReport> {
-    const [rows, override] = await Promise.all([
-      storageUsage(this.deps.storage.db, accountId, this.deps.clock.now().toISOString()),
-      findStorageQuota(this.deps.storage.db, accountId),
-    ]);
+  async report(accountId: string, db: Kysely<Database> = this.deps.storage.db): Promise<StorageReport> {
+    const rows = await storageUsage(db, accountId, this.deps.clock.now().toISOString());
+    const override = await findStorageQuota(db, accountId);
     const countsByType = zeroByType();
     const bytesByType = zeroByType();
     for (const row of rows) {
@@ -70,14 +70,16 @@ export class StorageQuotas {
   /**
    * Refuses a file that would take the user over their quota, before its
    * bytes are stored. `newFile` is false when the file replaces the content
-   * of an upload already counted.
+   * of an upload already counted. Given a transaction holding the user's row
+   * (`holdUserRow`), the check holds until it commits.
    */
   async assertRoom(
     accountId: string,
     bytes: number,
     options: { newFile: boolean; alreadyCountedBytes?: number } = { newFile: true },
+    db: Kysely<Database> = this.deps.storage.db,
   ): Promise<void> {
-    const report = await this.report(accountId);
+    const report = await this.report(accountId, db);
     const usedBytes = report.usedBytes - (options.alreadyCountedBytes ?? 0);
     if (usedBytes + bytes > report.limits.maxBytes) {
       throw new KithError("media.quota_exceeded", {

@@ -109,3 +109,14 @@ export async function countLocalAccounts(db: Kysely<Database>): Promise<number> 
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * Holds the account's user row for the rest of the transaction (a write
+ * takes a row lock in PostgreSQL; SQLite runs one transaction at a time), so
+ * a check over several rows of the account (its login identifiers, its
+ * stored bytes) and the write that follows cannot interleave with another
+ * such change of the same account.
+ */
+export async function holdUserRow(db: Kysely<Database>, accountId: string, now: string): Promise<void> {
+  await db.updateTable("users").set({ updated_at: now }).where("account_id", "=", accountId).execute();
+}

@@ -12,16 +12,6 @@ export async function findPasswordHash(db: Kysely<Database>, accountId: string):
   return row?.password_hash ?? null;
 }
 
-/**
- * Takes the account's user row for the rest of the transaction (a write
- * takes a row lock in PostgreSQL; SQLite runs one transaction at a time), so
- * checks over several login identifiers and the write that follows them
- * cannot interleave with another such change.
- */
-export async function lockUserCredentials(db: Kysely<Database>, accountId: string, now: string): Promise<void> {
-  await db.updateTable("users").set({ updated_at: now }).where("account_id", "=", accountId).execute();
-}
-
 /** Sets the password hash; null removes password sign-in. */
 export async function setPasswordHash(db: Kysely<Database>, accountId: string, passwordHash: string | null, now: string): Promise<void> {
   await db.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("account_id", "=", accountId).execute();
