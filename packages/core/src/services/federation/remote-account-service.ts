@@ -57,11 +57,13 @@ export class RemoteAccountService {
   }
 
   /**
-   * The account a handle or actor URL names: a local one by its username, a
+   * The account a handle or actor URL names: a local one by its username (bare or with this host), a
    * known remote one (refreshed when stale), or an unknown remote one
    * fetched and stored. Null when there is none.
    */
   async resolve(input: string): Promise<string | null> {
+    const bare = /^@?([A-Za-z0-9_]{1,30})$/.exec(input.trim())?.[1];
+    if (bare) return (await findAccountByAcctKey(this.deps.storage.db, acctKey(bare, null)))?.id ?? null;
     const handle = parseAcct(input);
     if (handle) {
       if (handle.host === this.#ownHost()) return (await findAccountByAcctKey(this.deps.storage.db, acctKey(handle.username, null)))?.id ?? null;
