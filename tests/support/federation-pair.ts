@@ -11,6 +11,8 @@ import { createSafeFetch, type SafeFetch } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { freePort } from "./federation-harness.js";
+
+export { eventually } from "./federation-api.js";
 import { sqliteTestKith } from "./test-kith.js";
 
 export interface PairedKith {
@@ -63,14 +65,4 @@ export async function startKithPair(): Promise<KithPair> {
       }
     },
   };
-}
-
-/** Polls `read` until `done` holds or the time is up; returns the last value (the caller asserts on it). */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
