@@ -5,7 +5,7 @@
  * spec's remote collections, and Flags sent to another server.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { TestUser } from "@kith/core/testing";
+import { type TestUser, vocab } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/federation-harness.js";
 import { type KithPair, type PairedKith, eventually, startKithPair } from "../support/federation-pair.js";
@@ -185,6 +185,42 @@ describe("the social graph between two instances", () => {
     expect(after.followed_by).toBe(false);
   });
 
+  it("ignores an Update of another actor and a Move whose target does not name the origin", async () => {
+    const carolOnA = await resolveOn(a, alice.token, `@carol@${b.host}`);
+    const bobOnA = await resolveOn(a, alice.token, `@bob@${b.host}`);
+    const before = (await api(a, "GET", `/api/v1/accounts/${carolOnA}`, alice.token)).body.display_name;
+    // Following bob, so that his real profile update below reaches a.
+    await api(a, "POST", `/api/v1/accounts/${bobOnA}/follow`, alice.token);
+    await eventually(
+      () => relationship(a, alice.token, bobOnA),
+      (rel) => rel.following === true,
+    );
+    const ctx = b.kith.federation.context();
+    const bobUri = new URL(`${b.origin}/users/bob`);
+    const aliceInbox = { id: new URL(`${a.origin}/users/alice`), inboxId: new URL(`${a.origin}/users/alice/inbox`) };
+    const forgedUpdate = new vocab.Update({
+      id: new URL(`${bobUri.href}#forged-update`),
+      actor: bobUri,
+      object: new vocab.Person({ id: new URL(`${b.origin}/users/carol`), name: "Forged by Bob" }),
+    });
+    const forgedMove = new vocab.Move({
+      id: new URL(`${bobUri.href}#forged-move`),
+      actor: bobUri,
+      object: bobUri,
+      target: new URL(`${b.origin}/users/carol`),
+    });
+    await ctx.sendActivity({ identifier: "bob" }, aliceInbox, forgedUpdate, { immediate: true });
+    await ctx.sendActivity({ identifier: "bob" }, aliceInbox, forgedMove, { immediate: true });
+    // A real update sent after them: once it shows, the forged ones have been handled too.
+    expect((await api(b, "PATCH", "/api/v1/accounts/update_credentials", bob.token, { display_name: "Bob Marker" })).status).toBe(200);
+    const marker = await eventually(
+      async () => (await api(a, "GET", `/api/v1/accounts/${bobOnA}`, alice.token)).body,
+      (account) => account.display_name === "Bob Marker",
+    );
+    expect(marker.moved).toBeNull();
+    expect((await api(a, "GET", `/api/v1/accounts/${carolOnA}`, alice.token)).body.display_name).toBe(before);
+  }, 60_000);
+
   it("moves an account: the new one names the old as an alias, followers' servers follow the new one", async () => {
     const dave = await b.kith.createUser("dave");
     const daveOnA = await resolveOn(a, alice.token, `@dave@${b.host}`);
@@ -219,11 +255,42 @@ describe("the social graph between two instances", () => {
   });
 });
 
-describe("Flag sent to a remote account's server", () => {
+
+/** A remote account on the capture server at `port`, as federation stores it. */
+function remoteAccountColumns(username: string, port: number, now: string) {
+  const remote = `http://127.0.0.1:${port}`;
+  return {
+    username,
+    domain: `127.0.0.1:${port}`,
+    acct_key: `${username}@127.0.0.1:${port}`,
+    display_name: "",
+    note: "",
+    actor_type: "Person",
+    locked: false,
+    discoverable: false,
+    uri: `${remote}/users/${username}`,
+    url: null,
+    created_at: now,
+    updated_at: now,
+    suspended_at: null,
+    silenced_at: null,
+    sensitized_at: null,
+    avatar_media_id: null,
+    header_media_id: null,
+    avatar_remote_url: null,
+    header_remote_url: null,
+    last_status_at: null,
+    moved_to_account_id: null,
+    inbox_url: `${remote}/users/${username}/inbox`,
+    shared_inbox_url: `${remote}/inbox`,
+  };
+}
+
+describe("deliveries to a plain HTTP server standing for another server", () => {
   let pair: KithPair;
   let server: Server;
   let port: number;
-  const received: { headers: IncomingHttpHeaders; body: Json }[] = [];
+  const received: { path: string; headers: IncomingHttpHeaders; body: Json }[] = [];
   beforeAll(async () => {
     pair = await startKithPair();
     port = await freePort();
@@ -233,7 +300,7 @@ describe("Flag sent to a remote account's server", () => {
         text += chunk.toString();
       });
       request.on("end", () => {
-        received.push({ headers: request.headers, body: JSON.parse(text) as Json });
+        received.push({ path: request.url ?? "", headers: request.headers, body: JSON.parse(text) as Json });
         response.writeHead(202).end();
       });
     });
@@ -252,32 +319,7 @@ describe("Flag sent to a remote account's server", () => {
     const remote = `http://127.0.0.1:${port}`;
     await a.kith.storage.db
       .insertInto("accounts")
-      .values({
-        id: target,
-        username: "troll",
-        domain: `127.0.0.1:${port}`,
-        acct_key: `troll@127.0.0.1:${port}`,
-        display_name: "",
-        note: "",
-        actor_type: "Person",
-        locked: false,
-        discoverable: false,
-        uri: `${remote}/users/troll`,
-        url: null,
-        created_at: now,
-        updated_at: now,
-        suspended_at: null,
-        silenced_at: null,
-        sensitized_at: null,
-        avatar_media_id: null,
-        header_media_id: null,
-        avatar_remote_url: null,
-        header_remote_url: null,
-        last_status_at: null,
-        moved_to_account_id: null,
-        inbox_url: `${remote}/users/troll/inbox`,
-        shared_inbox_url: `${remote}/inbox`,
-      })
+      .values({ ...remoteAccountColumns("troll", port, now), id: target })
       .execute();
     await a.kith.services.flags.send({
       reporterId: reporter.account.id,
@@ -293,6 +335,35 @@ describe("Flag sent to a remote account's server", () => {
     expect(flag).toMatchObject({ type: "Flag", actor: `${a.origin}/users/instance.actor`, content: "Spam" });
     expect(flag.object).toEqual([`${remote}/users/troll`, `${remote}/users/troll/statuses/1`]);
     expect(deliveries[0]?.headers.signature ?? deliveries[0]?.headers["signature-input"]).toBeTruthy();
+  });
+
+  it("sends a profile update once per server, to its shared inbox, however many followers are there", async () => {
+    const { a } = pair;
+    const author = await a.kith.createUser("author");
+    const remote = `http://127.0.0.1:${port}`;
+    const now = a.kith.clock.now().toISOString();
+    for (const name of ["one", "two"]) {
+      const id = a.kith.ids.next("user");
+      await a.kith.storage.db
+        .insertInto("accounts")
+        .values({
+          ...remoteAccountColumns(name, port, now),
+          id,
+        })
+        .execute();
+      await a.kith.storage.db
+        .insertInto("follows")
+        .values({ id: a.kith.ids.next("follow"), account_id: id, target_account_id: author.account.id, uri: null, created_at: now, updated_at: now })
+        .execute();
+    }
+    received.length = 0;
+    expect((await a.kith.request("PATCH", "/api/v1/accounts/update_credentials", { token: author.token, json: { display_name: "Author" } })).status).toBe(200);
+    const updates = await eventually(
+      async () => received.filter((delivery) => delivery.body.type === "Update"),
+      (list) => list.length > 0,
+    );
+    expect(updates.map((delivery) => delivery.path)).toEqual(["/inbox"]);
+    expect(updates[0]?.body.object).toMatchObject({ id: `${a.origin}/users/author`, name: "Author" });
   });
 
   it("refuses to flag a local account and an unknown one", async () => {
