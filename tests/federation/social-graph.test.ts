@@ -12,7 +12,13 @@ import { type KithPair, type PairedKith, eventually, startKithPair } from "../su
 
 type Json = Record<string, unknown>;
 
-async function api(side: PairedKith, method: string, path: string, token?: string, json?: unknown): Promise<{ status: number; body: Json & Json[] }> {
+async function api(
+  side: PairedKith,
+  method: string,
+  path: string,
+  token?: string,
+  json?: unknown,
+): Promise<{ status: number; body: Json & Json[] }> {
   const response = await side.kith.request(method, path, { ...(token && { token }), ...(json !== undefined && { json }) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
@@ -255,7 +261,6 @@ describe("the social graph between two instances", () => {
   });
 });
 
-
 /** A remote account on the capture server at `port`, as federation stores it. */
 function remoteAccountColumns(username: string, port: number, now: string) {
   const remote = `http://127.0.0.1:${port}`;
@@ -340,7 +345,6 @@ describe("deliveries to a plain HTTP server standing for another server", () => 
   it("sends a profile update once per server, to its shared inbox, however many followers are there", async () => {
     const { a } = pair;
     const author = await a.kith.createUser("author");
-    const remote = `http://127.0.0.1:${port}`;
     const now = a.kith.clock.now().toISOString();
     for (const name of ["one", "two"]) {
       const id = a.kith.ids.next("user");
@@ -353,11 +357,21 @@ describe("deliveries to a plain HTTP server standing for another server", () => 
         .execute();
       await a.kith.storage.db
         .insertInto("follows")
-        .values({ id: a.kith.ids.next("follow"), account_id: id, target_account_id: author.account.id, uri: null, created_at: now, updated_at: now })
+        .values({
+          id: a.kith.ids.next("follow"),
+          account_id: id,
+          target_account_id: author.account.id,
+          uri: null,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
     }
     received.length = 0;
-    expect((await a.kith.request("PATCH", "/api/v1/accounts/update_credentials", { token: author.token, json: { display_name: "Author" } })).status).toBe(200);
+    expect(
+      (await a.kith.request("PATCH", "/api/v1/accounts/update_credentials", { token: author.token, json: { display_name: "Author" } }))
+        .status,
+    ).toBe(200);
     const updates = await eventually(
       async () => received.filter((delivery) => delivery.body.type === "Update"),
       (list) => list.length > 0,
