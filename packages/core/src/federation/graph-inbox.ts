@@ -72,6 +72,8 @@ export async function undoBlock(ctx: Ctx, deps: GraphInboxDeps, actorId: URL, bl
 async function onUpdate(ctx: Ctx, deps: GraphInboxDeps, update: Update): Promise<void> {
   if (!update.actorId || !update.objectId || update.objectId.href !== update.actorId.href) return;
   if (ctx.parseUri(update.actorId)?.type === "actor" || (await refused(deps, update.actorId))) return;
+  // As Mastodon: an actor nobody here has met is not stored because it announced a change.
+  if (!(await findAccountByUri(deps.deps.storage.db, update.actorId.href))) return;
   const object = await update.getObject(ctx);
   if (!object || !isActor(object) || object.id?.href !== update.actorId.href) return;
   await rememberRemoteActor(deps.deps, object as Actor);
