@@ -162,7 +162,7 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
     expect((await search("q=bobbaker")).accounts.map((a) => a.id)).toEqual([bob.account.id]);
     expect((await kith.request("GET", "/api/v2/search?q=bob&offset=1")).status).toBe(401);
     expect((await kith.request("GET", "/api/v2/search?q=bob&resolve=true")).status).toBe(401);
-    // Signed in, resolve is accepted (and not acted on: nothing is fetched).
+    // Signed in, resolve of a query that is no handle or URL of another server searches here only.
     expect((await search("q=bobbaker&resolve=true", alice.token)).accounts.map((a) => a.id)).toEqual([bob.account.id]);
   });
 

@@ -3,6 +3,7 @@ import type { AnyRoute } from "./api/route.js";
 import { routeTable } from "./api/routes/index.js";
 import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
 import { type KithFederation, createKithFederation } from "./federation/kith-federation.js";
+import type { SafeFetch } from "./federation/safe-fetch.js";
 import type { InstanceLimits } from "./domain/limits.js";
 import { getLogger } from "./logging.js";
 import { DeterministicAiProvider } from "./memory/deterministic-ai.js";
@@ -68,6 +69,8 @@ export interface CreateKithOptions {
   readonly migrate?: boolean;
   /** Answer requests the route table does not know (federation, web pages). */
   readonly fallbacks?: readonly FallbackHandler[];
+  /** Replaces the outgoing fetch of federation lookups (tests on loopback without TLS). @default the safe fetch */
+  readonly federationFetch?: SafeFetch;
 }
 
 /** A running Kith: its services, its HTTP surface, and its lifecycle. */
@@ -117,7 +120,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
   };
   const services = createServices(deps);
-  const federation = createKithFederation({ deps, services });
+  const federation = createKithFederation({ deps, services, ...(options.federationFetch && { fetch: options.federationFetch }) });
   // Fedify answers only what it knows (WebFinger, NodeInfo, actors, collections, inboxes) and passes the rest on.
   const fallbacks = [federation.handle, ...(options.fallbacks ?? [])];
   const fetch = createFetchHandler({ routes: routeTable, services, config, fallbacks });

@@ -165,6 +165,14 @@ export const errorCatalog = {
   "passkey.already_registered": { status: 409, message: "That passkey is already registered" },
   "passkey.invalid_response": { status: 400, message: "The passkey response is malformed" },
 
+  // Federation: remote accounts, migration, reports sent to other servers
+  "remote_account.invalid_name": { status: 422, message: "Name the user as user@host" },
+  "remote_account.local": { status: 422, message: "That user is local; remote collections are for users of other servers" },
+  "remote_account.unreachable": { status: 502, message: "The user's server did not answer with the collection" },
+  "migration.alias_missing": { status: 422, message: "The target account does not name this account as an alias" },
+  "migration.target_moved": { status: 422, message: "The target account has itself moved" },
+  "flag.local_target": { status: 422, message: "Only accounts of other servers are reported to their server" },
+
   // Server
   "server.internal": { status: 500, message: "Something went wrong on our side" },
   "server.unavailable": { status: 503, message: "The service is unavailable" },

@@ -1,5 +1,5 @@
 import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
-import { Accept, type Actor, Follow, Reject, Undo, isActor } from "@fedify/fedify/vocab";
+import { Accept, type Actor, Block, Follow, Reject, Undo, isActor } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { KithServices } from "../services/index.js";
@@ -14,6 +14,7 @@ import {
   takeFollowRequest,
 } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
+import { type GraphInboxDeps, undoBlock } from "./graph-inbox.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { flag } from "./notes.js";
 import { rememberRemoteActor } from "./remote-actors.js";
@@ -25,6 +26,8 @@ type Ctx = InboxContext<FederationContextData>;
 export interface FollowInboxDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">;
   readonly services: Pick<KithServices, "domainPolicy">;
+  /** For the Undo of a Block (one Undo listener serves every undone type). */
+  readonly graph?: GraphInboxDeps;
 }
 
 /** The local account an actor URI names, if it is one of ours. */
@@ -82,6 +85,7 @@ async function onFollow(ctx: Ctx, deps: FollowInboxDeps, follow: Follow): Promis
 async function onUndo(ctx: Ctx, deps: FollowInboxDeps, undo: Undo): Promise<void> {
   if (await blocked(deps, undo.actorId)) return;
   const object = await undo.getObject(ctx);
+  if (object instanceof Block && undo.actorId && deps.graph) return undoBlock(ctx, deps.graph, undo.actorId, object);
   if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId?.href || !undo.actorId) return;
   const target = await localAccountAt(ctx, deps, object.objectId);
   const follower = await findAccountByUri(deps.deps.storage.db, undo.actorId.href);

@@ -21,9 +21,12 @@ import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorO
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
 import { FedifyMessageQueue } from "./fedify-message-queue.js";
 import { listenForFollows } from "./follow-inbox.js";
+import { listenForGraph } from "./graph-inbox.js";
+import { federateGraphEvents } from "./graph-outbox.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
+import { createRemoteDirectory } from "./remote-resolution.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
 import { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
@@ -141,7 +144,10 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       return (await findLocalActorAccount(db, username))?.username ?? null;
     });
 
-  listenForFollows(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), { deps, services });
+  const inbox = federation.setInboxListeners("/users/{identifier}/inbox", "/inbox");
+  const graphInbox = { deps, services, lookup: (identifier: string) => lookup(identifier) };
+  listenForFollows(inbox, { deps, services, graph: graphInbox });
+  listenForGraph(inbox, graphInbox);
 
   federation
     .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {
@@ -283,6 +289,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   const follow = async (username: string, identifier: string, followOptions: { immediate?: boolean } = {}) =>
     sendFollow(context(), deps, { username, actor: await lookup(identifier), ...followOptions });
+
+  federateGraphEvents({ deps, events: services.events, context, media });
+  services.remoteAccounts.bind(createRemoteDirectory({ deps, services, context, lookup }));
 
   return { federation, keys, kv, fetch: safeFetch, handle, context, webFinger, lookup, sendFollow: follow };
 }

@@ -29,6 +29,7 @@ export function remoteActorFields(actor: Actor): RemoteActorFields | null {
     url,
     inboxUrl: actor.inboxId?.href ?? null,
     sharedInboxUrl: actor.endpoints?.sharedInbox?.href ?? null,
+    alsoKnownAs: actor.aliasIds.map((alias) => alias.href),
   };
 }
 

@@ -21,6 +21,9 @@ import { publishPublicStreams } from "./streaming/stream-publisher.js";
 import { streamRenderers } from "./streaming/stream-renderers.js";
 import { StreamingService } from "./streaming/streaming-service.js";
 import { TagService } from "./tags/tag-service.js";
+import { AccountMigrationService } from "./federation/account-migration-service.js";
+import { FlagSender } from "./federation/flag-sender.js";
+import { RemoteAccountService } from "./federation/remote-account-service.js";
 import { InstanceService } from "./instance/instance-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
 import { MediaService } from "./media/media-service.js";
@@ -122,6 +125,12 @@ export interface KithServices {
   readonly phoneChange: PhoneChangeService;
   /** Passkeys (WebAuthn): registration, sign-in, listing, deletion. */
   readonly passkeys: PasskeyService;
+  /** Remote accounts: resolved by handle or URL, refreshed when stale, their followers and following read from their servers. */
+  readonly remoteAccounts: RemoteAccountService;
+  /** Aliases and moving an account to another one. */
+  readonly migrations: AccountMigrationService;
+  /** Sends a Flag (a forwarded report) to a remote account's server. */
+  readonly flags: FlagSender;
 }
 
 export function createServices(deps: ServiceDeps): KithServices {
@@ -142,13 +151,15 @@ export function createServices(deps: ServiceDeps): KithServices {
   const statusInteractions = new StatusInteractions(deps, events, statuses, settings);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
   const feeds = createFeedServices(deps, events, statusViews, accountViews);
+  const remoteAccounts = new RemoteAccountService(deps, accountViews);
+  const follows = new FollowService(deps, events);
   return {
     events,
     media,
     accountViews,
     profiles: new ProfileService(deps, events, media),
     relationships: new RelationshipService(deps),
-    follows: new FollowService(deps, events),
+    follows,
     blocksMutes: new BlockMuteService(deps, events),
     userDomainBlocks: new UserDomainBlockService(deps, events),
     ...feeds,
@@ -159,7 +170,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     polls,
     filters: new FilterService(deps),
     tags,
-    search: new SearchService(deps, statusViews, accountViews, tags),
+    search: new SearchService(deps, statusViews, accountViews, tags, remoteAccounts),
     preferences: new PreferencesService(deps),
     customEmojis: new CustomEmojiService(deps, media),
     trends: new TrendsService(deps, tags, statusViews, new FilterService(deps)),
@@ -191,6 +202,9 @@ export function createServices(deps: ServiceDeps): KithServices {
     loginAudit,
     phoneChange: new PhoneChangeService(deps, verificationCodes, loginAudit),
     passkeys: new PasskeyService(deps, sessions, loginAudit),
+    remoteAccounts,
+    migrations: new AccountMigrationService(deps, events, remoteAccounts, follows),
+    flags: new FlagSender(deps, remoteAccounts),
   };
 }
 

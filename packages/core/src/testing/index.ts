@@ -5,3 +5,5 @@ export { eventually, sleep } from "./eventually.js";
 export { withStorageFaults, type StorageFaults } from "./storage-faults.js";
 export { describeBlobStoreContract, type BlobStoreUnderTest } from "./blob-contract.js";
 export { describePubSubContract, type PubSubUnderTest } from "./pubsub-contract.js";
+/** ActivityStreams vocabulary (Fedify's), for tests that build activities themselves: forged, replayed or hand-made ones. */
+export * as vocab from "@fedify/fedify/vocab";

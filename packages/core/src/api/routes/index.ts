@@ -21,6 +21,7 @@ import { customEmojiRoutes } from "./custom-emojis.js";
 import { instanceActivityRoutes } from "./instance-activity.js";
 import { preferenceRoutes } from "./preferences.js";
 import { searchRoutes } from "./search.js";
+import { remoteUserRoutes } from "./remote-users.js";
 import { suggestionRoutes } from "./suggestions.js";
 import { trendRoutes } from "./trends.js";
 import { streamingRoutes } from "./streaming.js";
@@ -78,6 +79,7 @@ export const routeTable: readonly AnyRoute[] = [
   ...adminUploadRoutes,
   ...filterRoutes,
   ...searchRoutes,
+  ...remoteUserRoutes,
   ...preferenceRoutes,
   ...customEmojiRoutes,
   ...trendRoutes,

@@ -79,14 +79,16 @@ export const profileRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/lookup",
-    summary: "Finds an account by its acct (`user` or `user@domain`) without resolving it remotely",
+    summary: "Finds a known account by its acct (`user` or `user@domain`); a remote one older than a day is fetched again",
     tags: ["accounts"],
     access: publicAccess,
     scopes: ["read:accounts"],
     query: z.object({ acct: z.string().min(1).max(400) }),
     response: AccountJson,
     handler: async ({ query, services, config }) => {
-      const row = await services.profiles.idByAcctKey(lookupKey(query.acct, config.origin));
+      const known = await services.profiles.idByAcctKey(lookupKey(query.acct, config.origin));
+      // As Mastodon, an unknown remote account is not looked up (search with resolve does that); a stale one is refreshed.
+      const row = known ? await services.remoteAccounts.refreshIfStale(known) : null;
       const account = row ? await services.accountViews.renderOne(row) : null;
       if (!account) throw new KithError("account.not_found");
       return account;

@@ -40,7 +40,7 @@ export const searchRoutes = [
     path: "/api/v2/search",
     summary: "Searches accounts, hashtags and (signed in) posts with the storage engine's full-text index",
     description:
-      "`resolve` is accepted but not acted on: looking queries up on other servers comes with federation. Guests may not use `offset` or `resolve` (401) and find no posts.",
+      "With `resolve` (signed in), a handle (`@user@host`) or an actor URL of another server is looked up there and the account stored and returned alone. Guests may not use `offset` or `resolve` (401) and find no posts.",
     tags: ["search"],
     access: publicAccess,
     scopes: ["read:search"],

@@ -24,8 +24,9 @@ export type DomainEvent =
   | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string }
   | { readonly type: "follow.created"; readonly accountId: string; readonly targetAccountId: string }
   | { readonly type: "follow.requested"; readonly accountId: string; readonly targetAccountId: string }
-  | { readonly type: "follow.rejected"; readonly accountId: string; readonly targetAccountId: string }
-  | { readonly type: "follow.removed"; readonly accountId: string; readonly targetAccountId: string }
+  /** `followUri`: the id of the Follow activity the follow came from, when it came over federation or was sent there. */
+  | { readonly type: "follow.rejected"; readonly accountId: string; readonly targetAccountId: string; readonly followUri?: string | null }
+  | { readonly type: "follow.removed"; readonly accountId: string; readonly targetAccountId: string; readonly followUri?: string | null }
   | { readonly type: "block.created"; readonly accountId: string; readonly targetAccountId: string }
   | { readonly type: "block.removed"; readonly accountId: string; readonly targetAccountId: string }
   | { readonly type: "mute.created"; readonly accountId: string; readonly targetAccountId: string }

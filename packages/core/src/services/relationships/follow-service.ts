@@ -95,18 +95,22 @@ export class FollowService {
   async unfollow(followerId: string, targetId: string): Promise<void> {
     await this.#accountExists(targetId);
     const removed = await this.deps.storage.transaction(async (trx) => {
+      const uri = (await findPair(trx, "follows", followerId, targetId))?.uri ?? (await findPair(trx, "follow_requests", followerId, targetId))?.uri;
       const followed = await removeFollow(trx, followerId, targetId);
       const requested = await deletePair(trx, "follow_requests", followerId, targetId);
-      return followed || requested;
+      return followed || requested ? { uri: uri ?? null } : null;
     });
-    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId });
+    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
   }
 
   /** Makes an account stop following the caller. */
   async removeFromFollowers(accountId: string, followerId: string): Promise<void> {
     await this.#accountExists(followerId);
-    const removed = await this.deps.storage.transaction((trx) => removeFollow(trx, followerId, accountId));
-    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId });
+    const removed = await this.deps.storage.transaction(async (trx) => {
+      const uri = (await findPair(trx, "follows", followerId, accountId))?.uri ?? null;
+      return (await removeFollow(trx, followerId, accountId)) ? { uri } : null;
+    });
+    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
   }
 
   /** Accepts the request `requesterId` sent to `accountId`. */
@@ -128,9 +132,10 @@ export class FollowService {
 
   /** Refuses the request `requesterId` sent to `accountId`. */
   async reject(accountId: string, requesterId: string): Promise<void> {
+    const request = await findPair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     const removed = await deletePair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     if (!removed) throw new KithError("follow_request.not_found");
-    await this.events.emit({ type: "follow.rejected", accountId: requesterId, targetAccountId: accountId });
+    await this.events.emit({ type: "follow.rejected", accountId: requesterId, targetAccountId: accountId, followUri: request?.uri ?? null });
   }
 
   /** Blocks either way forbid a new follow, and so do domain blocks: the follower's of the target's domain, and the target's of the follower's. */

@@ -4,6 +4,7 @@ import type { FullTagEntity } from "../../api/entities/tag.js";
 import { KithError } from "../../domain/errors.js";
 import { searchAccountIds, searchStatusIds, searchTags, searchTerms } from "../../storage/repositories/search.js";
 import type { ServiceDeps } from "../deps.js";
+import type { RemoteAccountService } from "../federation/remote-account-service.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
 import type { TagService } from "../tags/tag-service.js";
 import { normalizeTagName } from "../tags/tag-names.js";
@@ -13,7 +14,7 @@ export type SearchType = "accounts" | "hashtags" | "statuses";
 export interface SearchInput {
   readonly q: string;
   readonly type?: SearchType;
-  /** Asked to look the query up on other servers; accepted and not done: Kith does not federate lookups yet. */
+  /** Signed in, a handle (`@user@host`) or an actor URL is looked up on its server and the account stored. */
   readonly resolve?: boolean;
   readonly following?: boolean;
   readonly accountId?: string;
@@ -53,6 +54,7 @@ export class SearchService {
     private readonly statusViews: StatusViews,
     private readonly accounts: AccountRenderer,
     private readonly tags: TagService,
+    private readonly remote?: RemoteAccountService,
   ) {}
 
   async search(viewerId: string | null, input: SearchInput): Promise<SearchResults> {
@@ -60,7 +62,13 @@ export class SearchService {
     const wants = (type: SearchType) => input.type === undefined || input.type === type;
     const [accounts, statuses, hashtags] = await Promise.all([
       wants("accounts") && !input.q.trim().startsWith("#")
-        ? this.findAccounts(viewerId, { q: input.q, following: input.following ?? false, limit: input.limit, offset: input.offset })
+        ? this.findAccounts(viewerId, {
+            q: input.q,
+            following: input.following ?? false,
+            limit: input.limit,
+            offset: input.offset,
+            resolve: input.resolve ?? false,
+          })
         : Promise.resolve([]),
       wants("statuses") && viewerId !== null ? this.findStatuses(viewerId, input) : Promise.resolve([]),
       wants("hashtags") ? this.findHashtags(viewerId, input) : Promise.resolve([]),
@@ -70,13 +78,25 @@ export class SearchService {
 
   /** `GET /api/v1/accounts/search`: accounts only, by name prefix and full text. */
   accountSearch(viewerId: string | null, input: AccountSearchInput): Promise<AccountEntity[]> {
-    return this.findAccounts(viewerId, { q: input.q, following: input.following ?? false, limit: input.limit, offset: input.offset });
+    return this.findAccounts(viewerId, {
+      q: input.q,
+      following: input.following ?? false,
+      limit: input.limit,
+      offset: input.offset,
+      resolve: input.resolve ?? false,
+    });
   }
 
   private async findAccounts(
     viewerId: string | null,
-    input: { q: string; following: boolean; limit: number; offset: number },
+    input: { q: string; following: boolean; limit: number; offset: number; resolve: boolean },
   ): Promise<AccountEntity[]> {
+    // As Mastodon: a handle or URL of another server, looked up for a signed-in user, is the one answer.
+    if (input.resolve && viewerId !== null && this.remote?.isRemoteIdentifier(input.q)) {
+      const id = input.offset === 0 ? await this.remote.resolve(input.q) : null;
+      const rendered = id ? await this.accounts.render([id]) : new Map<string, AccountEntity>();
+      return id && rendered.get(id) ? [rendered.get(id) as AccountEntity] : [];
+    }
     const query = localAcct(input.q, this.deps.config.origin);
     const terms = searchTerms(query);
     if (terms.length === 0 && query.length === 0) return [];

@@ -15,6 +15,8 @@ export interface RemoteActorFields {
   readonly url: string | null;
   readonly inboxUrl: string | null;
   readonly sharedInboxUrl: string | null;
+  /** Actor URIs it says it also is (`alsoKnownAs`), which a Move to it must name. */
+  readonly alsoKnownAs?: readonly string[];
 }
 
 export async function findAccountByUri(db: Kysely<Database>, uri: string): Promise<AccountRow | null> {
@@ -32,6 +34,7 @@ export async function upsertRemoteAccount(db: Kysely<Database>, id: string, acto
     url: actor.url,
     inbox_url: actor.inboxUrl,
     shared_inbox_url: actor.sharedInboxUrl,
+    ...(actor.alsoKnownAs && { also_known_as: JSON.stringify(actor.alsoKnownAs) }),
     updated_at: now,
   };
   const existing = await findAccountByUri(db, actor.uri);

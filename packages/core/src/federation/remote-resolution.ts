@@ -1,0 +1,109 @@
+import type { Context, DocumentLoader } from "@fedify/fedify";
+import { type Object as APObject, type Collection, type CollectionPage, Flag, isActor } from "@fedify/fedify/vocab";
+import { getLogger } from "../logging.js";
+import type { ServiceDeps } from "../services/deps.js";
+import type { FlagInput, RemoteCollection, RemoteDirectory } from "../services/federation/remote-directory.js";
+import type { KithServices } from "../services/index.js";
+import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
+import { accountIdsByUris, findAccountById } from "../storage/repositories/remote-graph.js";
+import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
+import type { FederationContextData } from "./kith-federation.js";
+import { recipientOf } from "./recipients.js";
+import { rememberRemoteActor } from "./remote-actors.js";
+
+const logger = getLogger(["federation", "resolution"]);
+
+/** Collection pages walked to reach an offset before giving up (a server paging one item at a time). */
+const MAX_PAGES = 200;
+/** Unknown actors of a collection page fetched at once. */
+const FETCH_CONCURRENCY = 8;
+
+export interface RemoteResolutionDeps {
+  readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">;
+  readonly services: Pick<KithServices, "domainPolicy">;
+  readonly context: () => Context<FederationContextData>;
+  /** Fetches an object by handle or URL, signed by the instance actor. */
+  readonly lookup: (identifier: string) => Promise<APObject | null>;
+}
+
+/** What services ask of other servers, done with Fedify: resolving actors, reading their collections, sending Flags. */
+export function createRemoteDirectory(options: RemoteResolutionDeps): RemoteDirectory {
+  const { deps, context, lookup } = options;
+  const db = deps.storage.db;
+
+  async function allowed(host: string): Promise<boolean> {
+    return !(await options.services.domainPolicy.policyFor(host)).blocked;
+  }
+
+  async function resolveAccount(identifier: string): Promise<string | null> {
+    const object = await lookup(identifier);
+    if (!object || !isActor(object) || !object.id) return null;
+    const local = context().parseUri(object.id);
+    if (local?.type === "actor") return (await findLocalActorAccount(db, local.identifier))?.id ?? null;
+    if (!(await allowed(object.id.host))) return null;
+    return (await rememberRemoteActor(deps, object))?.id ?? null;
+  }
+
+  /** The item URIs from `offset`, at most `limit` of them, walking the pages in order. */
+  async function itemUris(collection: Collection, range: { offset: number; limit: number }, documentLoader: DocumentLoader): Promise<URL[]> {
+    const wanted = range.offset + range.limit;
+    const uris: URL[] = [...collection.itemIds];
+    let page: CollectionPage | null = null;
+    try {
+      page = uris.length === 0 ? await collection.getFirst({ documentLoader }) : null;
+      for (let pages = 0; page && uris.length < wanted && pages < MAX_PAGES; pages++) {
+        uris.push(...page.itemIds);
+        page = page.nextId ? await page.getNext({ documentLoader }) : null;
+      }
+    } catch (error) {
+      logger.debug("Reading a collection stopped early: {error}", { error });
+    }
+    return uris.slice(range.offset, wanted);
+  }
+
+  async function collectionPage(actorUri: string, which: RemoteCollection, range: { offset: number; limit: number }): Promise<string[] | null> {
+    const ctx = context();
+    const documentLoader = await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR_IDENTIFIER });
+    const actor = await lookup(actorUri);
+    if (!actor || !isActor(actor)) return null;
+    let collection: Collection | null;
+    try {
+      collection = which === "followers" ? await actor.getFollowers({ documentLoader }) : await actor.getFollowing({ documentLoader });
+    } catch (error) {
+      logger.debug("The {which} of {actor} could not be read: {error}", { which, actor: actorUri, error });
+      return null;
+    }
+    if (!collection) return null;
+    const uris = (await itemUris(collection, range, documentLoader)).map((uri) => uri.href);
+    const known = await accountIdsByUris(db, uris);
+    const ids = new Map<string, string | null>();
+    for (const uri of uris) {
+      const local = ctx.parseUri(new URL(uri));
+      if (local?.type === "actor") ids.set(uri, (await findLocalActorAccount(db, local.identifier))?.id ?? null);
+      else if (known.has(uri)) ids.set(uri, known.get(uri) ?? null);
+    }
+    const unknown = uris.filter((uri) => !ids.has(uri));
+    for (let start = 0; start < unknown.length; start += FETCH_CONCURRENCY) {
+      const batch = unknown.slice(start, start + FETCH_CONCURRENCY);
+      const resolved = await Promise.all(batch.map((uri) => resolveAccount(uri).catch(() => null)));
+      for (const [index, uri] of batch.entries()) ids.set(uri, resolved[index] ?? null);
+    }
+    return uris.map((uri) => ids.get(uri) ?? null).filter((id): id is string => id !== null);
+  }
+
+  async function sendFlag(flag: FlagInput): Promise<void> {
+    const target = await findAccountById(db, flag.targetAccountId);
+    if (!target?.uri) throw new Error(`No remote account ${flag.targetAccountId}`);
+    const ctx = context();
+    const instance = ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER);
+    const activity = new Flag({
+      id: new URL(`${instance.href}#flags/${crypto.randomUUID()}`),
+      actor: instance,
+      objects: [new URL(target.uri), ...flag.statusUris.filter((uri) => URL.canParse(uri)).map((uri) => new URL(uri))],
+      content: flag.comment,
+    });
+    await ctx.sendActivity({ identifier: INSTANCE_ACTOR_IDENTIFIER }, recipientOf(target), activity, { preferSharedInbox: true });
+  }
+
+  return { resolveAccount, collectionPage, sendFlag };
+}

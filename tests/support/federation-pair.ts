@@ -1,0 +1,68 @@
+/**
+ * Kith instances in this process, each served over real HTTP on its own
+ * loopback port (origin `http://127.0.0.1:<port>`), federating with each
+ * other: deliveries, signed fetches and key fetches all go over the wire.
+ * WebFinger is looked up over https by design; here its requests (and only
+ * requests to these loopback servers) are sent over plain http instead,
+ * through the real safe fetch. Cheaper than separate processes, for tests
+ * that need two servers but not process isolation.
+ */
+import { createSafeFetch, type SafeFetch } from "@kith/core";
+import type { TestKith } from "@kith/core/testing";
+import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
+import { freePort } from "./federation-harness.js";
+
+export { eventually } from "./federation-api.js";
+import { sqliteTestKith } from "./test-kith.js";
+
+export interface PairedKith {
+  readonly kith: TestKith;
+  /** e.g. http://127.0.0.1:41234 */
+  readonly origin: string;
+  /** e.g. 127.0.0.1:41234, the host part of handles */
+  readonly host: string;
+}
+
+export interface KithPair {
+  readonly a: PairedKith;
+  readonly b: PairedKith;
+  close(): Promise<void>;
+}
+
+/** The safe fetch (private addresses allowed), with https to these loopback hosts turned into http. */
+function loopbackFetch(hosts: ReadonlySet<string>): SafeFetch {
+  const safe = createSafeFetch({ allowPrivateAddress: true });
+  return (input, init) => {
+    const url = new URL(input);
+    if (url.protocol === "https:" && hosts.has(url.host)) url.protocol = "http:";
+    return safe(url, init);
+  };
+}
+
+async function startOne(hosts: Set<string>): Promise<{ paired: PairedKith; server: NodeServer }> {
+  const port = await freePort();
+  const host = `127.0.0.1:${port}`;
+  hosts.add(host);
+  const origin = `http://${host}`;
+  const kith = await sqliteTestKith({ config: { origin, allowPrivateAddress: true }, federationFetch: loopbackFetch(hosts) });
+  const server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info), host: "127.0.0.1", port });
+  await kith.start();
+  return { paired: { kith, origin, host }, server };
+}
+
+/** Two federating instances, a and b. Close them in afterAll/afterEach. */
+export async function startKithPair(): Promise<KithPair> {
+  const hosts = new Set<string>();
+  const first = await startOne(hosts);
+  const second = await startOne(hosts);
+  return {
+    a: first.paired,
+    b: second.paired,
+    async close() {
+      for (const { paired, server } of [first, second]) {
+        await server.close();
+        await paired.kith.close();
+      }
+    },
+  };
+}
