@@ -25,6 +25,7 @@ import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
+import { federatePosts } from "./status-outbox.js";
 import { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
 
@@ -245,6 +246,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   });
 
   const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
+  federatePosts({ deps, services, kv, media, context });
 
   const handle: FallbackHandler = async (request) => {
     const response = await federation.fetch(request, {
