@@ -25,6 +25,8 @@ import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
+import { listenForPosts, withSharedListeners } from "./status-inbox.js";
+import { statusResolver } from "./status-resolution.js";
 import { federatePosts } from "./status-outbox.js";
 import { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
@@ -142,7 +144,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       return (await findLocalActorAccount(db, username))?.username ?? null;
     });
 
-  listenForFollows(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), { deps, services });
+  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"));
+  listenForFollows(inbox, { deps, services });
+  listenForPosts(inbox, { deps, services, kv });
 
   federation
     .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {
@@ -247,6 +251,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
   federatePosts({ deps, services, kv, media, context });
+  services.search.useStatusResolver(statusResolver({ deps, services, context, lookup }));
 
   const handle: FallbackHandler = async (request) => {
     const response = await federation.fetch(request, {

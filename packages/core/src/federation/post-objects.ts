@@ -32,7 +32,9 @@ export async function postObjectOf(
       }),
     ];
   });
-  const tags = [...(await Array.fromAsync(note.getTags())), ...hashtags];
+  const tags = [];
+  for await (const tag of note.getTags()) tags.push(tag);
+  tags.push(...hashtags);
   const poll = await findPollOfStatus(db, status.id);
   if (!poll) return note.clone({ tags, attachments });
   const titles = parseJsonArray<string>(poll.options);

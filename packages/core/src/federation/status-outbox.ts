@@ -1,4 +1,4 @@
-import type { Context } from "@fedify/fedify";
+import type { Context, KvKey } from "@fedify/fedify";
 import {
   type Activity,
   Add,
@@ -20,6 +20,7 @@ import type { ServiceDeps } from "../services/deps.js";
 import type { KithServices } from "../services/index.js";
 import { findAccountsByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
 import { findAccountById, findPoll, listOwnVotes, listRemoteFollowers } from "../storage/repositories/federated-posts.js";
+import { writeFlag } from "../storage/repositories/status-columns.js";
 import { findStatus } from "../storage/repositories/statuses.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import type { MediaUrls } from "./actors.js";
@@ -43,7 +44,7 @@ export interface StatusOutboxOptions {
 type RecipientAccount = Pick<AccountRow, "id" | "uri" | "domain" | "inbox_url" | "shared_inbox_url">;
 
 /** The key under which the id of a Like sent is kept until its Undo. */
-function likeKey(accountId: string, statusId: string): readonly string[] {
+function likeKey(accountId: string, statusId: string): KvKey {
   return ["kith", "sent-like", accountId, statusId];
 }
 
@@ -178,7 +179,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
       await send(author, await audience(author, event.visibility, [originalAuthor]), undo);
       return;
     }
-    const noteUri = statusUriOf(origin, { id: event.statusId, uri: null, local: true }, author);
+    const noteUri = statusUriOf(origin, { id: event.statusId, uri: null, local: writeFlag(true) }, author);
     if (!noteUri) return;
     const del = new Delete({
       id: new URL(`${noteUri}#delete`),

@@ -13,7 +13,7 @@ export type SearchType = "accounts" | "hashtags" | "statuses";
 export interface SearchInput {
   readonly q: string;
   readonly type?: SearchType;
-  /** Asked to look the query up on other servers; accepted and not done: Kith does not federate lookups yet. */
+  /** Asked to look the query up on other servers: a post URL is fetched and stored (accounts are not looked up here). */
   readonly resolve?: boolean;
   readonly following?: boolean;
   readonly accountId?: string;
@@ -22,6 +22,11 @@ export interface SearchInput {
   readonly minId?: string;
   readonly limit: number;
   readonly offset: number;
+}
+
+/** Finds a post of another server by its URL and stores it (the federation provides it); the post's id or null. */
+export interface RemoteStatusResolver {
+  resolveStatus(url: string, viewerId: string): Promise<string | null>;
 }
 
 export interface SearchResults {
@@ -93,7 +98,19 @@ export class SearchService {
     return ids.flatMap((id) => rendered.get(id) ?? []);
   }
 
+  #statusResolver: RemoteStatusResolver | null = null;
+
+  /** Lets `resolve=true` look post URLs up on other servers. */
+  useStatusResolver(resolver: RemoteStatusResolver): void {
+    this.#statusResolver = resolver;
+  }
+
   private async findStatuses(viewerId: string, input: SearchInput): Promise<StatusEntity[]> {
+    const url = input.q.trim();
+    if (input.resolve && this.#statusResolver && /^https?:\/\/\S+$/.test(url)) {
+      const id = await this.#statusResolver.resolveStatus(url, viewerId);
+      if (id !== null) return this.statusViews.renderList([id], viewerId);
+    }
     const ids = await searchStatusIds(this.deps.storage.db, this.deps.storage.capabilities.fullTextSearch, {
       viewerId,
       terms: searchTerms(input.q),

@@ -107,7 +107,7 @@ export async function insertFavourite(
     .values({ id: favourite.id, account_id: favourite.accountId, status_id: favourite.statusId, uri: favourite.uri, created_at: now })
     .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /** Removes an account's favourite of a post (found by the Like's id or by the pair); the removed row. */
