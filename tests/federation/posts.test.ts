@@ -9,6 +9,7 @@
  * before its Create, and a Create of another origin's object, each without
  * more than its one effect.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Storage } from "@kith/core";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -94,7 +95,7 @@ describe("posts between two server processes", () => {
   }
 
   beforeAll(async () => {
-    net = await startFederation(2);
+    net = await startFederation(2, process.env.KITH_TEST_DUMP ? { KITH_LOG_LEVEL: "debug" } : {});
     [a, b] = net.instances as [TestInstance, TestInstance];
     await Promise.all([a.createAccount("alice"), b.createAccount("bob")]);
     alice = new Client(a, await tokenFor(a, "alice"));
@@ -103,6 +104,8 @@ describe("posts between two server processes", () => {
     await a.runScript("federation-follow.ts", ["alice", `@bob@${b.host}`]);
   }, 180_000);
   afterAll(async () => {
+    if (process.env.KITH_TEST_DUMP)
+      for (const instance of net?.instances ?? []) writeFileSync(`${process.env.KITH_TEST_DUMP}-${instance.name}.log`, instance.output());
     await net?.stop();
   });
 
@@ -117,14 +120,13 @@ describe("posts between two server processes", () => {
     expect(seenPrivate?.visibility).toBe("private");
     if (!seen) return;
 
-    // A reply mentioning Alice: threaded to her post on A, and a mention notification there.
-    const reply = await bob.ok<Status>("POST", "/api/v1/statuses", { status: `@alice@${a.host} nice`, in_reply_to_id: seen.id });
-    const mentions = await eventually(
-      () => alice.notifications("mention"),
-      (list) => list.length > 0,
+    // A reply (Alice follows Bob): threaded to her post on A, in her home timeline. Mentions are in the last test.
+    const reply = await bob.ok<Status>("POST", "/api/v1/statuses", { status: "nice", in_reply_to_id: seen.id });
+    const aliceHome = await eventually(
+      () => alice.home(),
+      (statuses) => statuses.some((status) => status.uri === reply.uri),
     );
-    expect(mentions.map((n) => n.status?.uri)).toEqual([reply.uri]);
-    expect(mentions[0]?.status?.in_reply_to_id).toBe(post.id);
+    expect(aliceHome.find((status) => status.uri === reply.uri)?.in_reply_to_id).toBe(post.id);
 
     // Like and boost by Bob: counted on Alice's post, each notified once.
     await bob.ok("POST", `/api/v1/statuses/${seen.id}/favourite`);
@@ -212,7 +214,8 @@ describe("posts between two server processes", () => {
 
   it("gives a repeated Create one effect, drops a Create after its Delete and a Create of another origin's object", async () => {
     const bobActor = `${b.origin}/users/bob`;
-    const note = (id: string, content: string, attributedTo = bobActor) => ({
+    const aliceActor = `${a.origin}/users/alice`;
+    const note = (id: string, content: string, attributedTo = bobActor, tag: unknown[] = []) => ({
       "@context": "https://www.w3.org/ns/activitystreams",
       type: "Create",
       id: `${id}/activity`,
@@ -224,6 +227,7 @@ describe("posts between two server processes", () => {
         attributedTo,
         content,
         to: ["https://www.w3.org/ns/activitystreams#Public"],
+        tag,
       },
     });
     const twice = `${b.origin}/users/bob/statuses/raw-1`;
@@ -238,11 +242,18 @@ describe("posts between two server processes", () => {
       object: { type: "Tombstone", id: late },
     };
     const personalInbox = `${a.origin}/users/alice/inbox`;
-    await b.runScript("federation-send.ts", ["bob", `${a.origin}/inbox`, JSON.stringify(note(twice, "<p>once</p>"))]);
-    await b.runScript("federation-send.ts", ["bob", personalInbox, JSON.stringify(note(twice, "<p>once</p>"))]);
-    await b.runScript("federation-send.ts", ["bob", `${a.origin}/inbox`, JSON.stringify(del), JSON.stringify(note(late, "<p>late</p>"))]);
+    await b.runScript("federation-send.ts", ["bob", aliceActor, `${a.origin}/inbox`, JSON.stringify(note(twice, "<p>once</p>"))]);
+    await b.runScript("federation-send.ts", ["bob", aliceActor, personalInbox, JSON.stringify(note(twice, "<p>once</p>"))]);
     await b.runScript("federation-send.ts", [
       "bob",
+      aliceActor,
+      `${a.origin}/inbox`,
+      JSON.stringify(del),
+      JSON.stringify(note(late, "<p>late</p>")),
+    ]);
+    await b.runScript("federation-send.ts", [
+      "bob",
+      aliceActor,
       `${a.origin}/inbox`,
       JSON.stringify({
         ...note(forged, "<p>forged</p><script>alert(1)</script>", `${a.origin}/users/alice`),
@@ -253,8 +264,11 @@ describe("posts between two server processes", () => {
     const marker = `${b.origin}/users/bob/statuses/raw-3`;
     await b.runScript("federation-send.ts", [
       "bob",
+      aliceActor,
       `${a.origin}/inbox`,
-      JSON.stringify(note(marker, "<p>marker <script>x()</script></p>")),
+      JSON.stringify(
+        note(marker, "<p>marker <script>x()</script></p>", bobActor, [{ type: "Mention", href: aliceActor, name: `@alice@${a.host}` }]),
+      ),
     ]);
     const storage = database(a);
     try {
@@ -275,5 +289,11 @@ describe("posts between two server processes", () => {
     } finally {
       await storage.close();
     }
+    // The mention in the last post notifies Alice, once.
+    const mentions = await eventually(
+      () => alice.notifications("mention"),
+      (list) => list.length > 0,
+    );
+    expect(mentions.map((n) => [n.status?.uri, n.account.acct])).toEqual([[marker, `bob@${b.host}`]]);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 /**
- * `node federation-send.ts <local username> <inbox URL> <activity JSON>...`,
+ * `node federation-send.ts <local username> <recipient actor URI> <inbox URL> <activity JSON>...`,
  * run by the federation harness on an instance's data: sends each activity
  * as given, signed with the local account's keys, straight to the inbox
  * (not queued), in order. For tests of what a receiving server does with
@@ -10,9 +10,9 @@ import { Activity } from "../../packages/core/node_modules/@fedify/fedify/dist/v
 import { assembleKith } from "../../apps/server/src/assemble.js";
 import { loadConfig } from "../../apps/server/src/config.js";
 
-const [username, inbox, ...documents] = process.argv.slice(2);
-if (!username || !inbox || documents.length === 0) {
-  process.stderr.write("usage: federation-send <local username> <inbox URL> <activity JSON>...\n");
+const [username, recipient, inbox, ...documents] = process.argv.slice(2);
+if (!username || !recipient || !inbox || documents.length === 0) {
+  process.stderr.write("usage: federation-send <local username> <recipient actor URI> <inbox URL> <activity JSON>...\n");
   process.exit(64);
 }
 const kith = await assembleKith(loadConfig(process.env));
@@ -23,7 +23,7 @@ try {
       documentLoader: ctx.documentLoader,
       contextLoader: ctx.contextLoader,
     });
-    await ctx.sendActivity({ identifier: username }, { id: null, inboxId: new URL(inbox) }, activity, { immediate: true });
+    await ctx.sendActivity({ identifier: username }, { id: new URL(recipient), inboxId: new URL(inbox) }, activity, { immediate: true });
   }
   process.stdout.write("sent\n");
 } finally {
