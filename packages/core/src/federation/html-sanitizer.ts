@@ -36,7 +36,7 @@ const VOID_TAGS = new Set(["br"]);
 const DROPPED_WITH_CONTENT = new Set(["script", "style", "template", "iframe", "object", "embed", "noscript", "textarea", "title"]);
 const ALLOWED_CLASSES = new Set(["h-card", "u-url", "mention", "hashtag", "invisible", "ellipsis", "quote-inline"]);
 
-const TOKEN = /<!--[\s\S]*?(?:-->|$)|<\/?([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|<!?[^>]*>?|</g;
+const TOKEN = /<!--[\s\S]*?(?:-->|$)|<\/?([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|<[!?/][^>]*>?|</g;
 const ATTRIBUTE = /([a-zA-Z_:][a-zA-Z0-9_:.-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
 function escapeAttribute(value: string): string {
