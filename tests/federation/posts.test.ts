@@ -1,13 +1,15 @@
 /**
  * Posts between two Kith server processes over HTTPS, driven by their
  * Mastodon APIs: public and followers-only posts reach the follower's home
- * timeline on the other server; a reply threads to the post and its mention
- * notifies; like and boost count and notify; an edit and a delete follow;
+ * timeline on the other server; a reply threads to the post; like and boost
+ * (and their undo) count and notify; an edit and a delete follow;
  * a vote on a remote poll is counted by the poll's server; a pin lands in
  * the featured collection; a post URL resolves through search. Then raw
  * activities signed by a real remote actor: the same Create twice, a Delete
  * before its Create, and a Create of another origin's object, each without
- * more than its one effect.
+ * more than its one effect; a Mention tag of a local account notifies it.
+ * (Mentions typed in the API are not used across the test servers: their
+ * hosts carry a port, which handles in post text do not take.)
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -109,7 +111,7 @@ describe("posts between two server processes", () => {
     await net?.stop();
   });
 
-  it("posts, replies, mentions, likes, boosts, edits and deletes across servers", async () => {
+  it("posts, replies, likes, boosts, edits and deletes across servers", async () => {
     const post = await alice.ok<Status>("POST", "/api/v1/statuses", { status: "Hello from A #kith", visibility: "public" });
     const privatePost = await alice.ok<Status>("POST", "/api/v1/statuses", { status: "Only followers", visibility: "private" });
     const seen = await onBobsSide(post.uri);

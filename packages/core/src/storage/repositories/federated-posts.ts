@@ -125,16 +125,6 @@ export async function deleteFavourite(
   return row;
 }
 
-/** The pinned posts of an account, replaced by what its server's featured collection holds. */
-export async function replacePins(db: Kysely<Database>, accountId: string, statusIds: readonly string[], newId: () => string, now: string) {
-  await db.deleteFrom("status_pins").where("account_id", "=", accountId).execute();
-  if (statusIds.length === 0) return;
-  await db
-    .insertInto("status_pins")
-    .values([...new Set(statusIds)].map((statusId) => ({ id: newId(), account_id: accountId, status_id: statusId, created_at: now })))
-    .execute();
-}
-
 export async function insertPin(
   db: Kysely<Database>,
   pin: { id: string; accountId: string; statusId: string },
@@ -151,7 +141,7 @@ export async function deletePin(db: Kysely<Database>, accountId: string, statusI
   await db.deleteFrom("status_pins").where("account_id", "=", accountId).where("status_id", "=", statusId).execute();
 }
 
-/** The first version of a post in its edit history, written before the first remote edit is applied. */
+/** True when a post already has an edit history (its first version is written before its first edit). */
 export async function hasEdits(db: Kysely<Database>, statusId: string): Promise<boolean> {
   return (await db.selectFrom("status_edits").select("id").where("status_id", "=", statusId).limit(1).execute()).length > 0;
 }
