@@ -184,9 +184,9 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const objectId = del.objectId;
     const author = await senderOf(ctx, del);
     if (!objectId || !del.actorId || !sameOrigin(objectId, del.actorId)) return;
+    if (!author) return;
     // Remembered even when nothing is stored yet: the Create may still be on its way.
     await env.kv.set(tombstoneKey(objectId.href), true);
-    if (!author) return;
     const row = await findStatusByUri(db, objectId.href);
     if (!row || row.account_id !== author.id || flag(row.local)) return;
     await removeStatus(row);
