@@ -112,7 +112,8 @@ export function federateGraphEvents(options: GraphOutboxDeps): void {
 
   events.on("block.removed", async (event) => {
     const pair = await pairOf(event.accountId, event.targetAccountId);
-    if (pair) await send(pair.local, pair.remote, new Undo({ id: fresh(pair.local, "undo"), actor: actorUri(pair.local), object: blockOf(pair) }));
+    if (pair)
+      await send(pair.local, pair.remote, new Undo({ id: fresh(pair.local, "undo"), actor: actorUri(pair.local), object: blockOf(pair) }));
   });
 
   async function actorOf(account: AccountRow) {
@@ -125,7 +126,12 @@ export function federateGraphEvents(options: GraphOutboxDeps): void {
     const account = await findAccountById(db, event.accountId);
     if (!account || account.domain !== null) return;
     const me = actorUri(account);
-    const update = new Update({ id: fresh(account, "updates"), actor: me, object: await actorOf(account), to: context().getFollowersUri(account.username) });
+    const update = new Update({
+      id: fresh(account, "updates"),
+      actor: me,
+      object: await actorOf(account),
+      to: context().getFollowersUri(account.username),
+    });
     await context().sendActivity({ identifier: account.username }, "followers", update, { preferSharedInbox: true });
   });
 

@@ -28,6 +28,10 @@ import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
+import { withSharedListeners } from "./shared-inbox-listeners.js";
+import { listenForPosts } from "./status-inbox.js";
+import { statusResolver } from "./status-resolution.js";
+import { federatePosts } from "./status-outbox.js";
 import { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
 
@@ -144,10 +148,12 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       return (await findLocalActorAccount(db, username))?.username ?? null;
     });
 
-  const inbox = federation.setInboxListeners("/users/{identifier}/inbox", "/inbox");
+  // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
+  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"));
   const graphInbox = { deps, services, lookup: (identifier: string) => lookup(identifier) };
   listenForFollows(inbox, { deps, services, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
+  listenForPosts(inbox, { deps, services, kv });
 
   federation
     .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {
@@ -251,6 +257,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   });
 
   const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
+  federatePosts({ deps, services, kv, media, context });
+  services.search.useStatusResolver(statusResolver({ deps, services, context, lookup }));
 
   const handle: FallbackHandler = async (request) => {
     const response = await federation.fetch(request, {

@@ -45,7 +45,11 @@ export function createRemoteDirectory(options: RemoteResolutionDeps): RemoteDire
   }
 
   /** The item URIs from `offset`, at most `limit` of them, walking the pages in order. */
-  async function itemUris(collection: Collection, range: { offset: number; limit: number }, documentLoader: DocumentLoader): Promise<URL[]> {
+  async function itemUris(
+    collection: Collection,
+    range: { offset: number; limit: number },
+    documentLoader: DocumentLoader,
+  ): Promise<URL[]> {
     const wanted = range.offset + range.limit;
     const uris: URL[] = [...collection.itemIds];
     let page: CollectionPage | null = null;
@@ -61,7 +65,11 @@ export function createRemoteDirectory(options: RemoteResolutionDeps): RemoteDire
     return uris.slice(range.offset, wanted);
   }
 
-  async function collectionPage(actorUri: string, which: RemoteCollection, range: { offset: number; limit: number }): Promise<string[] | null> {
+  async function collectionPage(
+    actorUri: string,
+    which: RemoteCollection,
+    range: { offset: number; limit: number },
+  ): Promise<string[] | null> {
     const ctx = context();
     const documentLoader = await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR_IDENTIFIER });
     const actor = await lookup(actorUri);

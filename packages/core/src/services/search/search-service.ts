@@ -14,7 +14,7 @@ export type SearchType = "accounts" | "hashtags" | "statuses";
 export interface SearchInput {
   readonly q: string;
   readonly type?: SearchType;
-  /** Signed in, a handle (`@user@host`) or an actor URL is looked up on its server and the account stored. */
+  /** Signed in, the query is looked up on other servers: a handle (`@user@host`) or an actor URL finds an account, a post URL a post; either is stored. */
   readonly resolve?: boolean;
   readonly following?: boolean;
   readonly accountId?: string;
@@ -23,6 +23,11 @@ export interface SearchInput {
   readonly minId?: string;
   readonly limit: number;
   readonly offset: number;
+}
+
+/** Finds a post of another server by its URL and stores it (the federation provides it); the post's id or null. */
+export interface RemoteStatusResolver {
+  resolveStatus(url: string, viewerId: string): Promise<string | null>;
 }
 
 export interface SearchResults {
@@ -113,7 +118,19 @@ export class SearchService {
     return ids.flatMap((id) => rendered.get(id) ?? []);
   }
 
+  #statusResolver: RemoteStatusResolver | null = null;
+
+  /** Lets `resolve=true` look post URLs up on other servers. */
+  useStatusResolver(resolver: RemoteStatusResolver): void {
+    this.#statusResolver = resolver;
+  }
+
   private async findStatuses(viewerId: string, input: SearchInput): Promise<StatusEntity[]> {
+    const url = input.q.trim();
+    if (input.resolve && this.#statusResolver && /^https?:\/\/\S+$/.test(url)) {
+      const id = await this.#statusResolver.resolveStatus(url, viewerId);
+      if (id !== null) return this.statusViews.renderList([id], viewerId);
+    }
     const ids = await searchStatusIds(this.deps.storage.db, this.deps.storage.capabilities.fullTextSearch, {
       viewerId,
       terms: searchTerms(input.q),

@@ -1,0 +1,375 @@
+import type { Context } from "@fedify/fedify";
+import {
+  Article,
+  Collection,
+  Document,
+  Hashtag,
+  Image,
+  Link,
+  Mention,
+  Note,
+  PUBLIC_COLLECTION,
+  Question,
+  Video,
+} from "@fedify/fedify/vocab";
+import type { Kysely } from "kysely";
+import { getLogger } from "../logging.js";
+import type { ServiceDeps } from "../services/deps.js";
+import type { KithServices } from "../services/index.js";
+import { normalizeTag } from "../services/statuses/text-formatter.js";
+import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
+import { findAccountByUri } from "../storage/repositories/federation-writes.js";
+import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
+import { writeFlag } from "../storage/repositories/status-columns.js";
+import {
+  bumpAccountStatuses,
+  bumpStatusCounter,
+  ensureTags,
+  findStatus,
+  insertStatus,
+  replaceMentions,
+  replaceStatusTags,
+} from "../storage/repositories/statuses.js";
+import type { AccountRow, Database, StatusRow, Visibility } from "../storage/schema.js";
+import type { FederationContextData } from "./kith-federation.js";
+import { sanitizeHtml, textOfHtml } from "./html-sanitizer.js";
+import { flag } from "./notes.js";
+
+const logger = getLogger(["federation", "posts"]);
+
+/** What storing remote posts needs. */
+export interface RemotePostDeps {
+  readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock" | "config">;
+  readonly services: Pick<KithServices, "events" | "media" | "domainPolicy">;
+}
+
+/** The kinds of objects Kith keeps as posts. */
+export type PostObject = Note | Question | Article;
+
+export function isPostObject(object: unknown): object is PostObject {
+  return object instanceof Note || object instanceof Question || object instanceof Article;
+}
+
+/** True when the object's id is on the same host as its author's: no one speaks for another server's objects. */
+export function sameOrigin(a: URL | null | undefined, b: URL | null | undefined): boolean {
+  return !!a && !!b && a.protocol === b.protocol && a.host === b.host;
+}
+
+function isoOf(value: unknown, fallback: string): string {
+  if (value === null || value === undefined) return fallback;
+  const time = Date.parse(String(value));
+  return Number.isFinite(time) ? new Date(time).toISOString() : fallback;
+}
+
+function textOf(value: unknown): string {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+/** Mastodon's rule: public when addressed to everyone, unlisted when everyone is in cc, private to followers, else direct. */
+export function visibilityOf(object: { toIds: URL[]; ccIds: URL[] }, followers: URL | null): Visibility {
+  const has = (list: URL[], uri: string) => list.some((item) => item.href === uri || item.href === "as:Public" || item.href === "Public");
+  if (has(object.toIds, PUBLIC_COLLECTION.href)) return "public";
+  if (has(object.ccIds, PUBLIC_COLLECTION.href)) return "unlisted";
+  const all = [...object.toIds, ...object.ccIds];
+  if (followers && all.some((item) => item.href === followers.href)) return "private";
+  if (all.some((item) => item.pathname.endsWith("/followers"))) return "private";
+  return "direct";
+}
+
+/** A local post a URI names, if it is one of ours. */
+export async function localStatusAt(ctx: Context<FederationContextData>, db: Kysely<Database>, uri: URL | null): Promise<StatusRow | null> {
+  if (!uri) return null;
+  const parsed = ctx.parseUri(uri);
+  if (parsed?.type !== "object") return null;
+  const { identifier, id } = parsed.values;
+  if (!identifier || !id) return null;
+  const status = await findStatus(db, id);
+  if (!status || !flag(status.local)) return null;
+  const author = await findLocalActorAccount(db, identifier);
+  return author && author.id === status.account_id ? status : null;
+}
+
+/** The post a URI names: one of ours, or a remote one already stored. */
+export async function knownStatusAt(ctx: Context<FederationContextData>, db: Kysely<Database>, uri: URL | null): Promise<StatusRow | null> {
+  if (!uri) return null;
+  return (await localStatusAt(ctx, db, uri)) ?? (await findStatusByUri(db, uri.href));
+}
+
+/** The accounts a post mentions that Kith knows: local ones by actor URI, remote ones already stored. */
+async function mentionedAccounts(ctx: Context<FederationContextData>, db: Kysely<Database>, tags: readonly unknown[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const tag of tags) {
+    if (!(tag instanceof Mention) || !tag.href) continue;
+    const parsed = ctx.parseUri(tag.href);
+    const account =
+      parsed?.type === "actor" ? await findLocalActorAccount(db, parsed.identifier) : await findAccountByUri(db, tag.href.href);
+    if (account && account.suspended_at === null) ids.add(account.id);
+  }
+  return [...ids];
+}
+
+function hashtagsOf(tags: readonly unknown[]): { name: string; displayName: string }[] {
+  const seen = new Map<string, string>();
+  for (const tag of tags) {
+    if (!(tag instanceof Hashtag)) continue;
+    const display = textOf(tag.name).replace(/^#/, "").trim();
+    if (display && /^[\p{L}\p{N}_]+$/u.test(display) && !seen.has(normalizeTag(display))) seen.set(normalizeTag(display), display);
+  }
+  return [...seen].map(([name, displayName]) => ({ name, displayName }));
+}
+
+async function listOf<T>(items: AsyncIterable<T>, limit: number): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+interface PollFields {
+  readonly options: string[];
+  readonly tallies: number[];
+  readonly multiple: boolean;
+  readonly votersCount: number;
+  readonly expiresAt: string | null;
+  readonly closedAt: string | null;
+}
+
+async function pollOf(ctx: Context<FederationContextData>, question: Question): Promise<PollFields | null> {
+  const loader = { documentLoader: ctx.documentLoader, suppressError: true };
+  const exclusive = await listOf(question.getExclusiveOptions(loader), 20);
+  const inclusive = exclusive.length > 0 ? [] : await listOf(question.getInclusiveOptions(loader), 20);
+  const options = exclusive.length > 0 ? exclusive : inclusive;
+  if (options.length < 1) return null;
+  const tallies: number[] = [];
+  for (const option of options) {
+    const replies = option instanceof Note ? await option.getReplies(loader).catch(() => null) : null;
+    tallies.push(replies instanceof Collection ? (replies.totalItems ?? 0) : 0);
+  }
+  const closed = question.closed;
+  return {
+    options: options.map((option) => textOf(option.name)),
+    tallies,
+    multiple: exclusive.length === 0,
+    votersCount: question.voters ?? tallies.reduce((sum, n) => sum + n, 0),
+    expiresAt: question.endTime ? isoOf(question.endTime, "") || null : null,
+    closedAt: closed instanceof Date || (closed && typeof closed === "object") ? isoOf(closed, "") || null : null,
+  };
+}
+
+/** What a post holds, read from its object. */
+interface PostFields {
+  readonly content: string;
+  readonly text: string;
+  readonly spoilerText: string;
+  readonly sensitive: boolean;
+  readonly visibility: Visibility;
+  readonly url: string | null;
+  readonly language: string | null;
+  readonly published: string;
+  readonly updated: string | null;
+  readonly tags: unknown[];
+  readonly attachments: unknown[];
+}
+
+async function fieldsOf(ctx: Context<FederationContextData>, object: PostObject, author: AccountRow, now: string): Promise<PostFields> {
+  const loader = { documentLoader: ctx.documentLoader, suppressError: true };
+  const content = sanitizeHtml(textOf(object.content));
+  const url = object.url instanceof URL ? object.url.href : object.url instanceof Link ? (object.url.href?.href ?? null) : null;
+  const language = object.contents.find((value) => typeof value === "object" && value !== null && "locale" in value);
+  const followers = author.uri ? new URL(`${author.uri}/followers`) : null;
+  return {
+    content,
+    text: textOfHtml(content),
+    spoilerText: textOf(object.summary),
+    sensitive: object.sensitive ?? false,
+    visibility: visibilityOf(object, followers),
+    url: url && /^https?:/.test(url) ? url : null,
+    language: language && typeof language === "object" && "locale" in language ? String(language.locale.baseName) : null,
+    published: isoOf(object.published, now),
+    updated: object.updated ? isoOf(object.updated, now) : null,
+    tags: await listOf(object.getTags(loader), 64),
+    attachments: await listOf(object.getAttachments(loader), 16),
+  };
+}
+
+async function attachMedia(env: RemotePostDeps, trx: Kysely<Database>, author: AccountRow, statusId: string, fields: PostFields) {
+  for (const attachment of fields.attachments) {
+    if (!(attachment instanceof Document || attachment instanceof Image || attachment instanceof Video)) continue;
+    const url = attachment.url instanceof URL ? attachment.url : attachment.url instanceof Link ? attachment.url.href : null;
+    if (!url || !/^https?:$/.test(url.protocol)) continue;
+    const mediaType = attachment.mediaType ?? "";
+    const type = mediaType.startsWith("video/") ? "video" : mediaType.startsWith("audio/") ? "audio" : "image";
+    try {
+      const media = await env.services.media.registerRemote(
+        { accountId: author.id, remoteUrl: url.href, type, description: attachment.name ? textOf(attachment.name) : null },
+        trx,
+      );
+      await trx.updateTable("media_attachments").set({ status_id: statusId }).where("id", "=", media.id).execute();
+    } catch (error) {
+      logger.debug("Skipped an attachment of {status}: {error}", { status: statusId, error });
+    }
+  }
+}
+
+async function writeRelations(
+  ctx: Context<FederationContextData>,
+  env: RemotePostDeps,
+  trx: Kysely<Database>,
+  statusId: string,
+  fields: PostFields,
+  now: string,
+) {
+  await replaceMentions(trx, statusId, await mentionedAccounts(ctx, trx, fields.tags), now);
+  const tagIds = await ensureTags(trx, hashtagsOf(fields.tags), () => env.deps.ids.next("tag"), now);
+  await replaceStatusTags(trx, statusId, [...tagIds.values()]);
+}
+
+async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: string, accountId: string, poll: PollFields, now: string) {
+  const existing = await trx.selectFrom("polls").select(["id", "options"]).where("status_id", "=", statusId).executeTakeFirst();
+  const values = {
+    cached_tallies: JSON.stringify(poll.tallies),
+    voters_count: poll.votersCount,
+    votes_count: poll.tallies.reduce((sum, n) => sum + n, 0),
+    expires_at: poll.expiresAt,
+    closed_at: poll.closedAt,
+    updated_at: now,
+  };
+  if (existing && existing.options === JSON.stringify(poll.options)) {
+    await trx.updateTable("polls").set(values).where("id", "=", existing.id).execute();
+    return;
+  }
+  if (existing) {
+    await trx.deleteFrom("poll_votes").where("poll_id", "=", existing.id).execute();
+    await trx.deleteFrom("polls").where("id", "=", existing.id).execute();
+  }
+  await trx
+    .insertInto("polls")
+    .values({
+      id: env.deps.ids.next("poll"),
+      status_id: statusId,
+      account_id: accountId,
+      options: JSON.stringify(poll.options),
+      multiple: writeFlag(poll.multiple),
+      created_at: now,
+      ...values,
+    })
+    .execute();
+}
+
+/**
+ * Stores a remote post (the caller has checked that its author sent or
+ * vouches for it): sanitised content, visibility from its addressing, the
+ * reply it answers when known, mentions of known accounts, hashtags,
+ * attachment metadata (files are fetched when first asked for) and its
+ * poll. The post already stored under the same id is returned as it is.
+ * `status.created` goes out, so timelines and notifications follow.
+ */
+export async function storeRemotePost(
+  ctx: Context<FederationContextData>,
+  env: RemotePostDeps,
+  object: PostObject,
+  author: AccountRow,
+): Promise<StatusRow | null> {
+  const db = env.deps.storage.db;
+  if (!object.id) return null;
+  const existing = await findStatusByUri(db, object.id.href);
+  if (existing) return existing;
+  const now = env.deps.clock.now().toISOString();
+  const fields = await fieldsOf(ctx, object, author, now);
+  const parent = await knownStatusAt(ctx, db, object.replyTargetId);
+  const poll = object instanceof Question ? await pollOf(ctx, object) : null;
+  const id = env.deps.ids.next("status");
+  try {
+    await env.deps.storage.transaction(async (trx) => {
+      await insertStatus(trx, {
+        id,
+        account_id: author.id,
+        uri: object.id?.href ?? null,
+        url: fields.url,
+        local: writeFlag(false),
+        in_reply_to_id: parent?.id ?? null,
+        in_reply_to_account_id: parent?.account_id ?? null,
+        conversation_id: parent?.conversation_id ?? env.deps.ids.next("conversation"),
+        text: fields.text,
+        content: fields.content,
+        spoiler_text: fields.spoilerText,
+        sensitive: writeFlag(fields.sensitive || fields.spoilerText.length > 0),
+        visibility: fields.visibility,
+        language: fields.language,
+        created_at: fields.published,
+        updated_at: now,
+        edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
+      });
+      await writeRelations(ctx, env, trx, id, fields, now);
+      await attachMedia(env, trx, author, id, fields);
+      if (poll) await writePoll(env, trx, id, author.id, poll, now);
+      if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
+      await bumpAccountStatuses(trx, author.id, 1, fields.published);
+    });
+  } catch (error) {
+    // The same post arriving twice at once (shared and personal inbox): the second insert loses on the unique URI.
+    const raced = await findStatusByUri(db, object.id.href);
+    if (raced) return raced;
+    throw error;
+  }
+  await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id });
+  return findStatus(db, id);
+}
+
+/** Applies an edit of a stored remote post, keeping the versions in `status_edits`. False when nothing was stored to edit. */
+export async function updateRemotePost(
+  ctx: Context<FederationContextData>,
+  env: RemotePostDeps,
+  object: PostObject,
+  current: StatusRow,
+  author: AccountRow,
+): Promise<boolean> {
+  const now = env.deps.clock.now().toISOString();
+  const fields = await fieldsOf(ctx, object, author, now);
+  const poll = object instanceof Question ? await pollOf(ctx, object) : null;
+  const editedAt = fields.updated ?? now;
+  // An older or repeated Update changes nothing (activities may arrive out of order or twice).
+  if (current.edited_at !== null && Date.parse(editedAt) <= Date.parse(current.edited_at) && !poll) return false;
+  const textChanged = fields.content !== current.content || fields.spoilerText !== current.spoiler_text;
+  await env.deps.storage.transaction(async (trx) => {
+    if (textChanged) {
+      const version = (row: { text: string; content: string; spoiler_text: string; sensitive: boolean }, at: string) =>
+        trx
+          .insertInto("status_edits")
+          .values({
+            id: env.deps.ids.next("statusEdit"),
+            status_id: current.id,
+            account_id: author.id,
+            text: row.text,
+            content: row.content,
+            spoiler_text: row.spoiler_text,
+            sensitive: writeFlag(row.sensitive),
+            created_at: at,
+          })
+          .execute();
+      if (!(await hasEdits(trx, current.id))) await version({ ...current, sensitive: flag(current.sensitive) }, current.created_at);
+      await version(
+        { text: fields.text, content: fields.content, spoiler_text: fields.spoilerText, sensitive: fields.sensitive },
+        editedAt,
+      );
+      await trx
+        .updateTable("statuses")
+        .set({
+          text: fields.text,
+          content: fields.content,
+          spoiler_text: fields.spoilerText,
+          sensitive: writeFlag(fields.sensitive || fields.spoilerText.length > 0),
+          edited_at: editedAt,
+          updated_at: now,
+        })
+        .where("id", "=", current.id)
+        .execute();
+      await writeRelations(ctx, env, trx, current.id, fields, now);
+    }
+    if (poll) await writePoll(env, trx, current.id, author.id, poll, now);
+  });
+  if (textChanged) await env.services.events.emit({ type: "status.updated", statusId: current.id, accountId: author.id });
+  return textChanged || poll !== null;
+}

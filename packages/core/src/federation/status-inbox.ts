@@ -1,0 +1,276 @@
+import type { InboxContext, InboxListenerSetters, KvKey } from "@fedify/fedify";
+import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo, Update, isActor } from "@fedify/fedify/vocab";
+import { parseJsonArray, pollExpired } from "../api/serializers/status.js";
+import { getLogger } from "../logging.js";
+import {
+  deleteFavourite,
+  deletePin,
+  findStatusByUri,
+  insertFavourite,
+  insertPin,
+  insertVote,
+} from "../storage/repositories/federated-posts.js";
+import { findAccountByUri } from "../storage/repositories/federation-writes.js";
+import { bumpAccountStatuses, bumpStatusCounter, deleteStatusRows, insertStatus } from "../storage/repositories/statuses.js";
+import { writeFlag } from "../storage/repositories/status-columns.js";
+import type { AccountRow, StatusRow } from "../storage/schema.js";
+import type { FederationContextData } from "./kith-federation.js";
+import { flag } from "./notes.js";
+import { rememberRemoteActor } from "./remote-actors.js";
+import {
+  type RemotePostDeps,
+  isPostObject,
+  knownStatusAt,
+  localStatusAt,
+  sameOrigin,
+  storeRemotePost,
+  updateRemotePost,
+  visibilityOf,
+} from "./remote-posts.js";
+import type { SqlKvStore } from "./sql-kv-store.js";
+
+const logger = getLogger(["federation", "inbox"]);
+
+type Ctx = InboxContext<FederationContextData>;
+
+export interface StatusInboxDeps extends RemotePostDeps {
+  readonly kv: SqlKvStore;
+}
+
+/** Where a deleted remote object's id is remembered, so its Create arriving later is dropped. */
+function tombstoneKey(uri: string): KvKey {
+  return ["kith", "tombstone", uri];
+}
+
+/**
+ * Posts from other servers, in the statuses and related tables: Create and
+ * Update of Notes and Questions, Delete, Announce, Like and their Undo, votes
+ * on local polls, Add and Remove on a remote featured collection.
+ *
+ * Every handler is idempotent, keyed by the activity's or object's id (the
+ * same activity twice, or through the shared and a personal inbox, has one
+ * effect); a Delete is remembered so a Create arriving after it is dropped;
+ * an actor only speaks for objects of its own host and never changes a local
+ * object; activities from blocked domains are ignored.
+ */
+export function listenForPosts(inbox: InboxListenerSetters<FederationContextData>, env: StatusInboxDeps): void {
+  const db = env.deps.storage.db;
+
+  async function blocked(uri: URL | null): Promise<boolean> {
+    if (!uri) return true;
+    const policy = await env.services.domainPolicy.policyFor(uri.host);
+    if (policy.blocked) logger.info("Ignored an activity from {host}: {reason}", { host: uri.host, reason: policy.reason });
+    return policy.blocked;
+  }
+
+  /** The sending actor as a stored account, after the common checks; null when the activity is to be ignored. */
+  async function senderOf(ctx: Ctx, activity: Activity, fetch = false): Promise<AccountRow | null> {
+    const actorId = activity.actorId;
+    if (!actorId || (await blocked(actorId))) return null;
+    if (ctx.parseUri(actorId)?.type === "actor") return null;
+    // An activity names its own id on its actor's server.
+    if (activity.id && !sameOrigin(activity.id, actorId)) return null;
+    const known = await findAccountByUri(db, actorId.href);
+    if (known && !fetch) return known.suspended_at === null ? known : null;
+    const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
+    if (!actor || !isActor(actor) || actor.id?.href !== actorId.href) return known;
+    const account = await rememberRemoteActor(env.deps, actor);
+    return account && account.suspended_at === null ? account : null;
+  }
+
+  async function onCreate(ctx: Ctx, create: Create): Promise<void> {
+    const author = await senderOf(ctx, create, true);
+    if (!author?.uri) return;
+    const object = await create.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    if (!isPostObject(object) || !object.id) return;
+    if (!sameOrigin(object.id, create.actorId) || object.attributionId?.href !== author.uri) {
+      logger.info("Dropped a Create of {object} by {actor}: not its author", { object: object.id.href, actor: author.uri });
+      return;
+    }
+    if ((await env.kv.get(tombstoneKey(object.id.href))) !== undefined) return;
+    if (object instanceof Note && object.name !== null && object.content === null && (await onVote(ctx, object, author))) return;
+    await storeRemotePost(ctx, env, object, author);
+  }
+
+  /** A vote on a local poll: a Note named as an option, replying to the Question. True when it was one. */
+  async function onVote(ctx: Ctx, note: Note, voter: AccountRow): Promise<boolean> {
+    const question = await localStatusAt(ctx, db, note.replyTargetId);
+    if (!question || !note.id) return false;
+    const poll = await db.selectFrom("polls").selectAll().where("status_id", "=", question.id).executeTakeFirst();
+    if (!poll) return false;
+    if (pollExpired(poll, env.deps.clock.now())) return true;
+    const choice = parseJsonArray<string>(poll.options).indexOf(String(note.name));
+    if (choice < 0) return true;
+    await env.deps.storage.transaction((trx) =>
+      insertVote(
+        trx,
+        {
+          id: env.deps.ids.next("pollVote"),
+          pollId: poll.id,
+          accountId: voter.id,
+          choice,
+          uri: note.id?.href ?? "",
+          multiple: flag(poll.multiple),
+        },
+        env.deps.clock.now().toISOString(),
+      ),
+    );
+    return true;
+  }
+
+  async function onUpdate(ctx: Ctx, update: Update): Promise<void> {
+    const author = await senderOf(ctx, update);
+    if (!author?.uri) return;
+    const object = await update.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    if (!isPostObject(object) || !object.id) return;
+    if (!sameOrigin(object.id, update.actorId) || object.attributionId?.href !== author.uri) return;
+    const current = await findStatusByUri(db, object.id.href);
+    if (!current || current.account_id !== author.id || flag(current.local)) return;
+    await updateRemotePost(ctx, env, object, current, author);
+  }
+
+  async function removeStatus(row: StatusRow): Promise<void> {
+    const boosts = await env.deps.storage.transaction(async (trx) => {
+      const removed = await deleteStatusRows(trx, [row.id]);
+      if (row.in_reply_to_id) await bumpStatusCounter(trx, row.in_reply_to_id, "replies_count", -1);
+      if (row.reblog_of_id) await bumpStatusCounter(trx, row.reblog_of_id, "reblogs_count", -1);
+      await bumpAccountStatuses(trx, row.account_id, -1, null);
+      for (const boost of removed) await bumpAccountStatuses(trx, boost.account_id, -1, null);
+      return removed;
+    });
+    for (const gone of [...boosts, row]) {
+      await env.services.events.emit({
+        type: "status.deleted",
+        statusId: gone.id,
+        accountId: gone.account_id,
+        reblogOfId: gone.reblog_of_id,
+        visibility: gone.visibility,
+      });
+    }
+  }
+
+  async function onDelete(ctx: Ctx, del: Delete): Promise<void> {
+    const objectId = del.objectId;
+    const author = await senderOf(ctx, del);
+    if (!objectId || !del.actorId || !sameOrigin(objectId, del.actorId)) return;
+    if (!author) return;
+    // Remembered even when nothing is stored yet: the Create may still be on its way.
+    await env.kv.set(tombstoneKey(objectId.href), true);
+    const row = await findStatusByUri(db, objectId.href);
+    if (!row || row.account_id !== author.id || flag(row.local)) return;
+    await removeStatus(row);
+  }
+
+  async function onAnnounce(ctx: Ctx, announce: Announce): Promise<void> {
+    const booster = await senderOf(ctx, announce);
+    if (!booster || !announce.id || !announce.objectId) return;
+    if (await findStatusByUri(db, announce.id.href)) return;
+    let original = await knownStatusAt(ctx, db, announce.objectId);
+    if (!original) {
+      // A remote post not seen yet: fetched from its own server, so it is what its author wrote.
+      const object = await announce.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+      if (!isPostObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return;
+      if (await blocked(object.id)) return;
+      const author = await findOrFetchAuthor(ctx, object.attributionId);
+      if (!author) return;
+      original = await storeRemotePost(ctx, env, object, author);
+    }
+    if (!original || original.reblog_of_id !== null || !["public", "unlisted"].includes(original.visibility)) return;
+    const id = env.deps.ids.next("status");
+    const now = env.deps.clock.now().toISOString();
+    const target = original;
+    try {
+      await env.deps.storage.transaction(async (trx) => {
+        await insertStatus(trx, {
+          id,
+          account_id: booster.id,
+          uri: announce.id?.href ?? null,
+          local: writeFlag(false),
+          reblog_of_id: target.id,
+          visibility: visibilityOf(announce, booster.uri ? new URL(`${booster.uri}/followers`) : null),
+          created_at: announce.published ? new Date(String(announce.published)).toISOString() : now,
+          updated_at: now,
+        });
+        await bumpStatusCounter(trx, target.id, "reblogs_count", 1);
+        await bumpAccountStatuses(trx, booster.id, 1, now);
+      });
+    } catch (error) {
+      if (await findStatusByUri(db, announce.id.href)) return;
+      throw error;
+    }
+    await env.services.events.emit({ type: "status.created", statusId: id, accountId: booster.id });
+  }
+
+  async function findOrFetchAuthor(ctx: Ctx, uri: URL): Promise<AccountRow | null> {
+    const known = await findAccountByUri(db, uri.href);
+    if (known) return known.suspended_at === null ? known : null;
+    const actor = await ctx.lookupObject(uri.href).catch(() => null);
+    if (!actor || !isActor(actor) || actor.id?.href !== uri.href) return null;
+    return rememberRemoteActor(env.deps, actor);
+  }
+
+  async function onLike(ctx: Ctx, like: Like): Promise<void> {
+    const liker = await senderOf(ctx, like);
+    if (!liker || !like.id) return;
+    // Likes of remote posts are their servers' business.
+    const status = await localStatusAt(ctx, db, like.objectId);
+    if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;
+    const added = await env.deps.storage.transaction(async (trx) => {
+      const inserted = await insertFavourite(
+        trx,
+        { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id?.href ?? "" },
+        env.deps.clock.now().toISOString(),
+      );
+      if (inserted) await bumpStatusCounter(trx, status.id, "favourites_count", 1);
+      return inserted;
+    });
+    if (added) await env.services.events.emit({ type: "favourite.created", accountId: liker.id, statusId: status.id });
+  }
+
+  async function onUndo(ctx: Ctx, undo: Undo): Promise<void> {
+    const objectId = undo.objectId;
+    if (!objectId || !undo.actorId || !sameOrigin(objectId, undo.actorId)) return;
+    const object = await undo.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    if (!(object instanceof Like || object instanceof Announce)) return;
+    if (object.actorId?.href !== undo.actorId.href) return;
+    const actor = await senderOf(ctx, undo);
+    if (!actor) return;
+    if (object instanceof Like) {
+      const status = await localStatusAt(ctx, db, object.objectId);
+      const removed = await env.deps.storage.transaction(async (trx) => {
+        const row =
+          (await deleteFavourite(trx, actor.id, { uri: objectId.href })) ??
+          (status ? await deleteFavourite(trx, actor.id, { statusId: status.id }) : null);
+        if (row) await bumpStatusCounter(trx, row.status_id, "favourites_count", -1);
+        return row;
+      });
+      if (removed) await env.services.events.emit({ type: "favourite.removed", accountId: actor.id, statusId: removed.status_id });
+      return;
+    }
+    const boost = await findStatusByUri(db, objectId.href);
+    if (boost && boost.account_id === actor.id && boost.reblog_of_id !== null && !flag(boost.local)) await removeStatus(boost);
+  }
+
+  /** Add or Remove on the sender's own featured collection: its pins, of its own posts. */
+  async function onFeatured(ctx: Ctx, activity: Add | Remove): Promise<void> {
+    const account = await senderOf(ctx, activity, true);
+    if (!account?.uri || !activity.targetId || !activity.objectId) return;
+    const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
+    if (!actor || !isActor(actor) || actor.featuredId?.href !== activity.targetId.href) return;
+    const status = await findStatusByUri(db, activity.objectId.href);
+    if (!status || status.account_id !== account.id || flag(status.local)) return;
+    if (activity instanceof Add)
+      await insertPin(db, { id: env.deps.ids.next("pin"), accountId: account.id, statusId: status.id }, env.deps.clock.now().toISOString());
+    else await deletePin(db, account.id, status.id);
+  }
+
+  inbox
+    .on(Create, (ctx, create) => onCreate(ctx, create))
+    .on(Update, (ctx, update) => onUpdate(ctx, update))
+    .on(Delete, (ctx, del) => onDelete(ctx, del))
+    .on(Announce, (ctx, announce) => onAnnounce(ctx, announce))
+    .on(Like, (ctx, like) => onLike(ctx, like))
+    .on(Undo, (ctx, undo) => onUndo(ctx, undo))
+    .on(Add, (ctx, add) => onFeatured(ctx, add))
+    .on(Remove, (ctx, remove) => onFeatured(ctx, remove));
+}

@@ -1,0 +1,278 @@
+import type { Context, KvKey } from "@fedify/fedify";
+import {
+  type Activity,
+  Add,
+  Announce,
+  Create,
+  Delete,
+  Like,
+  Note,
+  PUBLIC_COLLECTION,
+  type Recipient,
+  Remove,
+  Tombstone,
+  Undo,
+  Update,
+} from "@fedify/fedify/vocab";
+import { parseJsonArray } from "../api/serializers/status.js";
+import { getLogger } from "../logging.js";
+import type { ServiceDeps } from "../services/deps.js";
+import type { KithServices } from "../services/index.js";
+import { findAccountsByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
+import { findAccountById, findPoll, listOwnVotes, listRemoteFollowers } from "../storage/repositories/federated-posts.js";
+import { writeFlag } from "../storage/repositories/status-columns.js";
+import { findStatus } from "../storage/repositories/statuses.js";
+import type { AccountRow, StatusRow } from "../storage/schema.js";
+import type { MediaUrls } from "./actors.js";
+import type { FederationContextData } from "./kith-federation.js";
+import { instantOf } from "./instant.js";
+import { addressing, flag, followersUriOf, loadNoteContext, outboxActivityOf, statusUriOf } from "./notes.js";
+import { postObjectOf } from "./post-objects.js";
+import type { SqlKvStore } from "./sql-kv-store.js";
+
+const logger = getLogger(["federation", "outbox"]);
+
+export interface StatusOutboxOptions {
+  readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock">;
+  readonly services: Pick<KithServices, "events" | "domainPolicy">;
+  readonly kv: SqlKvStore;
+  readonly media: MediaUrls | null;
+  /** A context for work outside a request. */
+  readonly context: () => Context<FederationContextData>;
+}
+
+type RecipientAccount = Pick<AccountRow, "id" | "uri" | "domain" | "inbox_url" | "shared_inbox_url">;
+
+/** The key under which the id of a Like sent is kept until its Undo. */
+function likeKey(accountId: string, statusId: string): KvKey {
+  return ["kith", "sent-like", accountId, statusId];
+}
+
+/**
+ * Sends what local accounts do with posts to the servers that should hear of
+ * it, in reaction to domain events: Create, Update and Delete of posts
+ * (Question for polls), Announce and its Undo for boosts, Like and its Undo,
+ * votes on remote polls, Add and Remove on the featured collection. Each
+ * activity goes, through the queue, to the author's remote followers (one
+ * copy per server, by shared inbox) as the visibility allows, to the
+ * mentioned remote accounts and to the author of the post it concerns;
+ * never to local accounts or blocked domains.
+ */
+export function federatePosts(options: StatusOutboxOptions): void {
+  const { deps, services, kv, media } = options;
+  const db = deps.storage.db;
+  const origin = deps.config.origin;
+
+  function recipientOf(account: RecipientAccount): Recipient | null {
+    if (account.domain === null || account.uri === null || account.inbox_url === null) return null;
+    return {
+      id: new URL(account.uri),
+      inboxId: new URL(account.inbox_url),
+      endpoints: { sharedInbox: account.shared_inbox_url ? new URL(account.shared_inbox_url) : null },
+    };
+  }
+
+  async function audience(author: AccountRow, visibility: string, others: readonly (RecipientAccount | null | undefined)[]) {
+    const accounts: RecipientAccount[] = visibility === "direct" ? [] : await listRemoteFollowers(db, author.id);
+    const byId = new Map<string, RecipientAccount>();
+    for (const account of [...accounts, ...others]) if (account) byId.set(account.id, account);
+    const recipients: Recipient[] = [];
+    for (const account of byId.values()) {
+      const recipient = recipientOf(account);
+      if (!recipient?.id) continue;
+      if ((await services.domainPolicy.policyFor(recipient.id.host)).blocked) continue;
+      recipients.push(recipient);
+    }
+    return recipients;
+  }
+
+  async function send(author: AccountRow, recipients: readonly Recipient[], activity: Activity): Promise<void> {
+    if (recipients.length === 0) return;
+    await options.context().sendActivity({ identifier: author.username }, [...recipients], activity, { preferSharedInbox: true });
+    logger.debug("Queued {type} {id} for {count} recipients", {
+      type: activity.constructor.name,
+      id: activity.id?.href,
+      count: recipients.length,
+    });
+  }
+
+  async function localAuthor(accountId: string): Promise<AccountRow | null> {
+    const account = await findAccountById(db, accountId);
+    return account && account.domain === null ? account : null;
+  }
+
+  /** The remote accounts a post names: mentioned ones and the author it replies to. */
+  async function namedAccounts(status: StatusRow): Promise<AccountRow[]> {
+    const mentioned = (await listMentionTargets(db, [status.id])).map((target) => target.account.id);
+    const ids = [...mentioned, ...(status.in_reply_to_account_id ? [status.in_reply_to_account_id] : [])];
+    return (await findAccountsByIds(db, ids)).filter((account) => account.domain !== null);
+  }
+
+  async function authorOf(status: StatusRow): Promise<AccountRow | null> {
+    return findAccountById(db, status.account_id);
+  }
+
+  async function onCreated(statusId: string): Promise<void> {
+    const status = await findStatus(db, statusId);
+    if (!status || !flag(status.local)) return;
+    const author = await localAuthor(status.account_id);
+    if (!author) return;
+    if (status.reblog_of_id !== null) {
+      const original = await findStatus(db, status.reblog_of_id);
+      const announce = outboxActivityOf(origin, status, await loadNoteContext(db, [status]));
+      if (!original || !announce) return;
+      const originalAuthor = await authorOf(original);
+      await send(author, await audience(author, status.visibility, [originalAuthor]), announce);
+      return;
+    }
+    const object = await postObjectOf(db, origin, media, status);
+    if (!object?.id) return;
+    const create = new Create({
+      id: new URL(`${object.id.href}/activity`),
+      actor: object.attributionId,
+      object,
+      published: instantOf(status.created_at),
+      tos: object.toIds,
+      ccs: object.ccIds,
+    });
+    await send(author, await audience(author, status.visibility, await namedAccounts(status)), create);
+  }
+
+  async function onUpdated(statusId: string): Promise<void> {
+    const status = await findStatus(db, statusId);
+    if (!status || !flag(status.local) || status.reblog_of_id !== null) return;
+    const author = await localAuthor(status.account_id);
+    const object = await postObjectOf(db, origin, media, status);
+    if (!author || !object?.id) return;
+    const at = status.edited_at ?? status.updated_at;
+    const update = new Update({
+      id: new URL(`${object.id.href}#updates/${Date.parse(at)}`),
+      actor: object.attributionId,
+      object,
+      published: instantOf(at),
+      tos: object.toIds,
+      ccs: object.ccIds,
+    });
+    await send(author, await audience(author, status.visibility, await namedAccounts(status)), update);
+  }
+
+  async function onDeleted(event: { statusId: string; accountId: string; reblogOfId: string | null; visibility: string }) {
+    const author = await localAuthor(event.accountId);
+    if (!author) return;
+    const actor = options.context().getActorUri(author.username);
+    const followers = followersUriOf(origin, author.username);
+    if (event.reblogOfId !== null) {
+      // A boost goes with its post when the post is deleted: the post's Delete says enough then.
+      const original = await findStatus(db, event.reblogOfId);
+      const originalAuthor = original ? await authorOf(original) : null;
+      const object = original && originalAuthor ? statusUriOf(origin, original, originalAuthor) : null;
+      if (!object) return;
+      const boostUri = new URL(`${origin}/users/${author.username}/statuses/${event.statusId}/activity`);
+      const { to, cc } = addressing(event.visibility, followers, []);
+      const undo = new Undo({
+        id: new URL(`${boostUri.href}#undo`),
+        actor,
+        object: new Announce({ id: boostUri, actor, object: new URL(object) }),
+        tos: to,
+        ccs: cc,
+      });
+      await send(author, await audience(author, event.visibility, [originalAuthor]), undo);
+      return;
+    }
+    const noteUri = statusUriOf(origin, { id: event.statusId, uri: null, local: writeFlag(true) }, author);
+    if (!noteUri) return;
+    const del = new Delete({
+      id: new URL(`${noteUri}#delete`),
+      actor,
+      object: new Tombstone({ id: new URL(noteUri) }),
+      tos: [PUBLIC_COLLECTION],
+      ccs: [new URL(followers)],
+    });
+    await send(author, await audience(author, event.visibility, []), del);
+  }
+
+  /** A like or its undo, sent to the author of a remote post only (a local post's author already sees it). */
+  async function onFavourite(accountId: string, statusId: string, removed: boolean): Promise<void> {
+    const liker = await localAuthor(accountId);
+    const status = await findStatus(db, statusId);
+    if (!liker || !status || flag(status.local)) return;
+    const author = await authorOf(status);
+    const object = author ? statusUriOf(origin, status, author) : null;
+    if (!author || !object) return;
+    const actor = options.context().getActorUri(liker.username);
+    const key = likeKey(accountId, statusId);
+    if (!removed) {
+      const favourite = await db
+        .selectFrom("favourites")
+        .select("id")
+        .where("account_id", "=", accountId)
+        .where("status_id", "=", statusId)
+        .executeTakeFirst();
+      if (!favourite) return;
+      const id = new URL(`${actor.href}#likes/${favourite.id}`);
+      await kv.set(key, id.href);
+      await send(liker, await audience(liker, "direct", [author]), new Like({ id, actor, object: new URL(object) }));
+      return;
+    }
+    const sent = await kv.get<string>(key);
+    await kv.delete(key);
+    const like = new Like({ ...(typeof sent === "string" && { id: new URL(sent) }), actor, object: new URL(object) });
+    const undo = new Undo({ id: new URL(`${sent ?? `${actor.href}#likes/${statusId}`}/undo`), actor, object: like });
+    await send(liker, await audience(liker, "direct", [author]), undo);
+  }
+
+  /** A local account's vote on a remote poll: one Note per choice, named as the option, to the poll's author. */
+  async function onVoted(accountId: string, pollId: string): Promise<void> {
+    const poll = await findPoll(db, pollId);
+    const status = poll ? await findStatus(db, poll.status_id) : null;
+    const voter = await localAuthor(accountId);
+    if (!poll || !status || flag(status.local) || !voter) return;
+    const author = await authorOf(status);
+    const question = author ? statusUriOf(origin, status, author) : null;
+    if (!author?.uri || !question) return;
+    const actor = options.context().getActorUri(voter.username);
+    const titles = parseJsonArray<string>(poll.options);
+    const recipients = await audience(voter, "direct", [author]);
+    for (const vote of await listOwnVotes(db, pollId, accountId)) {
+      const id = new URL(`${actor.href}#votes/${vote.id}`);
+      const note = new Note({
+        id,
+        attribution: actor,
+        name: titles[vote.choice] ?? "",
+        replyTarget: new URL(question),
+        tos: [new URL(author.uri)],
+      });
+      await send(voter, recipients, new Create({ id: new URL(`${id.href}/activity`), actor, object: note, tos: [new URL(author.uri)] }));
+    }
+  }
+
+  async function onPin(accountId: string, statusId: string, removed: boolean): Promise<void> {
+    const account = await localAuthor(accountId);
+    const status = await findStatus(db, statusId);
+    if (!account || !status || !["public", "unlisted"].includes(status.visibility)) return;
+    const author = await authorOf(status);
+    const object = author ? statusUriOf(origin, status, author) : null;
+    if (!object) return;
+    const ctx = options.context();
+    const actor = ctx.getActorUri(account.username);
+    const values = {
+      id: new URL(`${actor.href}#${removed ? "unpins" : "pins"}/${statusId}/${deps.clock.now().getTime()}`),
+      actor,
+      object: new URL(object),
+      target: ctx.getFeaturedUri(account.username),
+      tos: [PUBLIC_COLLECTION],
+      ccs: [ctx.getFollowersUri(account.username)],
+    };
+    await send(account, await audience(account, status.visibility, []), removed ? new Remove(values) : new Add(values));
+  }
+
+  const { events } = services;
+  events.on("status.created", (event) => onCreated(event.statusId));
+  events.on("status.updated", (event) => onUpdated(event.statusId));
+  events.on("status.deleted", (event) => onDeleted(event));
+  events.on("favourite.created", (event) => onFavourite(event.accountId, event.statusId, false));
+  events.on("favourite.removed", (event) => onFavourite(event.accountId, event.statusId, true));
+  events.on("poll.voted", (event) => onVoted(event.accountId, event.pollId));
+  events.on("pin.added", (event) => onPin(event.accountId, event.statusId, false));
+  events.on("pin.removed", (event) => onPin(event.accountId, event.statusId, true));
+}

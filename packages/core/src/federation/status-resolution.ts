@@ -1,0 +1,45 @@
+import type { Context } from "@fedify/fedify";
+import { type Object as APObject, isActor } from "@fedify/fedify/vocab";
+import type { RemoteStatusResolver } from "../services/search/search-service.js";
+import { findAccountByUri } from "../storage/repositories/federation-writes.js";
+import { findStatusByUri } from "../storage/repositories/federated-posts.js";
+import type { FederationContextData } from "./kith-federation.js";
+import { rememberRemoteActor } from "./remote-actors.js";
+import { type RemotePostDeps, isPostObject, localStatusAt, sameOrigin, storeRemotePost } from "./remote-posts.js";
+
+export interface StatusResolutionOptions extends RemotePostDeps {
+  readonly context: () => Context<FederationContextData>;
+  /** Fetches a remote object (signed by the instance actor, over the safe fetch). */
+  readonly lookup: (identifier: string) => Promise<APObject | null>;
+}
+
+/**
+ * Posts of other servers found by URL (search with `resolve=true`): a post
+ * already known is returned as it is; else it is fetched from its server,
+ * and stored when its author (fetched too) is of the same origin and its
+ * domain is not blocked.
+ */
+export function statusResolver(options: StatusResolutionOptions): RemoteStatusResolver {
+  const db = options.deps.storage.db;
+  return {
+    async resolveStatus(url: string): Promise<string | null> {
+      if (!URL.canParse(url)) return null;
+      const ctx = options.context();
+      const known = (await localStatusAt(ctx, db, new URL(url))) ?? (await findStatusByUri(db, url));
+      if (known) return known.id;
+      if ((await options.services.domainPolicy.policyFor(new URL(url).host)).blocked) return null;
+      const object = await options.lookup(url);
+      if (!isPostObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return null;
+      const stored = await findStatusByUri(db, object.id.href);
+      if (stored) return stored.id;
+      let author = await findAccountByUri(db, object.attributionId.href);
+      if (!author) {
+        const actor = await options.lookup(object.attributionId.href);
+        if (!actor || !isActor(actor) || actor.id?.href !== object.attributionId.href) return null;
+        author = await rememberRemoteActor(options.deps, actor);
+      }
+      if (!author || author.suspended_at !== null) return null;
+      return (await storeRemotePost(ctx, options, object, author))?.id ?? null;
+    },
+  };
+}
