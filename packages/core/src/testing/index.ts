@@ -5,3 +5,4 @@ export { eventually, sleep } from "./eventually.js";
 export { withStorageFaults, type StorageFaults } from "./storage-faults.js";
 export { describeBlobStoreContract, type BlobStoreUnderTest } from "./blob-contract.js";
 export { describePubSubContract, type PubSubUnderTest } from "./pubsub-contract.js";
+export { startRemoteServer, type RemoteServer, type RemoteActor, type ReceivedRequest, type SignOptions } from "./remote-server.js";

@@ -1,6 +1,8 @@
+import { KithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
 import {
   type DomainContent,
+  clearUnreachableDomain,
   type DomainDeliveries,
   findDomainDeliveries,
   listConnectedDomains,
@@ -142,5 +144,10 @@ export class FederationMonitor {
 
   unreachableDomains(): Promise<DomainDeliveries[]> {
     return listUnreachableDomains(this.deps.storage.db);
+  }
+
+  /** An administrator clears the mark (the domain is back): deliveries resume at once. */
+  async clearUnreachable(domain: string): Promise<void> {
+    if (!(await clearUnreachableDomain(this.deps.storage.db, hostWithoutPort(domain)))) throw new KithError("federation.domain_not_unreachable");
   }
 }

@@ -218,3 +218,14 @@ export async function listInboxDomains(
     .execute();
   return rows.map((row) => ({ domain: row.domain, received: Number(row.received) }));
 }
+
+/** Clears a domain's unreachable mark and failure days; false when it was not marked. */
+export async function clearUnreachableDomain(db: Kysely<Database>, domain: string): Promise<boolean> {
+  const result = await db
+    .updateTable("federation_domain_deliveries")
+    .set({ unreachable_since: null, failure_days: 0, last_failure_day: null })
+    .where("domain", "=", domain)
+    .where("unreachable_since", "is not", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
