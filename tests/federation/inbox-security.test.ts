@@ -20,7 +20,7 @@ describe("inbox security", () => {
     await remote.close();
   });
   beforeEach(async () => {
-    kith = await sqliteTestKith({ config: { allowPrivateAddress: true } });
+    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     await kith.createUser("alice");
     await kith.start();
   });

@@ -16,7 +16,6 @@ import {
   recordInboxArrival,
 } from "../../storage/repositories/federation-monitoring.js";
 import type { ServiceDeps } from "../deps.js";
-import { hostWithoutPort } from "../domain-policy/domain-names.js";
 
 export type { DomainDeliveries } from "../../storage/repositories/federation-monitoring.js";
 
@@ -46,6 +45,11 @@ export interface InboxMetrics {
   readonly topDomains: readonly { readonly domain: string; readonly received: number }[];
 }
 
+/** Domains are kept as accounts keep theirs: the host, with its port when it has one, lower-case. */
+function domainOf(host: string): string {
+  return host.trim().toLowerCase();
+}
+
 function startOfMinute(at: Date): Date {
   return new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
 }
@@ -63,7 +67,7 @@ export class FederationMonitor {
 
   /** Records the outcome of one delivery attempt to an inbox. */
   async recordDelivery(inbox: URL, outcome: "success" | "failure"): Promise<void> {
-    const domain = hostWithoutPort(inbox.host);
+    const domain = domainOf(inbox.host);
     const now = this.deps.clock.now();
     try {
       if (outcome === "success") await recordDeliverySuccess(this.deps.storage.db, domain, now);
@@ -82,7 +86,7 @@ export class FederationMonitor {
    * probe that clears the mark when it succeeds).
    */
   async skipsDeliveryTo(host: string): Promise<boolean> {
-    const state = await findDomainDeliveries(this.deps.storage.db, hostWithoutPort(host));
+    const state = await findDomainDeliveries(this.deps.storage.db, domainOf(host));
     if (!state?.unreachableSince) return false;
     const lastTry = Math.max(Date.parse(state.lastFailureAt ?? state.unreachableSince), Date.parse(state.lastSuccessAt ?? "1970-01-01T00:00:00Z"));
     return this.deps.clock.now().getTime() - lastTry < PROBE_EVERY_MS;
@@ -92,7 +96,7 @@ export class FederationMonitor {
   async recordInbox(host: string): Promise<void> {
     const now = this.deps.clock.now();
     try {
-      await recordInboxArrival(this.deps.storage.db, hostWithoutPort(host), startOfMinute(now));
+      await recordInboxArrival(this.deps.storage.db, domainOf(host), startOfMinute(now));
       if (now.getTime() - this.#prunedAt >= MINUTE_MS * 10) {
         this.#prunedAt = now.getTime();
         await pruneInboxMinutes(this.deps.storage.db, new Date(now.getTime() - INBOX_WINDOW_MAX_MINUTES * MINUTE_MS));
@@ -106,7 +110,7 @@ export class FederationMonitor {
   async inboxMetrics(minutes: number, domain: string | null): Promise<InboxMetrics> {
     const now = startOfMinute(this.deps.clock.now());
     const since = new Date(now.getTime() - (minutes - 1) * MINUTE_MS);
-    const normalized = domain === null ? null : hostWithoutPort(domain);
+    const normalized = domain === null ? null : domainOf(domain);
     const rows = await listInboxMinutes(this.deps.storage.db, since, normalized);
     const byMinute = new Map(rows.map((row) => [row.minute, row.received]));
     const perMinute = Array.from({ length: minutes }, (_, index) => {
@@ -148,6 +152,6 @@ export class FederationMonitor {
 
   /** An administrator clears the mark (the domain is back): deliveries resume at once. */
   async clearUnreachable(domain: string): Promise<void> {
-    if (!(await clearUnreachableDomain(this.deps.storage.db, hostWithoutPort(domain)))) throw new KithError("federation.domain_not_unreachable");
+    if (!(await clearUnreachableDomain(this.deps.storage.db, domainOf(domain)))) throw new KithError("federation.domain_not_unreachable");
   }
 }
