@@ -1,6 +1,7 @@
 import type { AccessType } from "@kith/core";
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { post } from "../api/timelines-fixtures.js";
 import { giveGrants } from "../support/roles.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
@@ -156,19 +157,7 @@ describe("deliveries, domain policy and monitoring", () => {
       await settle();
       const remoteAccount = await kith.storage.db.selectFrom("accounts").select("id").where("domain", "=", remote.host).executeTakeFirstOrThrow();
       const now = kith.clock.now().toISOString();
-      await kith.storage.db
-        .insertInto("statuses")
-        .values({
-          id: kith.ids.next("status"),
-          account_id: remoteAccount.id,
-          uri: `${mallory().id.href}/notes/1`,
-          local: false,
-          visibility: "public",
-          content: "<p>remote post</p>",
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await post(kith, remoteAccount.id, { local: false, text: "remote post" });
       const bob = await kith.createUser("bob");
       const carol = await kith.createUser("carol");
       await kith.storage.db
