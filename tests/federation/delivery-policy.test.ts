@@ -174,6 +174,10 @@ describe("deliveries, domain policy and monitoring", () => {
       expect(await publicIds(bob.token)).not.toContain("<p>remote post</p>");
       expect(await publicIds()).not.toContain("<p>remote post</p>");
       expect(await publicIds(carol.token)).toContain("<p>remote post</p>");
+      // Its notifications reach only those who follow it.
+      const mention = { fromAccountId: remoteAccount.id, type: "mention" as const, statusId: null };
+      expect(await kith.services.notifications.notify({ ...mention, recipientId: bob.account.id })).toBeNull();
+      expect(await kith.services.notifications.notify({ ...mention, recipientId: carol.account.id })).not.toBeNull();
       // Federation goes on: the follow stays.
       expect(await followCount()).toBe(2);
     });

@@ -52,3 +52,30 @@ export async function deleteFollowRequestsWithDomain(db: Kysely<Database>, domai
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * The recipients a notification from `fromAccountId` is silenced for: when
+ * the sender is on a limited (or suspended) domain, those who do not follow it.
+ */
+export async function recipientsSilencedFor(
+  db: Kysely<Database>,
+  recipientIds: readonly string[],
+  fromAccountId: string,
+): Promise<Set<string>> {
+  if (recipientIds.length === 0) return new Set();
+  const limited = await db
+    .selectFrom("accounts")
+    .select("id")
+    .where("id", "=", fromAccountId)
+    .where(sql<boolean>`not ${notFromLimitedDomain("accounts.domain", "accounts.id", null)}`)
+    .executeTakeFirst();
+  if (!limited) return new Set();
+  const followers = await db
+    .selectFrom("follows")
+    .select("account_id")
+    .where("target_account_id", "=", fromAccountId)
+    .where("account_id", "in", recipientIds)
+    .execute();
+  const following = new Set(followers.map((row) => row.account_id));
+  return new Set(recipientIds.filter((id) => !following.has(id)));
+}
