@@ -15,7 +15,7 @@ describeFeedsOnEngines("federation monitoring storage", (makeKith: KithFactory) 
   });
 
   async function remoteAccount(username: string, domain: string): Promise<string> {
-    const id = kith.ids.next("account");
+    const id = kith.ids.next("user");
     const now = kith.clock.now().toISOString();
     await kith.storage.db
       .insertInto("accounts")
