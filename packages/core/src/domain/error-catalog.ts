@@ -133,6 +133,8 @@ export const errorCatalog = {
   "domain_block.exists": { status: 422, message: "That domain is already blocked" },
   "domain_allow.not_found": { status: 404, message: "Domain allow not found" },
   "domain_policy.invalid_domain": { status: 422, message: "That is not a valid domain name" },
+  "federation.domain_refused": { status: 403, message: "This server does not federate with that domain" },
+  "federation.domain_not_unreachable": { status: 404, message: "That domain is not marked unreachable" },
 
   // Timelines, lists, markers, conversations, notifications
   "list.not_found": { status: 404, message: "List not found" },

@@ -22,6 +22,8 @@ export interface FedifyMessageQueueOptions {
   readonly concurrency?: number;
   /** Retries after the first attempt, until an administrator changes it. @default 9 (ten attempts, as Fedify's policy) */
   readonly maxRetries?: number;
+  /** Runs around the handling of each message (`handle` calls Fedify's listener): where deliveries are filtered and their outcomes recorded. */
+  readonly around?: (message: unknown, handle: () => Promise<void>) => Promise<void>;
 }
 
 type Listener = (message: unknown) => Promise<void> | void;
@@ -53,6 +55,7 @@ export class FedifyMessageQueue implements MessageQueue {
   readonly #backoff: BackoffOptions;
   readonly #concurrency: number;
   readonly #maxRetries: number;
+  readonly #around: FedifyMessageQueueOptions["around"];
   #listener: Listener | null = null;
   #registered = false;
 
@@ -63,6 +66,7 @@ export class FedifyMessageQueue implements MessageQueue {
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#concurrency = options.concurrency ?? 4;
     this.#maxRetries = options.maxRetries ?? 9;
+    this.#around = options.around;
   }
 
   async enqueue(message: unknown, options: MessageQueueEnqueueOptions = {}): Promise<void> {
@@ -118,7 +122,8 @@ export class FedifyMessageQueue implements MessageQueue {
       async (payload) => {
         const listener = this.#listener;
         if (!listener) throw new Error("No Fedify listener in this process; the message will be retried");
-        await listener(payload);
+        if (this.#around) await this.#around(payload, async () => await listener(payload));
+        else await listener(payload);
       },
       {
         concurrency: this.#concurrency,

@@ -19,10 +19,12 @@ import {
 import type { AccountRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
+import { DeliveryGate } from "./delivery-gate.js";
 import { FedifyMessageQueue } from "./fedify-message-queue.js";
 import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
+import { guardInbox } from "./inbox-guard.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
@@ -102,10 +104,16 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const safeFetch = options.fetch ?? createSafeFetch({ allowPrivateAddress: config.allowPrivateAddress });
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
+  const deliveries = new DeliveryGate({ domainPolicy: services.domainPolicy, monitor: services.federationMonitor });
 
   const federation = createFederation<FederationContextData>({
     kv,
-    queue: new FedifyMessageQueue(deps.queue),
+    // Retries happen in one place, the queue port (`nativeRetrial`): a failed delivery is a job retried with
+    // backoff that the jobs API shows; Fedify's circuit breaker is off because it would re-enqueue copies of
+    // its own, and unreachable domains are tracked by the delivery gate instead.
+    queue: new FedifyMessageQueue(deps.queue, { around: deliveries.around }),
+    circuitBreaker: false,
+    onOutboxError: deliveries.onOutboxError,
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
     manuallyStartQueue: true,
     origin: config.origin,
@@ -260,7 +268,13 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   federatePosts({ deps, services, kv, media, context });
   services.search.useStatusResolver(statusResolver({ deps, services, context, lookup }));
 
-  const handle: FallbackHandler = async (request) => {
+  const inboxGuard = {
+    domainPolicy: services.domainPolicy,
+    monitor: services.federationMonitor,
+    maxBodyBytes: config.limits.maxJsonBodyBytes,
+  };
+  const handle: FallbackHandler = (request) => guardInbox(request, inboxGuard, handleFedify);
+  const handleFedify = async (request: Request): Promise<Response | null> => {
     const response = await federation.fetch(request, {
       contextData: { serving: true },
       onNotFound: () => new Response(null, { status: 404, headers: { "x-kith-fedify": "not-found" } }),

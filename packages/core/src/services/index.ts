@@ -9,6 +9,7 @@ import { LoginMethodService } from "./login-methods/login-method-service.js";
 import { PasskeyService } from "./passkeys/passkey-service.js";
 import { PhoneChangeService } from "./phone/phone-change-service.js";
 import { DomainPolicyService } from "./domain-policy/domain-policy-service.js";
+import { FederationMonitor } from "./federation-monitoring/federation-monitor.js";
 import { DomainEvents } from "./events/domain-events.js";
 import { FilterService } from "./filters/filter-service.js";
 import { CustomEmojiService } from "./custom-emojis/custom-emoji-service.js";
@@ -101,6 +102,8 @@ export interface KithServices {
   readonly feedAccounts: FeedServices["feedAccounts"];
   /** Administrators' domain blocks and allowlist, and the policy inboxes and deliveries apply to a host. */
   readonly domainPolicy: DomainPolicyService;
+  /** Delivery outcomes and unreachable domains, inbox metrics, connected domains. */
+  readonly federationMonitor: FederationMonitor;
   /** Uploads and media: two-step uploads, Mastodon's media API, processing jobs, quotas, remote media, admin uploads. */
   readonly media: MediaService;
   /** Renders any account, local or remote, as Mastodon's Account entity, many at once. */
@@ -197,6 +200,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     roles: new RoleService(deps),
     adminAccounts: new AdminAccountService(deps, accounts, sessions),
     domainPolicy: new DomainPolicyService(deps, settings),
+    federationMonitor: new FederationMonitor(deps),
     password: new PasswordService(deps, verificationCodes, loginAudit),
     loginMethods: new LoginMethodService(deps, verificationCodes, loginAudit),
     loginAudit,

@@ -654,6 +654,27 @@ export interface DomainAllowsTable {
   created_at: Timestamp;
 }
 
+/** Outbound delivery outcomes per remote domain (migration 0015). */
+export interface FederationDomainDeliveriesTable {
+  domain: string;
+  succeeded: Generated<number>;
+  failed: Generated<number>;
+  last_success_at: Timestamp | null;
+  last_failure_at: Timestamp | null;
+  /** YYYY-MM-DD (UTC) of the last failure. */
+  last_failure_day: string | null;
+  /** Distinct days with a failure since the last success. */
+  failure_days: Generated<number>;
+  unreachable_since: Timestamp | null;
+}
+
+/** Incoming activities per remote domain and minute (migration 0015), the sliding window of inbox metrics. */
+export interface FederationInboxMinutesTable {
+  domain: string;
+  minute: Timestamp;
+  received: Generated<number>;
+}
+
 /** A local user's phone number, a login identifier beside the email address (migration 0006). */
 export interface UserPhonesTable {
   account_id: string;
@@ -760,6 +781,8 @@ export interface Database {
   actor_key_pairs: ActorKeyPairsTable;
   domain_blocks: DomainBlocksTable;
   domain_allows: DomainAllowsTable;
+  federation_domain_deliveries: FederationDomainDeliveriesTable;
+  federation_inbox_minutes: FederationInboxMinutesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -7,3 +7,4 @@ export { describeBlobStoreContract, type BlobStoreUnderTest } from "./blob-contr
 export { describePubSubContract, type PubSubUnderTest } from "./pubsub-contract.js";
 /** ActivityStreams vocabulary (Fedify's), for tests that build activities themselves: forged, replayed or hand-made ones. */
 export * as vocab from "@fedify/fedify/vocab";
+export { startRemoteServer, type RemoteServer, type RemoteActor, type ReceivedRequest, type SignOptions } from "./remote-server.js";

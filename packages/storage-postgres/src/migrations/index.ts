@@ -10,6 +10,7 @@ import * as timelines from "./0008_timelines.js";
 import * as search from "./0009_search.js";
 import * as relationships from "./0011_relationships.js";
 import * as federation from "./0012_federation.js";
+import * as federationMonitoring from "./0015_federation_monitoring.js";
 
 /** Numbered migrations, in order. The SQLite adapter has one of each number, with the same tables, columns and indexes. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const postgresMigrations: Record<string, Migration> = {
   "0009_search": search,
   "0011_relationships": relationships,
   "0012_federation": federation,
+  "0015_federation_monitoring": federationMonitoring,
 };

@@ -10,6 +10,7 @@ import { followRoutes } from "./follows.js";
 import { profileRoutes } from "./profiles.js";
 import { adminAccountRoutes } from "./admin-accounts.js";
 import { adminDomainAllowRoutes } from "./admin-domain-allows.js";
+import { adminFederationRoutes } from "./admin-federation.js";
 import { adminDomainBlockRoutes } from "./admin-domain-blocks.js";
 import { adminSettingsRoutes } from "./admin-settings.js";
 import { adminUploadRoutes } from "./admin-uploads.js";
@@ -73,6 +74,7 @@ export const routeTable: readonly AnyRoute[] = [
   ...adminAccountRoutes,
   ...adminDomainBlockRoutes,
   ...adminDomainAllowRoutes,
+  ...adminFederationRoutes,
   ...staticAssetRoutes,
   ...mediaRoutes,
   ...uploadRoutes,

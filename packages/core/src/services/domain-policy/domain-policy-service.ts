@@ -21,6 +21,7 @@ import {
 import type { ServiceDeps } from "../deps.js";
 import type { SettingsService } from "../settings/settings-service.js";
 import { domainAndParents, hostWithoutPort, normalizeDomain } from "./domain-names.js";
+import { severDomain } from "./domain-severance.js";
 
 /** What federation does with one remote host. */
 export interface DomainPolicy {
@@ -158,6 +159,7 @@ export class DomainPolicyService {
       });
     }
     this.invalidate();
+    if (block.severity === "SUSPEND") await severDomain(this.deps, domain);
     return block;
   }
 
@@ -173,6 +175,7 @@ export class DomainPolicyService {
     };
     await updateDomainBlock(this.deps.storage.db, id, fields, this.deps.clock.now().toISOString());
     this.invalidate();
+    if (fields.severity === "SUSPEND" && current.severity !== "SUSPEND") await severDomain(this.deps, current.domain);
     return this.getBlock(id);
   }
 

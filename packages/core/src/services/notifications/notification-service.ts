@@ -17,6 +17,7 @@ import {
   recipientsRefusing,
   setReadAt,
 } from "../../storage/repositories/notifications.js";
+import { recipientsSilencedFor } from "../../storage/repositories/limited-domains.js";
 import { localOnly } from "../../storage/repositories/notification-audiences.js";
 import type { ServiceDeps } from "../deps.js";
 import { streamChannels } from "../streaming/channels.js";
@@ -105,6 +106,9 @@ export class NotificationService {
     recipients = await localOnly(db, recipients);
     const refusing = await recipientsRefusing(db, recipients, fromAccountId, now);
     recipients = recipients.filter((id) => !refusing.has(id));
+    // LIMIT: accounts of a limited domain reach only their followers.
+    const silenced = await recipientsSilencedFor(db, recipients, fromAccountId);
+    recipients = recipients.filter((id) => !silenced.has(id));
     if (statusId && type !== "poll") {
       // A muted conversation stays quiet (Mastodon's "mute conversation"); a poll's end is still told.
       const muting = await recipientsMutingConversationOf(db, recipients, statusId);

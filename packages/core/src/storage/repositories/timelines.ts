@@ -4,6 +4,7 @@ import { fetchIdPage } from "../paginate-by-id.js";
 import { writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
+import { notFromLimitedDomain } from "./limited-domains.js";
 
 /** Who reads a timeline and when: hidden accounts are those of the viewer. */
 export interface TimelineViewer {
@@ -46,6 +47,7 @@ function publicStatuses(db: Kysely<Database>, viewer: TimelineViewer, options: P
     );
   }
   if (viewer.accountId) query = query.where(notHiddenFrom("statuses.account_id", viewer.accountId, viewer.now));
+  query = query.where(notFromLimitedDomain("accounts.domain", "statuses.account_id", viewer.accountId));
   return query;
 }
 

@@ -1,0 +1,75 @@
+import { errorToResponse } from "../api/error-response.js";
+import { readLimited } from "../api/body-parser.js";
+import { KithError } from "../domain/errors.js";
+import { getLogger } from "../logging.js";
+import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
+import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
+
+const logger = getLogger(["federation", "inbox"]);
+
+/** The personal inboxes and the shared inbox. */
+const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
+
+export interface InboxGuardDeps {
+  readonly domainPolicy: DomainPolicyService;
+  readonly monitor: FederationMonitor;
+  /** The largest activity accepted, in bytes. */
+  readonly maxBodyBytes: number;
+}
+
+/** The host of an activity's `actor` (a URL, or an object with an `id`), or null. */
+function actorHostOf(activity: unknown): string | null {
+  if (typeof activity !== "object" || activity === null) return null;
+  let actor: unknown = (activity as { actor?: unknown }).actor;
+  if (Array.isArray(actor)) actor = actor[0];
+  if (typeof actor === "object" && actor !== null) actor = (actor as { id?: unknown }).id;
+  return typeof actor === "string" && URL.canParse(actor) ? new URL(actor).host : null;
+}
+
+/** The host of the key a request says it is signed with (draft-cavage `keyId` or RFC 9421 `keyid`), or null. */
+function keyHostOf(headers: Headers): string | null {
+  const text = `${headers.get("signature") ?? ""} ${headers.get("signature-input") ?? ""}`;
+  const keyId = /keyid="([^"]+)"/i.exec(text)?.[1];
+  return keyId && URL.canParse(keyId) ? new URL(keyId).host : null;
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What every POST to an inbox passes before Fedify verifies it: the body is
+ * read up to the limit (413 past it, whatever its Content-Type says), an
+ * activity whose actor or signing key belongs to a domain that may not
+ * federate is refused with 403 before any key is fetched, and accepted
+ * activities are counted per domain for the inbox metrics.
+ */
+export async function guardInbox(
+  request: Request,
+  deps: InboxGuardDeps,
+  next: (request: Request) => Promise<Response | null>,
+): Promise<Response | null> {
+  if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) return next(request);
+  let body: Uint8Array<ArrayBuffer>;
+  try {
+    body = await readLimited(request, deps.maxBodyBytes);
+  } catch (error) {
+    return errorToResponse(error, request);
+  }
+  const actorHost = actorHostOf(parseJson(body));
+  const hosts = new Set([actorHost, keyHostOf(request.headers)].filter((host): host is string => host !== null));
+  for (const host of hosts) {
+    const policy = await deps.domainPolicy.policyFor(host);
+    if (policy.blocked) {
+      logger.info("Refused an activity from {host}: {reason}", { host, reason: policy.reason });
+      return errorToResponse(new KithError("federation.domain_refused"), request);
+    }
+  }
+  const response = await next(new Request(request.url, { method: "POST", headers: request.headers, body }));
+  if (response?.ok && actorHost) await deps.monitor.recordInbox(actorHost);
+  return response;
+}

@@ -1,0 +1,157 @@
+import { KithError } from "../../domain/errors.js";
+import { getLogger } from "../../logging.js";
+import {
+  type DomainContent,
+  clearUnreachableDomain,
+  type DomainDeliveries,
+  findDomainDeliveries,
+  listConnectedDomains,
+  listDomainDeliveries,
+  listInboxDomains,
+  listInboxMinutes,
+  listUnreachableDomains,
+  pruneInboxMinutes,
+  recordDeliveryFailure,
+  recordDeliverySuccess,
+  recordInboxArrival,
+} from "../../storage/repositories/federation-monitoring.js";
+import type { ServiceDeps } from "../deps.js";
+
+export type { DomainDeliveries } from "../../storage/repositories/federation-monitoring.js";
+
+/** Distinct UTC days with failed deliveries (and no success between) after which a domain is unreachable. */
+export const UNREACHABLE_AFTER_DAYS = 3;
+/** While unreachable, deliveries are skipped, except one probe a day (a success clears the mark). */
+const PROBE_EVERY_MS = 24 * 3_600_000;
+const MINUTE_MS = 60_000;
+/** The longest window of inbox metrics; older minutes are pruned. */
+export const INBOX_WINDOW_MAX_MINUTES = 24 * 60;
+
+const logger = getLogger(["federation", "monitoring"]);
+
+/** A connected domain: what is known of it and how deliveries to it went. */
+export interface ConnectedDomain extends DomainContent {
+  readonly deliveries: DomainDeliveries | null;
+}
+
+export interface InboxMetrics {
+  readonly since: string;
+  readonly minutes: number;
+  readonly domain: string | null;
+  readonly total: number;
+  /** Every minute of the window, oldest first, zero where nothing arrived. */
+  readonly perMinute: readonly { readonly minute: string; readonly received: number }[];
+  /** Domains that sent the most in the window (all domains only). */
+  readonly topDomains: readonly { readonly domain: string; readonly received: number }[];
+}
+
+/** Domains are kept as accounts keep theirs: the host, with its port when it has one, lower-case. */
+function domainOf(host: string): string {
+  return host.trim().toLowerCase();
+}
+
+function startOfMinute(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
+}
+
+/**
+ * Federation monitoring: outcomes of outbound deliveries per domain (and the
+ * unreachable mark they lead to), incoming activities per domain and
+ * minute, and what is known of each connected domain. Recording never
+ * throws: monitoring must not break a delivery or an inbox.
+ */
+export class FederationMonitor {
+  #prunedAt = 0;
+
+  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock">) {}
+
+  /** Records the outcome of one delivery attempt to an inbox. */
+  async recordDelivery(inbox: URL, outcome: "success" | "failure"): Promise<void> {
+    const domain = domainOf(inbox.host);
+    const now = this.deps.clock.now();
+    try {
+      if (outcome === "success") await recordDeliverySuccess(this.deps.storage.db, domain, now);
+      else {
+        const state = await recordDeliveryFailure(this.deps.storage.db, domain, now, UNREACHABLE_AFTER_DAYS);
+        if (state.unreachableSince === now.toISOString()) logger.warn("Marked {domain} unreachable", { domain });
+      }
+    } catch (error) {
+      logger.error("Could not record a delivery outcome for {domain}: {error}", { domain, error });
+    }
+  }
+
+  /**
+   * Whether a delivery to this host should be skipped: the domain is marked
+   * unreachable and was tried less than a day ago (the daily attempt is a
+   * probe that clears the mark when it succeeds).
+   */
+  async skipsDeliveryTo(host: string): Promise<boolean> {
+    const state = await findDomainDeliveries(this.deps.storage.db, domainOf(host));
+    if (!state?.unreachableSince) return false;
+    const lastTry = Math.max(Date.parse(state.lastFailureAt ?? state.unreachableSince), Date.parse(state.lastSuccessAt ?? "1970-01-01T00:00:00Z"));
+    return this.deps.clock.now().getTime() - lastTry < PROBE_EVERY_MS;
+  }
+
+  /** Counts one accepted incoming activity from a host. */
+  async recordInbox(host: string): Promise<void> {
+    const now = this.deps.clock.now();
+    try {
+      await recordInboxArrival(this.deps.storage.db, domainOf(host), startOfMinute(now));
+      if (now.getTime() - this.#prunedAt >= MINUTE_MS * 10) {
+        this.#prunedAt = now.getTime();
+        await pruneInboxMinutes(this.deps.storage.db, new Date(now.getTime() - INBOX_WINDOW_MAX_MINUTES * MINUTE_MS));
+      }
+    } catch (error) {
+      logger.error("Could not record an incoming activity from {host}: {error}", { host, error });
+    }
+  }
+
+  /** Activities received per minute over the last `minutes` minutes (the current one included). */
+  async inboxMetrics(minutes: number, domain: string | null): Promise<InboxMetrics> {
+    const now = startOfMinute(this.deps.clock.now());
+    const since = new Date(now.getTime() - (minutes - 1) * MINUTE_MS);
+    const normalized = domain === null ? null : domainOf(domain);
+    const rows = await listInboxMinutes(this.deps.storage.db, since, normalized);
+    const byMinute = new Map(rows.map((row) => [row.minute, row.received]));
+    const perMinute = Array.from({ length: minutes }, (_, index) => {
+      const minute = new Date(since.getTime() + index * MINUTE_MS).toISOString();
+      return { minute, received: byMinute.get(minute) ?? 0 };
+    });
+    return {
+      since: since.toISOString(),
+      minutes,
+      domain: normalized,
+      total: perMinute.reduce((sum, row) => sum + row.received, 0),
+      perMinute,
+      topDomains: normalized === null ? await listInboxDomains(this.deps.storage.db, since, 20) : [],
+    };
+  }
+
+  /** Remote domains with known accounts, with account and post counts and delivery outcomes. */
+  async connectedDomains(page: { limit: number; offset: number }): Promise<{ rows: ConnectedDomain[]; total: number }> {
+    const { rows, total } = await listConnectedDomains(this.deps.storage.db, page);
+    const deliveries = new Map(
+      (
+        await listDomainDeliveries(
+          this.deps.storage.db,
+          rows.map((row) => row.domain),
+        )
+      ).map((row) => [row.domain, row]),
+    );
+    return { rows: rows.map((row) => ({ ...row, deliveries: deliveries.get(row.domain) ?? null })), total };
+  }
+
+  /** Delivery outcomes of every domain delivered to. */
+  deliveries(): Promise<DomainDeliveries[]> {
+    return listDomainDeliveries(this.deps.storage.db);
+  }
+
+  unreachableDomains(): Promise<DomainDeliveries[]> {
+    return listUnreachableDomains(this.deps.storage.db);
+  }
+
+  /** An administrator clears the mark (the domain is back): deliveries resume at once. */
+  async clearUnreachable(domain: string): Promise<void> {
+    if (!(await clearUnreachableDomain(this.deps.storage.db, domainOf(domain)))) throw new KithError("federation.domain_not_unreachable");
+  }
+}

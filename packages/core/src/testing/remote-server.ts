@@ -1,0 +1,145 @@
+import { type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type HttpMessageSignaturesSpec, generateCryptoKeyPair, signObject, signRequest } from "@fedify/fedify";
+import { Activity, CryptographicKey, Endpoints, Multikey, Person } from "@fedify/fedify/vocab";
+
+/** An actor of the remote server, with the key pairs a test signs as it with. */
+export interface RemoteActor {
+  readonly name: string;
+  readonly id: URL;
+  readonly inbox: URL;
+  readonly rsa: CryptoKeyPair;
+  readonly rsaKeyId: URL;
+  readonly ed25519: CryptoKeyPair;
+  readonly ed25519KeyId: URL;
+}
+
+/** A request the remote server received. */
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: unknown;
+}
+
+export interface SignOptions {
+  /** @default "draft-cavage-http-signatures-12" */
+  readonly spec?: HttpMessageSignaturesSpec;
+  /** Signs with this actor's key instead of the activity actor's (a key that is not the claimed actor's). */
+  readonly keyOf?: RemoteActor;
+  /** Headers set before signing (a Date of another time, say). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Another ActivityPub server on a loopback port, for inbox and delivery
+ * tests: it serves its actors' documents (RSA key and Ed25519 Multikey),
+ * answers POSTs to its inboxes with the status `inboxStatus` gives (202 by
+ * default) and records them, and signs requests and objects as its actors.
+ * The server under test needs `allowPrivateAddress` to reach it.
+ */
+export interface RemoteServer {
+  readonly origin: string;
+  /** host:port */
+  readonly host: string;
+  readonly actors: Readonly<Record<string, RemoteActor>>;
+  readonly received: ReceivedRequest[];
+  /** The status of the next answer to a POST to `path`. */
+  inboxStatus: (path: string) => number;
+  /** A POST of `activity` to `url`, signed as `actor` (or as `options.keyOf`). */
+  signedPost(url: string | URL, activity: unknown, actor: RemoteActor, options?: SignOptions): Promise<Request>;
+  /** The activity with an FEP-8b32 integrity proof by the actor's Ed25519 key. */
+  withProof(activity: Record<string, unknown>, actor: RemoteActor): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+async function actorDocument(actor: RemoteActor, sharedInbox: URL): Promise<unknown> {
+  const person = new Person({
+    id: actor.id,
+    preferredUsername: actor.name,
+    inbox: actor.inbox,
+    endpoints: new Endpoints({ sharedInbox }),
+    publicKey: new CryptographicKey({ id: actor.rsaKeyId, owner: actor.id, publicKey: actor.rsa.publicKey }),
+    assertionMethods: [new Multikey({ id: actor.ed25519KeyId, controller: actor.id, publicKey: actor.ed25519.publicKey })],
+  });
+  return person.toJsonLd();
+}
+
+function readBody(req: import("node:http").IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+export async function startRemoteServer(names: readonly string[]): Promise<RemoteServer> {
+  const documents = new Map<string, unknown>();
+  const received: ReceivedRequest[] = [];
+  const state: { inboxStatus: (path: string) => number } = { inboxStatus: () => 202 };
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const path = new URL(req.url ?? "/", "http://localhost").pathname;
+      if (req.method === "POST") {
+        const text = await readBody(req);
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {}
+        received.push({ method: "POST", path, headers: req.headers, body });
+        res.writeHead(state.inboxStatus(path)).end();
+        return;
+      }
+      const document = documents.get(path);
+      if (document === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/activity+json" }).end(JSON.stringify(document));
+    })().catch(() => res.writeHead(500).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const sharedInbox = new URL("/inbox", origin);
+  const actors: Record<string, RemoteActor> = {};
+  for (const name of names) {
+    const id = new URL(`/users/${name}`, origin);
+    const actor: RemoteActor = {
+      name,
+      id,
+      inbox: new URL(`/users/${name}/inbox`, origin),
+      rsa: await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"),
+      rsaKeyId: new URL(`${id.href}#main-key`),
+      ed25519: await generateCryptoKeyPair("Ed25519"),
+      ed25519KeyId: new URL(`${id.href}#ed25519-key`),
+    };
+    actors[name] = actor;
+    documents.set(id.pathname, await actorDocument(actor, sharedInbox));
+  }
+  return {
+    origin,
+    host: `127.0.0.1:${port}`,
+    actors,
+    received,
+    get inboxStatus() {
+      return state.inboxStatus;
+    },
+    set inboxStatus(value) {
+      state.inboxStatus = value;
+    },
+    async signedPost(url, activity, actor, options = {}) {
+      const signer = options.keyOf ?? actor;
+      const headers = new Headers({ "content-type": "application/activity+json", ...options.headers });
+      const request = new Request(url, { method: "POST", headers, body: JSON.stringify(activity) });
+      return signRequest(request, signer.rsa.privateKey, signer.rsaKeyId, { spec: options.spec ?? "draft-cavage-http-signatures-12" });
+    },
+    async withProof(activity, actor) {
+      const object = await Activity.fromJsonLd(activity);
+      const signed = await signObject(object, actor.ed25519.privateKey, actor.ed25519KeyId);
+      return (await signed.toJsonLd({ format: "compact" })) as Record<string, unknown>;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,275 @@
+import type { AccessType } from "@kith/core";
+import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { post } from "../api/timelines-fixtures.js";
+import { giveGrants } from "../support/roles.js";
+import { sqliteTestKith } from "../support/test-kith.js";
+
+/**
+ * Outgoing deliveries, domain policy both ways and federation monitoring, in
+ * one process against a loopback server. The Accept a local account sends
+ * for an incoming Follow is the delivery watched. Time is the fake clock's:
+ * retries wait until it moves, days pass when it is moved.
+ */
+describe("deliveries, domain policy and monitoring", () => {
+  let remote: RemoteServer;
+  let kith: TestKith;
+  let serial = 0;
+  const HOUR = 3_600_000;
+  const MANAGE: AccessType[] = ["Add", "Modify", "Delete"];
+
+  beforeAll(async () => {
+    remote = await startRemoteServer(["mallory", "eve"]);
+  });
+  afterAll(async () => {
+    await remote.close();
+  });
+  beforeEach(async () => {
+    remote.received.length = 0;
+    remote.inboxStatus = () => 202;
+    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    await kith.createUser("alice");
+    await kith.start();
+  });
+  afterEach(async () => {
+    await kith.close();
+  });
+
+  const mallory = () => remote.actors.mallory ?? expect.unreachable("mallory");
+  const eve = () => remote.actors.eve ?? expect.unreachable("eve");
+
+  async function follow(actor = mallory()): Promise<Response> {
+    const activity = {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${actor.id.href}/follows/${++serial}`,
+      type: "Follow",
+      actor: actor.id.href,
+      object: "https://kith.test/users/alice",
+    };
+    return kith.fetch(await remote.signedPost("https://kith.test/users/alice/inbox", activity, actor), { clientIp: remote.host });
+  }
+
+  /** Waits until no job of the federation queue is ready or running (retries wait for the clock). */
+  async function settle(): Promise<void> {
+    await eventually(async () => {
+      const counts = await kith.queue.counts("federation");
+      expect(counts.submitted + counts.active).toBe(0);
+    });
+  }
+
+  const accepts = () => remote.received.filter((request) => (request.body as { type?: string }).type === "Accept");
+
+  async function followCount(): Promise<number> {
+    await settle();
+    const row = await kith.storage.db.selectFrom("follows").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async function admin(access: AccessType[] = ["Read"]): Promise<string> {
+    const user = await kith.createUser(`staff${++serial}`);
+    await giveGrants(kith, user.account.id, [{ resource: "Federation", access, scope: "global" }]);
+    return user.token;
+  }
+
+  async function getJson<T>(path: string, token: string): Promise<T> {
+    const response = await kith.request("GET", path, { token });
+    expect(response.status).toBe(200);
+    return (await response.json()) as T;
+  }
+
+  interface Deliveries {
+    domain: string;
+    succeeded: number;
+    failed: number;
+    failureDays: number;
+    unreachable: boolean;
+  }
+
+  describe("retries", () => {
+    it("retries a delivery the remote answered with 500, with backoff on the queue, until it is accepted", async () => {
+      let failing = true;
+      remote.inboxStatus = () => (failing ? 500 : 202);
+      expect((await follow()).status).toBe(202);
+      await eventually(() => expect(accepts().length).toBeGreaterThan(0));
+      await settle();
+      // The failed attempt waits as a retry the jobs API shows, not yet due.
+      const waiting = await kith.queue.list({ queue: "federation", status: "retries", limit: 10 });
+      expect(waiting).toHaveLength(1);
+      expect(waiting[0]).toMatchObject({ tries: 1, payload: { type: "outbox" } });
+      expect(Date.parse(waiting[0]?.runAt ?? "")).toBeGreaterThan(kith.clock.now().getTime());
+      // One attempt knocks with both signature forms before it counts as failed.
+      const firstAttempt = accepts().length;
+      expect(firstAttempt).toBeLessThanOrEqual(2);
+      failing = false;
+      kith.clock.advance(HOUR);
+      await eventually(() => expect(accepts()).toHaveLength(firstAttempt + 1));
+      await settle();
+      expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, failed: 0, dlq: 0 });
+      const token = await admin();
+      const [deliveries] = await getJson<Deliveries[]>("/api/v1/admin/federation/deliveries", token);
+      expect(deliveries).toMatchObject({ domain: remote.host, succeeded: 1, failed: 1, failureDays: 0, unreachable: false });
+    });
+
+    for (const status of [410, 404]) {
+      it(`does not retry a delivery answered with ${status}`, async () => {
+        remote.inboxStatus = () => status;
+        expect((await follow()).status).toBe(202);
+        await eventually(() => expect(accepts().length).toBeGreaterThan(0));
+        await settle();
+        expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, schedule: 0, failed: 0 });
+        const sent = accepts().length;
+        kith.clock.advance(24 * HOUR);
+        await settle();
+        expect(accepts()).toHaveLength(sent);
+        const [deliveries] = await getJson<Deliveries[]>("/api/v1/admin/federation/deliveries", await admin());
+        expect(deliveries).toMatchObject({ succeeded: 0, failed: 1 });
+      });
+    }
+  });
+
+  describe("domain policy", () => {
+    it("SUSPEND severs existing follows, refuses incoming activities and drops outgoing deliveries", async () => {
+      expect((await follow()).status).toBe(202);
+      expect(await followCount()).toBe(1);
+      await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "SUSPEND" });
+      expect(await followCount()).toBe(0);
+      const refused = await follow(eve());
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: "federation.domain_refused" });
+      expect(await followCount()).toBe(0);
+      const before = remote.received.length;
+      // A delivery started anyway (a follow a local account asks for) goes nowhere.
+      await kith.federation.sendFollow("alice", mallory().id.href);
+      await settle();
+      expect(remote.received.length).toBe(before);
+      expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, failed: 0 });
+    });
+
+    it("NOOP only records: activities flow both ways", async () => {
+      await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "NOOP" });
+      expect((await follow()).status).toBe(202);
+      expect(await followCount()).toBe(1);
+      await eventually(() => expect(accepts()).toHaveLength(1));
+    });
+
+    it("LIMIT keeps follows but hides the domain's posts from public timelines, except to followers", async () => {
+      expect((await follow()).status).toBe(202);
+      await settle();
+      const remoteAccount = await kith.storage.db.selectFrom("accounts").select("id").where("domain", "=", remote.host).executeTakeFirstOrThrow();
+      const now = kith.clock.now().toISOString();
+      await post(kith, remoteAccount.id, { local: false, text: "remote post" });
+      const bob = await kith.createUser("bob");
+      const carol = await kith.createUser("carol");
+      await kith.storage.db
+        .insertInto("follows")
+        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, uri: null, languages: null, created_at: now, updated_at: now })
+        .execute();
+      const publicIds = async (token?: string) => {
+        const response = await kith.request("GET", "/api/v1/timelines/public", token ? { token } : {});
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { content: string }[]).map((status) => status.content);
+      };
+      expect(await publicIds(bob.token)).toContain("<p>remote post</p>");
+      await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "LIMIT" });
+      expect(await publicIds(bob.token)).not.toContain("<p>remote post</p>");
+      expect(await publicIds()).not.toContain("<p>remote post</p>");
+      expect(await publicIds(carol.token)).toContain("<p>remote post</p>");
+      // Its notifications reach only those who follow it.
+      const mention = { fromAccountId: remoteAccount.id, type: "mention" as const, statusId: null };
+      expect(await kith.services.notifications.notify({ ...mention, recipientId: bob.account.id })).toBeNull();
+      expect(await kith.services.notifications.notify({ ...mention, recipientId: carol.account.id })).not.toBeNull();
+      // Federation goes on: the follow stays.
+      expect(await followCount()).toBe(2);
+    });
+
+    it("allowlist mode: only listed domains federate, incoming and outgoing", async () => {
+      await kith.services.settings.update({ federationAllowlistEnabled: true });
+      kith.services.domainPolicy.invalidate();
+      expect((await follow()).status).toBe(403);
+      expect(await followCount()).toBe(0);
+      await kith.federation.sendFollow("alice", mallory().id.href);
+      await settle();
+      expect(remote.received).toHaveLength(0);
+      await kith.services.domainPolicy.createAllow("127.0.0.1");
+      expect((await follow()).status).toBe(202);
+      expect(await followCount()).toBe(1);
+      await eventually(() => expect(accepts()).toHaveLength(1));
+    });
+  });
+
+  describe("monitoring", () => {
+    it("marks a domain unreachable after failures on three distinct days, skips deliveries to it, and clears the mark on one success", async () => {
+      const monitor = kith.services.federationMonitor;
+      const inbox = new URL(mallory().inbox);
+      const token = await admin(["Read", ...MANAGE]);
+      const unreachable = () => getJson<Deliveries[]>("/api/v1/admin/federation/unreachable-domains", token);
+      await monitor.recordDelivery(inbox, "failure");
+      await monitor.recordDelivery(inbox, "failure");
+      kith.clock.advance(24 * HOUR);
+      await monitor.recordDelivery(inbox, "failure");
+      expect(await unreachable()).toEqual([]);
+      kith.clock.advance(24 * HOUR);
+      await monitor.recordDelivery(inbox, "failure");
+      const [marked] = await unreachable();
+      expect(marked).toMatchObject({ domain: remote.host, failed: 4, failureDays: 3, unreachable: true });
+      // Deliveries are skipped while marked...
+      expect((await follow()).status).toBe(202);
+      await settle();
+      expect(accepts()).toHaveLength(0);
+      // ...except one attempt a day, whose success clears the mark.
+      kith.clock.advance(25 * HOUR);
+      expect((await follow()).status).toBe(202);
+      await eventually(() => expect(accepts()).toHaveLength(1));
+      await settle();
+      expect(await unreachable()).toEqual([]);
+      const [deliveries] = await getJson<Deliveries[]>("/api/v1/admin/federation/deliveries", token);
+      expect(deliveries).toMatchObject({ succeeded: 1, failed: 4, failureDays: 0 });
+    });
+
+    it("lets an administrator clear the mark, and answers 404 for a domain not marked", async () => {
+      const inbox = new URL(mallory().inbox);
+      for (let day = 0; day < 3; day++) {
+        await kith.services.federationMonitor.recordDelivery(inbox, "failure");
+        kith.clock.advance(24 * HOUR);
+      }
+      const reader = await admin(["Read"]);
+      expect((await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: reader })).status).toBe(403);
+      const manager = await admin(MANAGE);
+      expect((await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: manager })).status).toBe(200);
+      const again = await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: manager });
+      expect(again.status).toBe(404);
+      expect(await again.json()).toMatchObject({ code: "federation.domain_not_unreachable" });
+    });
+
+    it("counts accepted incoming activities per minute over a sliding window, and lists connected domains", async () => {
+      expect((await follow()).status).toBe(202);
+      expect((await follow(eve())).status).toBe(202);
+      const unsigned = { "@context": "https://www.w3.org/ns/activitystreams", id: `${eve().id.href}/x`, type: "Follow", actor: eve().id.href, object: "https://kith.test/users/alice" };
+      expect((await kith.fetch(new Request("https://kith.test/inbox", { method: "POST", body: JSON.stringify(unsigned) }))).status).toBe(401);
+      kith.clock.advance(2 * 60_000);
+      expect((await follow()).status).toBe(202);
+      await settle();
+      const token = await admin();
+      type Metrics = { total: number; minutes: number; perMinute: { minute: string; received: number }[]; topDomains: { domain: string; received: number }[] };
+      const metrics = await getJson<Metrics>("/api/v1/admin/federation/inbox-metrics", token);
+      expect(metrics.minutes).toBe(60);
+      expect(metrics.perMinute).toHaveLength(60);
+      expect(metrics.total).toBe(3);
+      expect(metrics.perMinute.filter((minute) => minute.received > 0).map((minute) => minute.received)).toEqual([2, 1]);
+      expect(metrics.topDomains).toEqual([{ domain: remote.host, received: 3 }]);
+      expect((await getJson<Metrics>("/api/v1/admin/federation/inbox-metrics?domain=elsewhere.example", token)).total).toBe(0);
+      expect((await kith.request("GET", "/api/v1/admin/federation/inbox-metrics?minutes=0", { token })).status).toBe(422);
+      kith.clock.advance(60 * 60_000);
+      expect((await getJson<Metrics>("/api/v1/admin/federation/inbox-metrics", token)).total).toBe(0);
+
+      type Domains = { total: number; domains: { domain: string; accounts: number; posts: number; deliveries: Deliveries | null }[] };
+      const connected = await getJson<Domains>("/api/v1/admin/federation/domains", token);
+      expect(connected.total).toBe(1);
+      expect(connected.domains).toEqual([
+        expect.objectContaining({ domain: remote.host, accounts: 2, posts: 0, deliveries: expect.objectContaining({ succeeded: 3 }) }),
+      ]);
+      const user = await kith.createUser(`plain${++serial}`);
+      expect((await kith.request("GET", "/api/v1/admin/federation/domains", { token: user.token })).status).toBe(403);
+    });
+  });
+});
