@@ -16,6 +16,7 @@ export { searchMigration } from "./storage/migrations/0009-search.js";
 export { relationshipsMigration } from "./storage/migrations/0011-relationships.js";
 export { federationMigration } from "./storage/migrations/0012-federation.js";
 export { federationMonitoringMigration } from "./storage/migrations/0015-federation-monitoring.js";
+export { publicTimelineIndexMigration } from "./storage/migrations/0016-public-timeline-index.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";

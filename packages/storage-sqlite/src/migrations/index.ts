@@ -11,6 +11,7 @@ import * as search from "./0009_search.js";
 import * as relationships from "./0011_relationships.js";
 import * as federation from "./0012_federation.js";
 import * as federationMonitoring from "./0015_federation_monitoring.js";
+import * as publicTimelineIndex from "./0016_public_timeline_index.js";
 
 /** Numbered migrations, in order. The PostgreSQL adapter has one of each number. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const sqliteMigrations: Record<string, Migration> = {
   "0011_relationships": relationships,
   "0012_federation": federation,
   "0015_federation_monitoring": federationMonitoring,
+  "0016_public_timeline_index": publicTimelineIndex,
 };
