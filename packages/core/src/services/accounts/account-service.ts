@@ -12,6 +12,7 @@ import {
 import { findRoleByName, rolesOfActor, setGlobalRole } from "../../storage/repositories/roles.js";
 import { newPassword } from "../auth/secrets.js";
 import type { ServiceDeps } from "../deps.js";
+import { requireLocalAccount } from "./require-local-account.js";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -109,9 +110,7 @@ export class AccountService {
   }
 
   async findById(id: string): Promise<LocalAccount> {
-    const account = await findLocalAccountById(this.deps.storage.db, id);
-    if (!account) throw new KithError("account.not_found");
-    return account;
+    return requireLocalAccount(this.deps.storage.db, id);
   }
 
   /** The account's global role, as Mastodon's credential account shows one role. */

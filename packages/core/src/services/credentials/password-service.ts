@@ -1,6 +1,6 @@
 import type { LocalAccount } from "../../domain/accounts.js";
 import { KithError, isKithError } from "../../domain/errors.js";
-import { findLocalAccountById, findLoginByIdentifier } from "../../storage/repositories/accounts.js";
+import { findLoginByIdentifier } from "../../storage/repositories/accounts.js";
 import { findPasswordHash, revokeAccountSessions, setPasswordHash } from "../../storage/repositories/credential-accounts.js";
 import {
   deletePendingPasswordChange,
@@ -29,6 +29,7 @@ import { deliverCode, deliverNotice } from "./message-delivery.js";
 import { passwordChangeCodeMail, passwordChangedMail, passwordRecoveryCodeMail } from "./message-templates.js";
 import { checkNewPassword } from "./password-rules.js";
 import type { VerificationCodes } from "./verification-codes.js";
+import { requireLocalAccount } from "../accounts/require-local-account.js";
 
 export const PASSWORD_CHANGE_CODE = "password.change";
 export const PASSWORD_RECOVERY_CODE = "password.recover";
@@ -59,14 +60,8 @@ export class PasswordService {
     return new URL(this.deps.config.origin).host;
   }
 
-  async #account(accountId: string): Promise<LocalAccount> {
-    const account = await findLocalAccountById(this.deps.storage.db, accountId);
-    if (!account) throw new KithError("account.not_found");
-    return account;
-  }
-
   async requestChange(accountId: string, currentPassword: string, newPassword: string): Promise<CodeSent> {
-    const account = await this.#account(accountId);
+    const account = await requireLocalAccount(this.deps.storage.db, accountId);
     const stored = await findPasswordHash(this.deps.storage.db, accountId);
     if (!(await this.deps.passwords.verify(currentPassword, stored))) throw new KithError("credentials.wrong_password");
     checkNewPassword(newPassword);
@@ -82,7 +77,7 @@ export class PasswordService {
   }
 
   async resendChangeCode(accountId: string): Promise<CodeSent> {
-    const account = await this.#account(accountId);
+    const account = await requireLocalAccount(this.deps.storage.db, accountId);
     await this.#pendingChange(accountId);
     await enforceRateLimit(
       this.deps,
@@ -95,7 +90,7 @@ export class PasswordService {
   }
 
   async confirmChange(accountId: string, currentSessionId: string, code: string, ip: string | null): Promise<{ signedOut: number }> {
-    const account = await this.#account(accountId);
+    const account = await requireLocalAccount(this.deps.storage.db, accountId);
     const pending = await this.#pendingChange(accountId);
     await this.codes.use(PASSWORD_CHANGE_CODE, accountId, code);
     const now = this.deps.clock.now().toISOString();

@@ -1,7 +1,6 @@
 import type { Kysely } from "kysely";
-import type { LocalAccount } from "../../domain/accounts.js";
 import { KithError, isKithError } from "../../domain/errors.js";
-import { emailExists, findLocalAccountById, holdUserRow } from "../../storage/repositories/accounts.js";
+import { emailExists, holdUserRow } from "../../storage/repositories/accounts.js";
 import { findPasswordHash, setEmailAndPassword, setPasswordHash } from "../../storage/repositories/credential-accounts.js";
 import { deletePhone, findAccountIdByPhone, findPhoneOfAccount, upsertPhone } from "../../storage/repositories/user-phones.js";
 import type { Database } from "../../storage/schema.js";
@@ -15,6 +14,7 @@ import type { VerificationCodes } from "../credentials/verification-codes.js";
 import { normalizePhoneNumber } from "../phone/phone-number.js";
 import { checkEmailAddress } from "../registration/email-address.js";
 import { type LoginAudit, maskEmail, maskPhone } from "./login-audit.js";
+import { requireLocalAccount } from "../accounts/require-local-account.js";
 
 export type LoginMethodType = "email" | "phone";
 
@@ -46,15 +46,8 @@ export class LoginMethodService {
     return new URL(this.deps.config.origin).host;
   }
 
-  async #account(accountId: string): Promise<LocalAccount> {
-    const account = await findLocalAccountById(this.deps.storage.db, accountId);
-    if (!account) throw new KithError("account.not_found");
-    return account;
-  }
-
   async list(accountId: string, db: Kysely<Database> = this.deps.storage.db): Promise<LoginMethod[]> {
-    const account = await findLocalAccountById(db, accountId);
-    if (!account) throw new KithError("account.not_found");
+    const account = await requireLocalAccount(db, accountId);
     const methods: LoginMethod[] = [];
     if ((await findPasswordHash(db, accountId)) !== null) {
       methods.push({ type: "email", identifier: account.email, verified: account.emailConfirmed });
@@ -70,7 +63,7 @@ export class LoginMethodService {
 
   /** Starts adding the email method: checks the address and password, mails a code to that address. */
   async startAddEmail(accountId: string, email: string, password: string): Promise<CodeSent & { sentTo: string }> {
-    const account = await this.#account(accountId);
+    const account = await requireLocalAccount(this.deps.storage.db, accountId);
     if (await this.#has(accountId, "email")) throw new KithError("login_method.exists");
     const checked = checkEmailAddress(email);
     if (!checked.ok) throw new KithError("account.invalid_email", { details: [{ field: "email", message: "is invalid" }] });
@@ -95,7 +88,7 @@ export class LoginMethodService {
   }
 
   async verifyAddEmail(accountId: string, code: string, ip: string | null): Promise<LoginMethod[]> {
-    const account = await this.#account(accountId);
+    const account = await requireLocalAccount(this.deps.storage.db, accountId);
     if (await this.#has(accountId, "email")) throw new KithError("login_method.exists");
     const { payload } = await this.codes.use(ADD_EMAIL_CODE, accountId, code);
     const { email, passwordHash } = payload as { email: string; passwordHash: string };
@@ -108,7 +101,7 @@ export class LoginMethodService {
 
   /** Starts adding the phone method: normalises the number, texts a code to it. */
   async startAddPhone(accountId: string, phoneInput: string): Promise<CodeSent & { sentTo: string }> {
-    await this.#account(accountId);
+    await requireLocalAccount(this.deps.storage.db, accountId);
     if (await this.#has(accountId, "phone")) throw new KithError("login_method.exists");
     const phone = normalizePhoneNumber(phoneInput);
     if ((await findAccountIdByPhone(this.deps.storage.db, phone)) !== null) throw new KithError("phone.taken");

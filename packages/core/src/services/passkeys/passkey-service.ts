@@ -25,6 +25,7 @@ import type { ServiceDeps } from "../deps.js";
 import type { LoginAudit } from "../login-methods/login-audit.js";
 import { type KeyValueEntry, authenticationResponseOf, challengeOf, registrationResponseOf } from "./passkey-responses.js";
 import { relyingPartyOf } from "./relying-party.js";
+import { requireLocalAccount } from "../accounts/require-local-account.js";
 
 export const PASSKEY_REGISTER_CHALLENGE = "passkey.register";
 export const PASSKEY_AUTH_CHALLENGE = "passkey.auth";
@@ -147,8 +148,7 @@ export class PasskeyService {
   }
 
   async beginRegister(accountId: string): Promise<RegistrationOptions> {
-    const account = await findLocalAccountById(this.deps.storage.db, accountId);
-    if (!account) throw new KithError("account.not_found");
+    const account = await requireLocalAccount(this.deps.storage.db, accountId);
     const existing = await listPasskeysOfAccount(this.deps.storage.db, accountId);
     const rp = this.#rp;
     const options = await generateRegistrationOptions({
