@@ -3,7 +3,9 @@
  * with certificates of a throwaway test CA made at test time, each trusting
  * that CA (NODE_EXTRA_CA_CERTS) and allowed to reach private addresses, so
  * they federate with each other as real servers do. Servers run from the
- * workspace's sources (no build needed).
+ * workspace's sources (no build needed), or from the built command when
+ * KITH_TEST_SERVER=dist: the test command sets it after its build, since a
+ * built server starts in a third of the time and is what users run.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,9 +15,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const SERVER_MAIN = join(ROOT, "apps/server/src/main.ts");
 const LOADER = join(ROOT, "tests/support/source-loader.mjs");
 const NODE_FLAGS = ["--conditions=source", "--experimental-transform-types", "--no-warnings", "--import", LOADER];
+/** How to start the server command: from its build, or from sources through the loader. */
+const SERVER: readonly string[] =
+  process.env.KITH_TEST_SERVER === "dist"
+    ? ["--no-warnings", join(ROOT, "apps/server/dist/cli.js")]
+    : [...NODE_FLAGS, join(ROOT, "apps/server/src/main.ts")];
 
 export interface TestCa {
   readonly dir: string;
@@ -122,7 +128,7 @@ export interface Federation {
 
 function runNode(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, ...args], { env, cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { env, cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -192,7 +198,7 @@ async function startInstance(name: string, ca: TestCa, extraEnv: Record<string, 
     KITH_LOG_LEVEL: "info",
     ...extraEnv,
   };
-  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, SERVER_MAIN, "serve"], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER, "serve"], {
     env,
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
@@ -226,12 +232,12 @@ async function startInstance(name: string, ca: TestCa, extraEnv: Record<string, 
     output: () => output,
     request: (method, path, options = {}) => httpsJson(origin, ca.ca, method, path, options),
     async runScript(script, args) {
-      const result = await runNode([join(ROOT, "tests/support", script), ...args], env);
+      const result = await runNode([...NODE_FLAGS, join(ROOT, "tests/support", script), ...args], env);
       if (result.code !== 0) throw new Error(`${script} failed (${result.code}):\n${result.stderr}`);
       return result.stdout;
     },
     async createAccount(username) {
-      const result = await runNode([SERVER_MAIN, "accounts", "create", username, `--email=${username}@example.com`, "--confirmed"], env);
+      const result = await runNode([...SERVER, "accounts", "create", username, `--email=${username}@example.com`, "--confirmed"], env);
       if (result.code !== 0) throw new Error(`accounts create failed (${result.code}):\n${result.stderr}`);
       const password = /New password: (\S+)/.exec(result.stdout)?.[1];
       if (!password) throw new Error(`No password printed:\n${result.stdout}`);
@@ -252,13 +258,16 @@ async function startInstance(name: string, ca: TestCa, extraEnv: Record<string, 
 /** Starts `count` servers (named a, b, c...) sharing one test CA. Stop them with `stop()` in afterAll. */
 export async function startFederation(count = 2, extraEnv: Record<string, string> = {}): Promise<Federation> {
   const ca = makeTestCa();
-  const instances: TestInstance[] = [];
-  try {
-    for (let index = 0; index < count; index++) instances.push(await startInstance(String.fromCharCode(97 + index), ca, extraEnv));
-  } catch (error) {
+  // Started side by side; if one fails, the others are stopped before the error is passed on.
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, (_, index) => startInstance(String.fromCharCode(97 + index), ca, extraEnv)),
+  );
+  const instances = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failure = started.find((result) => result.status === "rejected");
+  if (failure) {
     await Promise.all(instances.map((instance) => instance.stop()));
     rmSync(ca.dir, { recursive: true, force: true });
-    throw error;
+    throw failure.reason;
   }
   return {
     ca,
