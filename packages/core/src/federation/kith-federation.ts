@@ -24,7 +24,7 @@ import { FedifyMessageQueue } from "./fedify-message-queue.js";
 import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
-import { guardInbox } from "./inbox-guard.js";
+import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
@@ -120,6 +120,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     documentLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
     contextLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
     authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity, { fetch: safeFetch, userAgent }),
+    signatureTimeWindow: SIGNATURE_MAX_AGE,
   });
 
   async function accountFor(identifier: string): Promise<AccountRow | null> {
@@ -158,6 +159,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
   const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"));
+  // Fetches made for the shared inbox (the sender's key, an unknown actor or object) are signed by the instance
+  // actor, as servers in secure mode require; personal inboxes sign with the recipient's key (Fedify's own choice).
+  inbox.setSharedKeyDispatcher(() => ({ identifier: INSTANCE_ACTOR_IDENTIFIER }));
   const graphInbox = { deps, services, lookup: (identifier: string) => lookup(identifier) };
   listenForFollows(inbox, { deps, services, graph: graphInbox });
   listenForGraph(inbox, graphInbox);

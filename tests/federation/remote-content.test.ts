@@ -1,0 +1,91 @@
+import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sqliteTestKith } from "../support/test-kith.js";
+
+const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+
+/**
+ * Remote content handled in one process, against a scripted remote server
+ * on loopback: fetches made while handling inbox activities are signed (the
+ * remote server refuses unsigned GETs, as servers in secure mode do).
+ */
+describe("remote content", () => {
+  let remote: RemoteServer;
+  let kith: TestKith;
+  let notes = 0;
+
+  beforeAll(async () => {
+    remote = await startRemoteServer(["mallory"]);
+  });
+  afterAll(async () => {
+    await remote.close();
+  });
+  beforeEach(async () => {
+    remote.requireSignedFetch = false;
+    remote.fetched.length = 0;
+    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    await kith.createUser("alice");
+    await kith.start();
+  });
+  afterEach(async () => {
+    await kith.close();
+  });
+
+  const mallory = () => remote.actors.mallory ?? expect.unreachable("mallory");
+
+  /** A public Note by mallory, served by the remote server; its URL. */
+  function servedNote(extra: Record<string, unknown> = {}): string {
+    const path = `/users/mallory/statuses/${++notes}`;
+    const id = `${remote.origin}${path}`;
+    remote.serve(path, {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      type: "Note",
+      id,
+      attributedTo: mallory().id.href,
+      content: `<p>note ${notes}</p>`,
+      to: [PUBLIC],
+      published: new Date().toISOString(),
+      ...extra,
+    });
+    return id;
+  }
+
+  function createOf(object: string): Record<string, unknown> {
+    return {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${object}/activity`,
+      type: "Create",
+      actor: mallory().id.href,
+      to: [PUBLIC],
+      object,
+    };
+  }
+
+  async function statusAt(uri: string) {
+    return kith.storage.db.selectFrom("statuses").selectAll().where("uri", "=", uri).executeTakeFirst();
+  }
+
+  async function deliver(inbox: string, activity: Record<string, unknown>): Promise<Response> {
+    const response = await kith.fetch(await remote.signedPost(inbox, activity, mallory()), { clientIp: "127.0.0.1" });
+    expect(response.status).toBeLessThan(500);
+    return response;
+  }
+
+  for (const inbox of ["https://kith.test/inbox", "https://kith.test/users/alice/inbox"]) {
+    it(`signs the fetches of an unknown sender's key and of an object given by URL (${new URL(inbox).pathname})`, async () => {
+      remote.requireSignedFetch = true;
+      const note = servedNote();
+      expect((await deliver(inbox, createOf(note))).status).toBe(202);
+      const stored = await eventually(async () => {
+        const row = await statusAt(note);
+        expect(row).toBeDefined();
+        return row;
+      });
+      expect(stored?.content).toContain("note");
+      const paths = remote.fetched.map((request) => request.path);
+      expect(paths).toContain("/users/mallory");
+      expect(paths).toContain(new URL(note).pathname);
+      for (const request of remote.fetched) expect(String(request.headers.signature)).toMatch(/keyId="https:\/\/kith\.test\/users\//);
+    });
+  }
+});
