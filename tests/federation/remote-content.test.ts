@@ -3,11 +3,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { sqliteTestKith } from "../support/test-kith.js";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Remote content handled in one process, against a scripted remote server
  * on loopback: fetches made while handling inbox activities are signed (the
- * remote server refuses unsigned GETs, as servers in secure mode do).
+ * remote server refuses unsigned GETs, as servers in secure mode do); the
+ * tombstone of a deleted remote post expires after its retention and is
+ * pruned by a repeating job.
  */
 describe("remote content", () => {
   let remote: RemoteServer;
@@ -50,15 +53,26 @@ describe("remote content", () => {
     return id;
   }
 
-  function createOf(object: string): Record<string, unknown> {
+  let activities = 0;
+  function activityOf(type: string, object: unknown): Record<string, unknown> {
     return {
       "@context": "https://www.w3.org/ns/activitystreams",
-      id: `${object}/activity`,
-      type: "Create",
+      id: `${mallory().id.href}/activities/${++activities}`,
+      type,
       actor: mallory().id.href,
       to: [PUBLIC],
       object,
     };
+  }
+
+  const createOf = (object: unknown) => activityOf("Create", object);
+
+  /** Waits until the federation queue has nothing left to work. */
+  async function settle(): Promise<void> {
+    await eventually(async () => {
+      const counts = await kith.queue.counts("federation");
+      expect(counts.submitted + counts.active).toBe(0);
+    });
   }
 
   async function statusAt(uri: string) {
@@ -88,4 +102,27 @@ describe("remote content", () => {
       for (const request of remote.fetched) expect(String(request.headers.signature)).toMatch(/keyId="https:\/\/kith\.test\/users\//);
     });
   }
+
+  it("forgets a deleted remote post's tombstone after the retention (30 days), pruned by a repeating job", async () => {
+    const id = `${remote.origin}/users/mallory/statuses/deleted-${++notes}`;
+    const note = { type: "Note", id, attributedTo: mallory().id.href, content: "<p>late</p>", to: [PUBLIC] };
+    const tombstones = () =>
+      kith.storage.db.selectFrom("federation_kv").select(["key", "expires_at"]).where("key", "like", '%"tombstone"%').execute();
+
+    expect((await deliver("https://kith.test/inbox", activityOf("Delete", { type: "Tombstone", id }))).status).toBe(202);
+    await eventually(async () => expect(await tombstones()).toHaveLength(1));
+
+    // Within the retention, a Create arriving after its Delete is dropped.
+    kith.clock.advance(29 * DAY_MS);
+    expect((await deliver("https://kith.test/inbox", createOf(note))).status).toBe(202);
+    await settle();
+    expect(await statusAt(id)).toBeUndefined();
+    expect(await tombstones()).toHaveLength(1);
+
+    // Past it, the pruning job removes the tombstone, and the post is taken like any other.
+    kith.clock.advance(2 * DAY_MS);
+    await eventually(async () => expect(await tombstones()).toEqual([]));
+    expect((await deliver("https://kith.test/inbox", createOf(note))).status).toBe(202);
+    await eventually(async () => expect(await statusAt(id)).toBeDefined());
+  });
 });

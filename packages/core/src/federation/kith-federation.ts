@@ -27,6 +27,7 @@ import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
+import { pruneExpiredEntries } from "./kv-pruning.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
@@ -68,6 +69,8 @@ export interface KithFederation {
    * `immediate`); the Accept turns it into a follow. Null when either is unknown.
    */
   sendFollow(username: string, identifier: string, options?: { immediate?: boolean }): Promise<SentFollow | null>;
+  /** Schedules the federation's repeating jobs (called when the server starts). */
+  scheduleMaintenance(): Promise<void>;
 }
 
 export interface KithFederationOptions {
@@ -319,5 +322,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   federateGraphEvents({ deps, events: services.events, context, media });
   services.remoteAccounts.bind(createRemoteDirectory({ deps, services, context, lookup }));
 
-  return { federation, keys, kv, fetch: safeFetch, handle, context, webFinger, lookup, sendFollow: follow };
+  const scheduleMaintenance = pruneExpiredEntries(deps.queue, kv);
+
+  return { federation, keys, kv, fetch: safeFetch, handle, context, webFinger, lookup, sendFollow: follow, scheduleMaintenance };
 }
