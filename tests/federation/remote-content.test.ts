@@ -10,7 +10,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * on loopback: fetches made while handling inbox activities are signed (the
  * remote server refuses unsigned GETs, as servers in secure mode do); the
  * tombstone of a deleted remote post expires after its retention and is
- * pruned by a repeating job.
+ * pruned by a repeating job; a stale remote account is fetched again in the
+ * background when viewed or when it sends an activity.
  */
 describe("remote content", () => {
   let remote: RemoteServer;
@@ -124,5 +125,50 @@ describe("remote content", () => {
     await eventually(async () => expect(await tombstones()).toEqual([]));
     expect((await deliver("https://kith.test/inbox", createOf(note))).status).toBe(202);
     await eventually(async () => expect(await statusAt(id)).toBeDefined());
+  });
+
+  it("fetches a stale remote account again on the queue when it is viewed or sends an activity, never inline", async () => {
+    const inbox = "https://kith.test/users/alice/inbox";
+    expect((await deliver(inbox, activityOf("Follow", "https://kith.test/users/alice"))).status).toBe(202);
+    const account = await eventually(async () => {
+      const row = await kith.storage.db.selectFrom("accounts").selectAll().where("uri", "=", mallory().id.href).executeTakeFirst();
+      expect(row).toBeDefined();
+      return row ?? expect.unreachable();
+    });
+    const document = (await (await fetch(mallory().id)).json()) as Record<string, unknown>;
+    const rename = (name: string) => remote.serve(mallory().id.pathname, { ...document, name });
+    const displayName = async () =>
+      (await kith.storage.db.selectFrom("accounts").select("display_name").where("id", "=", account.id).executeTakeFirstOrThrow())
+        .display_name;
+    const actorFetches = () => remote.fetched.filter((request) => request.path === mallory().id.pathname).length;
+    const view = async () => {
+      const response = await kith.request("GET", `/api/v1/accounts/${account.id}`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { display_name: string }).display_name;
+    };
+
+    // Fresh: viewing it fetches nothing.
+    rename("Mallory One");
+    const before = actorFetches();
+    expect(await view()).toBe("");
+    await settle();
+    expect(actorFetches()).toBe(before);
+
+    // Stale: the view answers with the copy it has, and the queue fetches the account once, however often it is viewed.
+    kith.clock.advance(2 * DAY_MS);
+    const views = await Promise.all([view(), view(), view()]);
+    expect(views).toEqual(["", "", ""]);
+    await eventually(async () => expect(await displayName()).toBe("Mallory One"));
+    await eventually(async () => {
+      const counts = await kith.queue.counts("remote-account-refresh");
+      expect(counts.submitted + counts.active).toBe(0);
+    });
+    expect(actorFetches()).toBe(before + 1);
+
+    // Stale again: any activity from it (a Like of nothing known, here) has it fetched again.
+    rename("Mallory Two");
+    kith.clock.advance(2 * DAY_MS);
+    expect((await deliver(inbox, activityOf("Like", "https://kith.test/users/alice/statuses/unknown"))).status).toBe(202);
+    await eventually(async () => expect(await displayName()).toBe("Mallory Two"));
   });
 });

@@ -16,6 +16,7 @@ import {
   listFollowPage,
   listOutboxStatuses,
 } from "../storage/repositories/federation-reads.js";
+import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
@@ -161,7 +162,12 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     });
 
   // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
-  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"));
+  // Any activity of a known remote actor whose copy is stale has it fetched again, on the queue.
+  const refreshSender = async (_ctx: unknown, activity: { actorId: URL | null }) => {
+    const sender = activity.actorId ? await findAccountByUri(db, activity.actorId.href) : undefined;
+    if (sender) await services.remoteAccounts.refreshLater(sender);
+  };
+  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), refreshSender);
   // Fetches made for the shared inbox (the sender's key, an unknown actor or object) are signed by the instance
   // actor, as servers in secure mode require; personal inboxes sign with the recipient's key (Fedify's own choice).
   inbox.setSharedKeyDispatcher(() => ({ identifier: INSTANCE_ACTOR_IDENTIFIER }));
