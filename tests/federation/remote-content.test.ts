@@ -1,4 +1,4 @@
-import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
+import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sqliteTestKith } from "../support/test-kith.js";
 
@@ -11,11 +11,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * remote server refuses unsigned GETs, as servers in secure mode do); the
  * tombstone of a deleted remote post expires after its retention and is
  * pruned by a repeating job; a stale remote account is fetched again in the
- * background when viewed or when it sends an activity.
+ * background when viewed or when it sends an activity; the replies of a
+ * remote post are fetched on the queue when its thread is opened.
  */
 describe("remote content", () => {
   let remote: RemoteServer;
   let kith: TestKith;
+  let alice: TestUser;
   let notes = 0;
 
   beforeAll(async () => {
@@ -28,7 +30,7 @@ describe("remote content", () => {
     remote.requireSignedFetch = false;
     remote.fetched.length = 0;
     kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
-    await kith.createUser("alice");
+    alice = await kith.createUser("alice");
     await kith.start();
   });
   afterEach(async () => {
@@ -170,5 +172,65 @@ describe("remote content", () => {
     kith.clock.advance(2 * DAY_MS);
     expect((await deliver(inbox, activityOf("Like", "https://kith.test/users/alice/statuses/unknown"))).status).toBe(202);
     await eventually(async () => expect(await displayName()).toBe("Mallory Two"));
+  });
+
+  it("fetches the replies of a remote post (paged, and replies to replies) on the queue once its thread is opened", async () => {
+    remote.requireSignedFetch = true;
+    const base = `/users/mallory/statuses/thread-${++notes}`;
+    const at = (path: string) => `${remote.origin}${path}`;
+    const note = (path: string, inReplyTo: string | null, replies: string[][] = []) => {
+      const id = at(path);
+      const pages = replies.map((items, index) => ({
+        type: "CollectionPage",
+        id: at(`${path}/replies/${index + 1}`),
+        partOf: at(`${path}/replies`),
+        items,
+        ...(index + 1 < replies.length && { next: at(`${path}/replies/${index + 2}`) }),
+      }));
+      for (const page of pages.slice(1)) remote.serve(new URL(page.id).pathname, { "@context": "https://www.w3.org/ns/activitystreams", ...page });
+      remote.serve(path, {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        type: "Note",
+        id,
+        attributedTo: mallory().id.href,
+        content: `<p>${path.split("/").at(-1)}</p>`,
+        to: [PUBLIC],
+        inReplyTo,
+        published: new Date().toISOString(),
+        ...(pages[0] && { replies: { type: "Collection", id: at(`${path}/replies`), first: { ...pages[0], next: pages[0].next } } }),
+      });
+      return id;
+    };
+    // The post has two replies over two pages; the first reply has one of its own; an item of a post that answers
+    // something else is not taken as a reply.
+    const stray = note(`${base}-stray`, null);
+    const grandchild = note(`${base}-grandchild`, at(`${base}-first`));
+    const first = note(`${base}-first`, at(base), [[grandchild]]);
+    const second = note(`${base}-second`, at(base));
+    const root = note(base, null, [[first, stray], [second]]);
+
+    // Delivered, not resolved: opening its thread is what has the replies fetched.
+    expect((await deliver("https://kith.test/inbox", createOf(root))).status).toBe(202);
+    const rootId = (await eventually(async () => (await statusAt(root)) ?? expect.unreachable("not stored yet")))?.id;
+
+    const context = async () => {
+      const response = await kith.request("GET", `/api/v1/statuses/${rootId}/context`, { token: alice.token });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { descendants: { uri: string }[] }).descendants.map((status) => status.uri);
+    };
+    await context();
+    await eventually(async () => expect((await context()).sort()).toEqual([first, second, grandchild].sort()), { timeoutMs: 15_000 });
+    expect(await statusAt(stray)).toBeUndefined();
+    for (const request of remote.fetched) expect(String(request.headers.signature)).toMatch(/keyId="https:\/\/kith\.test\/users\//);
+
+    // A post resolved by its URL has its replies fetched too, thread opened or not.
+    const answer = note(`${base}-answer`, at(`${base}-resolved`));
+    const resolved = note(`${base}-resolved`, null, [[answer]]);
+    const search = await kith.request("GET", `/api/v2/search?type=statuses&resolve=true&q=${encodeURIComponent(resolved)}`, {
+      token: alice.token,
+    });
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as { statuses: { uri: string }[] }).statuses.map((status) => status.uri)).toEqual([resolved]);
+    await eventually(async () => expect(await statusAt(answer)).toBeDefined(), { timeoutMs: 15_000 });
   });
 });

@@ -30,6 +30,7 @@ import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { pruneExpiredEntries } from "./kv-pruning.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
+import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
@@ -279,7 +280,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
   federatePosts({ deps, services, kv, media, context });
-  services.search.useStatusResolver(statusResolver({ deps, services, context, lookup }));
+  const replies = remoteReplies({ deps, services, kv, context, lookup });
+  services.statusQueries.useRemoteReplies(replies);
+  services.search.useStatusResolver(statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater }));
 
   const inboxGuard = {
     domainPolicy: services.domainPolicy,

@@ -40,7 +40,7 @@ export interface StatusInboxDeps extends RemotePostDeps {
 }
 
 /** Where a deleted remote object's id is remembered, so its Create arriving later is dropped. */
-function tombstoneKey(uri: string): KvKey {
+export function tombstoneKey(uri: string): KvKey {
   return ["kith", "tombstone", uri];
 }
 
