@@ -1,7 +1,7 @@
 import type { AccessType } from "@kith/core";
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { post } from "../api/timelines-fixtures.js";
+import { favourite, post } from "../api/timelines-fixtures.js";
 import { giveGrants } from "../support/roles.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
@@ -180,6 +180,53 @@ describe("deliveries, domain policy and monitoring", () => {
       expect(await kith.services.notifications.notify({ ...mention, recipientId: carol.account.id })).not.toBeNull();
       // Federation goes on: the follow stays.
       expect(await followCount()).toBe(2);
+    });
+
+    it("LIMIT makes a follow of an unlocked account a request, and keeps the domain's accounts out of search and trends except for followers", async () => {
+      expect((await follow()).status).toBe(202);
+      await settle();
+      const remoteAccount = await kith.storage.db
+        .selectFrom("accounts")
+        .select(["id", "acct_key"])
+        .where("uri", "=", mallory().id.href)
+        .executeTakeFirstOrThrow();
+      await kith.storage.db.updateTable("accounts").set({ discoverable: true } as never).where("id", "=", remoteAccount.id).execute();
+      const bob = await kith.createUser("bob");
+      const carol = await kith.createUser("carol");
+      const now = kith.clock.now().toISOString();
+      await kith.storage.db
+        .insertInto("follows")
+        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, uri: null, languages: null, created_at: now, updated_at: now })
+        .execute();
+      const statusId = await post(kith, remoteAccount.id, { local: false, text: "limited #limitedtag", tags: ["limitedtag"] });
+      await favourite(kith, bob.account.id, statusId);
+      const found = async (q: string, token: string) => {
+        const body = await getJson<{ accounts: { id: string }[] }>(`/api/v2/search?type=accounts&q=${encodeURIComponent(q)}`, token);
+        return body.accounts.some((account) => account.id === remoteAccount.id);
+      };
+      const trending = async () => {
+        const tags = await getJson<{ name: string }[]>("/api/v1/trends/tags", bob.token);
+        const statuses = await getJson<{ id: string }[]>("/api/v1/trends/statuses", bob.token);
+        return { tag: tags.some((tag) => tag.name === "limitedtag"), status: statuses.some((status) => status.id === statusId) };
+      };
+      // Before the limit: found by anyone, trending.
+      expect(await found("mallory", bob.token)).toBe(true);
+      expect(await trending()).toEqual({ tag: true, status: true });
+
+      await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "LIMIT" });
+      kith.clock.advance(HOUR); // past the cached trend rankings
+      expect(await found("mallory", bob.token)).toBe(false);
+      expect(await found("mallory", carol.token)).toBe(true);
+      expect(await found(remoteAccount.acct_key, bob.token)).toBe(true); // asked for by its exact handle
+      expect(await trending()).toEqual({ tag: false, status: false });
+
+      // A follow from the limited domain waits for approval, though alice is not locked.
+      expect((await follow(eve())).status).toBe(202);
+      await settle();
+      const requests = await kith.storage.db.selectFrom("follow_requests").select("account_id").execute();
+      expect(requests).toHaveLength(1);
+      expect(await followCount()).toBe(2);
+      expect(accepts()).toHaveLength(1);
     });
 
     it("allowlist mode: only listed domains federate, incoming and outgoing", async () => {

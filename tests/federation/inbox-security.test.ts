@@ -110,6 +110,38 @@ describe("inbox security", () => {
     expect(await sideEffects()).toEqual(NOTHING);
   });
 
+  it("accepts a signature dated two hours ago (a delivery retried with its first signature), as Mastodon does", async () => {
+    const date = new Date(Date.now() - 2 * 3_600_000).toUTCString();
+    const request = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(), mallory(), { headers: { date } });
+    expect(request.headers.get("date")).toBe(date);
+    expect((await post(request)).status).toBe(202);
+    expect((await sideEffects()).follows).toBe(1);
+  });
+
+  it("accepts an RFC 9421 signature created two hours ago", async () => {
+    const date = new Date(Date.now() - 2 * 3_600_000).toUTCString();
+    const request = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(), mallory(), {
+      spec: "rfc9421",
+      signedAt: new Date(date),
+    });
+    expect(request.headers.get("signature-input")).toContain(`created=${Date.parse(date) / 1000}`);
+    expect((await post(request)).status).toBe(202);
+    expect((await sideEffects()).follows).toBe(1);
+  });
+
+  it("refuses a signature dated more than an hour in the future (beyond clock skew)", async () => {
+    for (const spec of ["draft-cavage-http-signatures-12", "rfc9421"] as const) {
+      const at = Math.floor((Date.now() + 2 * 3_600_000) / 1000) * 1000;
+      const request = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(), mallory(), {
+        spec,
+        headers: { date: new Date(at).toUTCString() },
+        signedAt: new Date(at),
+      });
+      expect((await post(request)).status).toBe(401);
+    }
+    expect(await sideEffects()).toEqual(NOTHING);
+  });
+
   it("refuses a Date twelve hours and more in the past or in the future", async () => {
     for (const offsetHours of [-13, 13]) {
       const date = new Date(Date.now() + offsetHours * 3_600_000).toUTCString();

@@ -72,7 +72,11 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
       // KITH_SMTP_URL and KITH_SMS_URL replace the outboxes.
       ...messagingOverride(config),
       pubsub,
-      config: { origin: config.origin, allowPrivateAddress: config.allowPrivateAddress },
+      config: {
+        origin: config.origin,
+        allowPrivateAddress: config.allowPrivateAddress,
+        tombstoneRetentionDays: config.tombstoneRetentionDays,
+      },
       limits: { ...DEFAULT_LIMITS, maxJsonBodyBytes: config.maxBodyBytes },
       migrate: options.migrate ?? true,
     });

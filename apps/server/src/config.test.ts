@@ -32,6 +32,7 @@ describe("server configuration", () => {
     ["KITH_LOG_LEVEL", "loud", /KITH_LOG_LEVEL must be one of trace, debug/],
     ["KITH_ALLOW_PRIVATE_ADDRESS", "maybe", /KITH_ALLOW_PRIVATE_ADDRESS/],
     ["KITH_MAX_BODY_BYTES", "10", /KITH_MAX_BODY_BYTES must be at least 1024 bytes/],
+    ["KITH_TOMBSTONE_RETENTION_DAYS", "0", /KITH_TOMBSTONE_RETENTION_DAYS must be between 1 and 3650/],
   ])("refuses %s=%s with a message naming the variable", (name, value, message) => {
     let caught: unknown;
     try {

@@ -38,6 +38,12 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
   KITH_ALLOW_PRIVATE_ADDRESS: booleanFlag.default(false),
+  KITH_TOMBSTONE_RETENTION_DAYS: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of days")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be between 1 and 3650").max(3650, "must be between 1 and 3650"))
+    .default(30),
   KITH_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   KITH_LOG_FORMAT: z.enum(["text", "json"], { error: "must be text or json" }).default("text"),
   KITH_TRUSTED_PROXIES: z.string().default("loopback"),
@@ -90,6 +96,8 @@ export interface ServerConfig {
   readonly database: { readonly kind: "sqlite"; readonly filename: string } | { readonly kind: "postgres"; readonly url: string };
   readonly redisUrl: string | null;
   readonly allowPrivateAddress: boolean;
+  /** Days a deleted remote post is remembered, to refuse its late Create. */
+  readonly tombstoneRetentionDays: number;
   readonly logLevel: LogLevel;
   readonly logFormat: "text" | "json";
   readonly trustedProxies: readonly string[];
@@ -144,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       : { kind: "sqlite", filename: resolve(dataDir, "kith.sqlite") },
     redisUrl: values.KITH_REDIS_URL ?? null,
     allowPrivateAddress: values.KITH_ALLOW_PRIVATE_ADDRESS,
+    tombstoneRetentionDays: values.KITH_TOMBSTONE_RETENTION_DAYS,
     logLevel: values.KITH_LOG_LEVEL,
     logFormat: values.KITH_LOG_FORMAT,
     trustedProxies: values.KITH_TRUSTED_PROXIES.split(",")
@@ -214,6 +223,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "KITH_ALLOW_PRIVATE_ADDRESS",
     default: "false",
     meaning: "Let federation reach loopback and private addresses (test networks only)",
+  },
+  {
+    name: "KITH_TOMBSTONE_RETENTION_DAYS",
+    default: "30",
+    meaning: "Days a deleted remote post is remembered, so that its Create arriving late is refused",
   },
   { name: "KITH_LOG_LEVEL", default: "info", meaning: "trace, debug, info, warning, error or fatal" },
   { name: "KITH_LOG_FORMAT", default: "text", meaning: "text for people, json for log collectors (one JSON object a line)" },

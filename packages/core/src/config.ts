@@ -11,6 +11,8 @@ export const kithConfigSchema = z.object({
   version: z.string().default("0.1.0"),
   /** Lets federation reach loopback and private addresses; for test networks only. @default false */
   allowPrivateAddress: z.boolean().default(false),
+  /** How long a deleted remote post is remembered, so that its Create arriving late is refused. @default 30 */
+  tombstoneRetentionDays: z.number().int().min(1).max(3650).default(30),
   /** scrypt cost for password hashes; lowered only in tests. @default 32768 */
   passwordHashCost: z
     .number()

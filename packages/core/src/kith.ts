@@ -134,6 +134,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     async start() {
       // Registers Fedify's handler on the queue port; resolves only when stopped, so it is not awaited.
       void federation.federation.startQueue({ serving: false }, { signal: federationQueue.signal });
+      await federation.scheduleMaintenance();
       await deps.queue.start();
     },
     async close() {

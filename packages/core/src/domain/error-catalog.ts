@@ -135,6 +135,7 @@ export const errorCatalog = {
   "domain_policy.invalid_domain": { status: 422, message: "That is not a valid domain name" },
   "federation.domain_refused": { status: 403, message: "This server does not federate with that domain" },
   "federation.domain_not_unreachable": { status: 404, message: "That domain is not marked unreachable" },
+  "federation.signature_in_future": { status: 401, message: "The request is signed with a date too far in the future" },
 
   // Timelines, lists, markers, conversations, notifications
   "list.not_found": { status: 404, message: "List not found" },

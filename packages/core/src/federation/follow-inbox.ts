@@ -52,6 +52,10 @@ async function blocked(deps: FollowInboxDeps, uri: URL | null): Promise<boolean>
   return policy.blocked;
 }
 
+async function limited(deps: FollowInboxDeps, domain: string | null): Promise<boolean> {
+  return domain !== null && (await deps.services.domainPolicy.policyFor(domain)).limited;
+}
+
 async function onFollow(ctx: Ctx, deps: FollowInboxDeps, follow: Follow): Promise<void> {
   if (!follow.id || (await blocked(deps, follow.actorId))) return;
   const target = await localAccountAt(ctx, deps, follow.objectId);
@@ -69,7 +73,8 @@ async function onFollow(ctx: Ctx, deps: FollowInboxDeps, follow: Follow): Promis
   }
   const now = deps.deps.clock.now().toISOString();
   const row = { accountId: follower.id, targetAccountId: target.id, uri: follow.id.href };
-  if (flag(target.locked)) {
+  // As Mastodon: a limited account (or one of a limited domain) only asks, even to follow an unlocked account.
+  if (flag(target.locked) || follower.silenced_at !== null || (await limited(deps, follower.domain))) {
     await insertFollowRequest(deps.deps.storage.db, { id: deps.deps.ids.next("followRequest"), ...row }, now);
     return;
   }
@@ -120,7 +125,7 @@ async function onAnswer(deps: FollowInboxDeps, answer: Accept | Reject): Promise
 /**
  * Follows between servers, written to the follows and follow_requests
  * tables: an incoming Follow of a local account (a request when the account
- * is locked, else a follow answered with Accept), its Undo, and the Accept or
+ * is locked or the follower limited, else a follow answered with Accept), its Undo, and the Accept or
  * Reject of a follow a local account sent. Activities from blocked domains
  * are ignored.
  */

@@ -7,6 +7,16 @@ import type { FederationMonitor } from "../services/federation-monitoring/federa
 
 const logger = getLogger(["federation", "inbox"]);
 
+/**
+ * How old a signature may be (Fedify refuses both older and, by the same
+ * window, later ones): Mastodon signs once and retries deliveries for hours
+ * with the same Date, and accepts signatures up to twelve hours old.
+ */
+export const SIGNATURE_MAX_AGE = { hours: 12 } as const;
+
+/** How far into the future a signature may be dated (clock skew), as Mastodon allows. */
+const SIGNATURE_MAX_SKEW_MS = 60 * 60 * 1000;
+
 /** The personal inboxes and the shared inbox. */
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 
@@ -33,6 +43,19 @@ function keyHostOf(headers: Headers): string | null {
   return keyId && URL.canParse(keyId) ? new URL(keyId).host : null;
 }
 
+/**
+ * The latest time a request says it was signed at: its Date header and the
+ * `created` of its signatures (draft-cavage and RFC 9421), in milliseconds.
+ */
+function signedAtOf(headers: Headers): number | null {
+  const times: number[] = [];
+  const date = headers.get("date");
+  if (date !== null && !Number.isNaN(Date.parse(date))) times.push(Date.parse(date));
+  const text = `${headers.get("signature") ?? ""} ${headers.get("signature-input") ?? ""}`;
+  for (const match of text.matchAll(/created="?(\d{1,12})"?/gi)) times.push(Number(match[1]) * 1000);
+  return times.length === 0 ? null : Math.max(...times);
+}
+
 function parseJson(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
@@ -45,7 +68,9 @@ function parseJson(bytes: Uint8Array): unknown {
  * What every POST to an inbox passes before Fedify verifies it: the body is
  * read up to the limit (413 past it, whatever its Content-Type says), an
  * activity whose actor or signing key belongs to a domain that may not
- * federate is refused with 403 before any key is fetched, and accepted
+ * federate is refused with 403 before any key is fetched, one signed more
+ * than an hour in the future is refused with 401 (Fedify's window is the
+ * same both ways; Mastodon's is twelve hours back, one ahead), and accepted
  * activities are counted per domain for the inbox metrics.
  */
 export async function guardInbox(
@@ -54,6 +79,12 @@ export async function guardInbox(
   next: (request: Request) => Promise<Response | null>,
 ): Promise<Response | null> {
   if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) return next(request);
+  const signedAt = signedAtOf(request.headers);
+  // The system clock, not the clock port: Fedify checks the other side of the window against it.
+  if (signedAt !== null && signedAt > Date.now() + SIGNATURE_MAX_SKEW_MS) {
+    logger.info("Refused an activity signed in the future ({date})", { date: new Date(signedAt).toISOString() });
+    return errorToResponse(new KithError("federation.signature_in_future"), request);
+  }
   let body: Uint8Array<ArrayBuffer>;
   try {
     body = await readLimited(request, deps.maxBodyBytes);

@@ -16,6 +16,7 @@ import {
   listFollowPage,
   listOutboxStatuses,
 } from "../storage/repositories/federation-reads.js";
+import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
@@ -24,10 +25,12 @@ import { FedifyMessageQueue } from "./fedify-message-queue.js";
 import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
-import { guardInbox } from "./inbox-guard.js";
+import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
+import { pruneExpiredEntries } from "./kv-pruning.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
+import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
@@ -68,6 +71,8 @@ export interface KithFederation {
    * `immediate`); the Accept turns it into a follow. Null when either is unknown.
    */
   sendFollow(username: string, identifier: string, options?: { immediate?: boolean }): Promise<SentFollow | null>;
+  /** Schedules the federation's repeating jobs (called when the server starts). */
+  scheduleMaintenance(): Promise<void>;
 }
 
 export interface KithFederationOptions {
@@ -120,6 +125,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     documentLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
     contextLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
     authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity, { fetch: safeFetch, userAgent }),
+    signatureTimeWindow: SIGNATURE_MAX_AGE,
   });
 
   async function accountFor(identifier: string): Promise<AccountRow | null> {
@@ -157,7 +163,15 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     });
 
   // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
-  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"));
+  // Any activity of a known remote actor whose copy is stale has it fetched again, on the queue.
+  const refreshSender = async (_ctx: unknown, activity: { actorId: URL | null }) => {
+    const sender = activity.actorId ? await findAccountByUri(db, activity.actorId.href) : undefined;
+    if (sender) await services.remoteAccounts.refreshLater(sender);
+  };
+  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), refreshSender);
+  // Fetches made for the shared inbox (the sender's key, an unknown actor or object) are signed by the instance
+  // actor, as servers in secure mode require; personal inboxes sign with the recipient's key (Fedify's own choice).
+  inbox.setSharedKeyDispatcher(() => ({ identifier: INSTANCE_ACTOR_IDENTIFIER }));
   const graphInbox = { deps, services, lookup: (identifier: string) => lookup(identifier) };
   listenForFollows(inbox, { deps, services, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
@@ -266,7 +280,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
   federatePosts({ deps, services, kv, media, context });
-  services.search.useStatusResolver(statusResolver({ deps, services, context, lookup }));
+  const replies = remoteReplies({ deps, services, kv, context, lookup });
+  services.statusQueries.useRemoteReplies(replies);
+  services.search.useStatusResolver(statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater }));
 
   const inboxGuard = {
     domainPolicy: services.domainPolicy,
@@ -315,5 +331,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   federateGraphEvents({ deps, events: services.events, context, media });
   services.remoteAccounts.bind(createRemoteDirectory({ deps, services, context, lookup }));
 
-  return { federation, keys, kv, fetch: safeFetch, handle, context, webFinger, lookup, sendFollow: follow };
+  const scheduleMaintenance = pruneExpiredEntries(deps.queue, kv);
+
+  return { federation, keys, kv, fetch: safeFetch, handle, context, webFinger, lookup, sendFollow: follow, scheduleMaintenance };
 }

@@ -1,5 +1,5 @@
-import type { Context, DocumentLoader } from "@fedify/fedify";
-import { type Object as APObject, type Collection, type CollectionPage, Flag, isActor } from "@fedify/fedify/vocab";
+import type { Context } from "@fedify/fedify";
+import { type Object as APObject, type Collection, Flag, isActor } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { FlagInput, RemoteCollection, RemoteDirectory } from "../services/federation/remote-directory.js";
@@ -7,6 +7,7 @@ import type { KithServices } from "../services/index.js";
 import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
 import { accountIdsByUris, findAccountById } from "../storage/repositories/remote-graph.js";
 import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
+import { collectionItemIds } from "./collection-items.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { recipientOf } from "./recipients.js";
 import { rememberRemoteActor } from "./remote-actors.js";
@@ -44,27 +45,6 @@ export function createRemoteDirectory(options: RemoteResolutionDeps): RemoteDire
     return (await rememberRemoteActor(deps, object))?.id ?? null;
   }
 
-  /** The item URIs from `offset`, at most `limit` of them, walking the pages in order. */
-  async function itemUris(
-    collection: Collection,
-    range: { offset: number; limit: number },
-    documentLoader: DocumentLoader,
-  ): Promise<URL[]> {
-    const wanted = range.offset + range.limit;
-    const uris: URL[] = [...collection.itemIds];
-    let page: CollectionPage | null = null;
-    try {
-      page = uris.length === 0 ? await collection.getFirst({ documentLoader }) : null;
-      for (let pages = 0; page && uris.length < wanted && pages < MAX_PAGES; pages++) {
-        uris.push(...page.itemIds);
-        page = page.nextId ? await page.getNext({ documentLoader }) : null;
-      }
-    } catch (error) {
-      logger.debug("Reading a collection stopped early: {error}", { error });
-    }
-    return uris.slice(range.offset, wanted);
-  }
-
   async function collectionPage(
     actorUri: string,
     which: RemoteCollection,
@@ -82,7 +62,10 @@ export function createRemoteDirectory(options: RemoteResolutionDeps): RemoteDire
       return null;
     }
     if (!collection) return null;
-    const uris = (await itemUris(collection, range, documentLoader)).map((uri) => uri.href);
+    const wanted = range.offset + range.limit;
+    const uris = (await collectionItemIds(collection, { wanted, maxPages: MAX_PAGES }, documentLoader))
+      .slice(range.offset)
+      .map((uri) => uri.href);
     const known = await accountIdsByUris(db, uris);
     const ids = new Map<string, string | null>();
     for (const uri of uris) {

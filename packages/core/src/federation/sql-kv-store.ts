@@ -60,6 +60,12 @@ export class SqlKvStore implements KvStore {
     await writeFederationKv(this.#storage.db, encodeKey(key), JSON.stringify(value), this.#expiry(options));
   }
 
+  /** Sets a value that expires `ttlMs` after now (on the clock port). */
+  async setFor(key: KvKey, value: unknown, ttlMs: number): Promise<void> {
+    const expiresAt = new Date(this.#clock.now().getTime() + Math.max(0, ttlMs)).toISOString();
+    await writeFederationKv(this.#storage.db, encodeKey(key), JSON.stringify(value), expiresAt);
+  }
+
   async delete(key: KvKey): Promise<void> {
     await deleteFederationKv(this.#storage.db, encodeKey(key));
   }

@@ -31,6 +31,8 @@ import type { SqlKvStore } from "./sql-kv-store.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 type Ctx = InboxContext<FederationContextData>;
 
 export interface StatusInboxDeps extends RemotePostDeps {
@@ -38,7 +40,7 @@ export interface StatusInboxDeps extends RemotePostDeps {
 }
 
 /** Where a deleted remote object's id is remembered, so its Create arriving later is dropped. */
-function tombstoneKey(uri: string): KvKey {
+export function tombstoneKey(uri: string): KvKey {
   return ["kith", "tombstone", uri];
 }
 
@@ -154,8 +156,9 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const author = await senderOf(ctx, del);
     if (!objectId || !del.actorId || !sameOrigin(objectId, del.actorId)) return;
     if (!author) return;
-    // Remembered even when nothing is stored yet: the Create may still be on its way.
-    await env.kv.set(tombstoneKey(objectId.href), true);
+    // Remembered even when nothing is stored yet: the Create may still be on its way; for a while only, as
+    // a Create later than the retention is no longer a reordered delivery.
+    await env.kv.setFor(tombstoneKey(objectId.href), true, env.deps.config.tombstoneRetentionDays * DAY_MS);
     const row = await findStatusByUri(db, objectId.href);
     if (!row || row.account_id !== author.id || flag(row.local)) return;
     await removeStatus(row);

@@ -11,6 +11,8 @@ export interface StatusResolutionOptions extends RemotePostDeps {
   readonly context: () => Context<FederationContextData>;
   /** Fetches a remote object (signed by the instance actor, over the safe fetch). */
   readonly lookup: (identifier: string) => Promise<APObject | null>;
+  /** Told of every post fetched and stored (its replies are fetched next). */
+  readonly resolved?: (statusId: string) => Promise<void>;
 }
 
 /**
@@ -39,7 +41,9 @@ export function statusResolver(options: StatusResolutionOptions): RemoteStatusRe
         author = await rememberRemoteActor(options.deps, actor);
       }
       if (!author || author.suspended_at !== null) return null;
-      return (await storeRemotePost(ctx, options, object, author))?.id ?? null;
+      const status = await storeRemotePost(ctx, options, object, author);
+      if (status) await options.resolved?.(status.id);
+      return status?.id ?? null;
     },
   };
 }

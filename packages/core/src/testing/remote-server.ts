@@ -29,13 +29,23 @@ export interface SignOptions {
   readonly keyOf?: RemoteActor;
   /** Headers set before signing (a Date of another time, say). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The time the signature says it was made (its Date and RFC 9421 `created`). @default now */
+  readonly signedAt?: Date;
+}
+
+type SignInstant = NonNullable<NonNullable<Parameters<typeof signRequest>[3]>["currentTime"]>;
+
+/** The two things Fedify's signer reads of a `Temporal.Instant` (Node has no global Temporal). */
+function instantOf(date: Date): SignInstant {
+  return { epochMilliseconds: date.getTime(), toString: () => date.toISOString() } as unknown as SignInstant;
 }
 
 /**
  * Another ActivityPub server on a loopback port, for inbox and delivery
  * tests: it serves its actors' documents (RSA key and Ed25519 Multikey),
  * answers POSTs to its inboxes with the status `inboxStatus` gives (202 by
- * default) and records them, and signs requests and objects as its actors.
+ * default) and records them, serves the documents a test gives it, and
+ * signs requests and objects as its actors.
  * The server under test needs `allowPrivateAddress` to reach it.
  */
 export interface RemoteServer {
@@ -44,6 +54,12 @@ export interface RemoteServer {
   readonly host: string;
   readonly actors: Readonly<Record<string, RemoteActor>>;
   readonly received: ReceivedRequest[];
+  /** The GETs it answered or refused, in order. */
+  readonly fetched: ReceivedRequest[];
+  /** Refuses every GET without an HTTP signature with 401, as servers in secure ("authorized fetch") mode do. */
+  requireSignedFetch: boolean;
+  /** Serves `document` as `application/activity+json` at `path` (a Note, a collection page...). */
+  serve(path: string, document: unknown): void;
   /** The status of the next answer to a POST to `path`. */
   inboxStatus: (path: string) => number;
   /** A POST of `activity` to `url`, signed as `actor` (or as `options.keyOf`). */
@@ -77,7 +93,11 @@ function readBody(req: import("node:http").IncomingMessage): Promise<string> {
 export async function startRemoteServer(names: readonly string[]): Promise<RemoteServer> {
   const documents = new Map<string, unknown>();
   const received: ReceivedRequest[] = [];
-  const state: { inboxStatus: (path: string) => number } = { inboxStatus: () => 202 };
+  const fetched: ReceivedRequest[] = [];
+  const state: { inboxStatus: (path: string) => number; requireSignedFetch: boolean } = {
+    inboxStatus: () => 202,
+    requireSignedFetch: false,
+  };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -89,6 +109,11 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
         } catch {}
         received.push({ method: "POST", path, headers: req.headers, body });
         res.writeHead(state.inboxStatus(path)).end();
+        return;
+      }
+      fetched.push({ method: req.method ?? "GET", path, headers: req.headers, body: null });
+      if (state.requireSignedFetch && !req.headers.signature && !req.headers["signature-input"]) {
+        res.writeHead(401).end();
         return;
       }
       const document = documents.get(path);
@@ -123,6 +148,16 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
     host: `127.0.0.1:${port}`,
     actors,
     received,
+    fetched,
+    get requireSignedFetch() {
+      return state.requireSignedFetch;
+    },
+    set requireSignedFetch(value) {
+      state.requireSignedFetch = value;
+    },
+    serve(path, document) {
+      documents.set(path, document);
+    },
     get inboxStatus() {
       return state.inboxStatus;
     },
@@ -133,7 +168,10 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
       const signer = options.keyOf ?? actor;
       const headers = new Headers({ "content-type": "application/activity+json", ...options.headers });
       const request = new Request(url, { method: "POST", headers, body: JSON.stringify(activity) });
-      return signRequest(request, signer.rsa.privateKey, signer.rsaKeyId, { spec: options.spec ?? "draft-cavage-http-signatures-12" });
+      return signRequest(request, signer.rsa.privateKey, signer.rsaKeyId, {
+        spec: options.spec ?? "draft-cavage-http-signatures-12",
+        ...(options.signedAt && { currentTime: instantOf(options.signedAt) }),
+      });
     },
     async withProof(activity, actor) {
       const object = await Activity.fromJsonLd(activity);

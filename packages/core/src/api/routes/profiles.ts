@@ -166,7 +166,7 @@ export const profileRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/{id}",
-    summary: "One account; a suspended account is shown as an empty profile marked `suspended`",
+    summary: "One account; a suspended account is shown as an empty profile marked `suspended`; a remote one older than a day is fetched again in the background",
     tags: ["accounts"],
     access: publicAccess,
     scopes: ["read:accounts"],
@@ -175,6 +175,8 @@ export const profileRoutes = [
     handler: async ({ params, services }) => {
       const account = await services.accountViews.renderOne(params.id);
       if (!account) throw new KithError("account.not_found");
+      // A stale remote copy is shown as it is and fetched again in the background.
+      await services.remoteAccounts.refreshLater(params.id);
       return account;
     },
   }),

@@ -11,6 +11,17 @@ import { type RemoteCollection, type RemoteDirectory, unboundDirectory } from ".
 /** A remote account fetched longer ago than this is fetched again when used (Mastodon refreshes after a day too). */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/** The queue of background refreshes of stale remote accounts. */
+export const ACCOUNT_REFRESH_QUEUE = "remote-account-refresh";
+
+interface RefreshJob {
+  readonly accountId: string;
+}
+
+function isRefreshJob(payload: unknown): payload is RefreshJob {
+  return typeof payload === "object" && payload !== null && typeof (payload as { accountId?: unknown }).accountId === "string";
+}
+
 /** `@user@host`, `user@host` or `acct:user@host`; null when it is none of these. */
 export function parseAcct(input: string): { readonly username: string; readonly host: string } | null {
   const match = /^(?:acct:)?@?([A-Za-z0-9_.-]{1,64})@([A-Za-z0-9.-]{1,253}(?::\d{1,5})?)$/.exec(input.trim());
@@ -32,9 +43,17 @@ export class RemoteAccountService {
   #directory: RemoteDirectory = unboundDirectory;
 
   constructor(
-    private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "config">,
+    private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "config" | "queue">,
     private readonly views: AccountViews,
-  ) {}
+  ) {
+    deps.queue.handle(
+      ACCOUNT_REFRESH_QUEUE,
+      async (payload) => {
+        if (isRefreshJob(payload)) await this.refreshIfStale(payload.accountId);
+      },
+      { description: "Fetches a remote account again whose copy is older than a day" },
+    );
+  }
 
   /** Called once by the federation when it exists. */
   bind(directory: RemoteDirectory): void {
@@ -86,6 +105,24 @@ export class RemoteAccountService {
   }
 
   /**
+   * Queues a fetch of a remote account whose copy is stale, for when it is
+   * seen (its profile viewed, an activity of it received) and the caller
+   * must not wait. One refresh per account waits or runs at a time: a
+   * second one queued meanwhile joins the waiting one, and one that runs
+   * after a refresh finds the copy fresh and fetches nothing.
+   */
+  async refreshLater(account: string | AccountRow): Promise<void> {
+    const row = typeof account === "string" ? await findAccountById(this.deps.storage.db, account) : account;
+    if (!row || row.suspended_at !== null || !this.#stale(row)) return;
+    const key = `refresh:${row.id}`;
+    await this.deps.queue.enqueue(ACCOUNT_REFRESH_QUEUE, { accountId: row.id } satisfies RefreshJob, {
+      deduplicationKey: key,
+      orderingKey: key,
+      maxAttempts: 1,
+    });
+  }
+
+  /**
    * `GET /api/v1/users/remote/{userNameFull}/{followers|following}`: the
    * collection read from the user's server, each actor as an Account entity.
    */
@@ -102,10 +139,13 @@ export class RemoteAccountService {
     return ids.flatMap((accountId) => rendered.get(accountId) ?? []);
   }
 
+  #stale(row: AccountRow): boolean {
+    if (row.domain === null || !row.uri) return false;
+    return this.deps.clock.now().getTime() - new Date(row.updated_at).getTime() >= STALE_AFTER_MS;
+  }
+
   async #fresh(row: AccountRow): Promise<string> {
-    if (row.domain === null || !row.uri) return row.id;
-    const age = this.deps.clock.now().getTime() - new Date(row.updated_at).getTime();
-    if (age < STALE_AFTER_MS) return row.id;
+    if (!this.#stale(row) || !row.uri) return row.id;
     // A server that does not answer now leaves the copy we have.
     return (await this.#directory.resolveAccount(row.uri)) ?? row.id;
   }

@@ -39,12 +39,20 @@ export interface AccountStatusesQuery {
   readonly tagged?: string;
 }
 
+/** Fetches the replies of a remote post from its server in the background (bound by the federation). */
+export interface RemoteRepliesFetcher {
+  /** Queues the fetch unless the post is local or its replies were fetched a short while ago; never waits for it. */
+  fetchLater(statusId: string): Promise<void>;
+}
+
 /**
  * Reading posts: threads, who boosted and favourited, a reader's bookmarks
  * and favourites, an account's posts, edit history and source. Visibility
  * is applied by StatusViews (or `visibleTo` in SQL) on every list.
  */
 export class StatusQueries {
+  #remoteReplies: RemoteRepliesFetcher | null = null;
+
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock">,
     private readonly statuses: StatusService,
@@ -54,13 +62,22 @@ export class StatusQueries {
     private readonly media: StatusMediaRenderer,
   ) {}
 
-  /** A post's thread around it, for the viewer: ancestors oldest first, descendants depth first, the root's highlights. */
+  /** Lets a thread of a remote post have its replies fetched from its server. */
+  useRemoteReplies(fetcher: RemoteRepliesFetcher): void {
+    this.#remoteReplies = fetcher;
+  }
+
+  /**
+   * A post's thread around it, for the viewer: ancestors oldest first, descendants depth first, the root's highlights.
+   * The replies of a remote post are fetched in the background: a later call shows them.
+   */
   async context(
     statusId: string,
     viewerId: string | null,
   ): Promise<{ ancestors: StatusEntity[]; descendants: StatusEntity[]; highlights: StatusEntity[] }> {
     const status = await this.statuses.findVisible(statusId, viewerId);
     const db = this.deps.storage.db;
+    if (!readFlag(status.local)) await this.#remoteReplies?.fetchLater(status.id);
     const ids = await this.threadIds(status.id);
     let descendants = ids.descendants;
     if (viewerId !== null && descendants.length > 0) {

@@ -3,6 +3,7 @@ import type { StorageCapabilities } from "../../ports/storage.js";
 import { visibleTo } from "../../services/statuses/visibility.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
+import { notFromLimitedDomain } from "./limited-domains.js";
 
 /**
  * Full-text queries over the indexes of migration 0009, one flavour per
@@ -136,7 +137,8 @@ export interface AccountSearch {
 /**
  * Ids of accounts matching a query: the exact `username` or `username@domain`
  * first, then accounts whose names start with the words typed, those the
- * viewer follows before others, then the most followed.
+ * viewer follows before others, then the most followed. Accounts of a
+ * limited domain only when the viewer follows them or asked for their exact handle.
  */
 export async function searchAccountIds(db: Kysely<Database>, flavour: FullTextFlavour, search: AccountSearch): Promise<string[]> {
   const acct = search.query.trim().replace(/^@/, "").toLowerCase();
@@ -153,6 +155,10 @@ export async function searchAccountIds(db: Kysely<Database>, flavour: FullTextFl
     .where("accounts.suspended_at", "is", null)
     .where(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
   if (viewer !== null) query = query.where(notHiddenFrom("accounts.id", viewer, search.now)).where("accounts.id", "!=", viewer);
+  // Accounts of a limited domain are found only by those who follow them, or by their exact handle (to follow them).
+  query = query.where(
+    sql<SqlBool>`(accounts.acct_key = ${acct} or ${notFromLimitedDomain("accounts.domain", "accounts.id", viewer)})`,
+  );
   if (search.following) query = query.where(follows("accounts.id"));
   const rows = await query
     .orderBy(sql`case when accounts.acct_key = ${acct} then 0 else 1 end`)

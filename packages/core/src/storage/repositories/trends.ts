@@ -1,5 +1,6 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
 import type { Database } from "../schema.js";
+import { notFromLimitedDomain } from "./limited-domains.js";
 
 export interface TagUseRow {
   readonly tagId: string;
@@ -7,7 +8,7 @@ export interface TagUseRow {
   readonly createdAt: string;
 }
 
-/** Uses of trendable hashtags by public posts (not boosts) written since `sinceStatusId`. */
+/** Uses of trendable hashtags by public posts (not boosts) written since `sinceStatusId`, by accounts of no limited domain. */
 export async function trendableTagUses(db: Kysely<Database>, sinceStatusId: string): Promise<TagUseRow[]> {
   const rows = await db
     .selectFrom("status_tags")
@@ -19,6 +20,7 @@ export async function trendableTagUses(db: Kysely<Database>, sinceStatusId: stri
     .where("statuses.visibility", "=", "public")
     .where("statuses.reblog_of_id", "is", null)
     .where("accounts.suspended_at", "is", null)
+    .where(notFromLimitedDomain("accounts.domain", "accounts.id", null))
     .where(sql<SqlBool>`tags.trendable = ${sql.lit(true)} and tags.usable = ${sql.lit(true)} and tags.listable = ${sql.lit(true)}`)
     .execute();
   return rows.map((row) => ({ tagId: row.tag_id, accountId: row.account_id, createdAt: row.created_at }));
@@ -33,7 +35,7 @@ export interface Engagement {
 /**
  * Favourites and boosts given since the cursors (ids are time-ordered), per
  * post, for public posts written since `sinceStatusId` by authors who opted
- * into discovery.
+ * into discovery and are of no limited domain.
  */
 export async function recentEngagement(
   db: Kysely<Database>,
@@ -43,6 +45,7 @@ export async function recentEngagement(
     select 1 from statuses t_s join accounts t_a on t_a.id = t_s.account_id
     where t_s.id = ${sql.ref(column)} and t_s.id >= ${since.statusId} and t_s.visibility = 'public'
       and t_s.reblog_of_id is null and t_a.suspended_at is null and t_a.discoverable = ${sql.lit(true)}
+      and ${notFromLimitedDomain("t_a.domain", "t_a.id", null)}
   )`;
   const [favourites, reblogs] = await Promise.all([
     db
@@ -85,6 +88,7 @@ export async function friendsOfFriends(
     .where("mine.account_id", "=", viewerId)
     .where("theirs.target_account_id", "!=", viewerId)
     .where("accounts.suspended_at", "is", null)
+    .where(notFromLimitedDomain("accounts.domain", "accounts.id", null))
     .where(sql<SqlBool>`accounts.discoverable = ${sql.lit(true)}`)
     .where(
       sql<SqlBool>`not exists (select 1 from follows f where f.account_id = ${viewerId} and f.target_account_id = theirs.target_account_id)`,
@@ -104,6 +108,7 @@ export async function recentlyActiveLocalAccounts(db: Kysely<Database>, viewerId
     .select("accounts.id")
     .where("accounts.domain", "is", null)
     .where("accounts.suspended_at", "is", null)
+    .where(notFromLimitedDomain("accounts.domain", "accounts.id", null))
     .where(sql<SqlBool>`accounts.discoverable = ${sql.lit(true)}`)
     .where("accounts.last_status_at", "is not", null);
   if (viewerId !== null) {
