@@ -264,7 +264,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     };
   });
 
-  const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
+  const context = (): Context<FederationContextData> =>
+    deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
   federatePosts({ deps, services, kv, media, context });
   services.search.useStatusResolver(statusResolver({ deps, services, context, lookup }));
 
