@@ -19,6 +19,8 @@ export type DomainEvent =
       readonly accountId: string;
       readonly reblogOfId: string | null;
       readonly visibility: string;
+      /** The accounts the post named (mentions, the author it replied to), read before the rows went: its Delete goes where its Create went. */
+      readonly namedAccountIds?: readonly string[];
     }
   | { readonly type: "favourite.created"; readonly accountId: string; readonly statusId: string }
   | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string }

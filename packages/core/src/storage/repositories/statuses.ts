@@ -38,6 +38,12 @@ export async function accountsByAcctKeys(db: Kysely<Database>, keys: readonly st
     .execute();
 }
 
+/** The accounts a post mentions. */
+export async function mentionedAccountIds(db: Kysely<Database>, statusId: string): Promise<string[]> {
+  const rows = await db.selectFrom("mentions").select("account_id").where("status_id", "=", statusId).execute();
+  return rows.map((row) => row.account_id);
+}
+
 export async function replaceMentions(db: Kysely<Database>, statusId: string, accountIds: readonly string[], now: string): Promise<void> {
   await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
   if (accountIds.length === 0) return;
