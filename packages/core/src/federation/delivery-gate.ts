@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Context } from "@fedify/fedify";
-import type { Recipient } from "@fedify/fedify/vocab";
+import type { Context, SendActivityOptions } from "@fedify/fedify";
+import type { Activity, Recipient } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
 import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
@@ -76,9 +76,21 @@ export class DeliveryGate {
    * through the queue instead, where each inbox is gated.
    */
   gate<T extends Context<D>, D>(ctx: T): T {
-    const send: Context<D>["sendActivity"] = async (sender, recipients, activity, options) => {
-      if (!options?.immediate) return ctx.sendActivity(sender, recipients, activity, options);
-      if (recipients === "followers") return ctx.sendActivity(sender, recipients, activity, { ...options, immediate: false });
+    // Fedify's overloads (followers, or recipients) as one signature: the wrapper hands each call back unchanged in kind.
+    const original = ctx.sendActivity.bind(ctx) as (
+      sender: unknown,
+      recipients: "followers" | Recipient | Recipient[],
+      activity: Activity,
+      options?: SendActivityOptions,
+    ) => Promise<void>;
+    const send = async (
+      sender: unknown,
+      recipients: "followers" | Recipient | Recipient[],
+      activity: Activity,
+      options?: SendActivityOptions,
+    ): Promise<void> => {
+      if (!options?.immediate) return original(sender, recipients, activity, options);
+      if (recipients === "followers") return original(sender, recipients, activity, { ...options, immediate: false });
       const admitted: Recipient[] = [];
       for (const recipient of Array.isArray(recipients) ? recipients : [recipients]) {
         const inbox = options.preferSharedInbox ? (recipient.endpoints?.sharedInbox ?? recipient.inboxId) : recipient.inboxId;
@@ -87,7 +99,7 @@ export class DeliveryGate {
         for (const host of hosts) admits = admits && (await this.#admits(host));
         if (admits) admitted.push(recipient);
       }
-      if (admitted.length > 0) await ctx.sendActivity(sender, admitted, activity, options);
+      if (admitted.length > 0) await original(sender, admitted, activity, options);
     };
     return new Proxy(ctx, {
       get(target, property) {
