@@ -205,6 +205,21 @@ describe("deliveries, domain policy and monitoring", () => {
       expect(remote.received).toHaveLength(1);
     });
 
+    it("a user's own domain block removes followers there and tells their server with a Reject of the Follow", async () => {
+      expect((await follow()).status).toBe(202);
+      const followId = `${mallory().id.href}/follows/${serial}`;
+      await eventually(() => expect(accepts()).toHaveLength(1));
+      expect(await followCount()).toBe(1);
+      const blocked = await kith.request("POST", "/api/v1/domain_blocks", { token: aliceToken, json: { domain: "127.0.0.1" } });
+      expect(blocked.status).toBe(200);
+      expect(await followCount()).toBe(0);
+      const rejects = () => remote.received.filter((request) => (request.body as { type?: string }).type === "Reject");
+      await eventually(() => expect(rejects()).toHaveLength(1));
+      const reject = rejects()[0]?.body as { actor?: string; object?: { id?: string; type?: string } | string };
+      expect(reject.actor).toBe("https://kith.test/users/alice");
+      expect(typeof reject.object === "string" ? reject.object : reject.object?.id).toBe(followId);
+    });
+
     it("NOOP only records: activities flow both ways", async () => {
       await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "NOOP" });
       expect((await follow()).status).toBe(202);
