@@ -272,6 +272,30 @@ describe("deliveries, domain policy and monitoring", () => {
     });
   });
 
+  describe("reach of a Delete", () => {
+    it("a deleted post's Delete reaches a remote account that favourited it without following its author", async () => {
+      const created = await kith.request("POST", "/api/v1/statuses", { token: aliceToken, json: { status: "soon gone", visibility: "public" } });
+      const status = (await created.json()) as { id: string; uri: string };
+      const like = {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${eve().id.href}/likes/${++serial}`,
+        type: "Like",
+        actor: eve().id.href,
+        object: status.uri,
+      };
+      const liked = await remote.signedPost("https://kith.test/users/alice/inbox", like, eve());
+      expect((await kith.fetch(liked, { clientIp: remote.host })).status).toBe(202);
+      await eventually(async () => {
+        const response = await kith.request("GET", `/api/v1/statuses/${status.id}`, { token: aliceToken });
+        expect(((await response.json()) as { favourites_count: number }).favourites_count).toBe(1);
+      });
+      expect((await kith.request("DELETE", `/api/v1/statuses/${status.id}`, { token: aliceToken })).status).toBe(200);
+      await settle();
+      const deletes = remote.received.filter((request) => (request.body as { type?: string }).type === "Delete");
+      expect(deletes.map((request) => (request.body as { object?: { id?: string } }).object?.id)).toEqual([status.uri]);
+    });
+  });
+
   describe("monitoring", () => {
     it("marks a domain unreachable after failures on three distinct days, skips deliveries to it, and clears the mark on one success", async () => {
       const monitor = kith.services.federationMonitor;

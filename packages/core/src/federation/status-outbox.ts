@@ -172,7 +172,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
     accountId: string;
     reblogOfId: string | null;
     visibility: string;
-    namedAccountIds?: readonly string[] | undefined;
+    reachedAccountIds?: readonly string[] | undefined;
   }) {
     const author = await localAuthor(event.accountId);
     if (!author) return;
@@ -198,14 +198,15 @@ export function federatePosts(options: StatusOutboxOptions): void {
     }
     const noteUri = statusUriOf(origin, { id: event.statusId, uri: null, local: writeFlag(true) }, author);
     if (!noteUri) return;
-    // The post's rows are gone; who it named came with the event, so a direct post's Delete reaches those its Create did.
-    const named = (await findAccountsByIds(db, [...(event.namedAccountIds ?? [])])).filter((account) => account.domain !== null);
+    // The post's rows are gone; who it reached came with the event, so a direct post's Delete reaches those its Create did.
+    const named = (await findAccountsByIds(db, [...(event.reachedAccountIds ?? [])])).filter((account) => account.domain !== null);
     const del = new Delete({
       id: new URL(`${noteUri}#delete`),
       actor,
       object: new Tombstone({ id: new URL(noteUri) }),
       tos: [PUBLIC_COLLECTION],
-      ccs: [new URL(followers), ...named.flatMap((account) => (account.uri ? [new URL(account.uri)] : []))],
+      // Addressed as Mastodon addresses a Delete; the delivery list, not the addressing, reaches the others (their names stay private).
+      ccs: [new URL(followers)],
     });
     await send(author, await audience(author, event.visibility, named), del);
   }

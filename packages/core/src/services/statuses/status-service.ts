@@ -11,7 +11,7 @@ import {
   findStatus,
   findVisibleStatus,
   insertStatus,
-  mentionedAccountIds,
+  reachedRemoteAccountIds,
   rememberIdempotencyKey,
   replaceMentions,
   replaceStatusTags,
@@ -302,8 +302,7 @@ export class StatusService {
   }
 
   async #deleteRows(row: StatusRow): Promise<void> {
-    const named = await mentionedAccountIds(this.deps.storage.db, row.id);
-    if (row.in_reply_to_account_id !== null && !named.includes(row.in_reply_to_account_id)) named.push(row.in_reply_to_account_id);
+    const reached = await reachedRemoteAccountIds(this.deps.storage.db, row);
     const boosts = await this.deps.storage.transaction(async (trx) => {
       const removedBoosts = await deleteStatusRows(trx, [row.id]);
       if (row.in_reply_to_id) await bumpStatusCounter(trx, row.in_reply_to_id, "replies_count", -1);
@@ -327,7 +326,7 @@ export class StatusService {
       accountId: row.account_id,
       reblogOfId: row.reblog_of_id,
       visibility: row.visibility,
-      namedAccountIds: named,
+      reachedAccountIds: reached,
     });
   }
 
