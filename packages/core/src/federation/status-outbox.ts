@@ -63,7 +63,8 @@ function likeKey(accountId: string, statusId: string): KvKey {
  * Sends what local accounts do with posts to the servers that should hear of
  * it, in reaction to domain events: Create, Update and Delete of posts
  * (Question for polls), Announce and its Undo for boosts, Like and its Undo,
- * votes on remote polls, Add and Remove on the featured collection. Each
+ * votes on remote polls and the results of local ones (an Update of the
+ * Question, from a queued job), Add and Remove on the featured collection. Each
  * activity goes, through the queue, to the author's remote followers (one
  * copy per server, by shared inbox) as the visibility allows, to the
  * mentioned remote accounts and to the author of the post it concerns;
