@@ -1,5 +1,5 @@
 import type { AccessType } from "@kith/core";
-import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
+import { type RemoteServer, type TestKith, eventually, startRemoteServer, vocab } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { favourite, post } from "../api/timelines-fixtures.js";
 import { giveGrants } from "../support/roles.js";
@@ -15,6 +15,7 @@ describe("deliveries, domain policy and monitoring", () => {
   let remote: RemoteServer;
   let kith: TestKith;
   let serial = 0;
+  let aliceToken = "";
   const HOUR = 3_600_000;
   const MANAGE: AccessType[] = ["Add", "Modify", "Delete"];
 
@@ -28,7 +29,7 @@ describe("deliveries, domain policy and monitoring", () => {
     remote.received.length = 0;
     remote.inboxStatus = () => 202;
     kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
-    await kith.createUser("alice");
+    aliceToken = (await kith.createUser("alice")).token;
     await kith.start();
   });
   afterEach(async () => {
@@ -145,6 +146,80 @@ describe("deliveries, domain policy and monitoring", () => {
       expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, failed: 0 });
     });
 
+    it("SUSPEND severs follows both ways and pending requests, counts kept right, and tells the domain nothing", async () => {
+      // Mallory follows Alice; Alice follows Mallory (accepted) and asks to follow Eve (pending).
+      expect((await follow()).status).toBe(202);
+      const sent = await kith.federation.sendFollow("alice", mallory().id.href);
+      expect(sent).not.toBeNull();
+      const accept = {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${mallory().id.href}/accepts/${++serial}`,
+        type: "Accept",
+        actor: mallory().id.href,
+        object: sent?.followUri,
+      };
+      const accepted = await remote.signedPost("https://kith.test/users/alice/inbox", accept, mallory());
+      expect((await kith.fetch(accepted, { clientIp: remote.host })).status).toBe(202);
+      expect(await kith.federation.sendFollow("alice", eve().id.href)).not.toBeNull();
+      expect(await followCount()).toBe(2);
+      const counts = () =>
+        kith.storage.db.selectFrom("accounts").select(["followers_count", "following_count"]).where("username", "=", "alice").where("domain", "is", null).executeTakeFirstOrThrow();
+      expect(await counts()).toEqual({ followers_count: 1, following_count: 1 });
+      const requests = () => kith.storage.db.selectFrom("follow_requests").select("id").execute();
+      expect(await requests()).toHaveLength(1);
+      await settle();
+      const before = remote.received.length;
+
+      await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "SUSPEND" });
+      expect(await followCount()).toBe(0);
+      expect(await requests()).toEqual([]);
+      expect(await counts()).toEqual({ followers_count: 0, following_count: 0 });
+      // No Undo, Reject or anything else goes out: the domain is cut off, not told.
+      await settle();
+      expect(remote.received.length).toBe(before);
+      const relationship = await kith.request("GET", `/api/v1/accounts/relationships?id[]=${sent?.targetAccountId}`, { token: aliceToken });
+      expect(await relationship.json()).toMatchObject([{ following: false, followed_by: false, requested: false }]);
+    });
+
+    it("gates immediate sends too: none reaches a suspended domain, nor one off the allowlist", async () => {
+      const ctx = kith.federation.context();
+      const alice = ctx.getActorUri("alice");
+      const to = (actor = mallory()) => ({ id: actor.id, inboxId: new URL(actor.inbox) });
+      const like = () => new vocab.Like({ id: new URL(`${alice.href}#likes/${++serial}`), actor: alice, object: new URL(`${mallory().id.href}/notes/1`) });
+      // The same send reaches the domain while it federates, so what follows can fail.
+      await ctx.sendActivity({ identifier: "alice" }, to(), like(), { immediate: true });
+      expect(remote.received).toHaveLength(1);
+
+      const block = await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "SUSPEND" });
+      await ctx.sendActivity({ identifier: "alice" }, [to(), to(eve())], like(), { immediate: true });
+      await ctx.sendActivity({ identifier: "alice" }, to(), like(), { immediate: true, preferSharedInbox: true });
+      await kith.federation.sendFollow("alice", mallory().id.href, { immediate: true });
+      await settle();
+      expect(remote.received).toHaveLength(1);
+
+      await kith.services.domainPolicy.deleteBlock(block.id);
+      await kith.services.settings.update({ federationAllowlistEnabled: true });
+      kith.services.domainPolicy.invalidate();
+      await ctx.sendActivity({ identifier: "alice" }, to(), like(), { immediate: true });
+      await settle();
+      expect(remote.received).toHaveLength(1);
+    });
+
+    it("a user's own domain block removes followers there and tells their server with a Reject of the Follow", async () => {
+      expect((await follow()).status).toBe(202);
+      const followId = `${mallory().id.href}/follows/${serial}`;
+      await eventually(() => expect(accepts()).toHaveLength(1));
+      expect(await followCount()).toBe(1);
+      const blocked = await kith.request("POST", "/api/v1/domain_blocks", { token: aliceToken, json: { domain: "127.0.0.1" } });
+      expect(blocked.status).toBe(200);
+      expect(await followCount()).toBe(0);
+      const rejects = () => remote.received.filter((request) => (request.body as { type?: string }).type === "Reject");
+      await eventually(() => expect(rejects()).toHaveLength(1));
+      const reject = rejects()[0]?.body as { actor?: string; object?: { id?: string; type?: string } | string };
+      expect(reject.actor).toBe("https://kith.test/users/alice");
+      expect(typeof reject.object === "string" ? reject.object : reject.object?.id).toBe(followId);
+    });
+
     it("NOOP only records: activities flow both ways", async () => {
       await kith.services.domainPolicy.createBlock({ domain: "127.0.0.1", severity: "NOOP" });
       expect((await follow()).status).toBe(202);
@@ -241,6 +316,30 @@ describe("deliveries, domain policy and monitoring", () => {
       expect((await follow()).status).toBe(202);
       expect(await followCount()).toBe(1);
       await eventually(() => expect(accepts()).toHaveLength(1));
+    });
+  });
+
+  describe("reach of a Delete", () => {
+    it("a deleted post's Delete reaches a remote account that favourited it without following its author", async () => {
+      const created = await kith.request("POST", "/api/v1/statuses", { token: aliceToken, json: { status: "soon gone", visibility: "public" } });
+      const status = (await created.json()) as { id: string; uri: string };
+      const like = {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${eve().id.href}/likes/${++serial}`,
+        type: "Like",
+        actor: eve().id.href,
+        object: status.uri,
+      };
+      const liked = await remote.signedPost("https://kith.test/users/alice/inbox", like, eve());
+      expect((await kith.fetch(liked, { clientIp: remote.host })).status).toBe(202);
+      await eventually(async () => {
+        const response = await kith.request("GET", `/api/v1/statuses/${status.id}`, { token: aliceToken });
+        expect(((await response.json()) as { favourites_count: number }).favourites_count).toBe(1);
+      });
+      expect((await kith.request("DELETE", `/api/v1/statuses/${status.id}`, { token: aliceToken })).status).toBe(200);
+      await settle();
+      const deletes = remote.received.filter((request) => (request.body as { type?: string }).type === "Delete");
+      expect(deletes.map((request) => (request.body as { object?: { id?: string } }).object?.id)).toEqual([status.uri]);
     });
   });
 

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { Context, SendActivityOptions } from "@fedify/fedify";
+import type { Activity, Recipient } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
 import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
@@ -41,15 +43,7 @@ export class DeliveryGate {
     const outbox = outboxMessageOf(message);
     if (!outbox) return handle();
     const inbox = new URL(outbox.inbox);
-    const policy = await this.deps.domainPolicy.policyFor(inbox.host);
-    if (policy.blocked) {
-      logger.info("Dropped a delivery to {host}: {reason}", { host: inbox.host, reason: policy.reason });
-      return;
-    }
-    if (await this.deps.monitor.skipsDeliveryTo(inbox.host)) {
-      logger.info("Skipped a delivery to unreachable {host}", { host: inbox.host });
-      return;
-    }
+    if (!(await this.#admits(inbox.host))) return;
     const attempt = { failed: false };
     try {
       await this.#attempt.run(attempt, handle);
@@ -59,6 +53,62 @@ export class DeliveryGate {
     }
     await this.deps.monitor.recordDelivery(inbox, attempt.failed ? "failure" : "success");
   };
+
+  /** Whether a delivery to `host` may go: not when its domain may not federate, nor while it is unreachable (but for the probe). */
+  async #admits(host: string): Promise<boolean> {
+    const policy = await this.deps.domainPolicy.policyFor(host);
+    if (policy.blocked) {
+      logger.info("Dropped a delivery to {host}: {reason}", { host, reason: policy.reason });
+      return false;
+    }
+    if (await this.deps.monitor.skipsDeliveryTo(host)) {
+      logger.info("Skipped a delivery to unreachable {host}", { host });
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * The context with its `sendActivity` gated too when it sends `immediate`ly:
+   * such a send skips the queue, and so `around`, so the recipients the gate
+   * would drop are dropped before it (by the hosts of their id and of the
+   * inbox the send would use). An immediate send to all followers goes
+   * through the queue instead, where each inbox is gated.
+   */
+  gate<T extends Context<D>, D>(ctx: T): T {
+    // Fedify's overloads (followers, or recipients) as one signature: the wrapper hands each call back unchanged in kind.
+    const original = ctx.sendActivity.bind(ctx) as (
+      sender: unknown,
+      recipients: "followers" | Recipient | Recipient[],
+      activity: Activity,
+      options?: SendActivityOptions,
+    ) => Promise<void>;
+    const send = async (
+      sender: unknown,
+      recipients: "followers" | Recipient | Recipient[],
+      activity: Activity,
+      options?: SendActivityOptions,
+    ): Promise<void> => {
+      if (!options?.immediate) return original(sender, recipients, activity, options);
+      if (recipients === "followers") return original(sender, recipients, activity, { ...options, immediate: false });
+      const admitted: Recipient[] = [];
+      for (const recipient of Array.isArray(recipients) ? recipients : [recipients]) {
+        const inbox = options.preferSharedInbox ? (recipient.endpoints?.sharedInbox ?? recipient.inboxId) : recipient.inboxId;
+        const hosts = new Set([recipient.id?.host, inbox?.host].filter((host): host is string => host !== undefined));
+        let admits = true;
+        for (const host of hosts) admits = admits && (await this.#admits(host));
+        if (admits) admitted.push(recipient);
+      }
+      if (admitted.length > 0) await original(sender, admitted, activity, options);
+    };
+    return new Proxy(ctx, {
+      get(target, property) {
+        if (property === "sendActivity") return send;
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  }
 
   /** Fedify's `onOutboxError`: marks the attempt being handled as failed. */
   readonly onOutboxError = (): void => {

@@ -278,7 +278,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     };
   });
 
-  const context = (): Context<FederationContextData> => federation.createContext(new URL(config.origin), { serving: false });
+  const context = (): Context<FederationContextData> =>
+    deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
   federatePosts({ deps, services, kv, media, context });
   const replies = remoteReplies({ deps, services, kv, context, lookup });
   services.statusQueries.useRemoteReplies(replies);

@@ -103,7 +103,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (pollExpired(poll, env.deps.clock.now())) return true;
     const choice = parseJsonArray<string>(poll.options).indexOf(String(note.name));
     if (choice < 0) return true;
-    await env.deps.storage.transaction((trx) =>
+    const counted = await env.deps.storage.transaction((trx) =>
       insertVote(
         trx,
         {
@@ -117,6 +117,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
         env.deps.clock.now().toISOString(),
       ),
     );
+    // The poll's results go out again (debounced) to the servers that have it.
+    if (counted) await env.services.events.emit({ type: "poll.voted", accountId: voter.id, pollId: poll.id, statusId: question.id });
     return true;
   }
 

@@ -8,6 +8,7 @@ import {
   Like,
   Note,
   PUBLIC_COLLECTION,
+  Question,
   type Recipient,
   Remove,
   Tombstone,
@@ -19,7 +20,7 @@ import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { KithServices } from "../services/index.js";
 import { findAccountsByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
-import { findAccountById, findPoll, listOwnVotes, listRemoteFollowers } from "../storage/repositories/federated-posts.js";
+import { findAccountById, findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import { findStatus } from "../storage/repositories/statuses.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
@@ -33,7 +34,7 @@ import type { SqlKvStore } from "./sql-kv-store.js";
 const logger = getLogger(["federation", "outbox"]);
 
 export interface StatusOutboxOptions {
-  readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock">;
+  readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock" | "queue">;
   readonly services: Pick<KithServices, "events" | "domainPolicy">;
   readonly kv: SqlKvStore;
   readonly media: MediaUrls | null;
@@ -42,6 +43,16 @@ export interface StatusOutboxOptions {
 }
 
 type RecipientAccount = Pick<AccountRow, "id" | "uri" | "domain" | "inbox_url" | "shared_inbox_url">;
+
+/** The queue of the jobs that send a local poll's results (an Update of its Question) after votes or its end. */
+export const POLL_RESULTS_QUEUE = "federation.poll-results";
+
+/** Votes in this window go out as one Update: a popular poll does not send one per vote. */
+export const POLL_RESULTS_DELAY_MS = 5_000;
+
+function isPollResultsJob(payload: unknown): payload is { statusId: string } {
+  return typeof payload === "object" && payload !== null && typeof (payload as { statusId?: unknown }).statusId === "string";
+}
 
 /** The key under which the id of a Like sent is kept until its Undo. */
 function likeKey(accountId: string, statusId: string): KvKey {
@@ -52,7 +63,8 @@ function likeKey(accountId: string, statusId: string): KvKey {
  * Sends what local accounts do with posts to the servers that should hear of
  * it, in reaction to domain events: Create, Update and Delete of posts
  * (Question for polls), Announce and its Undo for boosts, Like and its Undo,
- * votes on remote polls, Add and Remove on the featured collection. Each
+ * votes on remote polls and the results of local ones (an Update of the
+ * Question, from a queued job), Add and Remove on the featured collection. Each
  * activity goes, through the queue, to the author's remote followers (one
  * copy per server, by shared inbox) as the visibility allows, to the
  * mentioned remote accounts and to the author of the post it concerns;
@@ -156,7 +168,13 @@ export function federatePosts(options: StatusOutboxOptions): void {
     await send(author, await audience(author, status.visibility, await namedAccounts(status)), update);
   }
 
-  async function onDeleted(event: { statusId: string; accountId: string; reblogOfId: string | null; visibility: string }) {
+  async function onDeleted(event: {
+    statusId: string;
+    accountId: string;
+    reblogOfId: string | null;
+    visibility: string;
+    reachedAccountIds?: readonly string[] | undefined;
+  }) {
     const author = await localAuthor(event.accountId);
     if (!author) return;
     const actor = options.context().getActorUri(author.username);
@@ -181,14 +199,17 @@ export function federatePosts(options: StatusOutboxOptions): void {
     }
     const noteUri = statusUriOf(origin, { id: event.statusId, uri: null, local: writeFlag(true) }, author);
     if (!noteUri) return;
+    // The post's rows are gone; who it reached came with the event, so a direct post's Delete reaches those its Create did.
+    const named = (await findAccountsByIds(db, [...(event.reachedAccountIds ?? [])])).filter((account) => account.domain !== null);
     const del = new Delete({
       id: new URL(`${noteUri}#delete`),
       actor,
       object: new Tombstone({ id: new URL(noteUri) }),
       tos: [PUBLIC_COLLECTION],
+      // Addressed as Mastodon addresses a Delete; the delivery list, not the addressing, reaches the others (their names stay private).
       ccs: [new URL(followers)],
     });
-    await send(author, await audience(author, event.visibility, []), del);
+    await send(author, await audience(author, event.visibility, named), del);
   }
 
   /** A like or its undo, sent to the author of a remote post only (a local post's author already sees it). */
@@ -221,12 +242,17 @@ export function federatePosts(options: StatusOutboxOptions): void {
     await send(liker, await audience(liker, "direct", [author]), undo);
   }
 
-  /** A local account's vote on a remote poll: one Note per choice, named as the option, to the poll's author. */
+  /**
+   * A vote on a local poll (by anyone) has its results sent, later and
+   * debounced; a local account's vote on a remote poll: one Note per choice,
+   * named as the option, to the poll's author.
+   */
   async function onVoted(accountId: string, pollId: string): Promise<void> {
     const poll = await findPoll(db, pollId);
     const status = poll ? await findStatus(db, poll.status_id) : null;
+    if (poll && status && flag(status.local)) return queuePollResults(status.id);
     const voter = await localAuthor(accountId);
-    if (!poll || !status || flag(status.local) || !voter) return;
+    if (!poll || !status || !voter) return;
     const author = await authorOf(status);
     const question = author ? statusUriOf(origin, status, author) : null;
     if (!author?.uri || !question) return;
@@ -245,6 +271,45 @@ export function federatePosts(options: StatusOutboxOptions): void {
       await send(voter, recipients, new Create({ id: new URL(`${id.href}/activity`), actor, object: note, tos: [new URL(author.uri)] }));
     }
   }
+
+  async function queuePollResults(statusId: string): Promise<void> {
+    await deps.queue.enqueue(POLL_RESULTS_QUEUE, { statusId }, { delayMs: POLL_RESULTS_DELAY_MS, deduplicationKey: `poll-results:${statusId}` });
+  }
+
+  /**
+   * A local poll's current results (voters, a count per option, whether it
+   * closed) as an Update of its Question, as Mastodon sends them: to where
+   * the post went and to the remote accounts that voted.
+   */
+  async function sendPollResults(statusId: string): Promise<void> {
+    const status = await findStatus(db, statusId);
+    if (!status || !flag(status.local) || status.reblog_of_id !== null) return;
+    const [author, object, poll] = await Promise.all([
+      localAuthor(status.account_id),
+      postObjectOf(db, origin, media, status),
+      db.selectFrom("polls").select("id").where("status_id", "=", statusId).executeTakeFirst(),
+    ]);
+    if (!author || !(object instanceof Question) || !object.id || !poll) return;
+    const now = deps.clock.now();
+    const update = new Update({
+      id: new URL(`${object.id.href}#updates/results/${now.getTime()}-${crypto.randomUUID()}`),
+      actor: object.attributionId,
+      object,
+      published: instantOf(now.toISOString()),
+      tos: object.toIds,
+      ccs: object.ccIds,
+    });
+    const voters = await listRemoteVoters(db, poll.id);
+    await send(author, await audience(author, status.visibility, [...(await namedAccounts(status)), ...voters]), update);
+  }
+
+  deps.queue.handle(
+    POLL_RESULTS_QUEUE,
+    async (payload) => {
+      if (isPollResultsJob(payload)) await sendPollResults(payload.statusId);
+    },
+    { description: "Sends a local poll's results to the servers that have the post, after votes or its end" },
+  );
 
   async function onPin(accountId: string, statusId: string, removed: boolean): Promise<void> {
     const account = await localAuthor(accountId);
@@ -273,6 +338,10 @@ export function federatePosts(options: StatusOutboxOptions): void {
   events.on("favourite.created", (event) => onFavourite(event.accountId, event.statusId, false));
   events.on("favourite.removed", (event) => onFavourite(event.accountId, event.statusId, true));
   events.on("poll.voted", (event) => onVoted(event.accountId, event.pollId));
+  events.on("poll.closed", async (event) => {
+    const status = await findStatus(db, event.statusId);
+    if (status && flag(status.local)) await queuePollResults(status.id);
+  });
   events.on("pin.added", (event) => onPin(event.accountId, event.statusId, false));
   events.on("pin.removed", (event) => onPin(event.accountId, event.statusId, true));
 }

@@ -19,6 +19,11 @@ export type DomainEvent =
       readonly accountId: string;
       readonly reblogOfId: string | null;
       readonly visibility: string;
+      /**
+       * Remote accounts the post reached beyond the author's followers (mentioned, replied to, or that boosted,
+       * favourited or replied to it), read before the rows went: its Delete goes where the post went.
+       */
+      readonly reachedAccountIds?: readonly string[];
     }
   | { readonly type: "favourite.created"; readonly accountId: string; readonly statusId: string }
   | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string }

@@ -43,12 +43,16 @@ export class UserDomainBlockService {
         .values({ id: this.deps.ids.next("userDomainBlock"), account_id: accountId, domain, created_at: now })
         .onConflict((oc) => oc.columns(["account_id", "domain"]).doNothing())
         .executeTakeFirst();
+      // The domain's accounts on any port of it.
+      const ofDomain = trx
+        .selectFrom("accounts")
+        .select("id")
+        .where((eb) => eb.or([eb("domain", "=", domain), eb("domain", "like", `${domain}:%`)]));
       const followers = await trx
         .selectFrom("follows")
-        .innerJoin("accounts", "accounts.id", "follows.account_id")
-        .select("follows.account_id")
+        .select(["follows.account_id", "follows.uri"])
         .where("follows.target_account_id", "=", accountId)
-        .where("accounts.domain", "=", domain)
+        .where("follows.account_id", "in", ofDomain)
         .execute();
       for (const { account_id } of followers) {
         await trx.deleteFrom("follows").where("account_id", "=", account_id).where("target_account_id", "=", accountId).execute();
@@ -57,12 +61,13 @@ export class UserDomainBlockService {
       await trx
         .deleteFrom("follow_requests")
         .where("target_account_id", "=", accountId)
-        .where("account_id", "in", trx.selectFrom("accounts").select("id").where("domain", "=", domain))
+        .where("account_id", "in", ofDomain)
         .execute();
-      return { inserted: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0, removedFollowers: followers.map((row) => row.account_id) };
+      return { inserted: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0, removedFollowers: followers };
     });
-    for (const followerId of created.removedFollowers) {
-      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId });
+    // With the Follow's id, the follower's server is told (a Reject of it) that the follow is gone.
+    for (const follower of created.removedFollowers) {
+      await this.events.emit({ type: "follow.removed", accountId: follower.account_id, targetAccountId: accountId, followUri: follower.uri });
     }
     if (created.inserted) await this.events.emit({ type: "domain_block.created", accountId, domain });
     return domain;

@@ -11,6 +11,7 @@ import {
   findStatus,
   findVisibleStatus,
   insertStatus,
+  reachedRemoteAccountIds,
   rememberIdempotencyKey,
   replaceMentions,
   replaceStatusTags,
@@ -301,6 +302,7 @@ export class StatusService {
   }
 
   async #deleteRows(row: StatusRow): Promise<void> {
+    const reached = await reachedRemoteAccountIds(this.deps.storage.db, row);
     const boosts = await this.deps.storage.transaction(async (trx) => {
       const removedBoosts = await deleteStatusRows(trx, [row.id]);
       if (row.in_reply_to_id) await bumpStatusCounter(trx, row.in_reply_to_id, "replies_count", -1);
@@ -324,6 +326,7 @@ export class StatusService {
       accountId: row.account_id,
       reblogOfId: row.reblog_of_id,
       visibility: row.visibility,
+      reachedAccountIds: reached,
     });
   }
 

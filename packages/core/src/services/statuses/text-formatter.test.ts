@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countedLength, formatText, normalizeTag } from "./text-formatter.js";
+import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
 const origin = "https://kith.test";
 const bob = { id: "a1", username: "bob", domain: null, url: null };
@@ -20,6 +20,26 @@ describe("formatText", () => {
     expect(result.html).toBe("<p>@nobody@far.example<br />line</p><p>#1 x#y para</p>");
     expect(result.mentions).toEqual([]);
     expect(result.tags).toEqual([]);
+  });
+
+  it("reads handles whose host has a port, keeping trailing punctuation out", () => {
+    const handles = mentionHandles("cc @bob@kith-b.test:3443, @eve@localhost:8443. @ann@example.com: hi @joe@localhost @kim@host.example:");
+    expect(handles).toEqual([
+      { username: "bob", domain: "kith-b.test:3443" },
+      { username: "eve", domain: "localhost:8443" },
+      { username: "ann", domain: "example.com" },
+      { username: "kim", domain: "host.example" },
+    ]);
+    const remote = { id: "r1", username: "bob", domain: "kith-b.test:3443", url: "https://kith-b.test:3443/@bob" };
+    const result = formatText("@bob@kith-b.test:3443: hello", origin, (handle) => (handle.domain === remote.domain ? remote : null));
+    expect(result.mentions).toEqual([remote]);
+    expect(result.html).toBe(
+      '<p><span class="h-card" translate="no"><a href="https://kith-b.test:3443/@bob" class="u-url mention">@<span>bob</span></a></span>: hello</p>',
+    );
+  });
+
+  it("does not read a handle with an unreadable host as a local mention", () => {
+    expect(formatText("@bob@localhost hi", origin, resolve).mentions).toEqual([]);
   });
 
   it("does not treat a link's fragment as a hashtag, and shortens long links", () => {

@@ -26,7 +26,7 @@ export interface FormattedText {
   readonly tags: readonly string[];
 }
 
-/** A mention as written: `@name` or `@name@domain`. */
+/** A mention as written: `@name`, `@name@domain` or `@name@host:port` (the port kept in `domain`). */
 export interface MentionHandle {
   readonly username: string;
   readonly domain: string | null;
@@ -37,7 +37,14 @@ const linkify = new LinkifyIt({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: fa
   .add("ftp:", null)
   .add("//", null);
 
-const MENTION = /(?<![\p{L}\p{N}_/@.])@([A-Za-z0-9_]{1,30})(?:@((?:[A-Za-z0-9-]+\.)+[A-Za-z0-9-]+))?/gu;
+/**
+ * `@name`, `@name@domain` or `@name@host:port` (a port only as a colon and
+ * digits, so `@bob@example.com:` keeps its colon; a host without a dot, such
+ * as `localhost`, only with a port). Trailing punctuation stays out; a
+ * handle whose host cannot be read is no mention at all, never a local one.
+ */
+const MENTION =
+  /(?<![\p{L}\p{N}_/@.])@([A-Za-z0-9_]{1,30})(?:@((?:[A-Za-z0-9-]+\.)+[A-Za-z0-9-]+(?::\d{1,5}(?!\d))?|[A-Za-z0-9-]+:\d{1,5}(?!\d)))?(?![@A-Za-z0-9_])/gu;
 const HASHTAG = /(?<![\p{L}\p{N}_/#&])#([\p{L}\p{M}\p{N}_]*[\p{L}\p{M}_][\p{L}\p{M}\p{N}_]*)/gu;
 
 interface Token {

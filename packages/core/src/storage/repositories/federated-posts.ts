@@ -22,6 +22,20 @@ export async function listRemoteFollowers(
     .execute();
 }
 
+/** The remote accounts that voted in a poll, each once. */
+export async function listRemoteVoters(
+  db: Kysely<Database>,
+  pollId: string,
+): Promise<Pick<AccountRow, "id" | "uri" | "domain" | "inbox_url" | "shared_inbox_url">[]> {
+  return db
+    .selectFrom("accounts")
+    .select(["accounts.id", "accounts.uri", "accounts.domain", "accounts.inbox_url", "accounts.shared_inbox_url"])
+    .where("accounts.domain", "is not", null)
+    .where("accounts.suspended_at", "is", null)
+    .where("accounts.id", "in", db.selectFrom("poll_votes").select("poll_votes.account_id").where("poll_votes.poll_id", "=", pollId))
+    .execute();
+}
+
 export async function findAccountById(db: Kysely<Database>, id: string): Promise<AccountRow | null> {
   return (await db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
 }

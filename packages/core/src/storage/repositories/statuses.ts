@@ -38,6 +38,29 @@ export async function accountsByAcctKeys(db: Kysely<Database>, keys: readonly st
     .execute();
 }
 
+/**
+ * The remote accounts a post reached beyond its author's followers, as
+ * Mastodon counts them for a Delete: the ones it mentions or replies to, and
+ * those that boosted, favourited or replied to it.
+ */
+export async function reachedRemoteAccountIds(db: Kysely<Database>, status: Pick<StatusRow, "id" | "in_reply_to_account_id">): Promise<string[]> {
+  const rows = await db
+    .selectFrom("accounts")
+    .select("id")
+    .where("domain", "is not", null)
+    .where((eb) =>
+      eb.or([
+        eb("id", "in", eb.selectFrom("mentions").select("account_id").where("status_id", "=", status.id)),
+        eb("id", "in", eb.selectFrom("favourites").select("account_id").where("status_id", "=", status.id)),
+        eb("id", "in", eb.selectFrom("statuses").select("account_id").where("reblog_of_id", "=", status.id)),
+        eb("id", "in", eb.selectFrom("statuses").select("account_id").where("in_reply_to_id", "=", status.id)),
+        eb("id", "=", status.in_reply_to_account_id ?? ""),
+      ]),
+    )
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export async function replaceMentions(db: Kysely<Database>, statusId: string, accountIds: readonly string[], now: string): Promise<void> {
   await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
   if (accountIds.length === 0) return;
