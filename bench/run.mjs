@@ -6,6 +6,7 @@
 //   pnpm bench                 small, medium and large datasets (about 20-30 minutes)
 //   pnpm bench --quick         the small dataset, short runs (under 3 minutes)
 //   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10
+//   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
 //
@@ -19,6 +20,8 @@ import { scenarioSet } from "./lib/scenarios.mjs";
 import { SIZES, seed } from "./lib/seed.mjs";
 import { report } from "./lib/report.mjs";
 import { cpuMs, load, memoryMb, startBaseline, startKith } from "./lib/processes.mjs";
+import { deliveryScenario, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
+import { rsaKeyPairs } from "./lib/http-signature.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -108,6 +111,7 @@ async function measureEngineSize(engine, size, pg, results) {
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   results.process.push({ engine, size, coldStartMs: kith.coldStartMs, idleRssMb: memoryMb(kith.pid).rss });
   const scenarios = scenarioSet(prepared.dataset);
+  if (args.only === "federation") scenarios.requests = scenarios.probes = [];
   const answers = {};
   const captured = [];
   for (const scenario of scenarios.requests) {
@@ -150,6 +154,7 @@ async function measureEngineSize(engine, size, pg, results) {
       results.probes.push({ engine, size, name: probe.name, ...outcome });
       log(`  ${probe.name}: ${outcome.summary}`);
     }
+    await measureFederation(engine, size, kith, prepared, results);
   } finally {
     results.process.at(-1).peakRssMb = memoryMb(kith.pid).peak;
     await baseline.stop();
@@ -158,7 +163,30 @@ async function measureEngineSize(engine, size, pg, results) {
   }
 }
 
-const results = { rows: [], probes: [], process: [], startedAt: new Date() };
+/** Inbox throughput and delivery, last: the delivery scenario adds remote followers to the dataset. */
+async function measureFederation(engine, size, kith, prepared, results) {
+  const remote = await startRemoteHosts(prepared.dataDir, federationKeys);
+  try {
+    const context = { kith, storage: prepared.storage, workDir: prepared.dataDir, keys: federationKeys, remote, log };
+    const inbox = await inboxScenario({ ...context, count: inboxActivities, connections });
+    results.federation.push({ engine, size, kind: "inbox", ...inbox });
+    log(`  inbox: ${inbox.rate.toFixed(0)} activities/s stored (baseline ${inbox.baselineRate.toFixed(0)} verified/s); ${inbox.detail}`);
+    const delivery = await deliveryScenario(context);
+    results.federation.push({ engine, size, kind: "delivery", ...delivery });
+    log(
+      `  delivery: ${delivery.skipped ?? `${delivery.kithMs?.toFixed(0)} ms (baseline ${delivery.baselineMs?.toFixed(0)} ms); ${delivery.detail}`}`,
+    );
+  } catch (error) {
+    log(`  federation scenarios failed: ${error.stack ?? error}`);
+    results.federation.push({ engine, size, kind: "inbox", skipped: String(error.message ?? error) });
+  } finally {
+    await remote.stop();
+  }
+}
+
+const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 1_000 : 3_000));
+const federationKeys = await rsaKeyPairs(8);
+const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;
 if (engines.includes("postgres") && !pg) log("PostgreSQL is not installed: measuring SQLite only.");
 try {

@@ -57,6 +57,8 @@ export async function startKith({ dataDir, databaseUrl }) {
     KITH_ORIGIN: url,
     KITH_DATA_DIR: dataDir,
     KITH_LOG_LEVEL: "warning",
+    // The other servers of the federation scenarios listen on loopback.
+    KITH_ALLOW_PRIVATE_ADDRESS: "true",
   };
   if (databaseUrl) env.KITH_DATABASE_URL = databaseUrl;
   else delete env.KITH_DATABASE_URL;
