@@ -32,7 +32,7 @@ const args = Object.fromEntries(
 const quick = args.quick === "true";
 const sizes = (args.sizes ?? (quick ? "small" : "small,medium,large")).split(",");
 const engines = (args.engines ?? "sqlite,postgres").split(",");
-const durationMs = Number(args.seconds ?? (quick ? 2 : 8)) * 1000;
+const durationMs = Number(args.seconds ?? (quick ? 1.5 : 8)) * 1000;
 const connections = Number(args.connections ?? 10);
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -184,7 +184,7 @@ async function measureFederation(engine, size, kith, prepared, results) {
   }
 }
 
-const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 1_000 : 3_000));
+const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 500 : 3_000));
 const federationKeys = await rsaKeyPairs(8);
 const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;

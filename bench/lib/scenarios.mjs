@@ -42,10 +42,14 @@ export function scenarioSet(dataset) {
     },
   ];
   const probes = [
-    ...dataset.posters.slice(1).map((poster) => ({
-      name: `posting, fan-out to ${poster.followers} followers`,
-      run: (context) => fanOutProbe(context, poster),
-    })),
+    // On a dataset with fewer accounts than a poster is named for, two posters have the same followers: measured once.
+    ...dataset.posters
+      .slice(1)
+      .filter((poster, i, posters) => posters.findIndex((other) => other.followers === poster.followers) === i)
+      .map((poster) => ({
+        name: `posting, fan-out to ${poster.followers} followers`,
+        run: (context) => fanOutProbe(context, poster),
+      })),
     { name: "streaming fan-out to 1000 clients", run: (context) => streamingProbe(context, 1_000) },
   ];
   return { requests, probes };
@@ -84,7 +88,7 @@ async function fanOutProbe({ url, storage, dataset }, poster) {
     requestMs: ms,
     completeMs,
     entries,
-    summary: `request ${ms.toFixed(1)} ms; ${entries}/${expected} home feeds written after ${completeMs} ms`,
+    summary: `request ${ms.toFixed(1)} ms; ${entries}/${expected} home feeds written after ${completeMs.toFixed(0)} ms`,
   };
 }
 
