@@ -12,7 +12,8 @@
 //
 // A measurement, not a test: it asserts nothing and never fails on a number.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -56,13 +57,27 @@ async function postgresServer() {
   return { url: provided.postgresUrl, stop };
 }
 
+const CACHE_DIR = new URL("./.cache/", import.meta.url).pathname;
+const MIGRATIONS = new URL("../packages/core/src/storage/migrations/", import.meta.url).pathname;
+
+/** Names a seeded dataset by its size, the generator's code and the schema's migrations: any change to them seeds anew. */
+function datasetKey(size) {
+  const hash = createHash("sha256").update(readFileSync(new URL("./lib/seed.mjs", import.meta.url)));
+  for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
+  return `${size}-${hash.digest("hex").slice(0, 12)}`;
+}
+
 /** A migrated, seeded database of `size` on `engine`, with what the server needs to open it. */
 async function prepare(engine, size, pg) {
   const dataDir = mkdtempSync(join(tmpdir(), "kith-bench-"));
   let storage;
   let databaseUrl = null;
   let dropDatabase = async () => {};
+  // SQLite datasets are kept in bench/.cache (`--no-cache` seeds anew): a rerun copies the file instead of seeding.
+  const cached = join(CACHE_DIR, `${datasetKey(size)}.sqlite`);
+  const useCache = engine === "sqlite" && args["no-cache"] !== "true";
   if (engine === "sqlite") {
+    if (useCache && existsSync(cached) && existsSync(`${cached}.json`)) copyFileSync(cached, join(dataDir, "kith.sqlite"));
     storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
   } else {
     const name = `kith_bench_${size}_${process.pid}`;
@@ -72,23 +87,40 @@ async function prepare(engine, size, pg) {
   }
   await storage.migrate();
   const started = Date.now();
+  if (useCache && existsSync(cached) && existsSync(`${cached}.json`)) {
+    log(`  ${size} dataset from ${cached}`);
+    return opened(storage, JSON.parse(readFileSync(`${cached}.json`, "utf8")), { seedSeconds: 0, cached: true });
+  }
   const dataset = await seed(storage, size, { log });
   // A PostgreSQL server in service keeps planner statistics through autovacuum; a database filled a moment ago has
   // none yet, and the planner then picks plans no running server would (measured: 45 ms instead of 0.1 ms for one
   // page's visibility check). SQLite is left as a server would find it: Kith does not run ANALYZE there.
   if (engine === "postgres") await sql`analyze`.execute(storage.db);
-  log(`  seeded ${engine}/${size} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return {
-    storage,
-    dataset,
-    dataDir,
-    databaseUrl,
-    dispose: async () => {
-      await storage.close();
-      await dropDatabase();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const seedSeconds = (Date.now() - started) / 1000;
+  log(`  seeded ${engine}/${size} in ${seedSeconds.toFixed(1)} s`);
+  if (useCache) {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    rmSync(`${cached}.tmp`, { force: true });
+    await sql`vacuum into ${sql.lit(`${cached}.tmp`)}`.execute(storage.db);
+    renameSync(`${cached}.tmp`, cached);
+    writeFileSync(`${cached}.json`, JSON.stringify(dataset));
+  }
+  return opened(storage, dataset, { seedSeconds, cached: false });
+
+  function opened(storage, dataset, seeding) {
+    return {
+      storage,
+      dataset,
+      dataDir,
+      databaseUrl,
+      ...seeding,
+      dispose: async () => {
+        await storage.close();
+        await dropDatabase();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
 }
 
 async function capture(url, request) {
@@ -109,7 +141,14 @@ async function measureEngineSize(engine, size, pg, results) {
   const prepared = await prepare(engine, size, pg);
   const kith = await startKith({ dataDir: prepared.dataDir, databaseUrl: prepared.databaseUrl });
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  results.process.push({ engine, size, coldStartMs: kith.coldStartMs, idleRssMb: memoryMb(kith.pid).rss });
+  results.process.push({
+    engine,
+    size,
+    coldStartMs: kith.coldStartMs,
+    idleRssMb: memoryMb(kith.pid).rss,
+    seedSeconds: prepared.seedSeconds,
+    cached: prepared.cached,
+  });
   const scenarios = scenarioSet(prepared.dataset);
   if (args.only === "federation") scenarios.requests = scenarios.probes = [];
   const answers = {};
@@ -131,7 +170,11 @@ async function measureEngineSize(engine, size, pg, results) {
       const before = cpuMs(kith.pid);
       const measured = await load(kith.url, scenario.request, { connections, durationMs });
       const cpu = cpuMs(kith.pid) - before;
-      const bare = await load(baseline.url, scenario.request, { connections, durationMs });
+      // The baseline is steady from its first request: a quick run measures it for a shorter time.
+      const bare = await load(baseline.url, scenario.request, {
+        connections,
+        durationMs: quick ? Math.min(durationMs, 1_000) : durationMs,
+      });
       const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
       results.rows.push({
         engine,
@@ -184,7 +227,7 @@ async function measureFederation(engine, size, kith, prepared, results) {
   }
 }
 
-const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 500 : 3_000));
+const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 300 : 2_000));
 const federationKeys = await rsaKeyPairs(8);
 const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;

@@ -105,7 +105,8 @@ function otherScalingTable(results) {
 
 export function report({ results, machine, quick, connections, durationMs, reading }) {
   const processRows = results.process.map(
-    (p) => `| ${p.engine} | ${p.size} | ${fixed(p.coldStartMs, 0)} | ${fixed(p.idleRssMb, 0)} | ${fixed(p.peakRssMb, 0)} |`,
+    (p) =>
+      `| ${p.engine} | ${p.size} | ${p.cached ? "from cache" : fixed(p.seedSeconds, 1)} | ${fixed(p.coldStartMs, 0)} | ${fixed(p.idleRssMb, 0)} | ${fixed(p.peakRssMb, 0)} |`,
   );
   const probeRows = results.probes.map((p) => `| ${p.name} | ${p.engine} | ${p.size} | ${p.summary} |`);
   return `# Benchmark results
@@ -144,10 +145,12 @@ ${deliveryTable(results.federation.filter((row) => row.kind === "delivery"))}
 
 ## Process
 
-| engine | dataset | cold start ms | idle RSS MB | peak RSS MB |
-|---|---|---:|---:|---:|
+| engine | dataset | seeding s | cold start ms | idle RSS MB | peak RSS MB |
+|---|---|---:|---:|---:|---:|
 ${processRows.join("\n")}
 
+Seeding is the benchmark's own bulk load of the dataset (multi-row inserts in transactions), not a Kith measurement;
+SQLite datasets are cached in \`bench/.cache\` by size, generator and schema, so a rerun copies them instead.
 Cold start is from spawning \`kith serve\` to its first \`/health\` answer, on the seeded database (migrations already applied).
 
 ## Scaling from dataset to dataset
