@@ -3,8 +3,9 @@
 // load-generator process, and measures the same requests against a bare
 // node:http baseline in the same run. Writes bench/RESULTS.md.
 //
-//   pnpm bench                 small, medium and large datasets (about 20-30 minutes)
+//   pnpm bench                 small, medium and large datasets (about 25-30 minutes on 2 cores; see READING.md)
 //   pnpm bench --quick         the small dataset, short runs (under 3 minutes)
+//   --no-cache                 seed SQLite datasets anew instead of copying them from bench/.cache
 //   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10
 //   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
@@ -33,7 +34,7 @@ const args = Object.fromEntries(
 const quick = args.quick === "true";
 const sizes = (args.sizes ?? (quick ? "small" : "small,medium,large")).split(",");
 const engines = (args.engines ?? "sqlite,postgres").split(",");
-const durationMs = Number(args.seconds ?? (quick ? 1.5 : 8)) * 1000;
+const durationMs = Number(args.seconds ?? (quick ? 1.5 : 5)) * 1000;
 const connections = Number(args.connections ?? 10);
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -227,7 +228,7 @@ async function measureFederation(engine, size, kith, prepared, results) {
   }
 }
 
-const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 300 : 2_000));
+const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 300 : 1_000));
 const federationKeys = await rsaKeyPairs(8);
 const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;
