@@ -195,7 +195,7 @@ async function measureEngineSize(engine, size, pg, results) {
     }
     for (const probe of scenarios.probes) {
       const outcome = await probe.run({ url: kith.url, storage: prepared.storage, dataset: prepared.dataset });
-      results.probes.push({ engine, size, name: probe.name, ...outcome });
+      results.probes.push({ engine, size, name: probe.name, series: probe.series ?? probe.name, ...outcome });
       log(`  ${probe.name}: ${outcome.summary}`);
     }
     await measureFederation(engine, size, kith, prepared, results);

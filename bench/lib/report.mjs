@@ -90,7 +90,7 @@ function otherScalingTable(results) {
         probe.size,
         `${fixed(probe.requestMs, 0)} / ${fixed(probe.completeMs, 0)}`,
       );
-    if (probe.doneMs !== undefined) add(`${probe.name}: all clients updated, ms`, probe.engine, probe.size, fixed(probe.doneMs, 0));
+    if (probe.doneMs !== undefined) add(`${probe.series}: all clients updated, ms`, probe.engine, probe.size, fixed(probe.doneMs, 0));
   }
   for (const row of results.federation.filter((candidate) => !candidate.skipped)) {
     if (row.kind === "inbox")

@@ -48,6 +48,8 @@ export function scenarioSet(dataset) {
       .filter((poster, i, posters) => posters.findIndex((other) => other.followers === poster.followers) === i)
       .map((poster) => ({
         name: `posting, fan-out to ${poster.followers} followers`,
+        // The same poster across datasets, for the scaling table (small has fewer accounts than the largest fan-out).
+        series: `posting as ${poster.name}, fan-out to up to ${poster.name.slice(3)} followers`,
         run: (context) => fanOutProbe(context, poster),
       })),
     { name: "streaming fan-out to 1000 clients", run: (context) => streamingProbe(context, 1_000) },
