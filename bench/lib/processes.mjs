@@ -66,7 +66,10 @@ export async function startKith({ dataDir, databaseUrl }) {
   const started = process.hrtime.bigint();
   // KITH_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (to see where the time goes).
   const profile = process.env.KITH_BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.KITH_BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, join(ROOT, "apps/server/dist/cli.js"), "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...profile, join(ROOT, "apps/server/dist/cli.js"), "serve"], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => {
     stderr = (stderr + chunk).slice(-4000);

@@ -17,6 +17,7 @@ export function scenarioSet(dataset) {
     },
     {
       name: `home timeline, 40 posts, follows ${reader2000.follows}`,
+      series: "home timeline, 40 posts, follows up to 2000",
       request: { path: "/api/v1/timelines/home?limit=40", headers: bearer(tokens.reader2000) },
     },
     { name: "public timeline, 40 posts", request: { path: "/api/v1/timelines/public?limit=40", headers: bearer(tokens.reader50) } },

@@ -64,7 +64,10 @@ function sha256(text) {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-async function insertAll(db, table, rows, batch = 500) {
+/** Multi-row inserts of as many rows as fit in 30 000 parameters (SQLite allows 32 766 a statement), 2 000 at most. */
+async function insertAll(db, table, rows) {
+  if (rows.length === 0) return;
+  const batch = Math.min(2_000, Math.floor(30_000 / Object.keys(rows[0]).length));
   for (let i = 0; i < rows.length; i += batch)
     await db
       .insertInto(table)
@@ -173,7 +176,6 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
         following_count: counts[i].following,
         last_status_at: counts[i].last === null ? null : iso(counts[i].last),
       })),
-      200,
     );
     await insertAll(
       trx,
@@ -243,7 +245,6 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
           created_at: iso(s.ms),
           updated_at: iso(s.ms),
         })),
-        250,
       );
       const tagged = chunk.filter((s) => tagOf[s.n] >= 0).map((s) => ({ tag_id: tagIds.get(TAGS[tagOf[s.n]]), status_id: s.id }));
       if (tagged.length) await insertAll(trx, "status_tags", tagged);
@@ -395,7 +396,6 @@ export async function addDeliveryAudience(storage, { hosts, actorsPerHost, now =
       trx,
       "accounts",
       remote.filter((account) => !known.has(account.uri)),
-      100,
     );
     await insertAll(trx, "users", [
       {
