@@ -108,7 +108,8 @@ async function prepare(engine, size, pg) {
   log(`  seeded ${engine}/${size} in ${seedSeconds.toFixed(1)} s`);
   if (useCache) {
     mkdirSync(CACHE_DIR, { recursive: true });
-    rmSync(`${cached}.tmp`, { force: true });
+    // Datasets of this size from an older generator or schema are of no further use.
+    for (const name of readdirSync(CACHE_DIR)) if (name.startsWith(`${size}-`)) rmSync(join(CACHE_DIR, name), { force: true });
     await sql`vacuum into ${sql.lit(`${cached}.tmp`)}`.execute(storage.db);
     renameSync(`${cached}.tmp`, cached);
     writeFileSync(`${cached}.json`, JSON.stringify(dataset));
