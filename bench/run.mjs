@@ -3,15 +3,18 @@
 // load-generator process, and measures the same requests against a bare
 // node:http baseline in the same run. Writes bench/RESULTS.md.
 //
-//   pnpm bench                 small, medium and large datasets (about 20-30 minutes)
+//   pnpm bench                 small, medium and large datasets (about 25-30 minutes on 2 cores; see READING.md)
 //   pnpm bench --quick         the small dataset, short runs (under 3 minutes)
+//   --no-cache                 seed SQLite datasets anew instead of copying them from bench/.cache
 //   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10
+//   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
 //
 // A measurement, not a test: it asserts nothing and never fails on a number.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -19,6 +22,8 @@ import { scenarioSet } from "./lib/scenarios.mjs";
 import { SIZES, seed } from "./lib/seed.mjs";
 import { report } from "./lib/report.mjs";
 import { cpuMs, load, memoryMb, startBaseline, startKith } from "./lib/processes.mjs";
+import { deliveryScenario, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
+import { rsaKeyPairs } from "./lib/http-signature.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -29,7 +34,7 @@ const args = Object.fromEntries(
 const quick = args.quick === "true";
 const sizes = (args.sizes ?? (quick ? "small" : "small,medium,large")).split(",");
 const engines = (args.engines ?? "sqlite,postgres").split(",");
-const durationMs = Number(args.seconds ?? (quick ? 2 : 8)) * 1000;
+const durationMs = Number(args.seconds ?? (quick ? 1.5 : 5)) * 1000;
 const connections = Number(args.connections ?? 10);
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -53,13 +58,27 @@ async function postgresServer() {
   return { url: provided.postgresUrl, stop };
 }
 
+const CACHE_DIR = new URL("./.cache/", import.meta.url).pathname;
+const MIGRATIONS = new URL("../packages/core/src/storage/migrations/", import.meta.url).pathname;
+
+/** Names a seeded dataset by its size, the generator's code and the schema's migrations: any change to them seeds anew. */
+function datasetKey(size) {
+  const hash = createHash("sha256").update(readFileSync(new URL("./lib/seed.mjs", import.meta.url)));
+  for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
+  return `${size}-${hash.digest("hex").slice(0, 12)}`;
+}
+
 /** A migrated, seeded database of `size` on `engine`, with what the server needs to open it. */
 async function prepare(engine, size, pg) {
   const dataDir = mkdtempSync(join(tmpdir(), "kith-bench-"));
   let storage;
   let databaseUrl = null;
   let dropDatabase = async () => {};
+  // SQLite datasets are kept in bench/.cache (`--no-cache` seeds anew): a rerun copies the file instead of seeding.
+  const cached = join(CACHE_DIR, `${datasetKey(size)}.sqlite`);
+  const useCache = engine === "sqlite" && args["no-cache"] !== "true";
   if (engine === "sqlite") {
+    if (useCache && existsSync(cached) && existsSync(`${cached}.json`)) copyFileSync(cached, join(dataDir, "kith.sqlite"));
     storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
   } else {
     const name = `kith_bench_${size}_${process.pid}`;
@@ -69,23 +88,48 @@ async function prepare(engine, size, pg) {
   }
   await storage.migrate();
   const started = Date.now();
+  if (useCache && existsSync(cached) && existsSync(`${cached}.json`)) {
+    log(`  ${size} dataset from ${cached}`);
+    return opened(storage, JSON.parse(readFileSync(`${cached}.json`, "utf8")), { seedSeconds: 0, cached: true });
+  }
+  // Seeding settings of this connection only (the server opens its own): a page cache that holds the growing indexes
+  // (SQLite's default is 2 MB), no fsync, and no foreign-key checks, since the generator writes consistent rows.
+  if (engine === "sqlite") {
+    for (const pragma of ["cache_size = -1048576", "synchronous = off", "foreign_keys = off"])
+      await sql.raw(`pragma ${pragma}`).execute(storage.db);
+  }
   const dataset = await seed(storage, size, { log });
+  if (engine === "sqlite") await sql`pragma foreign_keys = on`.execute(storage.db);
   // A PostgreSQL server in service keeps planner statistics through autovacuum; a database filled a moment ago has
   // none yet, and the planner then picks plans no running server would (measured: 45 ms instead of 0.1 ms for one
   // page's visibility check). SQLite is left as a server would find it: Kith does not run ANALYZE there.
   if (engine === "postgres") await sql`analyze`.execute(storage.db);
-  log(`  seeded ${engine}/${size} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return {
-    storage,
-    dataset,
-    dataDir,
-    databaseUrl,
-    dispose: async () => {
-      await storage.close();
-      await dropDatabase();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const seedSeconds = (Date.now() - started) / 1000;
+  log(`  seeded ${engine}/${size} in ${seedSeconds.toFixed(1)} s`);
+  if (useCache) {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    // Datasets of this size from an older generator or schema are of no further use.
+    for (const name of readdirSync(CACHE_DIR)) if (name.startsWith(`${size}-`)) rmSync(join(CACHE_DIR, name), { force: true });
+    await sql`vacuum into ${sql.lit(`${cached}.tmp`)}`.execute(storage.db);
+    renameSync(`${cached}.tmp`, cached);
+    writeFileSync(`${cached}.json`, JSON.stringify(dataset));
+  }
+  return opened(storage, dataset, { seedSeconds, cached: false });
+
+  function opened(storage, dataset, seeding) {
+    return {
+      storage,
+      dataset,
+      dataDir,
+      databaseUrl,
+      ...seeding,
+      dispose: async () => {
+        await storage.close();
+        await dropDatabase();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
 }
 
 async function capture(url, request) {
@@ -106,8 +150,16 @@ async function measureEngineSize(engine, size, pg, results) {
   const prepared = await prepare(engine, size, pg);
   const kith = await startKith({ dataDir: prepared.dataDir, databaseUrl: prepared.databaseUrl });
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  results.process.push({ engine, size, coldStartMs: kith.coldStartMs, idleRssMb: memoryMb(kith.pid).rss });
+  results.process.push({
+    engine,
+    size,
+    coldStartMs: kith.coldStartMs,
+    idleRssMb: memoryMb(kith.pid).rss,
+    seedSeconds: prepared.seedSeconds,
+    cached: prepared.cached,
+  });
   const scenarios = scenarioSet(prepared.dataset);
+  if (args.only === "federation") scenarios.requests = scenarios.probes = [];
   const answers = {};
   const captured = [];
   for (const scenario of scenarios.requests) {
@@ -127,12 +179,17 @@ async function measureEngineSize(engine, size, pg, results) {
       const before = cpuMs(kith.pid);
       const measured = await load(kith.url, scenario.request, { connections, durationMs });
       const cpu = cpuMs(kith.pid) - before;
-      const bare = await load(baseline.url, scenario.request, { connections, durationMs });
+      // The baseline is steady from its first request: a quick run measures it for a shorter time.
+      const bare = await load(baseline.url, scenario.request, {
+        connections,
+        durationMs: quick ? Math.min(durationMs, 1_000) : durationMs,
+      });
       const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
       results.rows.push({
         engine,
         size,
         scenario: scenario.name,
+        series: scenario.series ?? scenario.name,
         rps: measured.rps,
         p50: measured.p50,
         p99: measured.p99,
@@ -147,9 +204,10 @@ async function measureEngineSize(engine, size, pg, results) {
     }
     for (const probe of scenarios.probes) {
       const outcome = await probe.run({ url: kith.url, storage: prepared.storage, dataset: prepared.dataset });
-      results.probes.push({ engine, size, name: probe.name, ...outcome });
+      results.probes.push({ engine, size, name: probe.name, series: probe.series ?? probe.name, ...outcome });
       log(`  ${probe.name}: ${outcome.summary}`);
     }
+    await measureFederation(engine, size, kith, prepared, results);
   } finally {
     results.process.at(-1).peakRssMb = memoryMb(kith.pid).peak;
     await baseline.stop();
@@ -158,7 +216,30 @@ async function measureEngineSize(engine, size, pg, results) {
   }
 }
 
-const results = { rows: [], probes: [], process: [], startedAt: new Date() };
+/** Inbox throughput and delivery, last: the delivery scenario adds remote followers to the dataset. */
+async function measureFederation(engine, size, kith, prepared, results) {
+  const remote = await startRemoteHosts(prepared.dataDir, federationKeys);
+  try {
+    const context = { kith, storage: prepared.storage, workDir: prepared.dataDir, keys: federationKeys, remote, log };
+    const inbox = await inboxScenario({ ...context, count: inboxActivities, connections });
+    results.federation.push({ engine, size, kind: "inbox", ...inbox });
+    log(`  inbox: ${inbox.rate.toFixed(0)} activities/s stored (baseline ${inbox.baselineRate.toFixed(0)} verified/s); ${inbox.detail}`);
+    const delivery = await deliveryScenario(context);
+    results.federation.push({ engine, size, kind: "delivery", ...delivery });
+    log(
+      `  delivery: ${delivery.skipped ?? `${delivery.kithMs?.toFixed(0)} ms (baseline ${delivery.baselineMs?.toFixed(0)} ms); ${delivery.detail}`}`,
+    );
+  } catch (error) {
+    log(`  federation scenarios failed: ${error.stack ?? error}`);
+    results.federation.push({ engine, size, kind: "inbox", skipped: String(error.message ?? error) });
+  } finally {
+    await remote.stop();
+  }
+}
+
+const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 300 : 1_000));
+const federationKeys = await rsaKeyPairs(8);
+const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;
 if (engines.includes("postgres") && !pg) log("PostgreSQL is not installed: measuring SQLite only.");
 try {

@@ -57,12 +57,19 @@ export async function startKith({ dataDir, databaseUrl }) {
     KITH_ORIGIN: url,
     KITH_DATA_DIR: dataDir,
     KITH_LOG_LEVEL: "warning",
+    // The other servers of the federation scenarios listen on loopback.
+    KITH_ALLOW_PRIVATE_ADDRESS: "true",
   };
   if (databaseUrl) env.KITH_DATABASE_URL = databaseUrl;
   else delete env.KITH_DATABASE_URL;
   delete env.KITH_REDIS_URL;
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(ROOT, "apps/server/dist/cli.js"), "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  // KITH_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (to see where the time goes).
+  const profile = process.env.KITH_BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.KITH_BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, join(ROOT, "apps/server/dist/cli.js"), "serve"], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk) => {
     stderr = (stderr + chunk).slice(-4000);

@@ -64,7 +64,10 @@ function sha256(text) {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-async function insertAll(db, table, rows, batch = 500) {
+/** Multi-row inserts of as many rows as fit in 30 000 parameters (SQLite allows 32 766 a statement), 2 000 at most. */
+async function insertAll(db, table, rows) {
+  if (rows.length === 0) return;
+  const batch = Math.min(2_000, Math.floor(30_000 / Object.keys(rows[0]).length));
   for (let i = 0; i < rows.length; i += batch)
     await db
       .insertInto(table)
@@ -173,7 +176,6 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
         following_count: counts[i].following,
         last_status_at: counts[i].last === null ? null : iso(counts[i].last),
       })),
-      200,
     );
     await insertAll(
       trx,
@@ -243,7 +245,6 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
           created_at: iso(s.ms),
           updated_at: iso(s.ms),
         })),
-        250,
       );
       const tagged = chunk.filter((s) => tagOf[s.n] >= 0).map((s) => ({ tag_id: tagIds.get(TAGS[tagOf[s.n]]), status_id: s.id }));
       if (tagged.length) await insertAll(trx, "status_tags", tagged);
@@ -317,4 +318,132 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
     searchWord: "lantern",
     tag: "gardening",
   };
+}
+
+/**
+ * The delivery scenario's audience, added to a seeded database once the other
+ * servers are up (their ports are only known then): a local account
+ * `deliverer` with a session, followed by `actorsPerHost` remote accounts on
+ * each of `hosts` (origins), with their personal and shared inboxes.
+ */
+export async function addDeliveryAudience(storage, { hosts, actorsPerHost, now = Date.UTC(2026, 10, 1) }) {
+  const nowIso = new Date(now).toISOString();
+  const local = { id: makeId("us", now, 9_000_000), username: "deliverer" };
+  const remote = hosts.flatMap((origin, h) =>
+    Array.from({ length: actorsPerHost }, (_, a) => {
+      const host = new URL(origin).host;
+      const uri = `${origin}/users/a${a}`;
+      return {
+        id: makeId("us", now, 9_000_001 + h * actorsPerHost + a),
+        username: `a${a}`,
+        domain: host,
+        acct_key: `a${a}@${host}`,
+        display_name: `Remote a${a}`,
+        note: "",
+        actor_type: "Person",
+        locked: false,
+        discoverable: true,
+        uri,
+        url: uri,
+        inbox_url: `${uri}/inbox`,
+        shared_inbox_url: `${origin}/inbox`,
+        created_at: nowIso,
+        updated_at: nowIso,
+        suspended_at: null,
+        silenced_at: null,
+        sensitized_at: null,
+        statuses_count: 0,
+        followers_count: 0,
+        following_count: 1,
+        last_status_at: null,
+      };
+    }),
+  );
+  // Actors the inbox scenario made known already are followers as they are.
+  const known = new Map(
+    (
+      await storage.db
+        .selectFrom("accounts")
+        .select(["id", "uri"])
+        .where(
+          "uri",
+          "in",
+          remote.map((account) => account.uri),
+        )
+        .execute()
+    ).map((row) => [row.uri, row.id]),
+  );
+  for (const account of remote) account.id = known.get(account.uri) ?? account.id;
+  const token = tokenFor(local.username);
+  await storage.transaction(async (trx) => {
+    await insertAll(trx, "accounts", [
+      {
+        ...remote[0],
+        id: local.id,
+        username: local.username,
+        domain: null,
+        acct_key: local.username,
+        display_name: "Bench deliverer",
+        uri: null,
+        url: null,
+        inbox_url: null,
+        shared_inbox_url: null,
+        followers_count: remote.length,
+        following_count: 0,
+      },
+    ]);
+    await insertAll(
+      trx,
+      "accounts",
+      remote.filter((account) => !known.has(account.uri)),
+    );
+    await insertAll(trx, "users", [
+      {
+        account_id: local.id,
+        email: "deliverer@bench.test",
+        email_confirmed_at: nowIso,
+        password_hash: null,
+        approved: true,
+        disabled_at: null,
+        locale: null,
+        created_at: nowIso,
+        updated_at: nowIso,
+      },
+    ]);
+    const userRole = await trx.selectFrom("roles").select("id").where("name", "=", "User").where("scope", "=", "global").executeTakeFirst();
+    if (userRole)
+      await insertAll(trx, "actor_roles", [{ actor_id: local.id, role_id: userRole.id, created_at: nowIso, updated_at: nowIso }]);
+    await insertAll(
+      trx,
+      "follows",
+      remote.map((account, i) => ({
+        id: makeId("fo", now, 9_000_000 + i),
+        account_id: account.id,
+        target_account_id: local.id,
+        show_reblogs: true,
+        notify: false,
+        languages: null,
+        uri: `${account.uri}/follows/deliverer`,
+        created_at: nowIso,
+        updated_at: nowIso,
+      })),
+    );
+    await insertAll(trx, "sessions", [
+      {
+        id: makeId("se", now, 9_000_000),
+        account_id: local.id,
+        app_id: null,
+        token_hash: sha256(token),
+        refresh_token_hash: null,
+        scopes: "read write follow push",
+        user_agent: "kith-bench",
+        ip: null,
+        created_at: nowIso,
+        last_used_at: null,
+        expires_at: null,
+        revoked_at: null,
+      },
+    ]);
+  });
+  return { username: local.username, token, followers: remote.length };
 }

@@ -1,0 +1,45 @@
+// The practical limit of a delivery: a bare script that signs one body
+// (draft-cavage, node:crypto) for each inbox and POSTs it over loopback, all
+// at once, as a sender that had nothing else to do would. Input (JSON file):
+// { inboxes: [url], body, keyId, privateKey }. Prints one JSON line with the
+// statuses and the wall-clock window, signing included.
+
+import { createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import { signedHeaders } from "./http-signature.mjs";
+
+const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const privateKey = createPrivateKey(spec.privateKey);
+const agent = new http.Agent({ keepAlive: true });
+
+function deliver(inbox) {
+  const url = new URL(inbox);
+  const headers = signedHeaders({ host: url.host, path: url.pathname, body: spec.body, keyId: spec.keyId, privateKey });
+  return new Promise((resolve) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: url.pathname,
+        agent,
+        headers: { ...headers, "content-length": Buffer.byteLength(spec.body) },
+      },
+      (response) => {
+        response.on("data", () => {});
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on("error", () => resolve(0));
+    request.end(spec.body);
+  });
+}
+
+const startedAt = performance.timeOrigin + performance.now();
+const answers = await Promise.all(spec.inboxes.map(deliver));
+const endedAt = performance.timeOrigin + performance.now();
+agent.destroy();
+const statuses = {};
+for (const status of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+process.stdout.write(`${JSON.stringify({ statuses, startedAt, endedAt })}\n`);

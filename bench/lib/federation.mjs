@@ -1,0 +1,254 @@
+// The federation scenarios: inbox throughput (signed activities from remote
+// actors, counted when they are in the database) and delivery of one post to
+// remote followers on 100 hosts (counted when the hosts have verified it).
+// Each is measured against Kith and against a bare baseline in the same run.
+
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cpuMs } from "./processes.mjs";
+import { addDeliveryAudience } from "./seed.mjs";
+
+const LIB = new URL(".", import.meta.url).pathname;
+const HOSTS = 100;
+const ACTORS_PER_HOST = 10;
+/** The inbox scenario's senders: the first actors of the first hosts. */
+const INBOX_HOSTS = 10;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const epochMs = () => performance.timeOrigin + performance.now();
+
+/** Runs `node <script> <args>` to its end; its stdout is one JSON line. */
+function runJson(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(LIB, script), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${script} exited with ${code}`))));
+  });
+}
+
+/** Starts `node <script> <args>`, resolving with its first stdout line (JSON) and a stop function. */
+function startJson(script, args) {
+  const child = spawn(process.execPath, [join(LIB, script), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    child.stdout.once("data", (chunk) =>
+      resolve({
+        info: JSON.parse(String(chunk).trim().split("\n")[0]),
+        pid: child.pid,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once("exit", done);
+            child.kill("SIGTERM");
+          }),
+      }),
+    );
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+async function count(db, table, column, pattern) {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where(column, "like", pattern)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Activities of `tag` that landed: notes stored from Creates plus favourites stored from Likes. */
+async function landed(db, tag) {
+  return (await count(db, "statuses", "uri", `%/bench-notes/${tag}-%`)) + (await count(db, "favourites", "uri", `%/bench-likes/${tag}-%`));
+}
+
+/** Polls until `expected` activities of `tag` landed, or nothing new landed for `idleMs`; the time of the last increase. */
+async function waitLanded(db, tag, expected, idleMs = 15_000) {
+  let seen = -1;
+  let lastChange = epochMs();
+  let lastIncreaseAt = epochMs();
+  while (true) {
+    const now = await landed(db, tag);
+    if (now !== seen) {
+      if (now > seen) lastIncreaseAt = epochMs();
+      seen = now;
+      lastChange = epochMs();
+    }
+    if (seen >= expected || epochMs() - lastChange > idleMs) return { landed: seen, at: lastIncreaseAt };
+    await sleep(25);
+  }
+}
+
+const percentile = (value) => (value === null || value === undefined ? null : value);
+
+export function startRemoteHosts(workDir, keys) {
+  const specFile = join(workDir, "remote-hosts.json");
+  writeFileSync(specFile, JSON.stringify({ hosts: HOSTS, actorsPerHost: ACTORS_PER_HOST, keys }));
+  return startJson("remote-hosts.mjs", [specFile]);
+}
+
+/** Inbox throughput: `count` signed activities to Kith's shared inbox, then the same requests to the bare baseline. */
+export async function inboxScenario({ kith, storage, workDir, keys, remote, count, connections, log }) {
+  const actors = remote.info.hosts
+    .slice(0, INBOX_HOSTS)
+    .flatMap((origin, h) =>
+      Array.from({ length: ACTORS_PER_HOST }, (_, a) => ({ id: `${origin}/users/a${a}`, key: (h * ACTORS_PER_HOST + a) % keys.length })),
+    );
+  const targets = await storage.db
+    .selectFrom("statuses")
+    .innerJoin("accounts", "accounts.id", "statuses.account_id")
+    .select(["statuses.id", "accounts.username"])
+    .where("statuses.visibility", "=", "public")
+    .where("accounts.domain", "is", null)
+    .orderBy("statuses.id", "desc")
+    .limit(count)
+    .execute();
+  const likeTargets = targets.map((row) => `${kith.url}/users/${row.username}/statuses/${row.id}`);
+  const kithUrl = new URL(kith.url);
+  const specFor = (tag, url, n, likes) => {
+    const file = join(workDir, `inbox-${tag}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        url: `${url}/inbox`,
+        host: kithUrl.host,
+        tag,
+        count: n,
+        connections,
+        actors,
+        keys: keys.map((k) => k.privateKey),
+        likeTargets: likes,
+      }),
+    );
+    return file;
+  };
+
+  // Warm-up: every actor sends once, so Kith knows them (their documents fetched and stored) before the clock starts.
+  const warm = await runJson("inbox-load.mjs", [specFor("warm", kith.url, actors.length, [])]);
+  const warmLanded = await waitLanded(storage.db, "warm", warm.statuses[202] ?? 0, 30_000);
+  if (warmLanded.landed < actors.length)
+    log(`  inbox warm-up: ${warmLanded.landed}/${actors.length} landed (answers ${JSON.stringify(warm.statuses)})`);
+
+  const documentsBefore = (await (await fetch(`${remote.info.control}/stats`)).json()).documentsServed;
+  const tag = `run${Date.now()}`;
+  const file = specFor(tag, kith.url, count, likeTargets);
+  const before = cpuMs(kith.pid);
+  const sent = await runJson("inbox-load.mjs", [file]);
+  const accepted = sent.statuses[202] ?? 0;
+  const done = await waitLanded(storage.db, tag, accepted);
+  const cpu = cpuMs(kith.pid) - before;
+  const documentsFetched = (await (await fetch(`${remote.info.control}/stats`)).json()).documentsServed - documentsBefore;
+  const seconds = (done.at - sent.startedAt) / 1000;
+
+  const keysFile = join(workDir, "inbox-keys.json");
+  writeFileSync(
+    keysFile,
+    JSON.stringify({ keys: Object.fromEntries(actors.map((actor) => [`${actor.id}#main-key`, keys[actor.key].publicKey])) }),
+  );
+  const baseline = await startJson("inbox-baseline.mjs", [keysFile]);
+  let bare;
+  try {
+    const baselineUrl = `http://127.0.0.1:${baseline.info}`;
+    await runJson("inbox-load.mjs", [specFor("warm", baselineUrl, actors.length, [])]);
+    const bareBefore = cpuMs(baseline.pid);
+    bare = await runJson("inbox-load.mjs", [specFor(tag, baselineUrl, count, likeTargets)]);
+    bare.cpu = cpuMs(baseline.pid) - bareBefore;
+  } finally {
+    await baseline.stop();
+  }
+  const bareRate = (bare.statuses[202] ?? 0) / ((bare.endedAt - bare.startedAt) / 1000);
+  const rate = done.landed / seconds;
+  return {
+    scenario: `inbox, ${count} signed activities (Create/Like) from ${actors.length} actors on ${INBOX_HOSTS} hosts`,
+    rate,
+    p50: percentile(sent.p50),
+    p99: percentile(sent.p99),
+    cpuMsPerActivity: done.landed ? cpu / done.landed : null,
+    baselineRate: bareRate,
+    baselineP50: bare.p50,
+    baselineP99: bare.p99,
+    baselineCpuMsPerActivity: bare.statuses[202] ? bare.cpu / bare.statuses[202] : null,
+    ratio: rate / bareRate,
+    detail: `${done.landed}/${count} stored (answers ${Object.entries(sent.statuses)
+      .map(([status, n]) => `${n}×${status}`)
+      .join(
+        ", ",
+      )}, ${documentsFetched} actor documents fetched); answered in ${((sent.endedAt - sent.startedAt) / 1000).toFixed(1)} s, stored by ${seconds.toFixed(1)} s`,
+  };
+}
+
+async function deliveries(remote, withBodies = false) {
+  const response = await fetch(`${remote.info.control}/deliveries${withBodies ? "?bodies" : ""}`);
+  return response.json();
+}
+
+/** Waits until every host has a verified delivery, or `timeoutMs`; the time of the last one. */
+async function waitDelivered(remote, timeoutMs = 60_000) {
+  const started = Date.now();
+  while (true) {
+    const got = await deliveries(remote);
+    const verified = got.filter((delivery) => delivery.verified);
+    const hosts = new Set(verified.map((delivery) => delivery.host));
+    if (hosts.size >= HOSTS || Date.now() - started > timeoutMs) {
+      return {
+        hosts: hosts.size,
+        verified: verified.length,
+        refused: got.length - verified.length,
+        personal: verified.filter((delivery) => delivery.path !== "/inbox").length,
+        lastAt: verified.length ? Math.max(...verified.map((delivery) => delivery.at)) : null,
+      };
+    }
+    await sleep(10);
+  }
+}
+
+/** One public post by an account with 1 000 remote followers on 100 hosts, then the same body signed and POSTed by a bare script. */
+export async function deliveryScenario({ kith, storage, workDir, keys, remote }) {
+  const audience = await addDeliveryAudience(storage, { hosts: remote.info.hosts, actorsPerHost: ACTORS_PER_HOST });
+  // A server that has heard from this actor before has its key: fetched here, before the clock starts (which also has Kith make the key).
+  const actor = await (await fetch(`${kith.url}/users/${audience.username}`, { headers: { accept: "application/activity+json" } })).json();
+  const baselineKeyId = `${remote.info.hosts[0]}/users/baseline#main-key`;
+  for (const keyId of [actor.publicKey?.id, baselineKeyId]) {
+    if (keyId) await fetch(`${remote.info.control}/prewarm?keyId=${encodeURIComponent(keyId)}`, { method: "POST" });
+  }
+  await fetch(`${remote.info.control}/reset`, { method: "POST" });
+
+  const before = cpuMs(kith.pid);
+  const startedAt = epochMs();
+  const response = await fetch(`${kith.url}/api/v1/statuses`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${audience.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ status: "One post to a thousand remote followers on a hundred servers", visibility: "public" }),
+  });
+  const requestMs = epochMs() - startedAt;
+  if (!response.ok) return { skipped: `posting answered ${response.status}` };
+  const kithDone = await waitDelivered(remote);
+  const cpu = cpuMs(kith.pid) - before;
+  const kithMs = kithDone.lastAt === null ? null : kithDone.lastAt - startedAt;
+  const body = (await deliveries(remote, true)).find((delivery) => delivery.verified)?.body;
+
+  await fetch(`${remote.info.control}/reset`, { method: "POST" });
+  const specFile = join(workDir, "delivery-baseline.json");
+  writeFileSync(
+    specFile,
+    JSON.stringify({
+      inboxes: remote.info.hosts.map((origin) => `${origin}/inbox`),
+      body,
+      keyId: baselineKeyId,
+      privateKey: keys[0].privateKey,
+    }),
+  );
+  const bare = await runJson("delivery-baseline.mjs", [specFile]);
+  const bareDone = await waitDelivered(remote, 10_000);
+  const bareMs = bareDone.lastAt === null ? null : bareDone.lastAt - bare.startedAt;
+  return {
+    scenario: `delivery of one post to ${audience.followers} followers on ${HOSTS} hosts`,
+    requestMs,
+    kithMs,
+    cpuMs: cpu,
+    baselineMs: bareMs,
+    ratio: kithMs !== null && bareMs ? kithMs / bareMs : null,
+    detail: `${kithDone.hosts}/${HOSTS} hosts verified a delivery (${kithDone.verified} verified, ${kithDone.personal} to personal inboxes, ${kithDone.refused} refused); baseline ${bareDone.hosts}/${HOSTS}`,
+  };
+}

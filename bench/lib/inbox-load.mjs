@@ -1,0 +1,102 @@
+// The inbox load generator, its own process: `count` activities from the
+// remote actors of bench/lib/remote-hosts.mjs, signed (draft-cavage,
+// RSA-SHA256, node:crypto) before the clock starts so that signing does not
+// compete with the server for the CPU, then POSTed to a shared inbox over
+// `connections` keep-alive connections. Half are Create(Note), half Like of
+// a local post when like targets are given. Prints one JSON line with the
+// answers' statuses, p50/p99 and the wall-clock window of the sends.
+//
+// Input (JSON file): { url, host, tag, count, connections, actors: [{ id, key }], keys: [privateKeyPem], likeTargets: [uri] }
+// `host` is the Host header signed and sent, so one set of requests serves Kith and the baseline alike.
+
+import { createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import { signedHeaders } from "./http-signature.mjs";
+
+const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const target = new URL(spec.url);
+const privateKeys = spec.keys.map((pem) => createPrivateKey(pem));
+const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+
+function activity(i) {
+  const actor = spec.actors[i % spec.actors.length];
+  const published = new Date().toISOString();
+  const like = spec.likeTargets.length > 0 && i % 2 === 1;
+  const document = like
+    ? {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${actor.id}/bench-likes/${spec.tag}-${i}`,
+        type: "Like",
+        actor: actor.id,
+        object: spec.likeTargets[Math.floor(i / 2) % spec.likeTargets.length],
+      }
+    : {
+        "@context": "https://www.w3.org/ns/activitystreams",
+        id: `${actor.id}/bench-activities/${spec.tag}-${i}`,
+        type: "Create",
+        actor: actor.id,
+        published,
+        to: [PUBLIC],
+        cc: [`${actor.id}/followers`],
+        object: {
+          id: `${actor.id}/bench-notes/${spec.tag}-${i}`,
+          type: "Note",
+          attributedTo: actor.id,
+          content: `<p>Inbox benchmark note ${i} from a remote actor, with a few words of text.</p>`,
+          published,
+          to: [PUBLIC],
+          cc: [`${actor.id}/followers`],
+        },
+      };
+  const body = JSON.stringify(document);
+  const headers = signedHeaders({
+    host: spec.host,
+    path: target.pathname,
+    body,
+    keyId: `${actor.id}#main-key`,
+    privateKey: privateKeys[actor.key],
+  });
+  return { body, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } };
+}
+
+const signingStarted = performance.now();
+const requests = Array.from({ length: spec.count }, (_, i) => activity(i));
+const signingMs = performance.now() - signingStarted;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
+function send({ body, headers }) {
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const request = http.request(
+      { host: target.hostname, port: target.port, method: "POST", path: target.pathname, agent, headers },
+      (response) => {
+        response.on("data", () => {});
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, ns: Number(process.hrtime.bigint() - started) }));
+      },
+    );
+    request.on("error", () => resolve({ status: 0, ns: Number(process.hrtime.bigint() - started) }));
+    request.end(body);
+  });
+}
+
+const latencies = [];
+const statuses = {};
+let next = 0;
+const startedAt = performance.timeOrigin + performance.now();
+await Promise.all(
+  Array.from({ length: spec.connections }, async () => {
+    while (next < requests.length) {
+      const result = await send(requests[next++]);
+      latencies.push(result.ns);
+      statuses[result.status] = (statuses[result.status] ?? 0) + 1;
+    }
+  }),
+);
+const endedAt = performance.timeOrigin + performance.now();
+agent.destroy();
+latencies.sort((a, b) => a - b);
+const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] / 1e6 : null);
+process.stdout.write(
+  `${JSON.stringify({ sent: latencies.length, statuses, p50: at(0.5), p99: at(0.99), startedAt, endedAt, signingMs })}\n`,
+);
