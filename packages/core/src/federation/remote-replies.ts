@@ -12,6 +12,7 @@ import type { FederationContextData } from "./kith-federation.js";
 import { flag } from "./notes.js";
 import { rememberRemoteActor } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, sameOrigin, storeRemotePost } from "./remote-posts.js";
+import type { ServiceDeps } from "../services/deps.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 import { tombstoneKey } from "./status-inbox.js";
 
@@ -41,6 +42,7 @@ function isRepliesJob(payload: unknown): payload is RepliesJob {
 }
 
 export interface RemoteRepliesOptions extends RemotePostDeps {
+  readonly deps: RemotePostDeps["deps"] & Pick<ServiceDeps, "queue">;
   readonly kv: SqlKvStore;
   readonly context: () => Context<FederationContextData>;
   /** Fetches a remote object (signed by the instance actor, over the safe fetch). */
@@ -67,7 +69,7 @@ export function remoteReplies(options: RemoteRepliesOptions): RemoteRepliesFetch
 
   async function queue(statusId: string, depth: number): Promise<void> {
     if (!(await remotePost(statusId))) return;
-    const recent = ["kith", "replies-fetched", statusId];
+    const recent = ["kith", "replies-fetched", statusId] as const;
     if ((await kv.get(recent)) !== undefined) return;
     await kv.setFor(recent, true, REFETCH_AFTER_MS);
     await deps.queue.enqueue(REPLIES_QUEUE, { statusId, depth } satisfies RepliesJob, {
