@@ -45,6 +45,7 @@ interface Status {
   reblog: Status | null;
   poll: { id: string; votes_count: number; options: { title: string; votes_count: number | null }[] } | null;
   tags: { name: string }[];
+  mentions: { acct: string }[];
   account: { acct: string };
 }
 
@@ -196,6 +197,18 @@ describe("posts between two server processes", () => {
       (response) => response.status === 404,
     );
     expect(gone.status).toBe(404);
+  }, 120_000);
+
+  it("looks up a mentioned account its server has never seen, and the mention reaches it", async () => {
+    await a.createAccount("dave");
+    const dave = new Client(a, await tokenFor(a, "dave"));
+    const post = await bob.ok<Status>("POST", "/api/v1/statuses", { status: `hello @dave@${a.host}, welcome`, visibility: "public" });
+    expect(post.mentions.map((mention) => mention.acct)).toEqual([`dave@${a.host}`]);
+    const mentions = await eventually(
+      () => dave.notifications("mention"),
+      (list) => list.some((n) => n.status?.uri === post.uri),
+    );
+    expect(mentions.filter((n) => n.status?.uri === post.uri).map((n) => n.account.acct)).toEqual([`bob@${b.host}`]);
   }, 120_000);
 
   it("votes on a remote poll and sees its results move, pins, and resolves a post by URL", async () => {

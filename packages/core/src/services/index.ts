@@ -150,11 +150,11 @@ export function createServices(deps: ServiceDeps): KithServices {
   const tags = new TagService(deps);
   publishPublicStreams(events, deps);
   const polls = new PollService(deps, events);
-  const statuses = new StatusService(deps, events, polls, media);
+  const remoteAccounts = new RemoteAccountService(deps, accountViews);
+  const statuses = new StatusService(deps, events, polls, media, remoteAccounts);
   const statusInteractions = new StatusInteractions(deps, events, statuses, settings);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
   const feeds = createFeedServices(deps, events, statusViews, accountViews);
-  const remoteAccounts = new RemoteAccountService(deps, accountViews);
   const follows = new FollowService(deps, events);
   return {
     events,

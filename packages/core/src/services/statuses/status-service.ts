@@ -1,8 +1,6 @@
 import type { Kysely } from "kysely";
-import { acctKey } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
 import {
-  accountsByAcctKeys,
   bumpAccountStatuses,
   bumpStatusCounter,
   deleteStatusRows,
@@ -21,7 +19,8 @@ import type { Database, StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import type { PollInput, PollService } from "../polls/poll-service.js";
-import { type MentionHandle, type MentionTarget, countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
+import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
+import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
 /** Attaches uploaded media to a post inside the post's transaction (the media part provides it). */
 export interface StatusMediaAttacher {
@@ -74,6 +73,8 @@ export class StatusService {
     private readonly events: DomainEvents,
     private readonly polls: PollService,
     private readonly media: StatusMediaAttacher,
+    /** Looks up remote accounts a post mentions that this server has never seen; none in a server that does not federate. */
+    private readonly remoteHandles: RemoteHandleResolver | null = null,
   ) {}
 
   /** Keys older than this are forgotten, as Mastodon keeps them an hour: a retry comes soon, a reused key later means a new post. */
@@ -95,22 +96,17 @@ export class StatusService {
     return row;
   }
 
-  async #resolveMentions(
-    db: Kysely<Database>,
-    handles: readonly MentionHandle[],
-  ): Promise<(handle: MentionHandle) => MentionTarget | null> {
-    const host = new URL(this.deps.config.origin).host.toLowerCase();
-    const keyOf = (handle: MentionHandle) => acctKey(handle.username, handle.domain === host ? null : handle.domain);
-    const rows = await accountsByAcctKeys(db, handles.map(keyOf));
-    const byKey = new Map(rows.map((row) => [row.acct_key, row]));
-    return (handle) => {
-      const row = byKey.get(keyOf(handle));
-      return row ? { id: row.id, username: row.username, domain: row.domain, url: row.url } : null;
-    };
+  #ownHost(): string {
+    return new URL(this.deps.config.origin).host.toLowerCase();
   }
 
-  async #render(db: Kysely<Database>, text: string): Promise<Rendered> {
-    const resolve = await this.#resolveMentions(db, mentionHandles(text));
+  /** Outside the post's transaction: unknown remote mentions of `text` looked up on their servers. */
+  #lookUpMentions(text: string): Promise<LookedUpMentions> {
+    return lookUpUnknownMentions(this.deps.storage.db, this.#ownHost(), mentionHandles(text), this.remoteHandles);
+  }
+
+  async #render(db: Kysely<Database>, text: string, lookedUp: LookedUpMentions): Promise<Rendered> {
+    const resolve = await mentionTargets(db, this.#ownHost(), mentionHandles(text), lookedUp);
     const formatted = formatText(text, this.deps.config.origin, resolve);
     return {
       html: formatted.html,
@@ -167,11 +163,12 @@ export class StatusService {
     const applicationId = input.sessionId
       ? ((await db.selectFrom("sessions").select("app_id").where("id", "=", input.sessionId).executeTakeFirst())?.app_id ?? null)
       : null;
+    const lookedUp = await this.#lookUpMentions(text);
     const now = this.deps.clock.now().toISOString();
     const id = this.deps.ids.next("status");
     try {
       await this.deps.storage.transaction(async (trx) => {
-        const rendered = await this.#render(trx, text);
+        const rendered = await this.#render(trx, text, lookedUp);
         await insertStatus(trx, {
           id,
           account_id: accountId,
@@ -222,6 +219,7 @@ export class StatusService {
     this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
     const pollChanged =
       input.poll !== undefined && JSON.stringify(input.poll.options.map((option) => option.trim())) !== (currentPoll?.options ?? null);
+    const lookedUp = await this.#lookUpMentions(text);
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       const edits = await trx.selectFrom("status_edits").select("id").where("status_id", "=", statusId).limit(1).execute();
@@ -243,7 +241,7 @@ export class StatusService {
           })
           .execute();
       }
-      const rendered = await this.#render(trx, text);
+      const rendered = await this.#render(trx, text, lookedUp);
       const sensitive = (input.sensitive ?? readFlag(current.sensitive)) || spoilerText.length > 0;
       await trx
         .updateTable("statuses")

@@ -38,6 +38,16 @@ export async function accountsByAcctKeys(db: Kysely<Database>, keys: readonly st
     .execute();
 }
 
+export async function accountsByIds(db: Kysely<Database>, ids: readonly string[]): Promise<AccountHandleRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("accounts")
+    .select(["id", "username", "domain", "url", "acct_key"])
+    .where("id", "in", [...new Set(ids)])
+    .where("suspended_at", "is", null)
+    .execute();
+}
+
 /**
  * The remote accounts a post reached beyond its author's followers, as
  * Mastodon counts them for a Delete: the ones it mentions or replies to, and
