@@ -138,6 +138,30 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
     expect((await search("q=ciabatta&type=statuses", alice.token)).statuses).toEqual([]);
   });
 
+  it("never finds a boost, even one carrying the words of its post", async () => {
+    const boostId = kith.ids.next("status");
+    const now = kith.clock.now().toISOString();
+    await kith.storage.db
+      .insertInto("statuses")
+      .values({
+        id: boostId,
+        account_id: alice.account.id,
+        reblog_of_id: posts.bobPublic,
+        text: "My sourdough bread recipe",
+        content: "",
+        visibility: "public",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    try {
+      const found = await search("q=sourdough%20bread&type=statuses", alice.token);
+      expect(found.statuses.map((s) => s.id)).toEqual([posts.bobPublic]);
+    } finally {
+      await kith.storage.db.deleteFrom("statuses").where("id", "=", boostId).execute();
+    }
+  });
+
   it("filters posts by author, pages with max_id, min_id, limit and offset", async () => {
     expect((await search(`q=sourdough&type=statuses&account_id=${bob.account.id}`, alice.token)).statuses.map((s) => s.id)).toEqual([
       posts.bobPublic,

@@ -31,6 +31,22 @@ describeFeedsOnEngines("timelines", (makeKith) => {
     expect(await home(alice)).toEqual([first]);
   });
 
+  it("a new post is in its author's home when creating returns; followers get it once the reactions after the answer have run", async () => {
+    const [alice, bob] = [await user(), await user()];
+    await follow(kith, bob.account.id, alice.account.id);
+    const id = await kith.services.statuses.create(alice.account.id, { text: "answered before the fan-out", visibility: "public" });
+    const authorRow = await kith.storage.db
+      .selectFrom("home_feed")
+      .select("account_id")
+      .where("status_id", "=", id)
+      .where("account_id", "=", alice.account.id)
+      .executeTakeFirst();
+    expect(authorRow?.account_id).toBe(alice.account.id);
+    await kith.services.events.settled();
+    expect(await home(bob)).toEqual([id]);
+    expect(await home(alice)).toEqual([id]);
+  });
+
   it("home needs a token", async () => {
     expect((await kith.request("GET", "/api/v1/timelines/home")).status).toBe(401);
   });

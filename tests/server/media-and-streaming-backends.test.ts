@@ -33,10 +33,10 @@ function configError(env: Record<string, string>): ConfigError {
 }
 
 describe("KITH_BLOB configuration", () => {
-  it("keeps media in the data directory by default, and builds no S3 store", () => {
+  it("keeps media in the data directory by default, and builds no S3 store", async () => {
     const config = loadConfig({ KITH_DATA_DIR: "/srv/kith" });
     expect(config.blob).toEqual({ kind: "local", directory: "/srv/kith/media" });
-    expect(s3BlobOverride(config)).toEqual({});
+    expect(await s3BlobOverride(config)).toEqual({});
   });
 
   it("selects S3 with AWS's endpoint for the region unless one is given", () => {
@@ -98,7 +98,7 @@ describe("the S3 blob store the server builds", () => {
       KITH_S3_SECRET_ACCESS_KEY: S3RVER_SECRET_ACCESS_KEY,
       KITH_S3_FORCE_PATH_STYLE: "1",
     });
-    const { blob } = s3BlobOverride(config);
+    const { blob } = await s3BlobOverride(config);
     if (!blob) throw new Error("no S3 store built");
     await blob.put("media/ab/cd/photo.webp", new TextEncoder().encode("webp"), { contentType: "image/webp" });
     const stored = await blob.get("media/ab/cd/photo.webp");
@@ -130,7 +130,7 @@ describe("the S3 blob store the server builds", () => {
 
 describe("the pubsub the server builds", () => {
   it("is in-process without KITH_REDIS_URL", async () => {
-    const pubsub = pubsubFor(loadConfig({}));
+    const pubsub = await pubsubFor(loadConfig({}));
     expect(pubsub).toBeInstanceOf(MemoryPubSub);
     await pubsub.close();
   });
@@ -138,8 +138,8 @@ describe("the pubsub the server builds", () => {
   describeIfRedis("with KITH_REDIS_URL", () => {
     it("is Redis pub/sub, so two server processes see each other's events", async () => {
       const config = loadConfig({ KITH_REDIS_URL: redisUrl() ?? "" });
-      const first = pubsubFor(config);
-      const second = pubsubFor(config);
+      const first = await pubsubFor(config);
+      const second = await pubsubFor(config);
       try {
         expect(first).toBeInstanceOf(RedisPubSub);
         const channel = `test:${randomBytes(5).toString("hex")}`;

@@ -26,7 +26,14 @@ export async function startCompatServer(engine: CompatEngine): Promise<CompatSer
   const kith = await createTestKith({
     storage: () => (url ? createPostgresStorage({ connectionString: url }) : createSqliteStorage({ filename: ":memory:" })),
   });
-  const server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info) });
+  // Clients here read the effects of a request right after it: the reactions that follow an answer (a post's fan-out) are waited for.
+  const server = await startNodeServer({
+    handler: async (request, info) => {
+      const response = await kith.fetch(request, info);
+      await kith.services.events.settled();
+      return response;
+    },
+  });
   return {
     kith,
     server,

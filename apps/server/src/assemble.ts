@@ -1,18 +1,20 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_LIMITS, type Kith, LocalDirectoryBlobStore, type QueueFactory, SqlQueue, type Storage, createKith, getLogger } from "@kith/core";
-import { createRedisQueue } from "@kith/queue-redis";
 import { type BlobStore, MemoryPubSub, type PubSub } from "@kith/core";
-import { S3BlobStore } from "@kith/blob-s3";
 import { HttpSmsSender, type Mailer, type SmsSender, SmtpMailer } from "@kith/core";
-import { RedisPubSub } from "@kith/queue-redis";
-import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import type { ServerConfig } from "./config.js";
 
+// The adapters for PostgreSQL, Redis and S3 (with their drivers: pg, BullMQ, ioredis, undici) are loaded only when the
+// configuration selects them: a server on SQLite and local disk starts without reading or holding them.
+
 /** Opens the database the configuration selects: PostgreSQL when a URL is given, else SQLite in the data directory. */
-export function openStorage(config: ServerConfig): Storage {
-  if (config.database.kind === "postgres") return createPostgresStorage({ connectionString: config.database.url });
+export async function openStorage(config: ServerConfig): Promise<Storage> {
+  if (config.database.kind === "postgres") {
+    const { createPostgresStorage } = await import("@kith/storage-postgres");
+    return createPostgresStorage({ connectionString: config.database.url });
+  }
   mkdirSync(config.dataDir, { recursive: true });
   return createSqliteStorage({ filename: config.database.filename });
 }
@@ -24,7 +26,11 @@ export function openStorage(config: ServerConfig): Storage {
  */
 export function queueFor(config: ServerConfig): QueueFactory {
   const { redisUrl } = config;
-  if (redisUrl) return ({ storage, ids, clock }) => createRedisQueue({ url: redisUrl, storage, ids, clock });
+  if (redisUrl)
+    return async ({ storage, ids, clock }) => {
+      const { createRedisQueue } = await import("@kith/queue-redis");
+      return createRedisQueue({ url: redisUrl, storage, ids, clock });
+    };
   return ({ storage, ids, clock }) => new SqlQueue({ storage, ids, clock });
 }
 
@@ -32,8 +38,9 @@ export function queueFor(config: ServerConfig): QueueFactory {
  * The blob store for KITH_BLOB=s3, as an override of createKith's `blob`
  * option; empty for local storage, which keeps the local directory.
  */
-export function s3BlobOverride(config: ServerConfig): { blob?: BlobStore } {
+export async function s3BlobOverride(config: ServerConfig): Promise<{ blob?: BlobStore }> {
   if (config.blob.kind !== "s3") return {};
+  const { S3BlobStore } = await import("@kith/blob-s3");
   const { endpoint, region, bucket, accessKeyId, secretAccessKey, forcePathStyle } = config.blob;
   return { blob: new S3BlobStore({ endpoint, region, bucket, accessKeyId, secretAccessKey, forcePathStyle }) };
 }
@@ -53,14 +60,16 @@ export function messagingOverride(config: ServerConfig): { mail?: Mailer; sms?: 
  * The pubsub streaming fans out through: Redis pub/sub when KITH_REDIS_URL is
  * set, so every server process streams every event; else in-process.
  */
-export function pubsubFor(config: ServerConfig): PubSub {
-  return config.redisUrl ? new RedisPubSub({ url: config.redisUrl }) : new MemoryPubSub();
+export async function pubsubFor(config: ServerConfig): Promise<PubSub> {
+  if (!config.redisUrl) return new MemoryPubSub();
+  const { RedisPubSub } = await import("@kith/queue-redis");
+  return new RedisPubSub({ url: config.redisUrl });
 }
 
 /** Builds Kith from the server's configuration, applying migrations. Its workers run only once `start()` is called. */
 export async function assembleKith(config: ServerConfig, options: { migrate?: boolean } = {}): Promise<Kith> {
-  const storage = openStorage(config);
-  const pubsub = pubsubFor(config);
+  const storage = await openStorage(config);
+  const pubsub = await pubsubFor(config);
   try {
     const kith = await createKith({
       storage,
@@ -68,7 +77,7 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
       // Media stays on local disk under the data directory, whatever the database.
       blob: new LocalDirectoryBlobStore({ directory: join(config.dataDir, "media") }),
       // KITH_BLOB=s3 puts media in an S3-compatible object store instead.
-      ...s3BlobOverride(config),
+      ...(await s3BlobOverride(config)),
       // KITH_SMTP_URL and KITH_SMS_URL replace the outboxes.
       ...messagingOverride(config),
       pubsub,

@@ -123,7 +123,7 @@ async function runServe(args: string[], config: ServerConfig): Promise<number> {
 }
 
 async function migrate(config: ServerConfig, io: CliIo): Promise<number> {
-  const storage = openStorage(config);
+  const storage = await openStorage(config);
   try {
     const { applied } = await storage.migrate();
     io.out(applied.length ? `Applied: ${applied.join(", ")}` : "Up to date");

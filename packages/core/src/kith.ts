@@ -138,6 +138,8 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       await deps.queue.start();
     },
     async close() {
+      // Reactions still running after their request answered (fan-out of a new post) finish before the ports close.
+      await services.events.settled();
       federationQueue.abort();
       await deps.queue.stop();
       await deps.pubsub.close();

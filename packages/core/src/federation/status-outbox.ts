@@ -137,6 +137,9 @@ export function federatePosts(options: StatusOutboxOptions): void {
       await send(author, await audience(author, status.visibility, [originalAuthor]), announce);
       return;
     }
+    const recipients = await audience(author, status.visibility, await namedAccounts(status));
+    // Building the Note costs more than finding its audience: a post no other server is to hear of is never built.
+    if (recipients.length === 0) return;
     const object = await postObjectOf(db, origin, media, status);
     if (!object?.id) return;
     const create = new Create({
@@ -147,7 +150,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
       tos: object.toIds,
       ccs: object.ccIds,
     });
-    await send(author, await audience(author, status.visibility, await namedAccounts(status)), create);
+    await send(author, recipients, create);
   }
 
   async function onUpdated(statusId: string): Promise<void> {

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { MailMessage, Mailer } from "../ports/mail.js";
 
 export interface SmtpMailerOptions {
@@ -17,16 +17,20 @@ export interface SmtpMailerOptions {
  * embedded dev outbox. One transport per mailer; `close()` ends it.
  */
 export class SmtpMailer implements Mailer {
-  readonly #transport: nodemailer.Transporter;
+  readonly #url: string;
   readonly #from: string;
+  // nodemailer loads with the first mail, not with the server.
+  #transport: Promise<Transporter> | null = null;
 
   constructor(options: SmtpMailerOptions) {
-    this.#transport = nodemailer.createTransport(options.url);
+    this.#url = options.url;
     this.#from = options.from;
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.#transport.sendMail({
+    this.#transport ??= import("nodemailer").then((nodemailer) => nodemailer.default.createTransport(this.#url));
+    const transport = await this.#transport;
+    await transport.sendMail({
       from: this.#from,
       to: message.to,
       subject: message.subject,
@@ -36,6 +40,11 @@ export class SmtpMailer implements Mailer {
   }
 
   close(): void {
-    this.#transport.close();
+    // A transport that failed to open has nothing to close.
+    void this.#transport?.then(
+      (transport) => transport.close(),
+      () => {},
+    );
+    this.#transport = null;
   }
 }

@@ -63,9 +63,12 @@ export async function createTestKith(options: TestKithOptions): Promise<TestKith
       headers.set("content-type", "application/x-www-form-urlencoded");
       body = new URLSearchParams(init.form).toString();
     }
-    return kith.fetch(new Request(new URL(path, kith.config.origin), { method, headers, body }), {
+    const response = await kith.fetch(new Request(new URL(path, kith.config.origin), { method, headers, body }), {
       clientIp: init.clientIp ?? "127.0.0.1",
     });
+    // Tests read the effects of a request right after it; reactions that follow the answer (fan-out) are done by then.
+    await kith.services.events.settled();
+    return response;
   };
   const createUser = async (
     username: string,

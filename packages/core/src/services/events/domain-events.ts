@@ -52,6 +52,7 @@ const logger = getLogger(["events"]);
 
 export class DomainEvents {
   readonly #handlers = new Map<DomainEventType, DomainEventHandler<DomainEventType>[]>();
+  readonly #pending = new Set<Promise<void>>();
 
   /** Adds a reaction to events of one type; the returned function removes it. */
   on<T extends DomainEventType>(type: T, handler: DomainEventHandler<T>): () => void {
@@ -77,5 +78,22 @@ export class DomainEvents {
         logger.error("A reaction to {type} failed: {error}", { type: event.type, error });
       }
     }
+  }
+
+  /**
+   * Runs every reaction to `event` after the caller has moved on (a request
+   * answers without waiting for fan-out, notifications, streams and
+   * federation). The reactions still run in this process, in order, and
+   * `settled()` waits for them.
+   */
+  emitLater(event: DomainEvent): void {
+    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.emit(event));
+    this.#pending.add(run);
+    void run.finally(() => this.#pending.delete(run));
+  }
+
+  /** Resolves once every reaction started by `emitLater` (including those they started) has run. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 }

@@ -103,7 +103,7 @@ export class LoginMethodService {
   async startAddPhone(accountId: string, phoneInput: string): Promise<CodeSent & { sentTo: string }> {
     await requireLocalAccount(this.deps.storage.db, accountId);
     if (await this.#has(accountId, "phone")) throw new KithError("login_method.exists");
-    const phone = normalizePhoneNumber(phoneInput);
+    const phone = await normalizePhoneNumber(phoneInput);
     if ((await findAccountIdByPhone(this.deps.storage.db, phone)) !== null) throw new KithError("phone.taken");
     await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
     const { code, expiresAt } = await this.codes.issue({ kind: ADD_PHONE_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });

@@ -1,5 +1,5 @@
 import { encode as encodeBlurhash } from "blurhash";
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp } from "sharp";
 import type { MediaMeta } from "../../api/entities/media.js";
 
 /** One stored rendition of a processed file. */
@@ -42,20 +42,27 @@ function sizeMeta(width: number, height: number): { width: number; height: numbe
   return { width, height, size: `${width}x${height}`, aspect: height > 0 ? width / height : 1 };
 }
 
+/** sharp and its native library load with the first image, not with the server: most processes never decode one. */
+async function loadSharp(): Promise<typeof import("sharp").default> {
+  return (await import("sharp")).default;
+}
+
 /** Opens an image for decoding with the pixel limit on, failing on truncated or corrupt data rather than guessing. */
-function open(bytes: Uint8Array, limits: ImageLimits, animated = false): Sharp {
+async function open(bytes: Uint8Array, limits: ImageLimits, animated = false): Promise<Sharp> {
+  const sharp = await loadSharp();
   return sharp(bytes, { limitInputPixels: limits.maxInputPixels, failOn: "warning", animated });
 }
 
 /** A blurhash of an image: a few numbers clients paint while the image loads. */
 export async function blurhashOf(bytes: Uint8Array): Promise<string> {
+  const sharp = await loadSharp();
   const { data, info } = await sharp(bytes).resize(32, 32, { fit: "inside" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return encodeBlurhash(new Uint8ClampedArray(data), info.width, info.height, 4, 3);
 }
 
 /** A preview (webp, at most 640 pixels a side) of a still image. */
 export async function previewOf(bytes: Uint8Array, limits: ImageLimits): Promise<Rendition> {
-  const { data, info } = await open(bytes, limits)
+  const { data, info } = await (await open(bytes, limits))
     .rotate()
     .resize(PREVIEW_SIDE, PREVIEW_SIDE, { fit: "inside", withoutEnlargement: true })
     .webp({ quality: 80 })
@@ -92,6 +99,7 @@ export async function processImage(
   let metadata: Metadata;
   try {
     // Reading the header decodes no pixels, so it may look at any size; the limit guards the decoding below.
+    const sharp = await loadSharp();
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (error) {
     throw new MediaFileError(`The image cannot be read: ${messageOf(error)}`, { cause: error });
@@ -104,7 +112,7 @@ export async function processImage(
   }
   const animated = mime === "image/gif" && (metadata.pages ?? 1) > 1;
   try {
-    let pipeline = open(bytes, limits, animated).rotate();
+    let pipeline = (await open(bytes, limits, animated)).rotate();
     if (width * height > limits.maxOutputPixels) {
       const scale = Math.sqrt(limits.maxOutputPixels / (width * height));
       pipeline = pipeline.resize(Math.floor(width * scale), Math.floor(height * scale), { fit: "inside" });

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from "file-type";
 import type { UploadType } from "../../api/entities/media.js";
 import type { InstanceLimits } from "../../domain/limits.js";
 
@@ -43,6 +42,8 @@ function uploadTypeOf(mime: string): UploadType | null {
  * so a script named `cat.png` stays a script.
  */
 export async function detectMediaType(bytes: Uint8Array, limits: InstanceLimits): Promise<DetectedType | null> {
+  // Loaded with the first upload, not with the server.
+  const { fileTypeFromBuffer } = await import("file-type");
   const found = await fileTypeFromBuffer(bytes);
   if (!found) return null;
   const mime = ALIASES[found.mime] ?? found.mime;

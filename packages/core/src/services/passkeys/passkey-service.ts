@@ -1,11 +1,4 @@
-import {
-  type AuthenticatorTransport,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
-import { decodeCredentialPublicKey } from "@simplewebauthn/server/helpers";
+import type { AuthenticatorTransport, VerifiedRegistrationResponse } from "@simplewebauthn/server";
 import { canSignIn } from "../../domain/accounts.js";
 import { KithError, isKithError } from "../../domain/errors.js";
 import { ALL_SCOPES } from "../../domain/scopes.js";
@@ -26,6 +19,9 @@ import type { LoginAudit } from "../login-methods/login-audit.js";
 import { type KeyValueEntry, authenticationResponseOf, challengeOf, registrationResponseOf } from "./passkey-responses.js";
 import { relyingPartyOf } from "./relying-party.js";
 import { requireLocalAccount } from "../accounts/require-local-account.js";
+
+/** WebAuthn's verifiers and certificate parsers load with the first passkey ceremony, not with the server. */
+const webauthn = () => import("@simplewebauthn/server");
 
 export const PASSKEY_REGISTER_CHALLENGE = "passkey.register";
 export const PASSKEY_AUTH_CHALLENGE = "passkey.auth";
@@ -151,6 +147,7 @@ export class PasskeyService {
     const account = await requireLocalAccount(this.deps.storage.db, accountId);
     const existing = await listPasskeysOfAccount(this.deps.storage.db, accountId);
     const rp = this.#rp;
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
@@ -186,7 +183,8 @@ export class PasskeyService {
     const { challenge, subjectId } = await this.#takeChallenge(PASSKEY_REGISTER_CHALLENGE, response.response.clientDataJSON);
     if (subjectId !== accountId) throw new KithError("passkey.challenge_invalid");
     const rp = this.#rp;
-    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+    const { verifyRegistrationResponse } = await webauthn();
+    let verified: VerifiedRegistrationResponse;
     try {
       verified = await verifyRegistrationResponse({
         response,
@@ -203,6 +201,7 @@ export class PasskeyService {
     const { credential, aaguid } = verified.registrationInfo;
     const db = this.deps.storage.db;
     if (await findPasskeyByCredentialId(db, credential.id)) throw new KithError("passkey.already_registered");
+    const { decodeCredentialPublicKey } = await import("@simplewebauthn/server/helpers");
     const algorithm = decodeCredentialPublicKey(credential.publicKey).get(COSE_ALG);
     try {
       await insertPasskeyCredential(db, {
@@ -236,6 +235,7 @@ export class PasskeyService {
     const rows = account ? await listPasskeysOfAccount(this.deps.storage.db, account.id) : [];
     const rp = this.#rp;
     const allowCredentials = rows.map(descriptor);
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: allowCredentials.map(({ id, transports }) => ({
@@ -266,6 +266,7 @@ export class PasskeyService {
     if (!stored || subjectId === null || stored.account_id !== subjectId) throw new KithError("passkey.verification_failed");
     const rp = this.#rp;
     const previous = Number(stored.sign_count);
+    const { verifyAuthenticationResponse } = await webauthn();
     let newCounter: number;
     try {
       const verified = await verifyAuthenticationResponse({

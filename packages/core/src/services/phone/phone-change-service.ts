@@ -70,7 +70,7 @@ export class PhoneChangeService {
   async submitNew(accountId: string, phoneInput: string): Promise<CodeSent & { sentTo: string }> {
     const current = await this.#currentPhone(accountId);
     if (!(await this.codes.flagIsUp(PHONE_CURRENT_VERIFIED, accountId))) throw new KithError("phone.current_not_verified");
-    const phone = normalizePhoneNumber(phoneInput);
+    const phone = await normalizePhoneNumber(phoneInput);
     if (phone === current) throw new KithError("phone.same_number");
     await this.#limitSends(accountId);
     const { code, expiresAt } = await this.codes.issue({ kind: PHONE_NEW_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });

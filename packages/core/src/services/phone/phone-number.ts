@@ -1,4 +1,3 @@
-import { parsePhoneNumberWithError } from "libphonenumber-js";
 import { KithError, isKithError } from "../../domain/errors.js";
 
 /**
@@ -6,9 +5,11 @@ import { KithError, isKithError } from "../../domain/errors.js";
  * Numbers must be international (`+` and a country code): the server has
  * no country of its own to assume.
  */
-export function normalizePhoneNumber(input: string): string {
+export async function normalizePhoneNumber(input: string): Promise<string> {
   const trimmed = input.trim();
   if (trimmed === "" || trimmed.length > 40) throw new KithError("phone.invalid");
+  // The numbering plans of every country load with the first number, not with the server.
+  const { parsePhoneNumberWithError } = await import("libphonenumber-js");
   try {
     const parsed = parsePhoneNumberWithError(trimmed);
     if (!parsed.isValid()) throw new KithError("phone.invalid");

@@ -15,6 +15,7 @@ import {
   replaceStatusTags,
 } from "../../storage/repositories/statuses.js";
 import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
+import { insertHomeFeedEntries } from "../../storage/repositories/home-feed.js";
 import type { Database, StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
@@ -192,6 +193,8 @@ export class StatusService {
         if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
         await bumpAccountStatuses(trx, accountId, 1, now);
         if (input.idempotencyKey) await rememberIdempotencyKey(trx, accountId, input.idempotencyKey, id, now);
+        // The author's own home shows the post as soon as it exists; everyone else's with the fan-out below.
+        await insertHomeFeedEntries(trx, [{ accountId, statusId: id, authorId: accountId, reblogOfId: null, createdAt: now }]);
       });
     } catch (error) {
       // Two requests with the same key at once: the second one's key insert loses; answer with the first post.
@@ -201,7 +204,8 @@ export class StatusService {
       }
       throw error;
     }
-    await this.events.emit({ type: "status.created", statusId: id, accountId });
+    // Fan-out, notifications, streams and federation follow the answer rather than delay it.
+    this.events.emitLater({ type: "status.created", statusId: id, accountId });
     return id;
   }
 
