@@ -64,6 +64,24 @@ function sha256(text) {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
+/** A session of the benchmark's client: a bearer token that never expires, with every scope it uses. */
+function sessionRow(id, accountId, token, nowIso) {
+  return {
+    id,
+    account_id: accountId,
+    app_id: null,
+    token_hash: sha256(token),
+    refresh_token_hash: null,
+    scopes: "read write follow push",
+    user_agent: "kith-bench",
+    ip: null,
+    created_at: nowIso,
+    last_used_at: null,
+    expires_at: null,
+    revoked_at: null,
+  };
+}
+
 /** Multi-row inserts of as many rows as fit in 30 000 parameters (SQLite allows 32 766 a statement), 2 000 at most. */
 async function insertAll(db, table, rows) {
   if (rows.length === 0) return;
@@ -289,20 +307,7 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
     "sessions",
     specials.map((name, i) => {
       tokens[name] = tokenFor(name);
-      return {
-        id: makeId("se", now, i),
-        account_id: accounts[i].id,
-        app_id: null,
-        token_hash: sha256(tokens[name]),
-        refresh_token_hash: null,
-        scopes: "read write follow push",
-        user_agent: "kith-bench",
-        ip: null,
-        created_at: nowIso,
-        last_used_at: null,
-        expires_at: null,
-        revoked_at: null,
-      };
+      return sessionRow(makeId("se", now, i), accounts[i].id, tokens[name], nowIso);
     }),
   );
 
@@ -428,22 +433,7 @@ export async function addDeliveryAudience(storage, { hosts, actorsPerHost, now =
         updated_at: nowIso,
       })),
     );
-    await insertAll(trx, "sessions", [
-      {
-        id: makeId("se", now, 9_000_000),
-        account_id: local.id,
-        app_id: null,
-        token_hash: sha256(token),
-        refresh_token_hash: null,
-        scopes: "read write follow push",
-        user_agent: "kith-bench",
-        ip: null,
-        created_at: nowIso,
-        last_used_at: null,
-        expires_at: null,
-        revoked_at: null,
-      },
-    ]);
+    await insertAll(trx, "sessions", [sessionRow(makeId("se", now, 9_000_000), local.id, token, nowIso)]);
   });
   return { username: local.username, token, followers: remote.length };
 }

@@ -28,24 +28,23 @@ export interface AccountHandleRow {
   readonly acct_key: string;
 }
 
-export async function accountsByAcctKeys(db: Kysely<Database>, keys: readonly string[]): Promise<AccountHandleRow[]> {
-  if (keys.length === 0) return [];
+/** Accounts not suspended, with what a mention needs, by acct key or by id. */
+async function accountHandles(db: Kysely<Database>, by: "acct_key" | "id", values: readonly string[]): Promise<AccountHandleRow[]> {
+  if (values.length === 0) return [];
   return db
     .selectFrom("accounts")
     .select(["id", "username", "domain", "url", "acct_key"])
-    .where("acct_key", "in", [...new Set(keys)])
+    .where(by, "in", [...new Set(values)])
     .where("suspended_at", "is", null)
     .execute();
 }
 
-export async function accountsByIds(db: Kysely<Database>, ids: readonly string[]): Promise<AccountHandleRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom("accounts")
-    .select(["id", "username", "domain", "url", "acct_key"])
-    .where("id", "in", [...new Set(ids)])
-    .where("suspended_at", "is", null)
-    .execute();
+export function accountsByAcctKeys(db: Kysely<Database>, keys: readonly string[]): Promise<AccountHandleRow[]> {
+  return accountHandles(db, "acct_key", keys);
+}
+
+export function accountsByIds(db: Kysely<Database>, ids: readonly string[]): Promise<AccountHandleRow[]> {
+  return accountHandles(db, "id", ids);
 }
 
 /**
