@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KithError, MemoryQueue, type QueueFactory, SqlQueue } from "@kith/core";
+import { KV_PRUNE_QUEUE } from "../../packages/core/src/federation/kv-pruning.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { sqliteTestKith } from "../support/test-kith.js";
 
@@ -77,6 +78,8 @@ describe.each(QUEUES)("jobs admin API on the %s", (queueName, queueFactory) => {
   /** A finished, a failed, a scheduled job on "mail", a dead letter on "strict", and an active one on "held". */
   async function seed(): Promise<{ finished: string; failed: string; scheduled: string; dead: string; active: string }> {
     await kith.start();
+    // The server's own repeating job (pruning federation entries), scheduled at start, is not one of the test's.
+    await kith.queue.unschedule(KV_PRUNE_QUEUE);
     const finished = (await kith.queue.enqueue("mail", { to: "a@kith.test" })).id;
     const failed = (await kith.queue.enqueue("mail", { fail: true }, { maxAttempts: 1 })).id;
     const scheduled = (await kith.queue.enqueue("mail", { to: "later@kith.test" }, { delayMs: 60_000 })).id;
