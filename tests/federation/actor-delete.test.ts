@@ -1,5 +1,6 @@
 import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type KithPair, eventually as pairEventually, startKithPair } from "../support/federation-pair.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
 /**
@@ -7,7 +8,8 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * servers: an administrator's removal of a local account sends one Delete of
  * its actor to each server that knows it; a remote actor's own Delete
  * retires it with its follows and posts, once, and a Delete of an actor by
- * another server's actor changes nothing.
+ * another server's actor changes nothing. Then the same between two Kith
+ * instances served over real HTTP.
  */
 describe("deleting an actor", () => {
   let remote: RemoteServer;
@@ -141,4 +143,36 @@ describe("deleting an actor", () => {
     expect(lookup.status).toBe(200);
     expect(await lookup.json()).toMatchObject({ suspended: true });
   });
+});
+
+describe("deleting an actor between two instances", () => {
+  let pair: KithPair | undefined;
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it("an administrator's removal of an account reaches the other instance, which retires it there", async () => {
+    pair = await startKithPair();
+    const { a, b } = pair;
+    const [owner, dave, bob] = await Promise.all([a.kith.createUser("owner", { role: "Owner" }), a.kith.createUser("dave"), b.kith.createUser("bob")]);
+    const search = await b.kith.request("GET", `/api/v2/search?q=${encodeURIComponent(`@dave@${a.host}`)}&resolve=true&type=accounts`, {
+      token: bob.token,
+    });
+    const [daveOnB] = ((await search.json()) as { accounts: { id: string }[] }).accounts;
+    const daveId = daveOnB?.id ?? expect.unreachable("dave resolved");
+    expect((await b.kith.request("POST", `/api/v1/accounts/${daveId}/follow`, { token: bob.token })).status).toBe(200);
+    const relationship = async () =>
+      ((await (await b.kith.request("GET", `/api/v1/accounts/relationships?id[]=${daveId}`, { token: bob.token })).json()) as { following: boolean }[])[0];
+    expect(await pairEventually(relationship, (rel) => rel?.following === true)).toMatchObject({ following: true });
+
+    await a.kith.request("POST", `/api/v1/admin/accounts/${dave.account.id}/action`, { token: owner.token, json: { type: "suspend" } });
+    expect((await a.kith.request("DELETE", `/api/v1/admin/accounts/${dave.account.id}`, { token: owner.token })).status).toBe(200);
+    const retired = await pairEventually(
+      () => b.kith.storage.db.selectFrom("accounts").select("suspended_at").where("id", "=", daveId).executeTakeFirst(),
+      (row) => row?.suspended_at !== null,
+    );
+    expect(retired?.suspended_at).not.toBeNull();
+    const follows = await b.kith.storage.db.selectFrom("follows").select("id").where("target_account_id", "=", daveId).execute();
+    expect(follows).toEqual([]);
+  }, 60_000);
 });
