@@ -1,12 +1,18 @@
-import type { Context } from "@fedify/fedify";
-import { Accept, Block, Follow, Move, Reject, Undo, Update } from "@fedify/fedify/vocab";
+import { type Context, type SenderKeyPair, signObject } from "@fedify/fedify";
+import { Accept, Block, Delete, Follow, Move, PUBLIC_COLLECTION, Reject, Undo, Update } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { DomainEvents } from "../services/events/domain-events.js";
 import { pairExists } from "../storage/repositories/relationships.js";
-import { findAccountById, findFollowActivity, setFollowActivityUri } from "../storage/repositories/remote-graph.js";
+import {
+  findAccountById,
+  findFollowActivity,
+  remoteAccountsKnowing,
+  setFollowActivityUri,
+} from "../storage/repositories/remote-graph.js";
 import type { AccountRow } from "../storage/schema.js";
 import { type MediaUrls, localActorOf } from "./actors.js";
+import type { KeyPairStore } from "./key-pairs.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { actorUriOf } from "./notes.js";
 import { recipientOf } from "./recipients.js";
@@ -18,6 +24,8 @@ export interface GraphOutboxDeps {
   readonly events: DomainEvents;
   readonly context: () => Context<FederationContextData>;
   readonly media: MediaUrls | null;
+  /** The local actors' keys, read directly where Fedify's key dispatcher no longer serves the actor (a suspended one). */
+  readonly keys?: KeyPairStore;
 }
 
 type Pair = { readonly local: AccountRow; readonly remote: AccountRow };
@@ -26,8 +34,8 @@ type Pair = { readonly local: AccountRow; readonly remote: AccountRow };
  * The social graph told to other servers, from the domain events the
  * services emit after their commits: follows (Follow, Undo, and the Accept
  * or Reject a local account gives a remote follower), blocks, profile
- * updates and moves. Everything goes through Fedify's queue, so a server
- * that is down gets it later.
+ * updates, moves and the removal of an account. Everything goes through
+ * Fedify's queue, so a server that is down gets it later.
  */
 export function federateGraphEvents(options: GraphOutboxDeps): void {
   const { deps, events, context } = options;
@@ -150,5 +158,32 @@ export function federateGraphEvents(options: GraphOutboxDeps): void {
     });
     logger.info("{account} moved to {target}; telling its followers", { account: account.username, target: targetUri });
     await context().sendActivity({ identifier: account.username }, "followers", move, { preferSharedInbox: true });
+  });
+
+  // The account's rows and keys are removed once this returns: Fedify's queued messages carry the signing keys, so
+  // the Delete is signed now and delivered later. Once per server, to every server that knows the account.
+  events.on("account.deleting", async (event) => {
+    const account = await findAccountById(db, event.accountId);
+    if (!account || account.domain !== null) return;
+    const known = await remoteAccountsKnowing(db, account.id);
+    if (known.length === 0) return;
+    const ctx = context();
+    const me = actorUri(account);
+    // Only suspended accounts are removed, and Fedify's key dispatcher serves no suspended actor: the keys are given
+    // here, with the ids the actor document gave them (RSA for the HTTP signatures, Ed25519 for the integrity proof).
+    const pairs = (await options.keys?.keysOf(account.id)) ?? [];
+    const senders: SenderKeyPair[] = pairs.map((pair, i) => ({
+      keyId: new URL(i === 0 ? "#main-key" : `#key-${i + 1}`, me),
+      privateKey: pair.privateKey,
+    }));
+    let del = new Delete({ id: new URL(`${me.href}#delete`), actor: me, object: me, to: PUBLIC_COLLECTION });
+    for (const [i, pair] of pairs.entries()) {
+      if (pair.algorithm === "Ed25519") {
+        del = await signObject(del, pair.privateKey, new URL(`#multikey-${i + 1}`, me), { contextLoader: ctx.contextLoader });
+      }
+    }
+    if (senders.length === 0) return;
+    logger.info("{account} is being removed; telling {count} remote accounts' servers", { account: account.username, count: known.length });
+    await ctx.sendActivity(senders, known.map(recipientOf), del, { preferSharedInbox: true });
   });
 }

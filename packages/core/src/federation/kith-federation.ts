@@ -329,7 +329,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const follow = async (username: string, identifier: string, followOptions: { immediate?: boolean } = {}) =>
     sendFollow(context(), deps, { username, actor: await lookup(identifier), ...followOptions });
 
-  federateGraphEvents({ deps, events: services.events, context, media });
+  federateGraphEvents({ deps, events: services.events, context, media, keys });
   services.remoteAccounts.bind(createRemoteDirectory({ deps, services, context, lookup }));
 
   const scheduleMaintenance = pruneExpiredEntries(deps.queue, kv);

@@ -9,9 +9,10 @@ import {
   insertFavourite,
   insertPin,
   insertVote,
+  listStatusIdsOfAccount,
 } from "../storage/repositories/federated-posts.js";
-import { findAccountByUri } from "../storage/repositories/federation-writes.js";
-import { bumpAccountStatuses, bumpStatusCounter, deleteStatusRows, insertStatus } from "../storage/repositories/statuses.js";
+import { findAccountByUri, retireRemoteAccount } from "../storage/repositories/federation-writes.js";
+import { bumpAccountStatuses, bumpStatusCounter, deleteStatusRows, findStatus, insertStatus } from "../storage/repositories/statuses.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import type { FederationContextData } from "./kith-federation.js";
@@ -153,11 +154,30 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     }
   }
 
+  /**
+   * An actor deleted on its own server (Mastodon's Delete of the actor, signed by it): the account is marked
+   * suspended, which also makes a repeated Delete a no-op, and its follows and posts go.
+   */
+  async function removeActor(account: AccountRow): Promise<void> {
+    if (!(await env.deps.storage.transaction((trx) => retireRemoteAccount(trx, account.id, env.deps.clock.now().toISOString())))) return;
+    const ids = await listStatusIdsOfAccount(db, account.id);
+    logger.info("{actor} was deleted on its server; removing its {count} posts", { actor: account.uri, count: ids.length });
+    for (const id of ids) {
+      // A boost of one of its own posts went with that post already.
+      const row = await findStatus(db, id);
+      if (row) await removeStatus(row);
+    }
+  }
+
   async function onDelete(ctx: Ctx, del: Delete): Promise<void> {
     const objectId = del.objectId;
     const author = await senderOf(ctx, del);
     if (!objectId || !del.actorId || !sameOrigin(objectId, del.actorId)) return;
     if (!author) return;
+    if (objectId.href === del.actorId.href) {
+      await removeActor(author);
+      return;
+    }
     // Remembered even when nothing is stored yet: the Create may still be on its way; for a while only, as
     // a Create later than the retention is no longer a reordered delivery.
     await env.kv.setFor(tombstoneKey(objectId.href), true, env.deps.config.tombstoneRetentionDays * DAY_MS);

@@ -198,7 +198,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     emailAllow,
     signups: new SignupService(deps),
     roles: new RoleService(deps),
-    adminAccounts: new AdminAccountService(deps, accounts, sessions),
+    adminAccounts: new AdminAccountService(deps, accounts, sessions, events),
     domainPolicy: new DomainPolicyService(deps, settings),
     federationMonitor: new FederationMonitor(deps),
     password: new PasswordService(deps, verificationCodes, loginAudit),

@@ -22,6 +22,7 @@ import { type AccountService, MIN_PASSWORD_LENGTH } from "../accounts/account-se
 import { newPassword } from "../auth/secrets.js";
 import type { IssuedSession, SessionService } from "../auth/session-service.js";
 import type { ServiceDeps } from "../deps.js";
+import type { DomainEvents } from "../events/domain-events.js";
 import { grantsCover } from "../roles/role-service.js";
 
 export type { AdminAccountFilter, AdminAccountRow };
@@ -92,6 +93,7 @@ export class AdminAccountService {
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "passwords">,
     private readonly accounts: AccountService,
     private readonly sessions: SessionService,
+    private readonly events?: DomainEvents,
   ) {}
 
   async #view(db: Kysely<Database>, row: AdminAccountRow): Promise<AdminAccountView> {
@@ -218,16 +220,23 @@ export class AdminAccountService {
 
   /** Removes a suspended account, as Mastodon's DELETE does (409 for one not suspended). */
   async delete(actor: AdminActor, id: string): Promise<AdminAccountView> {
+    // Checked once before the Delete goes out to other servers (it needs the rows and keys), and again with the removal.
+    await this.#deletable(this.deps.storage.db, actor, id);
+    await this.events?.emit({ type: "account.deleting", accountId: id });
     return this.deps.storage.transaction(async (trx) => {
-      const row = await this.#row(trx, id);
-      if (actor.accountId === id) throw new KithError("admin_account.self");
-      if (row.suspendedAt === null) throw new KithError("admin_account.not_suspended");
-      await this.#guardOutranks(trx, actor, id);
-      await this.#guardLastOwner(trx, id);
-      const view = await this.#view(trx, row);
+      const view = await this.#view(trx, await this.#deletable(trx, actor, id));
       await deleteAccountRow(trx, id);
       return view;
     });
+  }
+
+  async #deletable(db: Kysely<Database>, actor: AdminActor, id: string): Promise<AdminAccountRow> {
+    const row = await this.#row(db, id);
+    if (actor.accountId === id) throw new KithError("admin_account.self");
+    if (row.suspendedAt === null) throw new KithError("admin_account.not_suspended");
+    await this.#guardOutranks(db, actor, id);
+    await this.#guardLastOwner(db, id);
+    return row;
   }
 
   /** Resolves a global role by id or name. */

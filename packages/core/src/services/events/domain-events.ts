@@ -42,7 +42,12 @@ export type DomainEvent =
   /** A poll's end was reached: voters and the author are notified. */
   | { readonly type: "poll.closed"; readonly pollId: string; readonly statusId: string }
   | { readonly type: "account.updated"; readonly accountId: string }
-  | { readonly type: "account.moved"; readonly accountId: string; readonly targetAccountId: string };
+  | { readonly type: "account.moved"; readonly accountId: string; readonly targetAccountId: string }
+  /**
+   * A local account is about to be removed: emitted (and awaited) before its rows and key pairs go, so federation
+   * can still read who knows it and sign its Delete.
+   */
+  | { readonly type: "account.deleting"; readonly accountId: string };
 
 export type DomainEventType = DomainEvent["type"];
 export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;

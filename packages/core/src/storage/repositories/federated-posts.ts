@@ -159,3 +159,9 @@ export async function deletePin(db: Kysely<Database>, accountId: string, statusI
 export async function hasEdits(db: Kysely<Database>, statusId: string): Promise<boolean> {
   return (await db.selectFrom("status_edits").select("id").where("status_id", "=", statusId).limit(1).execute()).length > 0;
 }
+
+/** Ids of an account's posts and boosts, newest first. */
+export async function listStatusIdsOfAccount(db: Kysely<Database>, accountId: string): Promise<string[]> {
+  const rows = await db.selectFrom("statuses").select("id").where("account_id", "=", accountId).orderBy("id", "desc").execute();
+  return rows.map((row) => row.id);
+}

@@ -169,3 +169,29 @@ export async function findFollowingByUri(
     .executeTakeFirst();
   return follow ? { accountId: follow.account_id } : null;
 }
+
+/**
+ * A remote account whose server said it is deleted: marked suspended (so nothing of it is shown or accepted any
+ * more), and the follows and follow requests it had either way dropped, counts kept right. False when it already was.
+ */
+export async function retireRemoteAccount(db: Kysely<Database>, accountId: string, now: string): Promise<boolean> {
+  const marked = await db
+    .updateTable("accounts")
+    .set({ suspended_at: now, updated_at: now })
+    .where("id", "=", accountId)
+    .where("domain", "is not", null)
+    .where("suspended_at", "is", null)
+    .executeTakeFirst();
+  if (Number(marked.numUpdatedRows) === 0) return false;
+  const follows = await db
+    .selectFrom("follows")
+    .select(["account_id", "target_account_id"])
+    .where((eb) => eb.or([eb("account_id", "=", accountId), eb("target_account_id", "=", accountId)]))
+    .execute();
+  for (const follow of follows) await deleteFollow(db, follow.account_id, follow.target_account_id);
+  await db
+    .deleteFrom("follow_requests")
+    .where((eb) => eb.or([eb("account_id", "=", accountId), eb("target_account_id", "=", accountId)]))
+    .execute();
+  return true;
+}

@@ -66,3 +66,23 @@ export async function accountIdsByUris(db: Db, uris: readonly string[]): Promise
   const rows = await db.selectFrom("accounts").select(["id", "uri"]).where("uri", "in", uris).execute();
   return new Map(rows.flatMap((row) => (row.uri ? [[row.uri, row.id] as const] : [])));
 }
+
+/**
+ * Remote accounts that know `accountId` through the graph: its followers, the accounts it follows, and either
+ * side of a pending request. Suspended ones are left out (nothing goes to them).
+ */
+export async function remoteAccountsKnowing(db: Db, accountId: string): Promise<AccountRow[]> {
+  const linked = (table: "follows" | "follow_requests") =>
+    db
+      .selectFrom(table)
+      .select("target_account_id as id")
+      .where("account_id", "=", accountId)
+      .union(db.selectFrom(table).select("account_id as id").where("target_account_id", "=", accountId));
+  return db
+    .selectFrom("accounts")
+    .selectAll()
+    .where("domain", "is not", null)
+    .where("suspended_at", "is", null)
+    .where((eb) => eb.or([eb("id", "in", linked("follows")), eb("id", "in", linked("follow_requests"))]))
+    .execute();
+}
