@@ -8,6 +8,7 @@ import { createTestKith, type TestKith, type TestUser } from "@kith/core/testing
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { describeIfPostgres, type FreshPostgresDatabase, freshPostgresDatabase } from "../support/real-servers.js";
 import { sqliteTestKith } from "../support/test-kith.js";
+import { follow, remoteAccount } from "./timelines-fixtures.js";
 
 type Visibility = "public" | "unlisted" | "private" | "direct";
 
@@ -203,6 +204,20 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
     expect(response.status).toBe(200);
     expect(((await response.json()) as { id: string }[]).map((a) => a.id)).toEqual([carol.account.id]);
     expect((await kith.request("GET", "/api/v1/accounts/search?q=carol")).status).toBe(401);
+  });
+
+  it("keeps accounts of a limited domain out of account search, except for their followers and their exact handle", async () => {
+    const limited = await remoteAccount(kith, "limitedbaker", "limited.example");
+    expect((await search("q=limitedbaker&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([limited]);
+    const block = await kith.services.domainPolicy.createBlock({ domain: "limited.example", severity: "LIMIT" });
+    try {
+      expect((await search("q=limitedbaker&type=accounts", alice.token)).accounts).toEqual([]);
+      expect((await search("q=limitedbaker%40limited.example&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([limited]);
+      await follow(kith, bob.account.id, limited);
+      expect((await search("q=limitedbaker&type=accounts", bob.token)).accounts.map((a) => a.id)).toEqual([limited]);
+    } finally {
+      await kith.services.domainPolicy.deleteBlock(block.id);
+    }
   });
 
   it("finds hashtags by prefix, the exact name first", async () => {
