@@ -82,7 +82,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   }
 
   async function onCreate(ctx: Ctx, create: Create): Promise<void> {
-    const author = await senderOf(ctx, create, true);
+    const author = await senderOf(ctx, create);
     if (!author?.uri) return;
     const object = await create.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
     if (!isPostObject(object) || !object.id) return;
