@@ -1,11 +1,11 @@
 import type { CredentialSourceView } from "../../api/serializers/account.js";
-import { acctKey } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
 import { writeFlag } from "../../storage/repositories/status-columns.js";
 import { type AccountUpdate, toBool } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
-import { type MentionTarget, formatText, mentionHandles } from "../statuses/text-formatter.js";
+import { mentionTargets } from "../statuses/mention-accounts.js";
+import { formatText, mentionHandles } from "../statuses/text-formatter.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
 
 /** Stores an image and returns its media id (the media service's `ingestFile`). */
@@ -67,9 +67,10 @@ export class ProfileService {
     const row = await this.deps.storage.db.selectFrom("accounts").select(["actor_type"]).where("id", "=", accountId).executeTakeFirst();
     if (!row) throw new KithError("account.not_found");
 
-    const mentionable = await this.#mentionTargets([update.note ?? "", ...(fields ?? []).map((field) => field.value)]);
     const origin = this.deps.config.origin;
-    const render = (text: string) => formatText(text, origin, (handle) => mentionable.get(acctKey(handle.username, handle.domain)) ?? null).html;
+    const handles = [update.note ?? "", ...(fields ?? []).map((field) => field.value)].flatMap(mentionHandles);
+    const mentionable = await mentionTargets(this.deps.storage.db, new URL(origin).host.toLowerCase(), handles);
+    const render = (text: string) => formatText(text, origin, mentionable).html;
     const avatar = update.avatar ? await this.images.ingestFile({ accountId, file: update.avatar, uploadType: "IMAGE", tags: ["Avatar"] }) : null;
     const header = update.header ? await this.images.ingestFile({ accountId, file: update.header, uploadType: "IMAGE", tags: ["Header"] }) : null;
 
@@ -99,25 +100,6 @@ export class ProfileService {
       }
     });
     await this.events.emit({ type: "account.updated", accountId });
-  }
-
-  /** The known accounts that the texts mention, by acct key, in one query. */
-  async #mentionTargets(texts: readonly string[]): Promise<Map<string, MentionTarget>> {
-    const keys = [...new Set(texts.flatMap((text) => mentionHandles(text).map((handle) => acctKey(handle.username, handle.domain))))];
-    if (keys.length === 0) return new Map();
-    const own = new URL(this.deps.config.origin).host.toLowerCase();
-    const localised = keys.map((key) => (key.endsWith(`@${own}`) ? key.slice(0, -own.length - 1) : key));
-    const rows = await this.deps.storage.db
-      .selectFrom("accounts")
-      .select(["id", "username", "domain", "url", "acct_key"])
-      .where("acct_key", "in", localised)
-      .where("suspended_at", "is", null)
-      .execute();
-    const byKey = new Map(rows.map((row) => [row.acct_key, { id: row.id, username: row.username, domain: row.domain, url: row.url }]));
-    return new Map(keys.flatMap((key, index) => {
-      const target = byKey.get(localised[index] ?? key);
-      return target ? [[key, target] as const] : [];
-    }));
   }
 
   /** The id of the account with this acct key (`user` or `user@domain`, lower-cased), if known here. */

@@ -61,7 +61,7 @@ export async function mentionTargets(
   db: Kysely<Database>,
   ownHost: string,
   handles: readonly MentionHandle[],
-  lookedUp: LookedUpMentions,
+  lookedUp: LookedUpMentions = new Map(),
 ): Promise<(handle: MentionHandle) => MentionTarget | null> {
   const keyOf = keyFor(ownHost);
   const [byAcct, byId] = await Promise.all([accountsByAcctKeys(db, handles.map(keyOf)), accountsByIds(db, [...lookedUp.values()])]);
