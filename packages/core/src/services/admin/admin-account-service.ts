@@ -93,7 +93,7 @@ export class AdminAccountService {
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "passwords">,
     private readonly accounts: AccountService,
     private readonly sessions: SessionService,
-    private readonly events?: DomainEvents,
+    private readonly events: DomainEvents,
   ) {}
 
   async #view(db: Kysely<Database>, row: AdminAccountRow): Promise<AdminAccountView> {
@@ -222,7 +222,7 @@ export class AdminAccountService {
   async delete(actor: AdminActor, id: string): Promise<AdminAccountView> {
     // Checked once before the Delete goes out to other servers (it needs the rows and keys), and again with the removal.
     await this.#deletable(this.deps.storage.db, actor, id);
-    await this.events?.emit({ type: "account.deleting", accountId: id });
+    await this.events.emit({ type: "account.deleting", accountId: id });
     return this.deps.storage.transaction(async (trx) => {
       const view = await this.#view(trx, await this.#deletable(trx, actor, id));
       await deleteAccountRow(trx, id);
