@@ -8,6 +8,7 @@
 //   --no-cache                 seed SQLite datasets anew instead of copying them from bench/.cache
 //   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10
 //   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone)
+//   --only=home                only the scenarios whose name contains the text (here both home timelines)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
 //
@@ -159,7 +160,12 @@ async function measureEngineSize(engine, size, pg, results) {
     cached: prepared.cached,
   });
   const scenarios = scenarioSet(prepared.dataset);
-  if (args.only === "federation") scenarios.requests = scenarios.probes = [];
+  if (args.only) {
+    // `--only=federation` keeps the inbox and delivery scenarios alone; any other text keeps the scenarios whose name has it.
+    const keep = (scenario) => args.only !== "federation" && scenario.name.includes(args.only);
+    scenarios.requests = scenarios.requests.filter(keep);
+    scenarios.probes = scenarios.probes.filter(keep);
+  }
   const answers = {};
   const captured = [];
   for (const scenario of scenarios.requests) {
@@ -179,10 +185,10 @@ async function measureEngineSize(engine, size, pg, results) {
       const before = cpuMs(kith.pid);
       const measured = await load(kith.url, scenario.request, { connections, durationMs });
       const cpu = cpuMs(kith.pid) - before;
-      // The baseline is steady from its first request: a quick run measures it for a shorter time.
+      // The baseline is steady from its first request (it answers from memory): a second or two measures it.
       const bare = await load(baseline.url, scenario.request, {
         connections,
-        durationMs: quick ? Math.min(durationMs, 1_000) : durationMs,
+        durationMs: Math.min(durationMs, quick ? 1_000 : 2_000),
       });
       const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
       results.rows.push({
@@ -207,7 +213,7 @@ async function measureEngineSize(engine, size, pg, results) {
       results.probes.push({ engine, size, name: probe.name, series: probe.series ?? probe.name, ...outcome });
       log(`  ${probe.name}: ${outcome.summary}`);
     }
-    await measureFederation(engine, size, kith, prepared, results);
+    if (!args.only || args.only === "federation") await measureFederation(engine, size, kith, prepared, results);
   } finally {
     results.process.at(-1).peakRssMb = memoryMb(kith.pid).peak;
     await baseline.stop();
