@@ -22,7 +22,7 @@ import { sql } from "kysely";
 import { scenarioSet } from "./lib/scenarios.mjs";
 import { SIZES, seed } from "./lib/seed.mjs";
 import { report } from "./lib/report.mjs";
-import { cpuMs, load, memoryMb, startBaseline, startKith } from "./lib/processes.mjs";
+import { cpuMs, load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
 import { deliveryScenario, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
 import { rsaKeyPairs } from "./lib/http-signature.mjs";
 
@@ -182,9 +182,11 @@ async function measureEngineSize(engine, size, pg, results) {
   const baseline = await startBaseline(answersFile);
   try {
     for (const scenario of captured) {
+      const peakKnown = resetPeakMemory(kith.pid);
       const before = cpuMs(kith.pid);
       const measured = await load(kith.url, scenario.request, { connections, durationMs });
       const cpu = cpuMs(kith.pid) - before;
+      const peakRssMb = peakKnown ? memoryMb(kith.pid).peak : null;
       // The baseline is steady from its first request (it answers from memory): a second or two measures it.
       const bare = await load(baseline.url, scenario.request, {
         connections,
@@ -200,6 +202,7 @@ async function measureEngineSize(engine, size, pg, results) {
         p50: measured.p50,
         p99: measured.p99,
         cpuMsPerRequest: measured.requests ? cpu / measured.requests : null,
+        peakRssMb,
         baselineRps: bare.rps,
         ratio: measured.rps / bare.rps,
         failures: failures.map(([status, count]) => `${count}×${status}`).join(", "),

@@ -2,7 +2,7 @@
 // from /proc (Linux): CPU time, resident and peak memory.
 
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -31,6 +31,16 @@ export function memoryMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+/** Starts the process's peak RSS (VmHWM) anew, so the next reading is the peak of one scenario (Linux 4.0 and newer). */
+export function resetPeakMemory(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function waitForHealth(url, child, timeoutMs = 60_000) {

@@ -5,16 +5,16 @@ const percent = (ratio) => (ratio === undefined ? "–" : `${(ratio * 100).toFix
 
 function requestTable(rows) {
   const lines = [
-    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | baseline req/s | Kith / baseline | errors |",
-    "|---|---|---|---:|---:|---:|---:|---:|---:|---|",
+    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | peak RSS MB | baseline req/s | Kith / baseline | errors |",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
     if (row.skipped) {
-      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | |`);
+      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | |`);
       continue;
     }
     lines.push(
-      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.baselineRps, 0)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
+      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.peakRssMb, 0)} | ${fixed(row.baselineRps, 0)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
     );
   }
   return lines.join("\n");
@@ -116,7 +116,7 @@ export function report({ results, machine, quick, connections, durationMs, readi
 Measured ${results.startedAt.toISOString().slice(0, 10)} by \`pnpm bench${quick ? " --quick" : ""}\` on ${machine.cpu} (${machine.cores} cores), ${machine.memoryGb.toFixed(0)} GB, ${machine.os}, Node ${machine.node}.
 Each request scenario ran ${durationMs / 1000} s after a warm-up, with ${connections} keep-alive connections from a separate load-generator process,
 first against Kith (\`kith serve\`, its own process) and then against a bare node:http server answering the same bytes from memory
-(the baseline), in the same run. CPU time is the server process's user + system time divided by the requests it answered.
+(the baseline), in the same run. CPU time is the server process's user + system time divided by the requests it answered; peak RSS is the server's highest resident memory during the scenario.
 
 ## Requests
 
