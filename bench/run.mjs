@@ -11,6 +11,9 @@
 //   --only=home                only the scenarios whose name contains the text (here both home timelines)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
+//   KITH_BENCH_STATEMENTS=1    SQLite: the server counts its statements (and SQLite's time in them), and the
+//                              federation scenarios print those of one stored activity and one delivery
+//                              (the counting costs CPU: compare CPU figures only between runs alike).
 //
 // A measurement, not a test: it asserts nothing and never fails on a number.
 
@@ -23,7 +26,7 @@ import { scenarioSet } from "./lib/scenarios.mjs";
 import { SIZES, seed } from "./lib/seed.mjs";
 import { report } from "./lib/report.mjs";
 import { cpuMs, load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
-import { deliveryScenario, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
+import { deliveryScenario, describeStatements, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
 import { rsaKeyPairs } from "./lib/http-signature.mjs";
 
 const args = Object.fromEntries(
@@ -233,11 +236,13 @@ async function measureFederation(engine, size, kith, prepared, results) {
     const inbox = await inboxScenario({ ...context, count: inboxActivities, connections });
     results.federation.push({ engine, size, kind: "inbox", ...inbox });
     log(`  inbox: ${inbox.rate.toFixed(0)} activities/s stored (baseline ${inbox.baselineRate.toFixed(0)} verified/s); ${inbox.detail}`);
+    for (const line of describeStatements("per stored activity", inbox.statements)) log(line);
     const delivery = await deliveryScenario(context);
     results.federation.push({ engine, size, kind: "delivery", ...delivery });
     log(
       `  delivery: ${delivery.skipped ?? `${delivery.kithMs?.toFixed(0)} ms (baseline ${delivery.baselineMs?.toFixed(0)} ms); ${delivery.detail}`}`,
     );
+    for (const line of describeStatements("per verified delivery", delivery.statements)) log(line);
   } catch (error) {
     log(`  federation scenarios failed: ${error.stack ?? error}`);
     results.federation.push({ engine, size, kind: "inbox", skipped: String(error.message ?? error) });

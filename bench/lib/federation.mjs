@@ -4,7 +4,7 @@
 // Each is measured against Kith and against a bare baseline in the same run.
 
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpuMs } from "./processes.mjs";
 import { addDeliveryAudience } from "./seed.mjs";
@@ -80,6 +80,41 @@ async function waitLanded(db, tag, expected, idleMs = 15_000) {
   }
 }
 
+/** The server's statement totals so far (KITH_BENCH_STATEMENTS), after its next flush; null when it does not count. */
+async function statementTotals(kith) {
+  if (!kith.statements) return null;
+  await sleep(300);
+  try {
+    return JSON.parse(readFileSync(kith.statements, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** Statements run between two totals, per unit of work: how many, SQLite's time, and the heaviest by time. */
+function statementsPer(before, after, units) {
+  if (!before || !after || !units) return null;
+  const rows = Object.entries(after)
+    .map(([text, { count, us }]) => ({ text, count: count - (before[text]?.count ?? 0), us: us - (before[text]?.us ?? 0) }))
+    .filter((row) => row.count > 0)
+    .sort((a, b) => b.us - a.us);
+  const sum = (key) => rows.reduce((total, row) => total + row[key], 0);
+  return {
+    perUnit: sum("count") / units,
+    msPerUnit: sum("us") / 1000 / units,
+    top: rows.slice(0, 12).map((row) => ({ perUnit: row.count / units, msPerUnit: row.us / 1000 / units, text: row.text.slice(0, 120) })),
+  };
+}
+
+/** Log lines for `statementsPer`. */
+export function describeStatements(label, statements) {
+  if (!statements) return [];
+  return [
+    `  ${label}: ${statements.perUnit.toFixed(1)} statements, ${statements.msPerUnit.toFixed(2)} ms in SQLite`,
+    ...statements.top.map((row) => `    ${row.perUnit.toFixed(2).padStart(6)} × ${row.msPerUnit.toFixed(3)} ms  ${row.text}`),
+  ];
+}
+
 const percentile = (value) => (value === null || value === undefined ? null : value);
 
 export function startRemoteHosts(workDir, keys) {
@@ -133,11 +168,13 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
   const documentsBefore = (await (await fetch(`${remote.info.control}/stats`)).json()).documentsServed;
   const tag = `run${Date.now()}`;
   const file = specFor(tag, kith.url, count, likeTargets);
+  const statementsBefore = await statementTotals(kith);
   const before = cpuMs(kith.pid);
   const sent = await runJson("inbox-load.mjs", [file]);
   const accepted = sent.statuses[202] ?? 0;
   const done = await waitLanded(storage.db, tag, accepted);
   const cpu = cpuMs(kith.pid) - before;
+  const statements = statementsPer(statementsBefore, await statementTotals(kith), done.landed);
   const documentsFetched = (await (await fetch(`${remote.info.control}/stats`)).json()).documentsServed - documentsBefore;
   const seconds = (done.at - sent.startedAt) / 1000;
 
@@ -165,6 +202,7 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
     p50: percentile(sent.p50),
     p99: percentile(sent.p99),
     cpuMsPerActivity: done.landed ? cpu / done.landed : null,
+    statements,
     baselineRate: bareRate,
     baselineP50: bare.p50,
     baselineP99: bare.p99,
@@ -214,6 +252,7 @@ export async function deliveryScenario({ kith, storage, workDir, keys, remote })
   }
   await fetch(`${remote.info.control}/reset`, { method: "POST" });
 
+  const statementsBefore = await statementTotals(kith);
   const before = cpuMs(kith.pid);
   const startedAt = epochMs();
   const response = await fetch(`${kith.url}/api/v1/statuses`, {
@@ -226,6 +265,8 @@ export async function deliveryScenario({ kith, storage, workDir, keys, remote })
   const kithDone = await waitDelivered(remote);
   const cpu = cpuMs(kith.pid) - before;
   const kithMs = kithDone.lastAt === null ? null : kithDone.lastAt - startedAt;
+  // Per delivery: the post's own statements (posting, fan-out) are in it too, a few dozen spread over a hundred.
+  const statements = statementsPer(statementsBefore, await statementTotals(kith), kithDone.verified);
   const body = (await deliveries(remote, true)).find((delivery) => delivery.verified)?.body;
 
   await fetch(`${remote.info.control}/reset`, { method: "POST" });
@@ -247,6 +288,7 @@ export async function deliveryScenario({ kith, storage, workDir, keys, remote })
     requestMs,
     kithMs,
     cpuMs: cpu,
+    statements,
     baselineMs: bareMs,
     ratio: kithMs !== null && bareMs ? kithMs / bareMs : null,
     detail: `${kithDone.hosts}/${HOSTS} hosts verified a delivery (${kithDone.verified} verified, ${kithDone.personal} to personal inboxes, ${kithDone.refused} refused); baseline ${bareDone.hosts}/${HOSTS}`,

@@ -76,7 +76,12 @@ export async function startKith({ dataDir, databaseUrl }) {
   const started = process.hrtime.bigint();
   // KITH_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (to see where the time goes).
   const profile = process.env.KITH_BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.KITH_BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, join(ROOT, "apps/server/dist/cli.js"), "serve"], {
+  // KITH_BENCH_STATEMENTS=1: the server counts its SQLite statements (bench/lib/statement-counter.mjs) into a file of its data directory.
+  const statements = process.env.KITH_BENCH_STATEMENTS && !databaseUrl ? join(dataDir, "statements.json") : null;
+  if (statements) env.KITH_BENCH_STATEMENTS = statements;
+  else delete env.KITH_BENCH_STATEMENTS;
+  const counter = statements ? ["--import", join(ROOT, "bench/lib/statement-counter.mjs")] : [];
+  const child = spawn(process.execPath, [...profile, ...counter, join(ROOT, "apps/server/dist/cli.js"), "serve"], {
     env,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -95,6 +100,8 @@ export async function startKith({ dataDir, databaseUrl }) {
     url,
     pid: child.pid,
     coldStartMs,
+    /** The statement totals so far (KITH_BENCH_STATEMENTS), or null. */
+    statements,
     stderr: () => stderr,
     stop: () =>
       new Promise((resolve) => {

@@ -72,6 +72,42 @@ function kvSuite(open: () => Promise<{ storage: Storage; dispose: () => Promise<
     for await (const _ of kv.list()) all++;
     expect(all).toBe(4);
   });
+
+  it("keeps public keys and signature specs in memory: its own writes, deletes and swaps at once, another process's within a minute", async () => {
+    const other = new SqlKvStore(storage, clock);
+    const spec = ["_fedify", "httpMessageSignaturesSpec", "https://remote.example"] as const;
+    await kv.set(spec, "rfc9421");
+    expect(await kv.get(spec)).toBe("rfc9421");
+    // Another process of the server learns the remote server wants the older spec.
+    await other.set(spec, "draft-cavage-http-signatures-12");
+    expect(await kv.get(spec)).toBe("rfc9421");
+    clock.advance(60_001);
+    expect(await kv.get(spec)).toBe("draft-cavage-http-signatures-12");
+    // Writing the value it holds changes nothing; writing another value replaces both copies.
+    await kv.set(spec, "draft-cavage-http-signatures-12");
+    await kv.set(spec, "rfc9421");
+    expect(await other.get(spec)).toBe("rfc9421");
+    expect(await kv.get(spec)).toBe("rfc9421");
+
+    const key = ["_fedify", "publicKey", "https://remote.example/users/a#main-key"] as const;
+    await kv.set(key, { id: "old" });
+    expect(await kv.get(key)).toEqual({ id: "old" });
+    expect(await kv.cas(key, { id: "old" }, { id: "rotated" })).toBe(true);
+    expect(await kv.get(key)).toEqual({ id: "rotated" });
+    await kv.delete(key);
+    expect(await kv.get(key)).toBeUndefined();
+    // An entry with a TTL (a key that could not be fetched) expires on time, memory or not.
+    await kv.set(key, null, { ttl: seconds(30) });
+    expect(await kv.get(key)).toBeNull();
+    clock.advance(30_001);
+    expect(await kv.get(key)).toBeUndefined();
+    // A value read from the database is returned as a copy each time.
+    await other.set(key, { id: "k", list: [1] });
+    clock.advance(60_001);
+    const first = await kv.get<{ list: number[] }>(key);
+    first?.list.push(2);
+    expect(await kv.get(key)).toEqual({ id: "k", list: [1] });
+  });
 }
 
 describe("SqlKvStore on SQLite", () => {

@@ -217,6 +217,46 @@ function defineCases(openDatabase: () => Promise<TestDatabase>, options: { multi
     expect(await queue.processes()).toEqual([]);
   });
 
+  it("stores many jobs at once in the order given, each taking the queue's max retries, and runs them all", async () => {
+    const queue = track(queueOn(database.storage));
+    const seen: number[] = [];
+    queue.handle(
+      "fan",
+      async (payload) => {
+        seen.push((payload as { n: number }).n);
+      },
+      { concurrency: 1, maxRetries: 2 },
+    );
+    await queue.start();
+    const jobs = await queue.enqueueMany("fan", [{ n: 1 }, { n: 2 }, { n: 3 }], { backoff: { baseMs: 20 } });
+    expect(jobs.map((job) => job.queue)).toEqual(["fan", "fan", "fan"]);
+    await eventually(async () => expect((await queue.counts("fan")).finished).toBe(3));
+    expect(seen).toEqual([1, 2, 3]);
+    const records = await Promise.all(jobs.map((job) => queue.get(job.id)));
+    expect(records.map((record) => record?.maxAttempts)).toEqual([3, 3, 3]);
+    // With a deduplication key each goes through the key's check: the second joins the first.
+    const deduplicated = await queue.enqueueMany("fan", [{ n: 4 }, { n: 5 }], { deduplicationKey: "fan:once", delayMs: 60_000 });
+    expect(deduplicated[1]?.id).toBe(deduplicated[0]?.id);
+    expect(await queue.enqueueMany("fan", [])).toEqual([]);
+  });
+
+  it("runs a job enqueued in a transaction by another job's handler, after a claim that found the queue empty", async () => {
+    const queue = track(queueOn(database.storage, {}));
+    const ran: string[] = [];
+    queue.handle("chain", async (payload) => {
+      const step = (payload as { step: string }).step;
+      ran.push(step);
+      if (step === "first") {
+        await database.storage.transaction(async (trx) => {
+          await queue.enqueue("chain", { step: "second" }, { db: trx });
+        });
+      }
+    });
+    await queue.start();
+    await queue.enqueue("chain", { step: "first" });
+    await eventually(async () => expect(ran).toEqual(["first", "second"]));
+  });
+
   it("refuses invalid queue settings", async () => {
     const queue = track(queueOn(database.storage));
     queue.handle("tuned", async () => {});

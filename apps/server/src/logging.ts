@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type Sink, configure, getTextFormatter, jsonLinesFormatter, reset } from "@logtape/logtape";
 import type { LogLevel } from "./config.js";
 
@@ -13,6 +14,9 @@ export async function configureLogging(level: LogLevel, format: "text" | "json")
   await configure({
     reset: true,
     sinks: { stderr },
+    // Fedify runs every queued message and inbox request in a logging context; without a store for it, LogTape
+    // writes a warning about the missing store on every such call (several lines per delivery and per activity).
+    contextLocalStorage: new AsyncLocalStorage(),
     loggers: [
       { category: ["kith"], lowestLevel: level, sinks: ["stderr"] },
       { category: ["fedify"], lowestLevel: level === "trace" || level === "debug" ? level : "warning", sinks: ["stderr"] },

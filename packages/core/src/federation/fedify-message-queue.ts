@@ -75,6 +75,11 @@ export class FedifyMessageQueue implements MessageQueue {
 
   async enqueueMany(messages: readonly unknown[], options: MessageQueueEnqueueOptions = {}): Promise<void> {
     const jobOptions = this.#jobOptions(options);
+    // A fan-out's deliveries, written together where the port can (one statement instead of one per inbox).
+    if (this.#queue.enqueueMany) {
+      await this.#queue.enqueueMany(this.queueName, messages, jobOptions);
+      return;
+    }
     // One at a time: jobs with an ordering key must be stored in the order given.
     for (const message of messages) await this.#queue.enqueue(this.queueName, message, jobOptions);
   }

@@ -7,6 +7,7 @@ import {
   listFederationKv,
   purgeExpiredFederationKv,
   readFederationKv,
+  readFederationKvEntry,
   writeFederationKv,
 } from "../storage/repositories/federation-kv.js";
 
@@ -26,6 +27,37 @@ function encodePrefix(prefix: KvKey | undefined): string {
 }
 
 /**
+ * Keys read on every delivery (the signature spec a server accepted, which
+ * Fedify also writes back after every delivery) or every incoming activity
+ * (the sender's public key), and seldom changed: this process keeps their
+ * values for a while instead of reading them each time.
+ */
+const MEMORY_PREFIXES: readonly string[] = [encodePrefix(["_fedify", "httpMessageSignaturesSpec"]), encodePrefix(["_fedify", "publicKey"])];
+
+/**
+ * How long a value kept in memory is used without reading the database: a
+ * change made by another process of the server is seen within it. (A stale
+ * public key fails the check, and Fedify then fetches the key again; a stale
+ * spec costs one refused first try.)
+ */
+const MEMORY_TTL_MS = 60_000;
+/** Values kept in memory at most; the oldest goes first. */
+const MEMORY_MAX_ENTRIES = 10_000;
+
+function isKeptInMemory(encoded: string): boolean {
+  return MEMORY_PREFIXES.some((prefix) => encoded.startsWith(prefix));
+}
+
+interface Remembered {
+  /** JSON text; parsed on each read, so no caller shares an object with another. */
+  readonly value: string;
+  /** When the value expires in the database (ms since the epoch), if ever. */
+  readonly expiresAt: number | null;
+  /** Until when the value is used without reading the database. */
+  readonly freshUntil: number;
+}
+
+/**
  * Fedify's `KvStore` kept in Kith's own database (table `federation_kv`), so
  * the remote document cache, inbox idempotence and the signature spec
  * remembered per server survive restarts and are shared by every process of
@@ -34,6 +66,7 @@ function encodePrefix(prefix: KvKey | undefined): string {
 export class SqlKvStore implements KvStore {
   readonly #storage: Storage;
   readonly #clock: Clock;
+  readonly #memory = new Map<string, Remembered>();
 
   constructor(storage: Storage, clock: Clock) {
     this.#storage = storage;
@@ -51,26 +84,67 @@ export class SqlKvStore implements KvStore {
     return Number.isFinite(ms) ? new Date(this.#clock.now().getTime() + Math.max(0, ms)).toISOString() : null;
   }
 
+  /** The value kept in memory for an encoded key, while fresh and not expired. */
+  #remembered(encoded: string, now: number): Remembered | undefined {
+    const entry = this.#memory.get(encoded);
+    if (!entry) return undefined;
+    if (entry.freshUntil > now && (entry.expiresAt === null || entry.expiresAt > now)) return entry;
+    this.#memory.delete(encoded);
+    return undefined;
+  }
+
+  #remember(encoded: string, value: string, expiresAt: string | null): void {
+    if (!isKeptInMemory(encoded)) return;
+    this.#memory.delete(encoded);
+    if (this.#memory.size >= MEMORY_MAX_ENTRIES) {
+      const oldest = this.#memory.keys().next().value;
+      if (oldest !== undefined) this.#memory.delete(oldest);
+    }
+    const now = this.#clock.now().getTime();
+    this.#memory.set(encoded, { value, expiresAt: expiresAt === null ? null : Date.parse(expiresAt), freshUntil: now + MEMORY_TTL_MS });
+  }
+
   async get<T = unknown>(key: KvKey): Promise<T | undefined> {
-    const value = await readFederationKv(this.#storage.db, encodeKey(key), this.#now());
-    return value === undefined ? undefined : (JSON.parse(value) as T);
+    const encoded = encodeKey(key);
+    const remembered = this.#remembered(encoded, this.#clock.now().getTime());
+    if (remembered) return JSON.parse(remembered.value) as T;
+    if (!isKeptInMemory(encoded)) {
+      const value = await readFederationKv(this.#storage.db, encoded, this.#now());
+      return value === undefined ? undefined : (JSON.parse(value) as T);
+    }
+    const entry = await readFederationKvEntry(this.#storage.db, encoded, this.#now());
+    if (entry === undefined) return undefined;
+    this.#remember(encoded, entry.value, entry.expiresAt);
+    return JSON.parse(entry.value) as T;
   }
 
   async set(key: KvKey, value: unknown, options?: KvStoreSetOptions): Promise<void> {
-    await writeFederationKv(this.#storage.db, encodeKey(key), JSON.stringify(value), this.#expiry(options));
+    await this.#write(encodeKey(key), JSON.stringify(value), this.#expiry(options));
   }
 
   /** Sets a value that expires `ttlMs` after now (on the clock port). */
   async setFor(key: KvKey, value: unknown, ttlMs: number): Promise<void> {
     const expiresAt = new Date(this.#clock.now().getTime() + Math.max(0, ttlMs)).toISOString();
-    await writeFederationKv(this.#storage.db, encodeKey(key), JSON.stringify(value), expiresAt);
+    await this.#write(encodeKey(key), JSON.stringify(value), expiresAt);
+  }
+
+  async #write(encoded: string, value: string, expiresAt: string | null): Promise<void> {
+    const remembered = this.#remembered(encoded, this.#clock.now().getTime());
+    // The same value again, as Fedify writes the spec a server accepted after every delivery: already in the database.
+    if (remembered && expiresAt === null && remembered.expiresAt === null && remembered.value === value) return;
+    this.#memory.delete(encoded);
+    await writeFederationKv(this.#storage.db, encoded, value, expiresAt);
+    this.#remember(encoded, value, expiresAt);
   }
 
   async delete(key: KvKey): Promise<void> {
-    await deleteFederationKv(this.#storage.db, encodeKey(key));
+    const encoded = encodeKey(key);
+    this.#memory.delete(encoded);
+    await deleteFederationKv(this.#storage.db, encoded);
   }
 
   async cas(key: KvKey, expectedValue: unknown, newValue: unknown, options?: KvStoreSetOptions): Promise<boolean> {
+    this.#memory.delete(encodeKey(key));
     const expected = expectedValue === undefined ? undefined : JSON.stringify(expectedValue);
     return compareAndSwapFederationKv(
       this.#storage.db,

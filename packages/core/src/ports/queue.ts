@@ -141,6 +141,8 @@ export type QueueBackendInfo =
 export interface Queue {
   /** Stores a job; once this resolves (or the given transaction commits), the job is not lost. */
   enqueue(queue: string, payload: unknown, options?: EnqueueOptions): Promise<EnqueuedJob>;
+  /** Stores several jobs of the same options at once (in one statement where the backend can), in the order given; as `enqueue` for each otherwise. */
+  enqueueMany?(queue: string, payloads: readonly unknown[], options?: EnqueueOptions): Promise<EnqueuedJob[]>;
   /** Sets the one handler of a queue. */
   handle(queue: string, handler: JobHandler, options?: HandlerOptions): void;
   /** Creates or replaces a repeating job. */

@@ -292,33 +292,55 @@ const DEDUPLICATION_ROUNDS = 5;
  * already. The unique index on waiting jobs' keys decides between concurrent
  * enqueues; `ON CONFLICT DO NOTHING` makes the loser read the winner.
  */
-export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<string> {
+function jobValues(job: NewJob) {
   const at = job.now.toISOString();
   const maxAttempts =
     job.maxAttempts ?? sql<number>`COALESCE((SELECT max_retries + 1 FROM job_queues WHERE name = ${job.queue}), ${FALLBACK_MAX_ATTEMPTS})`;
+  return {
+    id: job.id,
+    queue: job.queue,
+    state: "waiting",
+    payload: job.payload,
+    tries: 0,
+    max_attempts: maxAttempts,
+    backoff_base_ms: job.backoffBaseMs,
+    backoff_max_ms: job.backoffMaxMs,
+    run_at: job.runAt.toISOString(),
+    deduplication_key: job.deduplicationKey,
+    ordering_key: job.orderingKey,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: at,
+    started_at: null,
+    finished_at: null,
+    updated_at: at,
+  } as const;
+}
+
+/** Jobs a multi-row insert writes at most: 18 parameters each stay well under SQLite's and PostgreSQL's limits. */
+const INSERT_BATCH = 500;
+
+/**
+ * Writes jobs without deduplication keys, many a statement (a fan-out of
+ * deliveries is one statement instead of one per inbox); ids as given, so
+ * jobs of one call keep their order.
+ */
+export async function insertJobs(db: Kysely<Database>, jobs: readonly NewJob[]): Promise<void> {
+  for (const job of jobs) if (job.deduplicationKey !== null) throw new Error("insertJobs writes jobs without deduplication keys");
+  for (let start = 0; start < jobs.length; start += INSERT_BATCH) {
+    await db
+      .insertInto("jobs")
+      .values(jobs.slice(start, start + INSERT_BATCH).map(jobValues))
+      .execute();
+  }
+}
+
+export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<string> {
   for (let round = 0; round < DEDUPLICATION_ROUNDS; round++) {
     const inserted = await db
       .insertInto("jobs")
-      .values({
-        id: job.id,
-        queue: job.queue,
-        state: "waiting",
-        payload: job.payload,
-        tries: 0,
-        max_attempts: maxAttempts,
-        backoff_base_ms: job.backoffBaseMs,
-        backoff_max_ms: job.backoffMaxMs,
-        run_at: job.runAt.toISOString(),
-        deduplication_key: job.deduplicationKey,
-        ordering_key: job.orderingKey,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: at,
-        started_at: null,
-        finished_at: null,
-        updated_at: at,
-      })
+      .values(jobValues(job))
       // The predicate is literal SQL: PostgreSQL matches a partial unique index only by a predicate it can prove.
       .onConflict((oc) =>
         oc.columns(["queue", "deduplication_key"]).where(sql<boolean>`state = 'waiting' AND deduplication_key IS NOT NULL`).doNothing(),

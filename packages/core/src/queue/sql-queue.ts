@@ -26,7 +26,7 @@ import { DEFAULT_BACKOFF } from "./backoff.js";
 import { ProcessHeartbeat, liveProcesses } from "./heartbeat.js";
 import { clearJobs, countJobs, dailyStats, getJob, listJobs, removeJob, retryAllJobs, retryJob } from "./job-admin.js";
 import { serializePayload } from "./job-rows.js";
-import { type QueueStore, insertJob, reapExpiredLeases, renewLeases } from "./job-transitions.js";
+import { type NewJob, type QueueStore, insertJob, insertJobs, reapExpiredLeases, renewLeases } from "./job-transitions.js";
 import { FailureReporter } from "./poll-errors.js";
 import { QueueConfigCache, configFromHandler, ensureQueueRow, readQueueConfigs, updateQueueConfig } from "./queue-config.js";
 import { RepeatingTask } from "./repeating-task.js";
@@ -134,12 +134,33 @@ export class SqlQueue implements Queue {
 
   async enqueue(queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
     checkQueueName(queue);
-    const db = options.db ?? this.#store.db;
     // Outside a transaction, a queue handled here has its row written first, so the job takes its max retries.
     // (Inside one, waiting could deadlock SQLite's single connection, which the transaction holds.)
     if (options.db === undefined) await this.#queues.get(queue)?.registered;
+    const id = await insertJob(options.db ?? this.#store.db, this.#newJob(queue, payload, options, this.#clock.now()));
+    this.#notify(queue, options);
+    return { id, queue };
+  }
+
+  async enqueueMany(queue: string, payloads: readonly unknown[], options: EnqueueOptions = {}): Promise<EnqueuedJob[]> {
+    checkQueueName(queue);
+    // Deduplication decides per job (which one waits already): those go one at a time.
+    if (options.deduplicationKey !== undefined) {
+      const jobs: EnqueuedJob[] = [];
+      for (const payload of payloads) jobs.push(await this.enqueue(queue, payload, options));
+      return jobs;
+    }
+    if (payloads.length === 0) return [];
+    if (options.db === undefined) await this.#queues.get(queue)?.registered;
     const now = this.#clock.now();
-    const id = await insertJob(db, {
+    const jobs = payloads.map((payload) => this.#newJob(queue, payload, options, now));
+    await insertJobs(options.db ?? this.#store.db, jobs);
+    this.#notify(queue, options);
+    return jobs.map(({ id }) => ({ id, queue }));
+  }
+
+  #newJob(queue: string, payload: unknown, options: EnqueueOptions, now: Date): NewJob {
+    return {
       id: this.#ids.next("job"),
       queue,
       payload: serializePayload(payload),
@@ -150,10 +171,17 @@ export class SqlQueue implements Queue {
       deduplicationKey: options.deduplicationKey ?? null,
       orderingKey: options.orderingKey ?? null,
       now,
-    });
-    // A job written in the caller's transaction is not visible before it commits; the next poll finds it.
-    if (options.db === undefined) this.#queues.get(queue)?.worker.wake();
-    return { id, queue };
+    };
+  }
+
+  /**
+   * Tells the queue's worker in this process of new jobs: it polls now; a job written in the caller's transaction is
+   * not visible before that commits, so the worker only looks again after its next finished job or poll.
+   */
+  #notify(queue: string, options: EnqueueOptions): void {
+    const worker = this.#queues.get(queue)?.worker;
+    if (options.db === undefined) worker?.wake();
+    else worker?.expect();
   }
 
   handle(queue: string, handler: JobHandler, options: HandlerOptions = {}): void {

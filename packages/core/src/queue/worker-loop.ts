@@ -40,7 +40,12 @@ const OUTCOME_RETRY_DELAYS_MS = [200, 1_000, 5_000];
  * to that concurrency, and writes each attempt's outcome. It claims only what
  * it can start at once, so no job sits leased in memory while another
  * process could run it. A finished job wakes the poll at once, which keeps
- * a busy queue moving (and ordering keys in step) between poll intervals.
+ * a busy queue moving (and ordering keys in step) between poll intervals,
+ * unless the last claim found fewer jobs than it had room for: then the
+ * queue had nothing more to give, and a claim after each finished job would
+ * find nothing again (half the statements of a quiet queue's jobs). A local
+ * enqueue, a finished job with an ordering key (its successor may now run)
+ * and the poll interval still look again.
  */
 export class QueueWorker {
   readonly #jobs = new PQueue({ concurrency: 1 });
@@ -49,6 +54,8 @@ export class QueueWorker {
   readonly #pollFailures: FailureReporter;
   #abort = new AbortController();
   #stopping = false;
+  /** The last claim took fewer jobs than it had room for: nothing runnable was left then. */
+  #drained = false;
 
   constructor(private readonly options: QueueWorkerOptions) {
     this.#poll = new RepeatingTask(options.pollIntervalMs, () => this.#claimAndRun());
@@ -64,7 +71,13 @@ export class QueueWorker {
 
   /** Polls now: a job was enqueued here, or a slot freed up. */
   wake(): void {
+    this.#drained = false;
     this.#poll.trigger();
+  }
+
+  /** Jobs were written that are not visible yet (in a transaction not yet committed): the next finished job looks again. */
+  expect(): void {
+    this.#drained = false;
   }
 
   /** Ids of the jobs this worker runs now, whose leases the queue renews. */
@@ -99,6 +112,7 @@ export class QueueWorker {
         leaseMs: this.options.leaseMs,
         skipLocked: this.options.skipLocked,
       });
+      this.#drained = rows.length < free;
       this.#pollFailures.succeeded();
     } catch (error) {
       this.#pollFailures.failed(error);
@@ -124,7 +138,7 @@ export class QueueWorker {
       await this.#record(claim, outcome);
     } finally {
       this.#running.delete(claim.id);
-      this.#poll.trigger();
+      if (!this.#drained || row.ordering_key !== null) this.#poll.trigger();
     }
   }
 

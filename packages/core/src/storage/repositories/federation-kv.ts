@@ -16,6 +16,16 @@ export async function readFederationKv(db: Kysely<Database>, key: string, now: s
   return row?.value;
 }
 
+/** The live entry of a key: its value and when it expires (null: never). */
+export async function readFederationKvEntry(
+  db: Kysely<Database>,
+  key: string,
+  now: string,
+): Promise<{ value: string; expiresAt: string | null } | undefined> {
+  const row = await db.selectFrom("federation_kv").select(["value", "expires_at"]).where("key", "=", key).where(live(now)).executeTakeFirst();
+  return row && { value: row.value, expiresAt: row.expires_at };
+}
+
 export async function writeFederationKv(db: Kysely<Database>, key: string, value: string, expiresAt: string | null): Promise<void> {
   await db
     .insertInto("federation_kv")
