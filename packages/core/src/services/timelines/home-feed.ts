@@ -67,6 +67,7 @@ import {
 } from "../../storage/repositories/home-feed.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
+import type { NewLocalPost } from "../events/domain-events.js";
 import { streamChannels } from "../streaming/channels.js";
 
 /** Audiences up to this size are written while the post is created; larger ones by a queued job. */
@@ -102,13 +103,16 @@ export class HomeFeedWriter {
     );
   }
 
-  /** Fan-out of a new post or boost: the author and mentioned readers now, followers now or in a job. */
-  async onStatusCreated(statusId: string): Promise<void> {
-    const status = await loadFanOutStatus(this.deps.storage.db, statusId);
-    if (!status) return;
+  /**
+   * Fan-out of a new post or boost: the author and mentioned readers now, followers now or in a job. `post`, for a
+   * local post, says what it is without reading it back; its author's home entry was written with it.
+   */
+  async onStatusCreated(statusId: string, accountId: string, post?: NewLocalPost): Promise<void> {
     const db = this.deps.storage.db;
-    const author = await this.#isLocal(status.accountId);
-    if (author) await this.#deliver(status, [status.accountId], { skipRules: true });
+    const status = post ? fanOutStatusOf(statusId, accountId, post) : await loadFanOutStatus(db, statusId);
+    if (!status) return;
+    if (post) await this.#tellStreams([status.accountId], status.id);
+    else if (await this.#isLocal(status.accountId)) await this.#deliver(status, [status.accountId], { skipRules: true });
     if (status.visibility === "direct") {
       const mentioned = (await mentionedLocalAccounts(db, status.id)).map((m) => m.accountId);
       const following = await readersFollowing(db, mentioned, status.accountId);
@@ -175,8 +179,12 @@ export class HomeFeedWriter {
       createdAt: status.createdAt,
     }));
     await insertHomeFeedEntries(db, entries);
-    await Promise.all(home.map((id) => this.deps.pubsub.publish(streamChannels.user(id), { event: "update", statusId: status.id })));
+    await this.#tellStreams(home, status.id);
     return { candidates };
+  }
+
+  async #tellStreams(readerIds: readonly string[], statusId: string): Promise<void> {
+    await Promise.all(readerIds.map((id) => this.deps.pubsub.publish(streamChannels.user(id), { event: "update", statusId })));
   }
 
   async #allowedReaders(db: Kysely<Database>, status: FanOutStatus, readerIds: readonly string[]): Promise<string[]> {
@@ -265,4 +273,19 @@ export class HomeFeedWriter {
     const row = await this.deps.storage.db.selectFrom("accounts").select("domain").where("id", "=", accountId).executeTakeFirst();
     return row !== undefined && row.domain === null;
   }
+}
+
+/** A new local post as fan-out sees it: a post by a local author (no domain), not a boost. */
+function fanOutStatusOf(statusId: string, accountId: string, post: NewLocalPost): FanOutStatus {
+  return {
+    id: statusId,
+    accountId,
+    authorDomain: null,
+    visibility: post.visibility,
+    inReplyToAccountId: post.inReplyToAccountId,
+    reblogOfId: null,
+    reblogAuthorId: null,
+    reblogAuthorDomain: null,
+    createdAt: post.createdAt,
+  };
 }

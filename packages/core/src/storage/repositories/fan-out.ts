@@ -110,36 +110,30 @@ export async function readersHiding(
   now: string,
 ): Promise<Set<string>> {
   if (readerIds.length === 0 || authorIds.length === 0) return new Set();
-  const [blocking, blockedBy, muting, domainBlocking] = await Promise.all([
-    db
-      .selectFrom("blocks")
-      .select("account_id as reader")
-      .where("account_id", "in", readerIds)
-      .where("target_account_id", "in", authorIds)
-      .execute(),
-    db
-      .selectFrom("blocks")
-      .select("target_account_id as reader")
-      .where("account_id", "in", authorIds)
-      .where("target_account_id", "in", readerIds)
-      .execute(),
-    db
-      .selectFrom("mutes")
-      .select("account_id as reader")
-      .where("account_id", "in", readerIds)
-      .where("target_account_id", "in", authorIds)
-      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-      .execute(),
-    domains.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom("account_domain_blocks")
-          .select("account_id as reader")
-          .where("account_id", "in", readerIds)
-          .where("domain", "in", domains)
-          .execute(),
-  ]);
-  return new Set([...blocking, ...blockedBy, ...muting, ...domainBlocking].map((row) => row.reader));
+  // One statement for the four reasons: fan-out runs this for every post, so round trips count.
+  const hiding = db
+    .selectFrom("blocks")
+    .select("account_id as reader")
+    .where("account_id", "in", readerIds)
+    .where("target_account_id", "in", authorIds)
+    .unionAll(
+      db.selectFrom("blocks").select("target_account_id as reader").where("account_id", "in", authorIds).where("target_account_id", "in", readerIds),
+    )
+    .unionAll(
+      db
+        .selectFrom("mutes")
+        .select("account_id as reader")
+        .where("account_id", "in", readerIds)
+        .where("target_account_id", "in", authorIds)
+        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])),
+    );
+  const rows = await (domains.length === 0
+    ? hiding
+    : hiding.unionAll(
+        db.selectFrom("account_domain_blocks").select("account_id as reader").where("account_id", "in", readerIds).where("domain", "in", domains),
+      )
+  ).execute();
+  return new Set(rows.map((row) => row.reader));
 }
 
 /** Of `readerIds`, those who keep `authorId` in an exclusive list (its posts stay out of their home). */

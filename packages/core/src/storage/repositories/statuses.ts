@@ -70,8 +70,15 @@ export async function reachedRemoteAccountIds(db: Kysely<Database>, status: Pick
   return rows.map((row) => row.id);
 }
 
-export async function replaceMentions(db: Kysely<Database>, statusId: string, accountIds: readonly string[], now: string): Promise<void> {
-  await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
+/** `fresh`: the post is new and has no rows to replace yet. */
+export async function replaceMentions(
+  db: Kysely<Database>,
+  statusId: string,
+  accountIds: readonly string[],
+  now: string,
+  options: { fresh?: boolean } = {},
+): Promise<void> {
+  if (!options.fresh) await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
   if (accountIds.length === 0) return;
   await db
     .insertInto("mentions")
@@ -87,19 +94,34 @@ export async function ensureTags(
   now: string,
 ): Promise<Map<string, string>> {
   if (tags.length === 0) return new Map();
-  await db
+  // One statement: an insert that touches a tag which exists already, both returning the id. A name appears
+  // once, as a statement may not update one row twice.
+  const unique = [...new Map(tags.map((tag) => [tag.name, tag])).values()];
+  const rows = await db
     .insertInto("tags")
-    .values(tags.map((tag) => ({ id: newId(), name: tag.name, display_name: tag.displayName, created_at: now, updated_at: now })))
-    .onConflict((oc) => oc.column("name").doNothing())
+    .values(
+      unique.map((tag) => ({
+        id: newId(),
+        name: tag.name,
+        display_name: tag.displayName,
+        created_at: now,
+        updated_at: now,
+        last_status_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.column("name").doUpdateSet({ last_status_at: now }))
+    .returning(["id", "name"])
     .execute();
-  const names = tags.map((tag) => tag.name);
-  await db.updateTable("tags").set({ last_status_at: now }).where("name", "in", names).execute();
-  const rows = await db.selectFrom("tags").select(["id", "name"]).where("name", "in", names).execute();
   return new Map(rows.map((row) => [row.name, row.id]));
 }
 
-export async function replaceStatusTags(db: Kysely<Database>, statusId: string, tagIds: readonly string[]): Promise<void> {
-  await db.deleteFrom("status_tags").where("status_id", "=", statusId).execute();
+export async function replaceStatusTags(
+  db: Kysely<Database>,
+  statusId: string,
+  tagIds: readonly string[],
+  options: { fresh?: boolean } = {},
+): Promise<void> {
+  if (!options.fresh) await db.deleteFrom("status_tags").where("status_id", "=", statusId).execute();
   if (tagIds.length === 0) return;
   await db
     .insertInto("status_tags")
