@@ -9,6 +9,7 @@ import {
   findStatus,
   findVisibleStatus,
   insertStatus,
+  postingDefaults,
   reachedRemoteAccountIds,
   rememberIdempotencyKey,
   replaceMentions,
@@ -152,19 +153,12 @@ export class StatusService {
     this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
     const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
     if (parent?.reblog_of_id) throw new KithError("status.not_found");
-    const defaults = await db
-      .selectFrom("accounts")
-      .leftJoin("users", "users.account_id", "accounts.id")
-      .select(["accounts.silenced_at", "users.default_visibility", "users.default_sensitive", "users.default_language"])
-      .where("accounts.id", "=", accountId)
-      .executeTakeFirstOrThrow();
+    const defaults = await postingDefaults(db, accountId, input.sessionId ?? null);
     let visibility: Visibility = input.visibility ?? (defaults.default_visibility as Visibility | null) ?? "public";
     // A limited account's public posts stay out of public timelines, as Mastodon does.
     if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";
     const sensitive = (input.sensitive ?? readFlag(defaults.default_sensitive)) || spoilerText.length > 0;
-    const applicationId = input.sessionId
-      ? ((await db.selectFrom("sessions").select("app_id").where("id", "=", input.sessionId).executeTakeFirst())?.app_id ?? null)
-      : null;
+    const applicationId = defaults.app_id ?? null;
     const lookedUp = await this.#lookUpMentions(text);
     const now = this.deps.clock.now().toISOString();
     const id = this.deps.ids.next("status");

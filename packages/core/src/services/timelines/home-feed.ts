@@ -53,7 +53,6 @@ import {
   mentionedLocalAccounts,
   readersFollowing,
   readersHiding,
-  readersWithExclusiveList,
   recentStatusesForFollower,
 } from "../../storage/repositories/fan-out.js";
 import {
@@ -76,6 +75,9 @@ export const INLINE_AUDIENCE = 200;
 export const FAN_OUT_BATCH = 500;
 /** Posts of a newly followed account copied into the follower's home. */
 export const FOLLOW_BACKFILL = 40;
+/** A list of a reader that holds a post's author. */
+type HoldingList = Awaited<ReturnType<typeof listsHolding>>[number];
+
 /** The queue of large fan-outs. */
 export const FAN_OUT_QUEUE = "timelines.fan_out";
 
@@ -150,21 +152,24 @@ export class HomeFeedWriter {
       .filter((f) => status.reblogOfId === null || f.showReblogs)
       .map((f) => f.accountId);
     const delivered = await this.#deliver(status, readers, {});
-    await this.#publishToLists(status, delivered.candidates);
+    await this.#publishToLists(status, delivered.lists);
   }
 
   /**
    * Writes the post into the feeds of those of `readerIds` the rules let see
-   * it, and tells their streams. Returns who passed the rules (before the
-   * exclusive-list and already-shown checks, which concern home only).
+   * it, and tells their streams. Returns the lists that hold the author among
+   * those who passed the rules (the exclusive ones keep the post out of home,
+   * as the already-shown check does; both concern home only).
    */
-  async #deliver(status: FanOutStatus, readerIds: readonly string[], options: { skipRules?: boolean }): Promise<{ candidates: string[] }> {
-    if (readerIds.length === 0) return { candidates: [] };
+  async #deliver(status: FanOutStatus, readerIds: readonly string[], options: { skipRules?: boolean }): Promise<{ lists: HoldingList[] }> {
+    if (readerIds.length === 0) return { lists: [] };
     const db = this.deps.storage.db;
     const candidates = options.skipRules ? [...readerIds] : await this.#allowedReaders(db, status, readerIds);
     let home = candidates;
+    let lists: HoldingList[] = [];
     if (!options.skipRules) {
-      const exclusive = await readersWithExclusiveList(db, home, status.accountId);
+      lists = await listsHolding(db, candidates, status.accountId);
+      const exclusive = new Set(lists.filter((list) => list.exclusive).map((list) => list.ownerId));
       home = home.filter((id) => !exclusive.has(id));
     }
     if (status.reblogOfId !== null) {
@@ -180,7 +185,7 @@ export class HomeFeedWriter {
     }));
     await insertHomeFeedEntries(db, entries);
     await this.#tellStreams(home, status.id);
-    return { candidates };
+    return { lists };
   }
 
   async #tellStreams(readerIds: readonly string[], statusId: string): Promise<void> {
@@ -200,9 +205,8 @@ export class HomeFeedWriter {
     return allowed;
   }
 
-  /** Tells the list streams of readers who keep the author in a list, by the list's reply policy. */
-  async #publishToLists(status: FanOutStatus, readers: readonly string[]): Promise<void> {
-    const lists = await listsHolding(this.deps.storage.db, readers, status.accountId);
+  /** Tells the streams of the lists that hold the author, by the list's reply policy. */
+  async #publishToLists(status: FanOutStatus, lists: readonly HoldingList[]): Promise<void> {
     if (lists.length === 0) return;
     const repliedTo = status.inReplyToAccountId;
     const isReplyToOther = repliedTo !== null && repliedTo !== status.accountId;

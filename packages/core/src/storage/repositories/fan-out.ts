@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { readFlag, writeFlag } from "./status-columns.js";
+import { readFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 
 /** What fan-out needs to know of a post. */
@@ -136,20 +136,6 @@ export async function readersHiding(
   return new Set(rows.map((row) => row.reader));
 }
 
-/** Of `readerIds`, those who keep `authorId` in an exclusive list (its posts stay out of their home). */
-export async function readersWithExclusiveList(db: Kysely<Database>, readerIds: readonly string[], authorId: string): Promise<Set<string>> {
-  if (readerIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("list_accounts as la")
-    .innerJoin("lists as l", "l.id", "la.list_id")
-    .select("l.account_id")
-    .where("la.account_id", "=", authorId)
-    .where("l.account_id", "in", readerIds)
-    .where("l.exclusive", "=", writeFlag(true))
-    .execute();
-  return new Set(rows.map((row) => row.account_id));
-}
-
 /** Recent posts of `authorId` that a new follower may see in home: not direct, newest first. */
 export async function recentStatusesForFollower(
   db: Kysely<Database>,
@@ -177,16 +163,16 @@ export async function listsHolding(
   db: Kysely<Database>,
   ownerIds: readonly string[],
   authorId: string,
-): Promise<{ listId: string; ownerId: string; repliesPolicy: string }[]> {
+): Promise<{ listId: string; ownerId: string; repliesPolicy: string; exclusive: boolean }[]> {
   if (ownerIds.length === 0) return [];
   const rows = await db
     .selectFrom("list_accounts as la")
     .innerJoin("lists as l", "l.id", "la.list_id")
-    .select(["l.id", "l.account_id", "l.replies_policy"])
+    .select(["l.id", "l.account_id", "l.replies_policy", "l.exclusive"])
     .where("la.account_id", "=", authorId)
     .where("l.account_id", "in", ownerIds)
     .execute();
-  return rows.map((row) => ({ listId: row.id, ownerId: row.account_id, repliesPolicy: row.replies_policy }));
+  return rows.map((row) => ({ listId: row.id, ownerId: row.account_id, repliesPolicy: row.replies_policy, exclusive: readFlag(row.exclusive) }));
 }
 
 /** Of `listIds`, those that hold `accountId`. */

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
-import type { Database, StatusRow, StatusesTable } from "../schema.js";
+import type { Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
 
@@ -18,6 +18,25 @@ export async function findVisibleStatus(db: Kysely<Database>, id: string, viewer
 
 export async function insertStatus(db: Kysely<Database>, row: Insertable<StatusesTable>): Promise<void> {
   await db.insertInto("statuses").values(row).execute();
+}
+
+export interface PostingDefaults {
+  readonly silenced_at: string | null;
+  readonly default_visibility: string | null;
+  readonly default_sensitive: DbBool | null;
+  readonly default_language: string | null;
+  readonly app_id: string | null;
+}
+
+/** What a new post of the account takes by default, and the application of the session it is made through: one statement for both. */
+export async function postingDefaults(db: Kysely<Database>, accountId: string, sessionId: string | null): Promise<PostingDefaults> {
+  return db
+    .selectFrom("accounts")
+    .leftJoin("users", "users.account_id", "accounts.id")
+    .leftJoin("sessions", (join) => join.on("sessions.id", "=", sessionId ?? ""))
+    .select(["accounts.silenced_at", "users.default_visibility", "users.default_sensitive", "users.default_language", "sessions.app_id"])
+    .where("accounts.id", "=", accountId)
+    .executeTakeFirstOrThrow();
 }
 
 export interface AccountHandleRow {
