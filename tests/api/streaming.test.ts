@@ -197,11 +197,19 @@ describe("streaming", () => {
     expect((await kith.request("POST", `/api/v1/statuses/${shown.id}/favourite`, { token: erin.token })).status).toBe(200);
     const edited = await kith.request("PUT", `/api/v1/statuses/${shown.id}`, { token: bob.token, json: { status: "open words, edited" } });
     expect(edited.status).toBe(200);
+    for (const socket of [...sockets, guest]) await eventually(() => expect(events(socket, "status.update")).toHaveLength(1));
+    // The rendering shared by viewers who did nothing to the post is what the REST API shows each of them.
+    for (const [viewer, socket] of [
+      [frank, frankA],
+      [erin, erinA],
+    ] as const) {
+      const rest = await kith.request("GET", `/api/v1/statuses/${shown.id}`, { token: viewer.token });
+      expect(JSON.parse(events(socket, "status.update")[0]?.payload ?? "{}")).toEqual(await rest.json());
+    }
     const secret = await post(bob, "secret plans");
     for (const socket of [erinA, erinB, guest]) {
       await eventually(() => expect(events(socket, "update").map((e) => JSON.parse(e.payload).id)).toEqual([shown.id, secret.id]));
     }
-    await eventually(() => expect(events(frankB, "status.update")).toHaveLength(1));
     await post(bob, "a barrier");
     await eventually(() => expect(events(frankB, "update")).toHaveLength(2));
     const favourited = (socket: Socket) => events(socket, "status.update").map((e) => JSON.parse(e.payload).favourited);

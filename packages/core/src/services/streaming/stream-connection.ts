@@ -28,6 +28,8 @@ export interface StreamRenderers {
   /** Of these authors, those the viewer blocked, muted or domain-blocked, or who blocked the viewer. */
   hiddenAuthors(viewerId: string, authorIds: readonly string[]): Promise<Set<string>>;
   ownsList(viewerId: string, listId: string): Promise<boolean>;
+  /** Of these viewers, those whose rendering of the post carries a mark of theirs (favourited, boosted, ...). */
+  viewersWithMarks(statusId: string, viewerIds: readonly string[]): Promise<Set<string>>;
 }
 
 export type SubscribeOutcome = { ok: true; stream: readonly string[] } | { ok: false; status: 400 | 401 | 404; error: string };

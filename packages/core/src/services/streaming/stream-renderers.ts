@@ -1,5 +1,5 @@
 import { isKithError } from "../../domain/errors.js";
-import { hiddenAuthorIds, ownsList } from "../../storage/repositories/stream-audience.js";
+import { hiddenAuthorIds, ownsList, viewersWithMarks } from "../../storage/repositories/stream-audience.js";
 import type { ServiceDeps } from "../deps.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { StatusViews } from "../statuses/status-views.js";
@@ -39,5 +39,6 @@ export function streamRenderers<N, C>(
     filters: (viewerId, context) => parts.filters.forViewer(viewerId, context),
     hiddenAuthors: (viewerId, authorIds) => hiddenAuthorIds(deps.storage.db, viewerId, authorIds, deps.clock.now().toISOString()),
     ownsList: (viewerId, listId) => ownsList(deps.storage.db, viewerId, listId),
+    viewersWithMarks: (statusId, viewerIds) => viewersWithMarks(deps.storage.db, statusId, viewerIds),
   };
 }

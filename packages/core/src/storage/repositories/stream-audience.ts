@@ -39,6 +39,33 @@ export async function hiddenAuthorIds(
   return new Set([...blocked, ...blockedBy, ...muted, ...domains].map((row) => row.id));
 }
 
+/**
+ * Of `viewerIds`, those who did something to the post that shows in its
+ * rendering for them: favourited, boosted, bookmarked or pinned it, or muted
+ * its conversation. One statement for any number of viewers.
+ */
+export async function viewersWithMarks(db: Kysely<Database>, statusId: string, viewerIds: readonly string[]): Promise<Set<string>> {
+  const ids = [...new Set(viewerIds)];
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("favourites")
+    .select("account_id")
+    .where("status_id", "=", statusId)
+    .where("account_id", "in", ids)
+    .unionAll(db.selectFrom("statuses").select("account_id").where("reblog_of_id", "=", statusId).where("account_id", "in", ids))
+    .unionAll(db.selectFrom("bookmarks").select("account_id").where("status_id", "=", statusId).where("account_id", "in", ids))
+    .unionAll(db.selectFrom("status_pins").select("account_id").where("status_id", "=", statusId).where("account_id", "in", ids))
+    .unionAll(
+      db
+        .selectFrom("conversation_mutes")
+        .select("account_id")
+        .where("account_id", "in", ids)
+        .where("conversation_id", "=", (eb) => eb.selectFrom("statuses").select("conversation_id").where("id", "=", statusId)),
+    )
+    .execute();
+  return new Set(rows.map((row) => row.account_id));
+}
+
 /** Whether the list belongs to the account. */
 export async function ownsList(db: Kysely<Database>, accountId: string, listId: string): Promise<boolean> {
   const row = await db.selectFrom("lists").select("id").where("id", "=", listId).where("account_id", "=", accountId).executeTakeFirst();
