@@ -188,7 +188,14 @@ describe("streaming", () => {
       [erin, erin, frank, frank].map((viewer) => openSocket(wsUrl(server, `?access_token=${viewer.token}`))),
     );
     const guest = await openSocket(wsUrl(server));
-    for (const socket of [...sockets, guest]) {
+    // Blocked by the author: the shared rendering must not reach her.
+    const gina = await kith.createUser("streamgina");
+    await kith.storage.db
+      .insertInto("blocks")
+      .values({ id: kith.ids.next("block"), account_id: bob.account.id, target_account_id: gina.account.id, created_at: kith.clock.now().toISOString() })
+      .execute();
+    const blocked = await openSocket(wsUrl(server, `?access_token=${gina.token}`));
+    for (const socket of [...sockets, guest, blocked]) {
       socket.send({ type: "subscribe", stream: "public" });
       await socket.settle();
     }
@@ -219,7 +226,8 @@ describe("streaming", () => {
     expect(favourited(frankB)).toEqual([false]);
     expect(favourited(guest)).toEqual([undefined]);
     for (const socket of [frankA, frankB]) expect(events(socket, "update").map((e) => JSON.parse(e.payload).id)).not.toContain(secret.id);
-    for (const socket of [...sockets, guest]) socket.ws.close();
+    expect([...events(blocked, "update"), ...events(blocked, "status.update")]).toEqual([]);
+    for (const socket of [...sockets, guest, blocked]) socket.ws.close();
   });
 
   it("streams hashtags, and refuses unknown streams, missing parameters and user streams without a token", async () => {

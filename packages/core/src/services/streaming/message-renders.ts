@@ -19,6 +19,7 @@ export class MessageRenders {
   readonly #owned = new Map<string, Promise<object | null>>();
   readonly #json = new WeakMap<object, string>();
   readonly #batches = new Map<string, { viewers: Set<string>; rendered: Promise<Map<string, StatusEntity | undefined>> }>();
+  readonly #hiddenBatches = new Map<string, { viewers: Set<string>; checked: Promise<Map<string, Set<string>>> }>();
 
   constructor(private readonly renderers: StreamRenderers) {}
 
@@ -42,7 +43,7 @@ export class MessageRenders {
     let batch = this.#batches.get(statusId);
     if (!batch) {
       const viewers = new Set<string>();
-      const rendered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const rendered = nextTurn().then(() => {
         // Later askers start a batch of their own.
         this.#batches.delete(statusId);
         return this.#renderBatch(statusId, [...viewers]);
@@ -71,8 +72,23 @@ export class MessageRenders {
     return new Map(entries);
   }
 
+  /** Of these authors, those the viewer does not want to see; viewers asking in the same turn of the event loop are checked together. */
   hiddenAuthors(viewerId: string, authorIds: readonly string[]): Promise<Set<string>> {
-    return once(this.#hidden, `${viewerId} ${authorIds.join(" ")}`, () => this.renderers.hiddenAuthors(viewerId, authorIds));
+    return once(this.#hidden, `${viewerId} ${authorIds.join(" ")}`, () => {
+      const key = authorIds.join(" ");
+      let batch = this.#hiddenBatches.get(key);
+      if (!batch) {
+        const viewers = new Set<string>();
+        const checked = nextTurn().then(() => {
+          this.#hiddenBatches.delete(key);
+          return this.renderers.hiddenAuthors([...viewers], authorIds);
+        });
+        batch = { viewers, checked };
+        this.#hiddenBatches.set(key, batch);
+      }
+      batch.viewers.add(viewerId);
+      return batch.checked.then((hidden) => hidden.get(viewerId) ?? new Set<string>());
+    });
   }
 
   filters(viewerId: string, context: StreamSpec["filterContext"]): Promise<FilterMatcher> {
@@ -102,6 +118,11 @@ const PUBLIC: ReadonlySet<string> = new Set(["public", "unlisted"]);
 
 /** A viewer's marks on a post they have done nothing to, in the order the REST API renders them. */
 const NO_MARKS = { favourited: false, reblogged: false, muted: false, bookmarked: false, pinned: false } as const;
+
+/** Resolves after the connections that heard a message in this turn of the event loop have asked for what they need. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 function once<T>(memo: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
   let promise = memo.get(key);

@@ -25,8 +25,8 @@ export interface StreamRenderers {
   notification(viewerId: string, notificationId: string): Promise<object | null>;
   conversation(viewerId: string, conversationId: string): Promise<object | null>;
   filters(viewerId: string, context: StreamSpec["filterContext"]): Promise<FilterMatcher>;
-  /** Of these authors, those the viewer blocked, muted or domain-blocked, or who blocked the viewer. */
-  hiddenAuthors(viewerId: string, authorIds: readonly string[]): Promise<Set<string>>;
+  /** For each viewer, those of these authors the viewer blocked, muted or domain-blocked, or who blocked the viewer (viewers hiding none are absent). */
+  hiddenAuthors(viewerIds: readonly string[], authorIds: readonly string[]): Promise<Map<string, Set<string>>>;
   ownsList(viewerId: string, listId: string): Promise<boolean>;
   /** Of these viewers, those whose rendering of the post carries a mark of theirs (favourited, boosted, ...). */
   viewersWithMarks(statusId: string, viewerIds: readonly string[]): Promise<Set<string>>;
