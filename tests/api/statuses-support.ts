@@ -44,6 +44,7 @@ export interface StatusBody {
   reblog: StatusBody | null;
   media_attachments: unknown[];
   filtered?: unknown[];
+  application?: { name: string; website: string | null } | null;
 }
 
 export async function post(

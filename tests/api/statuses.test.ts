@@ -22,6 +22,20 @@ describeOnEngines("posts", (engine: CompatEngine) => {
   const fresh = () => kith.createUser(`poster${++serial}`);
 
   describe("creating", () => {
+    it("names the application of the session a post is made through, and none for a session without one", async () => {
+      const app = await kith.request("POST", "/api/v1/apps", {
+        json: { client_name: "Poster App", redirect_uris: "urn:ietf:wg:oauth:2.0:oob", website: "https://poster.example" },
+      });
+      expect(app.status).toBe(200);
+      const { client_id } = (await app.json()) as { client_id: string };
+      const row = await kith.storage.db.selectFrom("oauth_apps").select("id").where("client_id", "=", client_id).executeTakeFirstOrThrow();
+      const session = await kith.services.sessions.issue({ accountId: alice.account.id, appId: row.id, scopes: ["read", "write"] });
+      const response = await kith.request("POST", "/api/v1/statuses", { token: session.accessToken, json: { status: "from an app" } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as StatusBody).application).toEqual({ name: "Poster App", website: "https://poster.example" });
+      expect((await post(kith, alice, { status: "from no app" })).application).toBeNull();
+    });
+
     it("renders mentions, hashtags and links into Mastodon's HTML and records them", async () => {
       const status = await post(kith, alice, { status: "Hello @bob, see https://example.com #Kith #kith <script>" });
       expect(status.content).toBe(

@@ -177,6 +177,59 @@ describe("streaming", () => {
     socket.ws.close();
   });
 
+  it("renders a message for each viewer, once for all of a viewer's connections: marks and filters stay the viewer's own", async () => {
+    const erin = await kith.createUser("streamerin");
+    const frank = await kith.createUser("streamfrank");
+    await kith.request("POST", "/api/v2/filters", {
+      token: frank.token,
+      json: { title: "hide", context: ["public"], filter_action: "hide", keywords_attributes: [{ keyword: "secret" }] },
+    });
+    const sockets = await Promise.all(
+      [erin, erin, frank, frank].map((viewer) => openSocket(wsUrl(server, `?access_token=${viewer.token}`))),
+    );
+    const guest = await openSocket(wsUrl(server));
+    // Blocked by the author: the shared rendering must not reach her.
+    const gina = await kith.createUser("streamgina");
+    await kith.storage.db
+      .insertInto("blocks")
+      .values({ id: kith.ids.next("block"), account_id: bob.account.id, target_account_id: gina.account.id, created_at: kith.clock.now().toISOString() })
+      .execute();
+    const blocked = await openSocket(wsUrl(server, `?access_token=${gina.token}`));
+    for (const socket of [...sockets, guest, blocked]) {
+      socket.send({ type: "subscribe", stream: "public" });
+      await socket.settle();
+    }
+    const [erinA, erinB, frankA, frankB] = sockets as [Socket, Socket, Socket, Socket];
+    const shown = await post(bob, "open words");
+    expect((await kith.request("POST", `/api/v1/statuses/${shown.id}/favourite`, { token: erin.token })).status).toBe(200);
+    const edited = await kith.request("PUT", `/api/v1/statuses/${shown.id}`, { token: bob.token, json: { status: "open words, edited" } });
+    expect(edited.status).toBe(200);
+    for (const socket of [...sockets, guest]) await eventually(() => expect(events(socket, "status.update")).toHaveLength(1));
+    // The rendering shared by viewers who did nothing to the post is what the REST API shows each of them.
+    for (const [viewer, socket] of [
+      [frank, frankA],
+      [erin, erinA],
+    ] as const) {
+      const rest = await kith.request("GET", `/api/v1/statuses/${shown.id}`, { token: viewer.token });
+      expect(JSON.parse(events(socket, "status.update")[0]?.payload ?? "{}")).toEqual(await rest.json());
+    }
+    const secret = await post(bob, "secret plans");
+    for (const socket of [erinA, erinB, guest]) {
+      await eventually(() => expect(events(socket, "update").map((e) => JSON.parse(e.payload).id)).toEqual([shown.id, secret.id]));
+    }
+    await post(bob, "a barrier");
+    await eventually(() => expect(events(frankB, "update")).toHaveLength(2));
+    const favourited = (socket: Socket) => events(socket, "status.update").map((e) => JSON.parse(e.payload).favourited);
+    expect(favourited(erinA)).toEqual([true]);
+    expect(favourited(erinB)).toEqual([true]);
+    expect(favourited(frankA)).toEqual([false]);
+    expect(favourited(frankB)).toEqual([false]);
+    expect(favourited(guest)).toEqual([undefined]);
+    for (const socket of [frankA, frankB]) expect(events(socket, "update").map((e) => JSON.parse(e.payload).id)).not.toContain(secret.id);
+    expect([...events(blocked, "update"), ...events(blocked, "status.update")]).toEqual([]);
+    for (const socket of [...sockets, guest, blocked]) socket.ws.close();
+  });
+
   it("streams hashtags, and refuses unknown streams, missing parameters and user streams without a token", async () => {
     const socket = await openSocket(wsUrl(server));
     socket.send({ type: "subscribe", stream: "hashtag", tag: "Cats" });

@@ -9,8 +9,11 @@ import { getLogger } from "../../logging.js";
  * reactions enqueue a job so they are retried and survive a crash).
  */
 export type DomainEvent =
-  /** A post or a boost (`reblog_of_id` set) was written. */
-  | { readonly type: "status.created"; readonly statusId: string; readonly accountId: string }
+  /**
+   * A post or a boost (`reblog_of_id` set) was written. `post` is set when a local account wrote a post (not a
+   * boost) through the API: what the reactions need of it, so none of them reads the post back.
+   */
+  | { readonly type: "status.created"; readonly statusId: string; readonly accountId: string; readonly post?: NewLocalPost }
   | { readonly type: "status.updated"; readonly statusId: string; readonly accountId: string }
   /** Emitted after the row is gone: what reactions need is carried in the event. */
   | {
@@ -48,6 +51,19 @@ export type DomainEvent =
    * can still read who knows it and sign its Delete.
    */
   | { readonly type: "account.deleting"; readonly accountId: string };
+
+/** A new post by a local account, as it was written (its author's own home entry included). */
+export interface NewLocalPost {
+  readonly visibility: string;
+  readonly inReplyToId: string | null;
+  readonly inReplyToAccountId: string | null;
+  readonly conversationId: string | null;
+  readonly createdAt: string;
+  /** Normalised names of its hashtags. */
+  readonly tagNames: readonly string[];
+  /** Every account it mentions, local or remote. */
+  readonly mentionedAccountIds: readonly string[];
+}
 
 export type DomainEventType = DomainEvent["type"];
 export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;

@@ -10,7 +10,7 @@ import {
   type NotifiedStatus,
 } from "../../storage/repositories/notification-audiences.js";
 import type { ServiceDeps } from "../deps.js";
-import type { DomainEvents } from "../events/domain-events.js";
+import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
 import type { NotificationService } from "./notification-service.js";
 
 /** How far up a thread a new reply looks for subscriptions. */
@@ -20,8 +20,8 @@ const SUBSCRIPTION_DEPTH = 64;
 export function reactForNotifications(events: DomainEvents, notifications: NotificationService, deps: Pick<ServiceDeps, "storage">): void {
   const db = deps.storage.db;
 
-  async function onStatusCreated(statusId: string): Promise<void> {
-    const status = await loadNotifiedStatus(db, statusId);
+  async function onStatusCreated(statusId: string, accountId: string, post: NewLocalPost | undefined): Promise<void> {
+    const status = post ? notifiedStatusOf(statusId, accountId, post) : await loadNotifiedStatus(db, statusId);
     if (!status) return;
     if (status.reblogOfId !== null) {
       if (status.reblogAuthorId) {
@@ -34,7 +34,10 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
       }
       return;
     }
-    await notifications.notifyMany(await notifiedMentions(db, status.id), status.accountId, "mention", status.id);
+    // A post that mentions nobody has no mentions to read.
+    if (!post || post.mentionedAccountIds.length > 0) {
+      await notifications.notifyMany(await notifiedMentions(db, status.id), status.accountId, "mention", status.id);
+    }
     await notifySubscribers(status);
   }
 
@@ -56,7 +59,7 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
     );
   }
 
-  events.on("status.created", (event) => onStatusCreated(event.statusId));
+  events.on("status.created", (event) => onStatusCreated(event.statusId, event.accountId, event.post));
   events.on("status.updated", async (event) => {
     await notifications.notifyMany(await localRebloggers(db, event.statusId), event.accountId, "update", event.statusId);
   });
@@ -88,4 +91,16 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
       { allowSelf: true },
     );
   });
+}
+
+function notifiedStatusOf(statusId: string, accountId: string, post: NewLocalPost): NotifiedStatus {
+  return {
+    id: statusId,
+    accountId,
+    visibility: post.visibility,
+    inReplyToId: post.inReplyToId,
+    inReplyToAccountId: post.inReplyToAccountId,
+    reblogOfId: null,
+    reblogAuthorId: null,
+  };
 }

@@ -9,6 +9,7 @@ import {
   findStatus,
   findVisibleStatus,
   insertStatus,
+  postingDefaults,
   reachedRemoteAccountIds,
   rememberIdempotencyKey,
   replaceMentions,
@@ -18,7 +19,7 @@ import { readFlag, writeFlag } from "../../storage/repositories/status-columns.j
 import { insertHomeFeedEntries } from "../../storage/repositories/home-feed.js";
 import type { Database, StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
-import type { DomainEvents } from "../events/domain-events.js";
+import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
 import type { PollInput, PollService } from "../polls/poll-service.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
@@ -132,10 +133,11 @@ export class StatusService {
     if (input.poll) this.polls.validate(input.poll);
   }
 
-  async #writeRelations(trx: Kysely<Database>, statusId: string, rendered: Rendered, now: string): Promise<void> {
-    await replaceMentions(trx, statusId, rendered.mentionIds, now);
+  /** `fresh`: the post was just inserted, so it has no mentions or tags to replace. */
+  async #writeRelations(trx: Kysely<Database>, statusId: string, rendered: Rendered, now: string, options: { fresh?: boolean } = {}): Promise<void> {
+    await replaceMentions(trx, statusId, rendered.mentionIds, now, options);
     const tagIds = await ensureTags(trx, rendered.tags, () => this.deps.ids.next("tag"), now);
-    await replaceStatusTags(trx, statusId, [...tagIds.values()]);
+    await replaceStatusTags(trx, statusId, [...tagIds.values()], options);
   }
 
   /** Creates a post (or returns the one made earlier with the same idempotency key) and returns its id. */
@@ -151,32 +153,28 @@ export class StatusService {
     this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
     const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
     if (parent?.reblog_of_id) throw new KithError("status.not_found");
-    const defaults = await db
-      .selectFrom("accounts")
-      .leftJoin("users", "users.account_id", "accounts.id")
-      .select(["accounts.silenced_at", "users.default_visibility", "users.default_sensitive", "users.default_language"])
-      .where("accounts.id", "=", accountId)
-      .executeTakeFirstOrThrow();
+    const defaults = await postingDefaults(db, accountId, input.sessionId ?? null);
     let visibility: Visibility = input.visibility ?? (defaults.default_visibility as Visibility | null) ?? "public";
     // A limited account's public posts stay out of public timelines, as Mastodon does.
     if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";
     const sensitive = (input.sensitive ?? readFlag(defaults.default_sensitive)) || spoilerText.length > 0;
-    const applicationId = input.sessionId
-      ? ((await db.selectFrom("sessions").select("app_id").where("id", "=", input.sessionId).executeTakeFirst())?.app_id ?? null)
-      : null;
+    const applicationId = defaults.app_id ?? null;
     const lookedUp = await this.#lookUpMentions(text);
     const now = this.deps.clock.now().toISOString();
     const id = this.deps.ids.next("status");
+    const conversationId = parent?.conversation_id ?? this.deps.ids.next("conversation");
+    let written: Rendered | null = null;
     try {
       await this.deps.storage.transaction(async (trx) => {
         const rendered = await this.#render(trx, text, lookedUp);
+        written = rendered;
         await insertStatus(trx, {
           id,
           account_id: accountId,
           local: writeFlag(true),
           in_reply_to_id: parent?.id ?? null,
           in_reply_to_account_id: parent?.account_id ?? null,
-          conversation_id: parent?.conversation_id ?? this.deps.ids.next("conversation"),
+          conversation_id: conversationId,
           text,
           content: rendered.html,
           spoiler_text: spoilerText,
@@ -187,7 +185,7 @@ export class StatusService {
           created_at: now,
           updated_at: now,
         });
-        await this.#writeRelations(trx, id, rendered, now);
+        await this.#writeRelations(trx, id, rendered, now, { fresh: true });
         if (mediaIds.length > 0) await this.media.attachToStatus(trx, { accountId, statusId: id, mediaIds });
         if (input.poll) await this.polls.createInTransaction(trx, id, accountId, input.poll);
         if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
@@ -205,7 +203,17 @@ export class StatusService {
       throw error;
     }
     // Fan-out, notifications, streams and federation follow the answer rather than delay it.
-    this.events.emitLater({ type: "status.created", statusId: id, accountId });
+    const { mentionIds, tags } = written ?? { mentionIds: [], tags: [] };
+    const post: NewLocalPost = {
+      visibility,
+      inReplyToId: parent?.id ?? null,
+      inReplyToAccountId: parent?.account_id ?? null,
+      conversationId,
+      createdAt: now,
+      tagNames: [...new Set(tags.map((tag) => tag.name))],
+      mentionedAccountIds: mentionIds,
+    };
+    this.events.emitLater({ type: "status.created", statusId: id, accountId, post });
     return id;
   }
 

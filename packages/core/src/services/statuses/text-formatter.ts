@@ -166,6 +166,9 @@ export function formatText(text: string, origin: string, resolve: (handle: Menti
   return { html: paragraphs(html), mentions: [...mentions.values()], tags: [...tags.values()] };
 }
 
+const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const PLAIN_ASCII = /^[\x20-\x7e\n]*$/;
+
 /**
  * Characters a post uses against the limit, as Mastodon counts them: user
  * perceived characters, every link as `urlLength`, a remote mention as its
@@ -183,8 +186,9 @@ export function countedLength(text: string, urlLength: number): number {
     else counted += text.slice(token.start, token.end);
   }
   counted += text.slice(at);
-  const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  // Printable ASCII and newlines are one grapheme each; only other text needs the (costly) segmenter.
+  if (PLAIN_ASCII.test(counted)) return counted.length + extra;
   let graphemes = 0;
-  for (const _ of segmenter.segment(counted)) graphemes++;
+  for (const _ of graphemeSegmenter.segment(counted)) graphemes++;
   return graphemes + extra;
 }

@@ -1,8 +1,9 @@
 import type { StatusEntity } from "../../api/entities/status.js";
 import { getLogger } from "../../logging.js";
-import type { PubSub } from "../../ports/pubsub.js";
 import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.js";
 import { type StreamMessage, streamChannels } from "./channels.js";
+import type { MessageRenders } from "./message-renders.js";
+import type { StreamHub } from "./stream-hub.js";
 import { type StreamName, type StreamParams, type StreamSpec, sameStream, streamSpec } from "./stream-names.js";
 
 const logger = getLogger(["streaming"]);
@@ -24,9 +25,11 @@ export interface StreamRenderers {
   notification(viewerId: string, notificationId: string): Promise<object | null>;
   conversation(viewerId: string, conversationId: string): Promise<object | null>;
   filters(viewerId: string, context: StreamSpec["filterContext"]): Promise<FilterMatcher>;
-  /** Of these authors, those the viewer blocked, muted or domain-blocked, or who blocked the viewer. */
-  hiddenAuthors(viewerId: string, authorIds: readonly string[]): Promise<Set<string>>;
+  /** For each viewer, those of these authors the viewer blocked, muted or domain-blocked, or who blocked the viewer (viewers hiding none are absent). */
+  hiddenAuthors(viewerIds: readonly string[], authorIds: readonly string[]): Promise<Map<string, Set<string>>>;
   ownsList(viewerId: string, listId: string): Promise<boolean>;
+  /** Of these viewers, those whose rendering of the post carries a mark of theirs (favourited, boosted, ...). */
+  viewersWithMarks(statusId: string, viewerIds: readonly string[]): Promise<Set<string>>;
 }
 
 export type SubscribeOutcome = { ok: true; stream: readonly string[] } | { ok: false; status: 400 | 401 | 404; error: string };
@@ -42,10 +45,11 @@ function isLocal(status: StatusEntity): boolean {
 
 /**
  * One client's streams, multiplexed over one transport (a WebSocket, or an
- * event stream with a single subscription). Listens on the pubsub channels
- * its streams need and renders every message for its own viewer: visibility,
- * blocks, mutes and filters hold as on the REST API. Events leave in the
- * order their messages arrived.
+ * event stream with a single subscription). Listens on the channels its
+ * streams need and renders every message for its own viewer: visibility,
+ * blocks, mutes and filters hold as on the REST API (the renders of a message
+ * are shared with the viewer's other connections). Events leave in the order
+ * their messages arrived.
  */
 export class StreamConnection {
   readonly #channels = new Map<string, ChannelListener>();
@@ -54,7 +58,7 @@ export class StreamConnection {
   #closed = false;
 
   constructor(
-    private readonly pubsub: PubSub,
+    private readonly hub: StreamHub,
     private readonly renderers: StreamRenderers,
     readonly viewerId: string | null,
     private readonly emit: (event: StreamEvent) => void,
@@ -82,7 +86,7 @@ export class StreamConnection {
     for (const channel of new Set(channels)) {
       let listener = this.#channels.get(channel);
       if (!listener) {
-        const stop = this.pubsub.subscribe(channel, (message) => this.#enqueue(channel, message as StreamMessage));
+        const stop = this.hub.listen(channel, (message, renders) => this.#enqueue(channel, message, renders));
         listener = { stop, specs: new Set() };
         this.#channels.set(channel, listener);
         await stop;
@@ -119,13 +123,13 @@ export class StreamConnection {
     await Promise.all(listeners.map(async (listener) => (await listener.stop)()));
   }
 
-  #enqueue(channel: string, message: StreamMessage): void {
+  #enqueue(channel: string, message: StreamMessage, renders: MessageRenders): void {
     this.#queue = this.#queue
-      .then(() => this.#handle(channel, message))
+      .then(() => this.#handle(channel, message, renders))
       .catch((error: unknown) => logger.error("A stream event could not be rendered: {error}", { error }));
   }
 
-  async #handle(channel: string, message: StreamMessage): Promise<void> {
+  async #handle(channel: string, message: StreamMessage, renders: MessageRenders): Promise<void> {
     if (this.#closed) return;
     if (message.event === "filters_changed") this.#matchers.clear();
     const specs = [...(this.#channels.get(channel)?.specs ?? [])].filter((spec) => spec.events.has(message.event));
@@ -139,45 +143,45 @@ export class StreamConnection {
         return;
       case "notification": {
         if (!this.viewerId) return;
-        const entity = await this.renderers.notification(this.viewerId, message.notificationId);
-        if (entity) for (const spec of specs) this.emit({ stream: spec.label, event: "notification", payload: JSON.stringify(entity) });
+        const entity = await renders.notification(this.viewerId, message.notificationId);
+        if (entity) for (const spec of specs) this.emit({ stream: spec.label, event: "notification", payload: renders.json(entity) });
         return;
       }
       case "conversation": {
         if (!this.viewerId) return;
-        const entity = await this.renderers.conversation(this.viewerId, message.conversationId);
-        if (entity) for (const spec of specs) this.emit({ stream: spec.label, event: "conversation", payload: JSON.stringify(entity) });
+        const entity = await renders.conversation(this.viewerId, message.conversationId);
+        if (entity) for (const spec of specs) this.emit({ stream: spec.label, event: "conversation", payload: renders.json(entity) });
         return;
       }
       case "update":
       case "status.update":
-        await this.#post(message.event, message.statusId, specs);
+        await this.#post(message.event, message.statusId, specs, renders);
         return;
     }
   }
 
-  async #post(event: "update" | "status.update", statusId: string, specs: readonly StreamSpec[]): Promise<void> {
-    const status = (await this.renderers.statuses([statusId], this.viewerId)).get(statusId);
+  async #post(event: "update" | "status.update", statusId: string, specs: readonly StreamSpec[], renders: MessageRenders): Promise<void> {
+    const status = await renders.status(statusId, this.viewerId);
     if (!status) return;
     if (this.viewerId) {
       const authors = [status.account.id, ...(status.reblog ? [status.reblog.account.id] : [])];
-      if ((await this.renderers.hiddenAuthors(this.viewerId, authors)).size > 0) return;
+      if ((await renders.hiddenAuthors(this.viewerId, authors)).size > 0) return;
     }
     for (const spec of specs) {
       if (spec.locality === "local" && !isLocal(status)) continue;
       if (spec.locality === "remote" && isLocal(status)) continue;
       if (spec.mediaOnly && (status.reblog ?? status).media_attachments.length === 0) continue;
-      const shown = await this.#filtered(status, spec);
-      if (shown) this.emit({ stream: spec.label, event, payload: JSON.stringify(shown) });
+      const shown = await this.#filtered(status, spec, renders);
+      if (shown) this.emit({ stream: spec.label, event, payload: renders.json(shown) });
     }
   }
 
   /** The post with the viewer's filter results set, or null when a `hide` filter drops it. */
-  async #filtered(status: StatusEntity, spec: StreamSpec): Promise<StatusEntity | null> {
+  async #filtered(status: StatusEntity, spec: StreamSpec, renders: MessageRenders): Promise<StatusEntity | null> {
     if (!this.viewerId) return status;
     let matcher = this.#matchers.get(spec.filterContext);
     if (!matcher) {
-      matcher = this.renderers.filters(this.viewerId, spec.filterContext);
+      matcher = renders.filters(this.viewerId, spec.filterContext);
       this.#matchers.set(spec.filterContext, matcher);
     }
     const [kept] = (await matcher).apply([status as unknown as FilterableStatus]);

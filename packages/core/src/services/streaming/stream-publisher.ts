@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { PubSub } from "../../ports/pubsub.js";
 import type { Database } from "../../storage/schema.js";
-import type { DomainEvents } from "../events/domain-events.js";
+import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
 import { type StreamMessage, streamChannels } from "./channels.js";
 
 /**
@@ -14,23 +14,28 @@ export function publishPublicStreams(
   events: DomainEvents,
   deps: { readonly storage: { readonly db: Kysely<Database> }; readonly pubsub: PubSub },
 ): void {
-  const publish = async (statusId: string, event: "update" | "status.update") => {
+  const load = async (statusId: string): Promise<{ visibility: string; boost: boolean; tagNames: readonly string[] } | null> => {
     const status = await deps.storage.db
       .selectFrom("statuses")
       .select(["id", "visibility", "reblog_of_id"])
       .where("id", "=", statusId)
       .executeTakeFirst();
-    if (status?.visibility !== "public" || status.reblog_of_id !== null) return;
+    if (!status) return null;
     const tags = await deps.storage.db
       .selectFrom("status_tags")
       .innerJoin("tags", "tags.id", "status_tags.tag_id")
       .select("tags.name")
       .where("status_tags.status_id", "=", statusId)
       .execute();
+    return { visibility: status.visibility, boost: status.reblog_of_id !== null, tagNames: tags.map((tag) => tag.name) };
+  };
+  const publish = async (statusId: string, event: "update" | "status.update", post?: NewLocalPost) => {
+    const status = post ? { visibility: post.visibility, boost: false, tagNames: post.tagNames } : await load(statusId);
+    if (status?.visibility !== "public" || status.boost) return;
     const message: StreamMessage = { event, statusId };
     await deps.pubsub.publish(streamChannels.public(), message);
-    for (const tag of tags) await deps.pubsub.publish(streamChannels.hashtag(tag.name), message);
+    for (const name of status.tagNames) await deps.pubsub.publish(streamChannels.hashtag(name), message);
   };
-  events.on("status.created", (event) => publish(event.statusId, "update"));
+  events.on("status.created", (event) => publish(event.statusId, "update", event.post));
   events.on("status.updated", (event) => publish(event.statusId, "status.update"));
 }

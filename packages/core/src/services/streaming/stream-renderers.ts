@@ -1,5 +1,5 @@
 import { isKithError } from "../../domain/errors.js";
-import { hiddenAuthorIds, ownsList } from "../../storage/repositories/stream-audience.js";
+import { hiddenAuthorsOfViewers, ownsList, viewersWithMarks } from "../../storage/repositories/stream-audience.js";
 import type { ServiceDeps } from "../deps.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { StatusViews } from "../statuses/status-views.js";
@@ -37,7 +37,8 @@ export function streamRenderers<N, C>(
     notification: (viewerId, id) => renderOwned(parts.notifications, viewerId, id),
     conversation: (viewerId, id) => renderOwned(parts.conversations, viewerId, id),
     filters: (viewerId, context) => parts.filters.forViewer(viewerId, context),
-    hiddenAuthors: (viewerId, authorIds) => hiddenAuthorIds(deps.storage.db, viewerId, authorIds, deps.clock.now().toISOString()),
+    hiddenAuthors: (viewerIds, authorIds) => hiddenAuthorsOfViewers(deps.storage.db, viewerIds, authorIds, deps.clock.now().toISOString()),
     ownsList: (viewerId, listId) => ownsList(deps.storage.db, viewerId, listId),
+    viewersWithMarks: (statusId, viewerIds) => viewersWithMarks(deps.storage.db, statusId, viewerIds),
   };
 }

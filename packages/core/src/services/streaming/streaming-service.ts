@@ -2,6 +2,7 @@ import { KithError } from "../../domain/errors.js";
 import type { ServiceDeps } from "../deps.js";
 import { eventStreamResponse } from "./event-stream.js";
 import { StreamConnection, type StreamEvent, type StreamRenderers, type SubscribeOutcome } from "./stream-connection.js";
+import { StreamHub } from "./stream-hub.js";
 import { isStreamName, type StreamName, type StreamParams } from "./stream-names.js";
 import type { WebSocketAcceptor, WebSocketPeer, WebSocketSession } from "./websocket-contract.js";
 
@@ -24,15 +25,18 @@ function refusal(outcome: Extract<SubscribeOutcome, { ok: false }>): KithError {
  */
 export class StreamingService {
   readonly #sessions = new Set<{ peer: WebSocketPeer; connection: StreamConnection }>();
+  readonly #hub: StreamHub;
 
   constructor(
-    private readonly deps: Pick<ServiceDeps, "pubsub">,
+    deps: Pick<ServiceDeps, "pubsub">,
     private readonly renderers: StreamRenderers,
-  ) {}
+  ) {
+    this.#hub = new StreamHub(deps.pubsub, renderers);
+  }
 
   /** A connection for a viewer (null for a guest), its events told to `emit`. */
   connect(viewerId: string | null, emit: (event: StreamEvent) => void): StreamConnection {
-    return new StreamConnection(this.deps.pubsub, this.renderers, viewerId, emit);
+    return new StreamConnection(this.#hub, this.renderers, viewerId, emit);
   }
 
   /** An event stream of one stream; refused (401, 404, 400) before any byte is sent. */

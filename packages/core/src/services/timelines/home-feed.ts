@@ -53,7 +53,6 @@ import {
   mentionedLocalAccounts,
   readersFollowing,
   readersHiding,
-  readersWithExclusiveList,
   recentStatusesForFollower,
 } from "../../storage/repositories/fan-out.js";
 import {
@@ -67,6 +66,7 @@ import {
 } from "../../storage/repositories/home-feed.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
+import type { NewLocalPost } from "../events/domain-events.js";
 import { streamChannels } from "../streaming/channels.js";
 
 /** Audiences up to this size are written while the post is created; larger ones by a queued job. */
@@ -75,6 +75,9 @@ export const INLINE_AUDIENCE = 200;
 export const FAN_OUT_BATCH = 500;
 /** Posts of a newly followed account copied into the follower's home. */
 export const FOLLOW_BACKFILL = 40;
+/** A list of a reader that holds a post's author. */
+type HoldingList = Awaited<ReturnType<typeof listsHolding>>[number];
+
 /** The queue of large fan-outs. */
 export const FAN_OUT_QUEUE = "timelines.fan_out";
 
@@ -102,13 +105,16 @@ export class HomeFeedWriter {
     );
   }
 
-  /** Fan-out of a new post or boost: the author and mentioned readers now, followers now or in a job. */
-  async onStatusCreated(statusId: string): Promise<void> {
-    const status = await loadFanOutStatus(this.deps.storage.db, statusId);
-    if (!status) return;
+  /**
+   * Fan-out of a new post or boost: the author and mentioned readers now, followers now or in a job. `post`, for a
+   * local post, says what it is without reading it back; its author's home entry was written with it.
+   */
+  async onStatusCreated(statusId: string, accountId: string, post?: NewLocalPost): Promise<void> {
     const db = this.deps.storage.db;
-    const author = await this.#isLocal(status.accountId);
-    if (author) await this.#deliver(status, [status.accountId], { skipRules: true });
+    const status = post ? fanOutStatusOf(statusId, accountId, post) : await loadFanOutStatus(db, statusId);
+    if (!status) return;
+    if (post) await this.#tellStreams([status.accountId], status.id);
+    else if (await this.#isLocal(status.accountId)) await this.#deliver(status, [status.accountId], { skipRules: true });
     if (status.visibility === "direct") {
       const mentioned = (await mentionedLocalAccounts(db, status.id)).map((m) => m.accountId);
       const following = await readersFollowing(db, mentioned, status.accountId);
@@ -146,21 +152,24 @@ export class HomeFeedWriter {
       .filter((f) => status.reblogOfId === null || f.showReblogs)
       .map((f) => f.accountId);
     const delivered = await this.#deliver(status, readers, {});
-    await this.#publishToLists(status, delivered.candidates);
+    await this.#publishToLists(status, delivered.lists);
   }
 
   /**
    * Writes the post into the feeds of those of `readerIds` the rules let see
-   * it, and tells their streams. Returns who passed the rules (before the
-   * exclusive-list and already-shown checks, which concern home only).
+   * it, and tells their streams. Returns the lists that hold the author among
+   * those who passed the rules (the exclusive ones keep the post out of home,
+   * as the already-shown check does; both concern home only).
    */
-  async #deliver(status: FanOutStatus, readerIds: readonly string[], options: { skipRules?: boolean }): Promise<{ candidates: string[] }> {
-    if (readerIds.length === 0) return { candidates: [] };
+  async #deliver(status: FanOutStatus, readerIds: readonly string[], options: { skipRules?: boolean }): Promise<{ lists: HoldingList[] }> {
+    if (readerIds.length === 0) return { lists: [] };
     const db = this.deps.storage.db;
     const candidates = options.skipRules ? [...readerIds] : await this.#allowedReaders(db, status, readerIds);
     let home = candidates;
+    let lists: HoldingList[] = [];
     if (!options.skipRules) {
-      const exclusive = await readersWithExclusiveList(db, home, status.accountId);
+      lists = await listsHolding(db, candidates, status.accountId);
+      const exclusive = new Set(lists.filter((list) => list.exclusive).map((list) => list.ownerId));
       home = home.filter((id) => !exclusive.has(id));
     }
     if (status.reblogOfId !== null) {
@@ -175,8 +184,12 @@ export class HomeFeedWriter {
       createdAt: status.createdAt,
     }));
     await insertHomeFeedEntries(db, entries);
-    await Promise.all(home.map((id) => this.deps.pubsub.publish(streamChannels.user(id), { event: "update", statusId: status.id })));
-    return { candidates };
+    await this.#tellStreams(home, status.id);
+    return { lists };
+  }
+
+  async #tellStreams(readerIds: readonly string[], statusId: string): Promise<void> {
+    await Promise.all(readerIds.map((id) => this.deps.pubsub.publish(streamChannels.user(id), { event: "update", statusId })));
   }
 
   async #allowedReaders(db: Kysely<Database>, status: FanOutStatus, readerIds: readonly string[]): Promise<string[]> {
@@ -192,9 +205,8 @@ export class HomeFeedWriter {
     return allowed;
   }
 
-  /** Tells the list streams of readers who keep the author in a list, by the list's reply policy. */
-  async #publishToLists(status: FanOutStatus, readers: readonly string[]): Promise<void> {
-    const lists = await listsHolding(this.deps.storage.db, readers, status.accountId);
+  /** Tells the streams of the lists that hold the author, by the list's reply policy. */
+  async #publishToLists(status: FanOutStatus, lists: readonly HoldingList[]): Promise<void> {
     if (lists.length === 0) return;
     const repliedTo = status.inReplyToAccountId;
     const isReplyToOther = repliedTo !== null && repliedTo !== status.accountId;
@@ -265,4 +277,19 @@ export class HomeFeedWriter {
     const row = await this.deps.storage.db.selectFrom("accounts").select("domain").where("id", "=", accountId).executeTakeFirst();
     return row !== undefined && row.domain === null;
   }
+}
+
+/** A new local post as fan-out sees it: a post by a local author (no domain), not a boost. */
+function fanOutStatusOf(statusId: string, accountId: string, post: NewLocalPost): FanOutStatus {
+  return {
+    id: statusId,
+    accountId,
+    authorDomain: null,
+    visibility: post.visibility,
+    inReplyToAccountId: post.inReplyToAccountId,
+    reblogOfId: null,
+    reblogAuthorId: null,
+    reblogAuthorDomain: null,
+    createdAt: post.createdAt,
+  };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { readFlag, writeFlag } from "./status-columns.js";
+import { readFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 
 /** What fan-out needs to know of a post. */
@@ -110,50 +110,30 @@ export async function readersHiding(
   now: string,
 ): Promise<Set<string>> {
   if (readerIds.length === 0 || authorIds.length === 0) return new Set();
-  const [blocking, blockedBy, muting, domainBlocking] = await Promise.all([
-    db
-      .selectFrom("blocks")
-      .select("account_id as reader")
-      .where("account_id", "in", readerIds)
-      .where("target_account_id", "in", authorIds)
-      .execute(),
-    db
-      .selectFrom("blocks")
-      .select("target_account_id as reader")
-      .where("account_id", "in", authorIds)
-      .where("target_account_id", "in", readerIds)
-      .execute(),
-    db
-      .selectFrom("mutes")
-      .select("account_id as reader")
-      .where("account_id", "in", readerIds)
-      .where("target_account_id", "in", authorIds)
-      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-      .execute(),
-    domains.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom("account_domain_blocks")
-          .select("account_id as reader")
-          .where("account_id", "in", readerIds)
-          .where("domain", "in", domains)
-          .execute(),
-  ]);
-  return new Set([...blocking, ...blockedBy, ...muting, ...domainBlocking].map((row) => row.reader));
-}
-
-/** Of `readerIds`, those who keep `authorId` in an exclusive list (its posts stay out of their home). */
-export async function readersWithExclusiveList(db: Kysely<Database>, readerIds: readonly string[], authorId: string): Promise<Set<string>> {
-  if (readerIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("list_accounts as la")
-    .innerJoin("lists as l", "l.id", "la.list_id")
-    .select("l.account_id")
-    .where("la.account_id", "=", authorId)
-    .where("l.account_id", "in", readerIds)
-    .where("l.exclusive", "=", writeFlag(true))
-    .execute();
-  return new Set(rows.map((row) => row.account_id));
+  // One statement for the four reasons: fan-out runs this for every post, so round trips count.
+  const hiding = db
+    .selectFrom("blocks")
+    .select("account_id as reader")
+    .where("account_id", "in", readerIds)
+    .where("target_account_id", "in", authorIds)
+    .unionAll(
+      db.selectFrom("blocks").select("target_account_id as reader").where("account_id", "in", authorIds).where("target_account_id", "in", readerIds),
+    )
+    .unionAll(
+      db
+        .selectFrom("mutes")
+        .select("account_id as reader")
+        .where("account_id", "in", readerIds)
+        .where("target_account_id", "in", authorIds)
+        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])),
+    );
+  const rows = await (domains.length === 0
+    ? hiding
+    : hiding.unionAll(
+        db.selectFrom("account_domain_blocks").select("account_id as reader").where("account_id", "in", readerIds).where("domain", "in", domains),
+      )
+  ).execute();
+  return new Set(rows.map((row) => row.reader));
 }
 
 /** Recent posts of `authorId` that a new follower may see in home: not direct, newest first. */
@@ -183,16 +163,16 @@ export async function listsHolding(
   db: Kysely<Database>,
   ownerIds: readonly string[],
   authorId: string,
-): Promise<{ listId: string; ownerId: string; repliesPolicy: string }[]> {
+): Promise<{ listId: string; ownerId: string; repliesPolicy: string; exclusive: boolean }[]> {
   if (ownerIds.length === 0) return [];
   const rows = await db
     .selectFrom("list_accounts as la")
     .innerJoin("lists as l", "l.id", "la.list_id")
-    .select(["l.id", "l.account_id", "l.replies_policy"])
+    .select(["l.id", "l.account_id", "l.replies_policy", "l.exclusive"])
     .where("la.account_id", "=", authorId)
     .where("l.account_id", "in", ownerIds)
     .execute();
-  return rows.map((row) => ({ listId: row.id, ownerId: row.account_id, repliesPolicy: row.replies_policy }));
+  return rows.map((row) => ({ listId: row.id, ownerId: row.account_id, repliesPolicy: row.replies_policy, exclusive: readFlag(row.exclusive) }));
 }
 
 /** Of `listIds`, those that hold `accountId`. */

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
-import type { Database, StatusRow, StatusesTable } from "../schema.js";
+import type { Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
 
@@ -18,6 +18,25 @@ export async function findVisibleStatus(db: Kysely<Database>, id: string, viewer
 
 export async function insertStatus(db: Kysely<Database>, row: Insertable<StatusesTable>): Promise<void> {
   await db.insertInto("statuses").values(row).execute();
+}
+
+export interface PostingDefaults {
+  readonly silenced_at: string | null;
+  readonly default_visibility: string | null;
+  readonly default_sensitive: DbBool | null;
+  readonly default_language: string | null;
+  readonly app_id: string | null;
+}
+
+/** What a new post of the account takes by default, and the application of the session it is made through: one statement for both. */
+export async function postingDefaults(db: Kysely<Database>, accountId: string, sessionId: string | null): Promise<PostingDefaults> {
+  return db
+    .selectFrom("accounts")
+    .leftJoin("users", "users.account_id", "accounts.id")
+    .leftJoin("sessions", (join) => join.on("sessions.id", "=", sessionId ?? ""))
+    .select(["accounts.silenced_at", "users.default_visibility", "users.default_sensitive", "users.default_language", "sessions.app_id"])
+    .where("accounts.id", "=", accountId)
+    .executeTakeFirstOrThrow();
 }
 
 export interface AccountHandleRow {
@@ -70,8 +89,15 @@ export async function reachedRemoteAccountIds(db: Kysely<Database>, status: Pick
   return rows.map((row) => row.id);
 }
 
-export async function replaceMentions(db: Kysely<Database>, statusId: string, accountIds: readonly string[], now: string): Promise<void> {
-  await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
+/** `fresh`: the post is new and has no rows to replace yet. */
+export async function replaceMentions(
+  db: Kysely<Database>,
+  statusId: string,
+  accountIds: readonly string[],
+  now: string,
+  options: { fresh?: boolean } = {},
+): Promise<void> {
+  if (!options.fresh) await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
   if (accountIds.length === 0) return;
   await db
     .insertInto("mentions")
@@ -87,19 +113,34 @@ export async function ensureTags(
   now: string,
 ): Promise<Map<string, string>> {
   if (tags.length === 0) return new Map();
-  await db
+  // One statement: an insert that touches a tag which exists already, both returning the id. A name appears
+  // once, as a statement may not update one row twice.
+  const unique = [...new Map(tags.map((tag) => [tag.name, tag])).values()];
+  const rows = await db
     .insertInto("tags")
-    .values(tags.map((tag) => ({ id: newId(), name: tag.name, display_name: tag.displayName, created_at: now, updated_at: now })))
-    .onConflict((oc) => oc.column("name").doNothing())
+    .values(
+      unique.map((tag) => ({
+        id: newId(),
+        name: tag.name,
+        display_name: tag.displayName,
+        created_at: now,
+        updated_at: now,
+        last_status_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.column("name").doUpdateSet({ last_status_at: now }))
+    .returning(["id", "name"])
     .execute();
-  const names = tags.map((tag) => tag.name);
-  await db.updateTable("tags").set({ last_status_at: now }).where("name", "in", names).execute();
-  const rows = await db.selectFrom("tags").select(["id", "name"]).where("name", "in", names).execute();
   return new Map(rows.map((row) => [row.name, row.id]));
 }
 
-export async function replaceStatusTags(db: Kysely<Database>, statusId: string, tagIds: readonly string[]): Promise<void> {
-  await db.deleteFrom("status_tags").where("status_id", "=", statusId).execute();
+export async function replaceStatusTags(
+  db: Kysely<Database>,
+  statusId: string,
+  tagIds: readonly string[],
+  options: { fresh?: boolean } = {},
+): Promise<void> {
+  if (!options.fresh) await db.deleteFrom("status_tags").where("status_id", "=", statusId).execute();
   if (tagIds.length === 0) return;
   await db
     .insertInto("status_tags")

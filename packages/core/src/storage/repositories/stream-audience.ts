@@ -11,32 +11,84 @@ export async function hiddenAuthorIds(
   authorIds: readonly string[],
   now: string,
 ): Promise<Set<string>> {
-  const ids = [...new Set(authorIds)].filter((id) => id !== viewerId);
+  return (await hiddenAuthorsOfViewers(db, [viewerId], authorIds, now)).get(viewerId) ?? new Set();
+}
+
+/** `hiddenAuthorIds` for many viewers in one statement: each viewer's hidden authors (viewers hiding none are absent). */
+export async function hiddenAuthorsOfViewers(
+  db: Kysely<Database>,
+  viewerIds: readonly string[],
+  authorIds: readonly string[],
+  now: string,
+): Promise<Map<string, Set<string>>> {
+  const viewers = [...new Set(viewerIds)];
+  const authors = [...new Set(authorIds)];
+  if (viewers.length === 0 || authors.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("blocks")
+    .select(["account_id as viewer", "target_account_id as author"])
+    .where("account_id", "in", viewers)
+    .where("target_account_id", "in", authors)
+    .unionAll(
+      db
+        .selectFrom("blocks")
+        .select(["target_account_id as viewer", "account_id as author"])
+        .where("target_account_id", "in", viewers)
+        .where("account_id", "in", authors),
+    )
+    .unionAll(
+      db
+        .selectFrom("mutes")
+        .select(["account_id as viewer", "target_account_id as author"])
+        .where("account_id", "in", viewers)
+        .where("target_account_id", "in", authors)
+        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])),
+    )
+    .unionAll(
+      db
+        .selectFrom("accounts")
+        .innerJoin("account_domain_blocks", "account_domain_blocks.domain", "accounts.domain")
+        .select(["account_domain_blocks.account_id as viewer", "accounts.id as author"])
+        .where("account_domain_blocks.account_id", "in", viewers)
+        .where("accounts.id", "in", authors),
+    )
+    .execute();
+  const hidden = new Map<string, Set<string>>();
+  for (const row of rows) {
+    // One's own posts are never hidden from oneself.
+    if (row.viewer === row.author) continue;
+    const set = hidden.get(row.viewer) ?? new Set<string>();
+    set.add(row.author);
+    hidden.set(row.viewer, set);
+  }
+  return hidden;
+}
+
+/**
+ * Of `viewerIds`, those who did something to the post that shows in its
+ * rendering for them: favourited, boosted, bookmarked or pinned it, or muted
+ * its conversation. One statement for any number of viewers.
+ */
+export async function viewersWithMarks(db: Kysely<Database>, statusId: string, viewerIds: readonly string[]): Promise<Set<string>> {
+  const ids = [...new Set(viewerIds)];
   if (ids.length === 0) return new Set();
-  const [blocked, blockedBy, muted, domains] = await Promise.all([
-    db
-      .selectFrom("blocks")
-      .select("target_account_id as id")
-      .where("account_id", "=", viewerId)
-      .where("target_account_id", "in", ids)
-      .execute(),
-    db.selectFrom("blocks").select("account_id as id").where("target_account_id", "=", viewerId).where("account_id", "in", ids).execute(),
-    db
-      .selectFrom("mutes")
-      .select("target_account_id as id")
-      .where("account_id", "=", viewerId)
-      .where("target_account_id", "in", ids)
-      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-      .execute(),
-    db
-      .selectFrom("accounts")
-      .innerJoin("account_domain_blocks", "account_domain_blocks.domain", "accounts.domain")
-      .select("accounts.id")
-      .where("account_domain_blocks.account_id", "=", viewerId)
-      .where("accounts.id", "in", ids)
-      .execute(),
-  ]);
-  return new Set([...blocked, ...blockedBy, ...muted, ...domains].map((row) => row.id));
+  const rows = await db
+    .selectFrom("favourites")
+    .select("account_id")
+    .where("status_id", "=", statusId)
+    .where("account_id", "in", ids)
+    .unionAll(db.selectFrom("statuses").select("account_id").where("reblog_of_id", "=", statusId).where("account_id", "in", ids))
+    .unionAll(db.selectFrom("bookmarks").select("account_id").where("status_id", "=", statusId).where("account_id", "in", ids))
+    .unionAll(db.selectFrom("status_pins").select("account_id").where("status_id", "=", statusId).where("account_id", "in", ids))
+    .unionAll(
+      db
+        .selectFrom("conversation_mutes")
+        .select("account_id")
+        .where("account_id", "in", ids)
+        .where("conversation_id", "=", (eb) => eb.selectFrom("statuses").select("conversation_id").where("id", "=", statusId)),
+    )
+    .execute();
+  return new Set(rows.map((row) => row.account_id));
 }
 
 /** Whether the list belongs to the account. */

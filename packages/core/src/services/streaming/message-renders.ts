@@ -1,0 +1,134 @@
+import type { StatusEntity } from "../../api/entities/status.js";
+import type { FilterMatcher } from "../filters/filter-matcher.js";
+import type { StreamRenderers } from "./stream-connection.js";
+import type { StreamSpec } from "./stream-names.js";
+
+/**
+ * The renders of one stream message, shared by every connection of this
+ * process that hears it: a viewer with a thousand open connections (or
+ * tabs, or devices) costs one render of the post, one check of hidden
+ * authors, one load of filters, one serialisation; a thousand viewers of a
+ * public post cost one render and one query for their marks. Lives as long
+ * as the message is being handled, so nothing it holds can go stale: the
+ * next message (an edit, a changed filter) starts from fresh reads.
+ */
+export class MessageRenders {
+  readonly #statuses = new Map<string, Promise<StatusEntity | undefined>>();
+  readonly #hidden = new Map<string, Promise<Set<string>>>();
+  readonly #filters = new Map<string, Promise<FilterMatcher>>();
+  readonly #owned = new Map<string, Promise<object | null>>();
+  readonly #json = new WeakMap<object, string>();
+  readonly #batches = new Map<string, { viewers: Set<string>; rendered: Promise<Map<string, StatusEntity | undefined>> }>();
+  readonly #hiddenBatches = new Map<string, { viewers: Set<string>; checked: Promise<Map<string, Set<string>>> }>();
+
+  constructor(private readonly renderers: StreamRenderers) {}
+
+  /**
+   * The post as the viewer sees it, or undefined when the viewer may not see
+   * it. The caller still checks the viewer's hidden authors: a post shared
+   * between viewers is the guests' rendering, which does not know of blocks.
+   */
+  status(statusId: string, viewerId: string | null): Promise<StatusEntity | undefined> {
+    return once(this.#statuses, `${viewerId ?? ""} ${statusId}`, () =>
+      viewerId === null ? this.#renderFor(statusId, null) : this.#batched(statusId, viewerId),
+    );
+  }
+
+  async #renderFor(statusId: string, viewerId: string | null): Promise<StatusEntity | undefined> {
+    return (await this.renderers.statuses([statusId], viewerId)).get(statusId);
+  }
+
+  /** Signed-in viewers asking for the post in the same turn of the event loop are rendered together. */
+  #batched(statusId: string, viewerId: string): Promise<StatusEntity | undefined> {
+    let batch = this.#batches.get(statusId);
+    if (!batch) {
+      const viewers = new Set<string>();
+      const rendered = nextTurn().then(() => {
+        // Later askers start a batch of their own.
+        this.#batches.delete(statusId);
+        return this.#renderBatch(statusId, [...viewers]);
+      });
+      batch = { viewers, rendered };
+      this.#batches.set(statusId, batch);
+    }
+    batch.viewers.add(viewerId);
+    return batch.rendered.then((entities) => entities.get(viewerId));
+  }
+
+  /**
+   * A public or unlisted post (not a boost, no poll) looks the same to every
+   * viewer who has not marked it: the guests' rendering with the marks unset.
+   * It is rendered once for them all; the few who favourited, boosted,
+   * bookmarked or pinned it, or muted its thread, get their own rendering.
+   */
+  async #renderBatch(statusId: string, viewerIds: readonly string[]): Promise<Map<string, StatusEntity | undefined>> {
+    const shared = await this.status(statusId, null);
+    const shareable = shared !== undefined && shared.reblog === null && shared.poll === null && PUBLIC.has(shared.visibility);
+    const own = shareable ? await this.renderers.viewersWithMarks(statusId, viewerIds) : new Set(viewerIds);
+    const unmarked = shareable ? { ...shared, ...NO_MARKS } : undefined;
+    const entries = await Promise.all(
+      viewerIds.map(async (viewerId) => [viewerId, own.has(viewerId) ? await this.#renderFor(statusId, viewerId) : unmarked] as const),
+    );
+    return new Map(entries);
+  }
+
+  /** Of these authors, those the viewer does not want to see; viewers asking in the same turn of the event loop are checked together. */
+  hiddenAuthors(viewerId: string, authorIds: readonly string[]): Promise<Set<string>> {
+    return once(this.#hidden, `${viewerId} ${authorIds.join(" ")}`, () => {
+      const key = authorIds.join(" ");
+      let batch = this.#hiddenBatches.get(key);
+      if (!batch) {
+        const viewers = new Set<string>();
+        const checked = nextTurn().then(() => {
+          this.#hiddenBatches.delete(key);
+          return this.renderers.hiddenAuthors([...viewers], authorIds);
+        });
+        batch = { viewers, checked };
+        this.#hiddenBatches.set(key, batch);
+      }
+      batch.viewers.add(viewerId);
+      return batch.checked.then((hidden) => hidden.get(viewerId) ?? new Set<string>());
+    });
+  }
+
+  filters(viewerId: string, context: StreamSpec["filterContext"]): Promise<FilterMatcher> {
+    return once(this.#filters, `${viewerId} ${context}`, () => this.renderers.filters(viewerId, context));
+  }
+
+  notification(viewerId: string, notificationId: string): Promise<object | null> {
+    return once(this.#owned, `n ${viewerId} ${notificationId}`, () => this.renderers.notification(viewerId, notificationId));
+  }
+
+  conversation(viewerId: string, conversationId: string): Promise<object | null> {
+    return once(this.#owned, `c ${viewerId} ${conversationId}`, () => this.renderers.conversation(viewerId, conversationId));
+  }
+
+  /** The entity as JSON; the same object (the same render, no filter result added) is serialised once. */
+  json(entity: object): string {
+    let text = this.#json.get(entity);
+    if (text === undefined) {
+      text = JSON.stringify(entity);
+      this.#json.set(entity, text);
+    }
+    return text;
+  }
+}
+
+const PUBLIC: ReadonlySet<string> = new Set(["public", "unlisted"]);
+
+/** A viewer's marks on a post they have done nothing to, in the order the REST API renders them. */
+const NO_MARKS = { favourited: false, reblogged: false, muted: false, bookmarked: false, pinned: false } as const;
+
+/** Resolves after the connections that heard a message in this turn of the event loop have asked for what they need. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function once<T>(memo: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let promise = memo.get(key);
+  if (!promise) {
+    promise = load();
+    memo.set(key, promise);
+  }
+  return promise;
+}

@@ -1,0 +1,81 @@
+/**
+ * What one post costs the database: the request and every reaction to it
+ * (home fan-out to ten local followers, notifications, streams, tags, the
+ * hand-off to federation), counted on every statement sent, those in the
+ * post's transaction included. Posting is the busiest write; each reaction
+ * used to read the post back, and the bound keeps such reads from returning.
+ */
+import type { Storage } from "@kith/core";
+import type { TestKith, TestUser } from "@kith/core/testing";
+import { createSqliteStorage } from "@kith/storage-sqlite";
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqliteTestKith } from "../support/test-kith.js";
+
+/** Counts the statements run through the handles it is plugged into: results, as a union's parts are built but not run alone. */
+class StatementCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.count++;
+    return args.result;
+  }
+}
+
+function countedStorage(inner: Storage, counter: StatementCounter): Storage {
+  const db = inner.db.withPlugin(counter);
+  const transaction: Storage["transaction"] = (work) => inner.transaction((trx) => work(trx.withPlugin(counter)));
+  return new Proxy(inner, {
+    get(target, property) {
+      if (property === "db") return db;
+      if (property === "transaction") return transaction;
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Statements of one public post with a hashtag and no mentions, its reactions included (40 before the reactions were handed the post, 24 after). */
+const STATEMENTS_PER_POST = 24;
+
+describe("statements per post", () => {
+  const counter = new StatementCounter();
+  let kith: TestKith;
+  let author: TestUser;
+
+  beforeAll(async () => {
+    kith = await sqliteTestKith({ storage: () => countedStorage(createSqliteStorage({ filename: ":memory:" }), counter) });
+    author = await kith.createUser("pq_author");
+    for (let i = 0; i < 10; i++) {
+      const reader = await kith.createUser(`pq_reader${i}`);
+      const response = await kith.request("POST", `/api/v1/accounts/${author.account.id}/follow`, { token: reader.token });
+      expect(response.status).toBe(200);
+    }
+  });
+  afterAll(() => kith.close());
+
+  /** Statements of one post by the author (the request waits for its reactions), and the post's id. */
+  async function statementsOfPost(text: string): Promise<{ statements: number; id: string }> {
+    counter.count = 0;
+    const response = await kith.request("POST", "/api/v1/statuses", { token: author.token, json: { status: text, visibility: "public" } });
+    const statements = counter.count;
+    expect(response.status).toBe(200);
+    return { statements, id: ((await response.json()) as { id: string }).id };
+  }
+
+  it("a post with fan-out to ten followers stays within its statements, and reaches every home feed", async () => {
+    await statementsOfPost("warming up #pq");
+    const { statements, id } = await statementsOfPost("a post #pq");
+    expect(statements).toBeLessThanOrEqual(STATEMENTS_PER_POST);
+    const homes = await kith.storage.db.selectFrom("home_feed").select("account_id").where("status_id", "=", id).execute();
+    expect(homes).toHaveLength(11);
+  });
+
+  it("the same number for every post: nothing grows with the posts made before", async () => {
+    const first = await statementsOfPost("one more #pq");
+    const second = await statementsOfPost("and another #pq");
+    expect(second.statements).toBe(first.statements);
+  });
+});
