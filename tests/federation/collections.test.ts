@@ -202,11 +202,11 @@ describe("key pairs across restarts", () => {
     const open = () =>
       createKith({ storage: createSqliteStorage({ filename }), config: { origin: "https://kith.test", passwordHashCost: 1024 } });
     const first = await open();
-    const before = await first.federation.keys.keysOf("instance");
+    const before = await (await first.federation.load()).keys.keysOf("instance");
     const exported = await Promise.all(before.map((key) => crypto.subtle.exportKey("jwk", key.publicKey)));
     await first.close();
     const second = await open();
-    const after = await second.federation.keys.keysOf("instance");
+    const after = await (await second.federation.load()).keys.keysOf("instance");
     expect(await Promise.all(after.map((key) => crypto.subtle.exportKey("jwk", key.publicKey)))).toEqual(exported);
     expect(after.map((key) => key.algorithm)).toEqual(["RSASSA-PKCS1-v1_5", "Ed25519"]);
     await second.close();

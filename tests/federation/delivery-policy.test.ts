@@ -182,7 +182,7 @@ describe("deliveries, domain policy and monitoring", () => {
     });
 
     it("gates immediate sends too: none reaches a suspended domain, nor one off the allowlist", async () => {
-      const ctx = kith.federation.context();
+      const ctx = (await kith.federation.load()).context();
       const alice = ctx.getActorUri("alice");
       const to = (actor = mallory()) => ({ id: actor.id, inboxId: new URL(actor.inbox) });
       const like = () => new vocab.Like({ id: new URL(`${alice.href}#likes/${++serial}`), actor: alice, object: new URL(`${mallory().id.href}/notes/1`) });

@@ -201,7 +201,7 @@ describe("the social graph between two instances", () => {
       () => relationship(a, alice.token, bobOnA),
       (rel) => rel.following === true,
     );
-    const ctx = b.kith.federation.context();
+    const ctx = (await b.kith.federation.load()).context();
     const bobUri = new URL(`${b.origin}/users/bob`);
     const aliceInbox = { id: new URL(`${a.origin}/users/alice`), inboxId: new URL(`${a.origin}/users/alice/inbox`) };
     const forgedUpdate = new vocab.Update({

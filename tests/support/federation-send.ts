@@ -17,7 +17,7 @@ if (!username || !recipient || !inbox || documents.length === 0) {
 }
 const kith = await assembleKith(loadConfig(process.env));
 try {
-  const ctx = kith.federation.context();
+  const ctx = (await kith.federation.load()).context();
   for (const document of documents) {
     const activity = await Activity.fromJsonLd(JSON.parse(document), {
       documentLoader: ctx.documentLoader,

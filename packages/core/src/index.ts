@@ -82,10 +82,10 @@ export {
   createSafeFetch,
   isNonPublicAddress,
 } from "./federation/safe-fetch.js";
-export { type FederationContextData, type KithFederation, createKithFederation } from "./federation/kith-federation.js";
+export type { FederationContextData, KithFederation } from "./federation/kith-federation.js";
+export type { DeferredFederation } from "./federation/deferred-federation.js";
 export { SqlKvStore } from "./federation/sql-kv-store.js";
-export { KeyPairStore } from "./federation/key-pairs.js";
-export { INSTANCE_ACTOR_IDENTIFIER } from "./federation/actors.js";
+export type { KeyPairStore } from "./federation/key-pairs.js";
 export type { DomainPolicy } from "./services/domain-policy/domain-policy-service.js";
 export { MemoryPubSub } from "./memory/memory-pubsub.js";
 export { MailOutbox, SmsOutbox } from "./memory/outboxes.js";

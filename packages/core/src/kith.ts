@@ -2,7 +2,7 @@ import { type FallbackHandler, type FetchHandler, createFetchHandler } from "./a
 import type { AnyRoute } from "./api/route.js";
 import { routeTable } from "./api/routes/index.js";
 import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
-import { type KithFederation, createKithFederation } from "./federation/kith-federation.js";
+import { type DeferredFederation, createDeferredFederation } from "./federation/deferred-federation.js";
 import type { SafeFetch } from "./federation/safe-fetch.js";
 import type { InstanceLimits } from "./domain/limits.js";
 import { getLogger } from "./logging.js";
@@ -79,8 +79,8 @@ export interface Kith extends ServiceDeps {
   readonly routes: readonly AnyRoute[];
   /** The whole HTTP surface as a web-standard fetch handler. */
   readonly fetch: FetchHandler;
-  /** ActivityPub: Fedify wired to Kith (actors, collections, key pairs, lookups of remote objects). */
-  readonly federation: KithFederation;
+  /** ActivityPub: Fedify wired to Kith (actors, collections, key pairs, lookups of remote objects), built on first use. */
+  readonly federation: DeferredFederation;
   /** Starts background work in this process: the queue's workers and its heartbeat. Requests are served without it. */
   start(): Promise<void>;
   /** Stops workers and closes the ports Kith opened. */
@@ -120,7 +120,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
   };
   const services = createServices(deps);
-  const federation = createKithFederation({ deps, services, ...(options.federationFetch && { fetch: options.federationFetch }) });
+  const federation = createDeferredFederation({ deps, services, ...(options.federationFetch && { fetch: options.federationFetch }) });
   // Fedify answers only what it knows (WebFinger, NodeInfo, actors, collections, inboxes) and passes the rest on.
   const fallbacks = [federation.handle, ...(options.fallbacks ?? [])];
   const fetch = createFetchHandler({ routes: routeTable, services, config, fallbacks });
@@ -132,9 +132,8 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     fetch,
     federation,
     async start() {
-      // Registers Fedify's handler on the queue port; resolves only when stopped, so it is not awaited.
-      void federation.federation.startQueue({ serving: false }, { signal: federationQueue.signal });
-      await federation.scheduleMaintenance();
+      // Registers the handler of Fedify's messages on the queue port (Fedify is loaded with the first one).
+      await federation.start(federationQueue.signal);
       await deps.queue.start();
     },
     async close() {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { type WebSocket, WebSocketServer } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 
 /**
  * WebSockets for a fetch handler. The upgrade request goes to the handler as
@@ -71,15 +71,23 @@ export interface WebSocketUpgrades {
 
 export function createWebSocketUpgrades(): WebSocketUpgrades {
   const acceptors = new WeakMap<IncomingMessage, Acceptor>();
-  const server = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_MESSAGE_BYTES,
-    // Mastodon clients may send their token as the subprotocol; the handshake must name one of those offered.
-    handleProtocols: (protocols, req) => {
-      const wanted = acceptors.get(req)?.protocol;
-      return wanted && protocols.has(wanted) ? wanted : false;
-    },
-  });
+  // The ws library (about 13 MB and a tenth of a second to load) is loaded with the first WebSocket, not at start.
+  let server: Promise<WebSocketServer> | undefined;
+  const serverOf = (): Promise<WebSocketServer> => {
+    server ??= import("ws").then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({
+          noServer: true,
+          maxPayload: MAX_MESSAGE_BYTES,
+          // Mastodon clients may send their token as the subprotocol; the handshake must name one of those offered.
+          handleProtocols: (protocols, req) => {
+            const wanted = acceptors.get(req)?.protocol;
+            return wanted && protocols.has(wanted) ? wanted : false;
+          },
+        }),
+    );
+    return server;
+  };
   const open = new Set<WebSocket>();
 
   function wire(ws: WebSocket, acceptor: Acceptor): void {
@@ -117,7 +125,7 @@ export function createWebSocketUpgrades(): WebSocketUpgrades {
       const acceptor = request ? acceptorOf(request) : undefined;
       if (!acceptor) return writeRefusal(socket, response);
       acceptors.set(req, acceptor);
-      server.handleUpgrade(req, socket, head, (ws) => wire(ws, acceptor));
+      (await serverOf()).handleUpgrade(req, socket, head, (ws) => wire(ws, acceptor));
     },
     closeAll() {
       for (const ws of open) ws.close(GOING_AWAY, "Server shutting down");

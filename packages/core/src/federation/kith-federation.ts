@@ -4,6 +4,10 @@ import type { FallbackHandler } from "../api/fetch-handler.js";
 import type { KithConfig } from "../config.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
+import type { DomainEvents } from "../services/events/domain-events.js";
+import type { RemoteDirectory } from "../services/federation/remote-directory.js";
+import type { RemoteStatusResolver } from "../services/search/search-service.js";
+import type { RemoteRepliesFetcher } from "../services/statuses/status-queries.js";
 import type { KithServices } from "../services/index.js";
 import {
   countFollows,
@@ -20,24 +24,22 @@ import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
-import { DeliveryGate } from "./delivery-gate.js";
-import { FedifyMessageQueue } from "./fedify-message-queue.js";
+import { type FederationParts, federationPartsOf } from "./deferred-federation.js";
 import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
-import { pruneExpiredEntries } from "./kv-pruning.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
-import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
+import type { SafeFetch } from "./safe-fetch.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
 import { federatePosts } from "./status-outbox.js";
-import { SqlKvStore } from "./sql-kv-store.js";
+import type { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
 
 /** What Kith passes to every Fedify callback. */
@@ -71,8 +73,10 @@ export interface KithFederation {
    * `immediate`); the Accept turns it into a follow. Null when either is unknown.
    */
   sendFollow(username: string, identifier: string, options?: { immediate?: boolean }): Promise<SentFollow | null>;
-  /** Schedules the federation's repeating jobs (called when the server starts). */
-  scheduleMaintenance(): Promise<void>;
+  /** What the services' federation hooks call (bound to them here). */
+  readonly directory: RemoteDirectory;
+  readonly remoteReplies: RemoteRepliesFetcher;
+  readonly statusResolver: RemoteStatusResolver;
 }
 
 export interface KithFederationOptions {
@@ -80,6 +84,10 @@ export interface KithFederationOptions {
   readonly services: KithServices;
   /** Overrides the outgoing fetch (tests). */
   readonly fetch?: SafeFetch;
+  /** The parts made before Fedify was loaded (the deferred federation's). @default made here */
+  readonly parts?: FederationParts;
+  /** The bus the outgoing side listens on. @default services.events */
+  readonly events?: DomainEvents;
 }
 
 const PAGE_SIZE = 40;
@@ -104,19 +112,19 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const { deps, services } = options;
   const { config, storage } = deps;
   const db = storage.db;
-  const kv = new SqlKvStore(storage, deps.clock);
+  const parts = options.parts ?? federationPartsOf(deps, services, options.fetch);
+  const { kv, deliveries, fetch: safeFetch } = parts;
+  const events = options.events ?? services.events;
   const keys = new KeyPairStore(storage, deps.clock);
-  const safeFetch = options.fetch ?? createSafeFetch({ allowPrivateAddress: config.allowPrivateAddress });
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
-  const deliveries = new DeliveryGate({ domainPolicy: services.domainPolicy, monitor: services.federationMonitor });
 
   const federation = createFederation<FederationContextData>({
     kv,
     // Retries happen in one place, the queue port (`nativeRetrial`): a failed delivery is a job retried with
     // backoff that the jobs API shows; Fedify's circuit breaker is off because it would re-enqueue copies of
     // its own, and unreachable domains are tracked by the delivery gate instead.
-    queue: new FedifyMessageQueue(deps.queue, { around: deliveries.around }),
+    queue: parts.queue,
     circuitBreaker: false,
     onOutboxError: deliveries.onOutboxError,
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
@@ -280,10 +288,11 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   const context = (): Context<FederationContextData> =>
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
-  federatePosts({ deps, services, kv, media, context });
+  federatePosts({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
   const replies = remoteReplies({ deps, services, kv, context, lookup });
   services.statusQueries.useRemoteReplies(replies);
-  services.search.useStatusResolver(statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater }));
+  const resolver = statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater });
+  services.search.useStatusResolver(resolver);
 
   const inboxGuard = {
     domainPolicy: services.domainPolicy,
@@ -329,10 +338,22 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const follow = async (username: string, identifier: string, followOptions: { immediate?: boolean } = {}) =>
     sendFollow(context(), deps, { username, actor: await lookup(identifier), ...followOptions });
 
-  federateGraphEvents({ deps, events: services.events, context, media, keys });
-  services.remoteAccounts.bind(createRemoteDirectory({ deps, services, context, lookup }));
+  federateGraphEvents({ deps, events, context, media, keys });
+  const directory = createRemoteDirectory({ deps, services, context, lookup });
+  services.remoteAccounts.bind(directory);
 
-  const scheduleMaintenance = pruneExpiredEntries(deps.queue, kv);
-
-  return { federation, keys, kv, fetch: safeFetch, handle, context, webFinger, lookup, sendFollow: follow, scheduleMaintenance };
+  return {
+    federation,
+    keys,
+    kv,
+    fetch: safeFetch,
+    handle,
+    context,
+    webFinger,
+    lookup,
+    sendFollow: follow,
+    directory,
+    remoteReplies: replies,
+    statusResolver: resolver,
+  };
 }

@@ -16,8 +16,9 @@ import type { ServiceDeps } from "../services/deps.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 import { tombstoneKey } from "./status-inbox.js";
 
-/** The queue of background fetches of remote posts' replies. */
-export const REPLIES_QUEUE = "remote-replies";
+import { REPLIES_QUEUE } from "./queue-names.js";
+
+export { REPLIES_QUEUE };
 
 /** Pages of a `replies` collection read per post. */
 const MAX_PAGES = 5;

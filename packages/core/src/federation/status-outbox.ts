@@ -44,8 +44,9 @@ export interface StatusOutboxOptions {
 
 type RecipientAccount = Pick<AccountRow, "id" | "uri" | "domain" | "inbox_url" | "shared_inbox_url">;
 
-/** The queue of the jobs that send a local poll's results (an Update of its Question) after votes or its end. */
-export const POLL_RESULTS_QUEUE = "federation.poll-results";
+import { POLL_RESULTS_QUEUE } from "./queue-names.js";
+
+export { POLL_RESULTS_QUEUE };
 
 /** Votes in this window go out as one Update: a popular poll does not send one per vote. */
 export const POLL_RESULTS_DELAY_MS = 5_000;

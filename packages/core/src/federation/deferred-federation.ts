@@ -1,0 +1,174 @@
+import type { Message } from "@fedify/fedify";
+import type { Object as APObject } from "@fedify/fedify/vocab";
+import type { FallbackHandler } from "../api/fetch-handler.js";
+import { getLogger } from "../logging.js";
+import type { ServiceDeps } from "../services/deps.js";
+import { type DomainEvent, type DomainEventType, DomainEvents } from "../services/events/domain-events.js";
+import type { KithServices } from "../services/index.js";
+import { DeliveryGate } from "./delivery-gate.js";
+import { FedifyMessageQueue } from "./fedify-message-queue.js";
+import type { SentFollow } from "./follow-outbox.js";
+import type { KithFederation } from "./kith-federation.js";
+import { pruneExpiredEntries } from "./kv-pruning.js";
+import { POLL_RESULTS_QUEUE, REPLIES_QUEUE } from "./queue-names.js";
+import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
+import { SqlKvStore } from "./sql-kv-store.js";
+import type { WebFingerDocument } from "./webfinger-client.js";
+
+// Fedify and what it brings (JSON-LD, OpenTelemetry, es-toolkit, the vocabulary) are half the modules of a server and
+// about 60 MB: they are loaded on the first request, job or domain event that needs them, not when Kith starts. This
+// module must not import Fedify at run time (types only), nor anything that does.
+
+/** The parts of the federation that do not need Fedify, made at once and shared with the Federation built later. */
+export interface FederationParts {
+  readonly kv: SqlKvStore;
+  /** Fedify's messages as jobs of the queue port. */
+  readonly queue: FedifyMessageQueue;
+  readonly deliveries: DeliveryGate;
+  readonly fetch: SafeFetch;
+}
+
+export function federationPartsOf(deps: ServiceDeps, services: KithServices, fetch?: SafeFetch): FederationParts {
+  const deliveries = new DeliveryGate({ domainPolicy: services.domainPolicy, monitor: services.federationMonitor });
+  return {
+    kv: new SqlKvStore(deps.storage, deps.clock),
+    queue: new FedifyMessageQueue(deps.queue, { around: deliveries.around }),
+    deliveries,
+    fetch: fetch ?? createSafeFetch({ allowPrivateAddress: deps.config.allowPrivateAddress }),
+  };
+}
+
+/** The federation of a Kith instance, built (and Fedify loaded) on first use. */
+export interface DeferredFederation {
+  /** The federation, built on the first call; calls made meanwhile wait for the same one. */
+  load(): Promise<KithFederation>;
+  /** Whether it has been built. */
+  readonly loaded: boolean;
+  /** Answers the requests Fedify knows (WebFinger, NodeInfo, actors, collections, objects, inboxes); null passes them on. */
+  readonly handle: FallbackHandler;
+  /** Resolves a WebFinger resource (`acct:user@host` or a URL) over the safe fetch. */
+  webFinger(resource: string): Promise<WebFingerDocument | null>;
+  /** Fetches a remote object by URL or `@user@host` handle, signed by the instance actor; null when not found. */
+  lookup(identifier: string): Promise<APObject | null>;
+  /** A local account (by username) asks to follow a remote actor (URL or handle); null when either is unknown. */
+  sendFollow(username: string, identifier: string, options?: { immediate?: boolean }): Promise<SentFollow | null>;
+  /**
+   * Works Fedify's queued messages in this process until `signal` aborts and schedules the repeating jobs (the
+   * server's start). Jobs already waiting for handlers that exist only with Fedify have it loaded at once.
+   */
+  start(signal: AbortSignal): Promise<void>;
+}
+
+export interface DeferredFederationOptions {
+  readonly deps: ServiceDeps;
+  readonly services: KithServices;
+  /** Overrides the outgoing fetch (tests). */
+  readonly fetch?: SafeFetch;
+}
+
+/** Every path a Fedify dispatcher of `createKithFederation` answers under; other requests never load it. */
+const FEDIFY_PATH = /^\/(?:\.well-known\/|nodeinfo\/|users\/|inbox$)/;
+
+/** Every domain event type: the outgoing side listens to them on its own bus, which these are passed on to. */
+const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, true>> = {
+  "status.created": true,
+  "status.updated": true,
+  "status.deleted": true,
+  "favourite.created": true,
+  "favourite.removed": true,
+  "follow.created": true,
+  "follow.requested": true,
+  "follow.rejected": true,
+  "follow.removed": true,
+  "block.created": true,
+  "block.removed": true,
+  "mute.created": true,
+  "domain_block.created": true,
+  "pin.added": true,
+  "pin.removed": true,
+  "poll.voted": true,
+  "poll.closed": true,
+  "account.updated": true,
+  "account.moved": true,
+  "account.deleting": true,
+};
+
+/** Job states that wait to be worked (active ones of a process that died come back). */
+const WAITING = ["submitted", "schedule", "retries", "active"] as const;
+
+const logger = getLogger(["federation"]);
+
+/**
+ * Sets up the federation without loading Fedify: the parts that do not need
+ * it, the repeating jobs, and stand-ins on the services' hooks (remote
+ * directory, replies fetcher, status resolver, domain events) that build the
+ * Federation when first called. What it does once built is exactly what
+ * `createKithFederation` wires.
+ */
+export function createDeferredFederation(options: DeferredFederationOptions): DeferredFederation {
+  const { deps, services } = options;
+  const parts = federationPartsOf(deps, services, options.fetch);
+  // The outgoing side reacts to domain events on a bus of its own: the first event loads it, then gets passed on.
+  const outgoingEvents = new DomainEvents();
+  let built: KithFederation | null = null;
+  let building: Promise<KithFederation> | null = null;
+
+  function load(): Promise<KithFederation> {
+    building ??= import("./kith-federation.js")
+      .then(({ createKithFederation }) => {
+        built = createKithFederation({ deps, services, parts, events: outgoingEvents });
+        return built;
+      })
+      .catch((error: unknown) => {
+        // A failed load is tried again by the next caller.
+        building = null;
+        throw error;
+      });
+    return building;
+  }
+
+  for (const type of Object.keys(DOMAIN_EVENT_TYPES) as DomainEventType[]) {
+    services.events.on(type, async (event: DomainEvent) => {
+      await load();
+      await outgoingEvents.emit(event);
+    });
+  }
+  services.remoteAccounts.bind({
+    resolveAccount: async (identifier) => (await load()).directory.resolveAccount(identifier),
+    collectionPage: async (actorUri, which, range) => (await load()).directory.collectionPage(actorUri, which, range),
+    sendFlag: async (flag) => (await load()).directory.sendFlag(flag),
+  });
+  services.statusQueries.useRemoteReplies({ fetchLater: async (statusId) => (await load()).remoteReplies.fetchLater(statusId) });
+  services.search.useStatusResolver({
+    resolveStatus: async (url, viewerId) => (await load()).statusResolver.resolveStatus(url, viewerId),
+  });
+  const scheduleMaintenance = pruneExpiredEntries(deps.queue, parts.kv);
+
+  async function waitingJobs(): Promise<boolean> {
+    for (const queue of [REPLIES_QUEUE, POLL_RESULTS_QUEUE]) {
+      const counts = await deps.queue.counts(queue);
+      if (WAITING.some((status) => counts[status] > 0)) return true;
+    }
+    return false;
+  }
+
+  return {
+    load,
+    get loaded() {
+      return built !== null;
+    },
+    handle: async (request, info) => (FEDIFY_PATH.test(new URL(request.url).pathname) ? (await load()).handle(request, info) : null),
+    webFinger: async (resource) => (await load()).webFinger(resource),
+    lookup: async (identifier) => (await load()).lookup(identifier),
+    sendFollow: async (username, identifier, followOptions) => (await load()).sendFollow(username, identifier, followOptions),
+    async start(signal) {
+      // What Fedify's startQueue does (one listener on the one queue), without loading it until a message comes.
+      void parts.queue.listen(async (message) => (await load()).federation.processQueuedTask({ serving: false }, message as Message), {
+        signal,
+      });
+      await scheduleMaintenance();
+      if (await waitingJobs())
+        load().catch((error: unknown) => logger.error("Could not load the federation for waiting jobs: {error}", { error }));
+    },
+  };
+}
