@@ -163,11 +163,10 @@ export class StatusService {
     const now = this.deps.clock.now().toISOString();
     const id = this.deps.ids.next("status");
     const conversationId = parent?.conversation_id ?? this.deps.ids.next("conversation");
-    let written: Rendered | null = null;
+    let written: Rendered;
     try {
-      await this.deps.storage.transaction(async (trx) => {
+      written = await this.deps.storage.transaction(async (trx) => {
         const rendered = await this.#render(trx, text, lookedUp);
-        written = rendered;
         await insertStatus(trx, {
           id,
           account_id: accountId,
@@ -193,6 +192,7 @@ export class StatusService {
         if (input.idempotencyKey) await rememberIdempotencyKey(trx, accountId, input.idempotencyKey, id, now);
         // The author's own home shows the post as soon as it exists; everyone else's with the fan-out below.
         await insertHomeFeedEntries(trx, [{ accountId, statusId: id, authorId: accountId, reblogOfId: null, createdAt: now }]);
+        return rendered;
       });
     } catch (error) {
       // Two requests with the same key at once: the second one's key insert loses; answer with the first post.
@@ -203,7 +203,7 @@ export class StatusService {
       throw error;
     }
     // Fan-out, notifications, streams and federation follow the answer rather than delay it.
-    const { mentionIds, tags } = written ?? { mentionIds: [], tags: [] };
+    const { mentionIds, tags } = written;
     const post: NewLocalPost = {
       visibility,
       inReplyToId: parent?.id ?? null,
