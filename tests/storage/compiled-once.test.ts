@@ -39,6 +39,25 @@ describe("statements compiled once", () => {
     expect(builds).toBe(3);
   });
 
+  it("compiles numbers and absent values into the shape", async () => {
+    const page = compiledOnce((db, args: { limit: number; after: string | undefined }) => {
+      let query = db
+        .selectFrom("accounts")
+        .select("username")
+        .where("username", "in", ["co_a", "co_b", "co_c"])
+        .orderBy("username")
+        .limit(args.limit);
+      if (args.after !== undefined) query = query.where("username", ">", args.after);
+      return query;
+    });
+    const names = async (args: { limit: number; after: string | undefined }) =>
+      (await page(kith.storage.db, args)).map((row) => row.username);
+    expect(await names({ limit: 2, after: undefined })).toEqual(["co_a", "co_b"]);
+    expect(await names({ limit: 1, after: undefined })).toEqual(["co_a"]);
+    expect(await names({ limit: 2, after: "co_a" })).toEqual(["co_b", "co_c"]);
+    expect(await names({ limit: 2, after: "co_b" })).toEqual(["co_c"]);
+  });
+
   it("keeps its shapes per database handle", async () => {
     const before = builds;
     await kith.storage.db.transaction().execute(async (trx) => {

@@ -1,8 +1,12 @@
 import type { Compilable, CompiledQuery, Kysely } from "kysely";
 import type { Database } from "./schema.js";
 
-/** The values a statement takes: ids and lists of ids (no other kinds, so every value can be a marker). */
-export type StatementArgs = Readonly<Record<string, string | readonly string[]>>;
+/**
+ * The values a statement takes: ids and lists of ids, put in markers' places;
+ * numbers and absent values are part of the shape instead (a page's limit,
+ * a bound that is or is not given), so each is compiled as it is.
+ */
+export type StatementArgs = Readonly<Record<string, string | readonly string[] | number | undefined>>;
 
 /** Shapes kept per database handle; a shape is one statement for one combination of list lengths. */
 const SHAPES_PER_HANDLE = 2_000;
@@ -48,16 +52,21 @@ function shapeKey(args: StatementArgs): string {
   let key = "";
   for (const name in args) {
     const value = args[name];
-    key += typeof value === "string" ? `${name}:s;` : `${name}:${value?.length ?? 0};`;
+    if (typeof value === "string") key += `${name}:s;`;
+    else if (typeof value === "number") key += `${name}=${value};`;
+    else if (value === undefined) key += `${name}:u;`;
+    else key += `${name}:${value.length};`;
   }
   return key;
 }
 
 function markersFor<A extends StatementArgs>(args: A): A {
-  const markers: Record<string, string | string[]> = {};
+  const markers: Record<string, string | string[] | number | undefined> = {};
   for (const name in args) {
-    const value: string | readonly string[] | undefined = args[name];
-    markers[name] = typeof value === "string" ? `${MARKER}${name}` : (value ?? []).map((_, index) => `${MARKER}${name}${MARKER}${index}`);
+    const value: string | readonly string[] | number | undefined = args[name];
+    if (typeof value === "string") markers[name] = `${MARKER}${name}`;
+    else if (typeof value === "number" || value === undefined) markers[name] = value;
+    else markers[name] = value.map((_, index) => `${MARKER}${name}${MARKER}${index}`);
   }
   return markers as A;
 }
@@ -67,7 +76,7 @@ function valueAt(parameter: unknown, args: StatementArgs): unknown {
   const [name = "", index] = parameter.slice(1).split(MARKER);
   const value = args[name];
   if (typeof value === "string") return value;
-  const item = value?.[Number(index)];
+  const item = typeof value === "object" ? value[Number(index)] : undefined;
   if (item === undefined) throw new Error(`No value for the statement's parameter ${name}[${index}]`);
   return item;
 }
