@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, expressionBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { compiledOnce } from "../compiled-once.js";
+import { fetchIdPage, idPageQuery } from "../paginate-by-id.js";
 import { writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
@@ -70,11 +71,62 @@ export async function pagePublicTimeline(
   options: PublicTimelineQuery,
   page: PageRequest,
 ): Promise<string[]> {
-  const query = publicStatuses(db, viewer, options).where((eb) =>
-    eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", eb.ref("statuses.account_id"))]),
-  );
-  return (await fetchIdPage(query, "statuses.id", page)).map((row) => row.id);
+  const rows = await selectPublicPage(db, publicPageArgs(viewer, options, page));
+  return inPageOrder(rows, page);
 }
+
+/** A public page's values, as compiledOnce takes them: the options are part of the shape, so they are numbers. */
+type PublicPageArgs = {
+  readonly viewerId: string | undefined;
+  readonly now: string;
+  readonly local: number;
+  readonly remote: number;
+  readonly onlyMedia: number;
+  readonly limit: number;
+  readonly maxId: string | undefined;
+  readonly sinceId: string | undefined;
+  readonly minId: string | undefined;
+};
+
+function publicPageArgs(viewer: TimelineViewer, options: PublicTimelineQuery, page: PageRequest): PublicPageArgs {
+  return {
+    viewerId: viewer.accountId ?? undefined,
+    now: viewer.now,
+    local: options.local ? 1 : 0,
+    remote: options.remote ? 1 : 0,
+    onlyMedia: options.onlyMedia ? 1 : 0,
+    limit: page.limit,
+    maxId: page.maxId,
+    sinceId: page.sinceId,
+    minId: page.minId,
+  };
+}
+
+function viewerOf(args: PublicPageArgs): TimelineViewer {
+  return { accountId: args.viewerId ?? null, now: args.now };
+}
+
+function optionsOf(args: PublicPageArgs): PublicTimelineQuery {
+  return { local: args.local === 1, remote: args.remote === 1, onlyMedia: args.onlyMedia === 1 };
+}
+
+/** Rows of idPageQuery, newest first. */
+function inPageOrder(rows: readonly { id: string }[], page: PageRequest): string[] {
+  const ids = rows.map((row) => row.id);
+  return page.minId === undefined ? ids : ids.reverse();
+}
+
+// The public and hashtag pages are compiled once per shape: building their
+// conditions cost about as much as running them.
+const selectPublicPage = compiledOnce((db, args: PublicPageArgs) =>
+  idPageQuery(
+    publicStatuses(db, viewerOf(args), optionsOf(args)).where((eb) =>
+      eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", eb.ref("statuses.account_id"))]),
+    ),
+    "statuses.id",
+    args,
+  ),
+);
 
 function withTags(db: Kysely<Database>, names: readonly string[]) {
   return db
@@ -118,21 +170,35 @@ export async function pageTagTimeline(
     for (const condition of extra) query = query.where(condition);
     return (await fetchIdPage(query, "statuses.id", page)).map((row) => row.id);
   }
-  // CROSS JOIN keeps SQLite's join order as written (PostgreSQL plans it as
-  // any inner join): left to choose, SQLite starts from the public posts and
-  // sorts them all.
-  let query = db
+  if (extra.length > 0) {
+    const rows = await idPageQuery(tagWalk(db, viewer, options, options.tag), "status_tags.status_id", page)
+      .where((eb) => eb.and(extra))
+      .execute();
+    return inPageOrder(rows, page);
+  }
+  return inPageOrder(await selectTagPage(db, { ...publicPageArgs(viewer, options, page), tag: options.tag }), page);
+}
+
+/**
+ * The posts with one tag, from `status_tags` in index order. CROSS JOIN keeps
+ * SQLite's join order as written (PostgreSQL plans it as any inner join):
+ * left to choose, SQLite starts from the public posts and sorts them all.
+ */
+function tagWalk(db: Kysely<Database>, viewer: TimelineViewer, options: PublicTimelineQuery, tag: string) {
+  return db
     .selectFrom("status_tags")
     .crossJoin("statuses")
     .crossJoin("accounts")
     .select("status_tags.status_id as id")
     .whereRef("statuses.id", "=", "status_tags.status_id")
     .whereRef("accounts.id", "=", "statuses.account_id")
-    .where("status_tags.tag_id", "=", (eb) => eb.selectFrom("tags").select("tags.id").where("tags.name", "=", options.tag))
+    .where("status_tags.tag_id", "=", (eb) => eb.selectFrom("tags").select("tags.id").where("tags.name", "=", tag))
     .where(publicConditions(viewer, options));
-  for (const condition of extra) query = query.where(condition);
-  return (await fetchIdPage(query, "status_tags.status_id", page)).map((row) => row.id);
 }
+
+const selectTagPage = compiledOnce((db, args: PublicPageArgs & { readonly tag: string }) =>
+  idPageQuery(tagWalk(db, viewerOf(args), optionsOf(args), args.tag), "status_tags.status_id", args),
+);
 
 function not(condition: Expression<SqlBool>): Expression<SqlBool> {
   return expressionBuilder<Database, never>().not(condition);
