@@ -12,14 +12,23 @@ export async function fetchIdPage<DB, TB extends keyof DB, O>(
   idColumn: string,
   page: PageRequest,
 ): Promise<O[]> {
+  const rows = await idPageQuery(query, idColumn, page).execute();
+  return page.minId !== undefined ? rows.reverse() : rows;
+}
+
+/** The query of `fetchIdPage`, for a caller that runs it itself; with `minId` its rows come oldest first. */
+export function idPageQuery<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  idColumn: string,
+  page: PageRequest,
+): SelectQueryBuilder<DB, TB, O> {
   const id = sql.ref(idColumn);
   let q = query;
   if (page.maxId !== undefined) q = q.where(sql<boolean>`${id} < ${page.maxId}`);
   if (page.sinceId !== undefined) q = q.where(sql<boolean>`${id} > ${page.sinceId}`);
   if (page.minId !== undefined) {
     q = q.where(sql<boolean>`${id} > ${page.minId}`);
-    const rows = await q.orderBy(sql`${id}`, "asc").limit(page.limit).execute();
-    return rows.reverse();
+    return q.orderBy(sql`${id}`, "asc").limit(page.limit);
   }
-  return q.orderBy(sql`${id}`, "desc").limit(page.limit).execute();
+  return q.orderBy(sql`${id}`, "desc").limit(page.limit);
 }

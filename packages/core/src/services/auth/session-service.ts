@@ -2,15 +2,15 @@ import { canSignIn } from "../../domain/accounts.js";
 import { type Caller, GUEST } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { Grant } from "../../domain/permissions.js";
-import { findLocalAccountById } from "../../storage/repositories/accounts.js";
 import { grantsOfActor } from "../../storage/repositories/roles.js";
-import type { SessionRow } from "../../storage/schema.js";
+import { type SessionRow, toBool } from "../../storage/schema.js";
 import {
   type SessionWithApp,
   deleteSession,
   findSessionById,
   findSessionByRefreshTokenHash,
   findSessionByTokenHash,
+  findSessionWithSigner,
   insertSession,
   listSessionsOfAccount,
   purgeEndedSessions,
@@ -200,7 +200,7 @@ export class SessionService {
     if (token === null) return GUEST;
     const hash = hashSecret(token);
     const db = this.deps.storage.db;
-    const session = await findSessionByTokenHash(db, hash);
+    const session = await findSessionWithSigner(db, hash);
     const now = this.deps.clock.now();
     if (
       !session ||
@@ -218,8 +218,15 @@ export class SessionService {
       if (!session.app_id) throw new KithError("auth.unauthenticated");
       return { kind: "app", appId: session.app_id, sessionId: session.id, scopes };
     }
-    const account = await findLocalAccountById(db, session.account_id);
-    if (!account || !canSignIn(account)) throw new KithError("auth.unauthenticated");
+    if (session.signer_id === null) throw new KithError("auth.unauthenticated");
+    const account = {
+      id: session.signer_id,
+      approved: toBool(session.signer_approved),
+      disabled: session.signer_disabled_at !== null,
+      suspended: session.signer_suspended_at !== null,
+      emailConfirmed: session.signer_email_confirmed_at !== null,
+    };
+    if (!canSignIn(account)) throw new KithError("auth.unauthenticated");
     const accountId = account.id;
     let grants: Promise<readonly Grant[]> | undefined;
     return {

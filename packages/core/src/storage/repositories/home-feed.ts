@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { compiledOnce } from "../compiled-once.js";
+import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
 
 /** One entry of someone's home feed. */
@@ -43,9 +44,15 @@ export async function readersAlreadyShowing(db: Kysely<Database>, accountIds: re
 
 /** One page of a home feed, newest first: a range scan of the feed's primary key. */
 export async function pageHomeFeed(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<string[]> {
-  const rows = await fetchIdPage(db.selectFrom("home_feed").select("status_id").where("account_id", "=", accountId), "status_id", page);
-  return rows.map((row) => row.status_id);
+  const rows = await selectHomeFeedPage(db, { accountId, limit: page.limit, maxId: page.maxId, sinceId: page.sinceId, minId: page.minId });
+  return page.minId === undefined ? rows.map((row) => row.status_id) : rows.map((row) => row.status_id).reverse();
 }
+
+// Compiled once per limit and bounds given: the busiest read there is.
+const selectHomeFeedPage = compiledOnce(
+  (db, page: { accountId: string; limit: number; maxId: string | undefined; sinceId: string | undefined; minId: string | undefined }) =>
+    idPageQuery(db.selectFrom("home_feed").select("status_id").where("account_id", "=", page.accountId), "status_id", page),
+);
 
 /** Removes from a feed what `authorId` wrote, and boosts of their posts. */
 export async function removeAuthorFromFeed(db: Kysely<Database>, accountId: string, authorId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { compiledOnce } from "../compiled-once.js";
+import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { writeFlag } from "./status-columns.js";
@@ -77,9 +78,54 @@ export async function pageNotifications(
   now: string,
   page: PageRequest,
 ): Promise<NotificationRecord[]> {
-  const rows = await fetchIdPage(visibleNotifications(db, recipientId, filter, now), "notifications.id", page);
-  return rows.map(toRecord);
+  const rows = await selectNotificationPage(db, {
+    recipientId,
+    now,
+    types: filter.types ?? [],
+    excludeTypes: filter.excludeTypes ?? [],
+    fromAccountId: filter.fromAccountId || undefined,
+    read: filter.read === undefined ? -1 : filter.read ? 1 : 0,
+    limit: page.limit,
+    maxId: page.maxId,
+    sinceId: page.sinceId,
+    minId: page.minId,
+  });
+  return (page.minId === undefined ? rows : rows.reverse()).map(toRecord);
 }
+
+/** A notification page's values as compiledOnce takes them: whether to filter by read is part of the shape. */
+type NotificationPageArgs = {
+  readonly recipientId: string;
+  readonly now: string;
+  readonly types: readonly string[];
+  readonly excludeTypes: readonly string[];
+  readonly fromAccountId: string | undefined;
+  /** -1: any, 0: unread, 1: read. */
+  readonly read: number;
+  readonly limit: number;
+  readonly maxId: string | undefined;
+  readonly sinceId: string | undefined;
+  readonly minId: string | undefined;
+};
+
+// Compiled once per shape: the hidden-accounts condition cost about as much to build as to run.
+const selectNotificationPage = compiledOnce((db, args: NotificationPageArgs) =>
+  idPageQuery(
+    visibleNotifications(
+      db,
+      args.recipientId,
+      {
+        types: args.types,
+        excludeTypes: args.excludeTypes,
+        ...(args.fromAccountId !== undefined && { fromAccountId: args.fromAccountId }),
+        ...(args.read !== -1 && { read: args.read === 1 }),
+      },
+      args.now,
+    ),
+    "notifications.id",
+    args,
+  ),
+);
 
 export async function findNotification(
   db: Kysely<Database>,

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import type { Database, SessionRow } from "../schema.js";
 
 export interface NewSession {
@@ -38,6 +39,44 @@ export async function findSessionByTokenHash(db: Kysely<Database>, tokenHash: st
   const row = await db.selectFrom("sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
   return row ?? null;
 }
+
+/** A session with what its user's sign-in state needs; the account columns are null for an app token or a missing user. */
+export type SessionWithSigner = SessionRow & {
+  readonly signer_id: string | null;
+  readonly signer_suspended_at: string | null;
+  readonly signer_approved: boolean | number | null;
+  readonly signer_disabled_at: string | null;
+  readonly signer_email_confirmed_at: string | null;
+};
+
+/**
+ * The session of a token and its local user in one statement: every
+ * authenticated request reads both. The user's columns are scalar subqueries
+ * rather than joins: SQLite answers a joined form of the same lookups about
+ * four times slower (0.09 against 0.02 ms, measured on the benchmark data).
+ */
+export async function findSessionWithSigner(db: Kysely<Database>, tokenHash: string): Promise<SessionWithSigner | null> {
+  return (await selectSessionWithSigner(db, { tokenHash }))[0] ?? null;
+}
+
+// Compiled once: built on every request, this statement cost more than running it.
+const selectSessionWithSigner = compiledOnce((db, args: { tokenHash: string }) =>
+  db
+    .selectFrom("sessions")
+    .selectAll("sessions")
+    .select((eb) => {
+      const user = <C extends "account_id" | "approved" | "disabled_at" | "email_confirmed_at">(column: C) =>
+        eb.selectFrom("users").select(`users.${column}`).whereRef("users.account_id", "=", "sessions.account_id");
+      return [
+        user("account_id").as("signer_id"),
+        user("approved").as("signer_approved"),
+        user("disabled_at").as("signer_disabled_at"),
+        user("email_confirmed_at").as("signer_email_confirmed_at"),
+        eb.selectFrom("accounts").select("accounts.suspended_at").whereRef("accounts.id", "=", "sessions.account_id").as("signer_suspended_at"),
+      ];
+    })
+    .where("sessions.token_hash", "=", args.tokenHash),
+);
 
 export async function touchSession(db: Kysely<Database>, id: string, at: string): Promise<void> {
   await db.updateTable("sessions").set({ last_used_at: at }).where("id", "=", id).execute();

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
+import { compiledOnce } from "../compiled-once.js";
 import type { Database, PollRow, StatusRow } from "../schema.js";
 
 /**
@@ -10,8 +11,16 @@ import type { Database, PollRow, StatusRow } from "../schema.js";
 /** The posts among `ids` the viewer may see. */
 export async function loadVisibleStatuses(db: Kysely<Database>, ids: readonly string[], viewerId: string | null): Promise<StatusRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "in", ids).where(visibleTo(viewerId)).execute();
+  return viewerId === null ? selectVisibleToGuest(db, { ids }) : selectVisibleTo(db, { ids, viewerId });
 }
+
+const selectVisibleToGuest = compiledOnce((db, args: { ids: readonly string[] }) =>
+  db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "in", args.ids).where(visibleTo(null)),
+);
+
+const selectVisibleTo = compiledOnce((db, args: { ids: readonly string[]; viewerId: string }) =>
+  db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "in", args.ids).where(visibleTo(args.viewerId)),
+);
 
 export interface MentionedAccountRow {
   readonly status_id: string;
@@ -95,7 +104,16 @@ export async function loadViewerMarks(
     return { favourited: new Set(), reblogged: new Set(), bookmarked: new Set(), pinned: new Set(), mutedConversations: new Set() };
   }
   // One statement for the five marks: a page of posts costs one round trip for them, not five.
-  const marks = db
+  const rows =
+    conversationIds.length === 0
+      ? await selectMarks(db, { viewerId, statusIds })
+      : await selectMarksWithMutes(db, { viewerId, statusIds, conversationIds });
+  const of = (kind: string) => new Set(rows.filter((row) => row.kind === kind).map((row) => row.ref));
+  return { favourited: of("f"), reblogged: of("r"), bookmarked: of("b"), pinned: of("p"), mutedConversations: of("m") };
+}
+
+function marksOf(db: Kysely<Database>, viewerId: string, statusIds: readonly string[]) {
+  return db
     .selectFrom("favourites")
     .select([sql<string>`'f'`.as("kind"), "status_id as ref"])
     .where("account_id", "=", viewerId)
@@ -121,17 +139,18 @@ export async function loadViewerMarks(
         .where("account_id", "=", viewerId)
         .where("status_id", "in", statusIds),
     );
-  const withMutes =
-    conversationIds.length === 0
-      ? marks
-      : marks.unionAll(
-          db
-            .selectFrom("conversation_mutes")
-            .select([sql<string>`'m'`.as("kind"), "conversation_id as ref"])
-            .where("account_id", "=", viewerId)
-            .where("conversation_id", "in", conversationIds),
-        );
-  const rows = await withMutes.execute();
-  const of = (kind: string) => new Set(rows.filter((row) => row.kind === kind).map((row) => row.ref));
-  return { favourited: of("f"), reblogged: of("r"), bookmarked: of("b"), pinned: of("p"), mutedConversations: of("m") };
 }
+
+const selectMarks = compiledOnce((db, args: { viewerId: string; statusIds: readonly string[] }) =>
+  marksOf(db, args.viewerId, args.statusIds),
+);
+
+const selectMarksWithMutes = compiledOnce((db, args: { viewerId: string; statusIds: readonly string[]; conversationIds: readonly string[] }) =>
+  marksOf(db, args.viewerId, args.statusIds).unionAll(
+    db
+      .selectFrom("conversation_mutes")
+      .select([sql<string>`'m'`.as("kind"), "conversation_id as ref"])
+      .where("account_id", "=", args.viewerId)
+      .where("conversation_id", "in", args.conversationIds),
+  ),
+);

@@ -1,6 +1,7 @@
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, expressionBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { compiledOnce } from "../compiled-once.js";
+import { fetchIdPage, idPageQuery } from "../paginate-by-id.js";
 import { writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
@@ -30,25 +31,37 @@ export interface TagTimelineQuery extends PublicTimelineQuery {
 
 type StatusQuery = SelectQueryBuilder<Database, "statuses" | "accounts", { id: string }>;
 
+/**
+ * What makes a post show on the public timelines, for any query that has
+ * `statuses` and its author as `accounts`: public, not a boost, by an account
+ * in good standing, not hidden from the viewer.
+ */
+function publicConditions(viewer: TimelineViewer, options: PublicTimelineQuery): Expression<SqlBool> {
+  const eb = expressionBuilder<Database, "statuses" | "accounts">();
+  const conditions: Expression<SqlBool>[] = [
+    eb("statuses.visibility", "=", "public"),
+    eb("statuses.reblog_of_id", "is", null),
+    eb("accounts.suspended_at", "is", null),
+  ];
+  if (options.local) conditions.push(eb("statuses.local", "=", writeFlag(true)));
+  else if (options.remote) conditions.push(eb("statuses.local", "=", writeFlag(false)));
+  if (options.onlyMedia) {
+    conditions.push(
+      eb.exists(eb.selectFrom("media_attachments").select("media_attachments.id").whereRef("media_attachments.status_id", "=", "statuses.id")),
+    );
+  }
+  if (viewer.accountId) conditions.push(notHiddenFrom("statuses.account_id", viewer.accountId, viewer.now));
+  conditions.push(notFromLimitedDomain("accounts.domain", "statuses.account_id", viewer.accountId));
+  return eb.and(conditions);
+}
+
 /** Public posts of accounts in good standing, without boosts, with the viewer's hidden accounts left out. */
 function publicStatuses(db: Kysely<Database>, viewer: TimelineViewer, options: PublicTimelineQuery): StatusQuery {
-  let query = db
+  return db
     .selectFrom("statuses")
     .innerJoin("accounts", "accounts.id", "statuses.account_id")
     .select("statuses.id")
-    .where("statuses.visibility", "=", "public")
-    .where("statuses.reblog_of_id", "is", null)
-    .where("accounts.suspended_at", "is", null);
-  if (options.local) query = query.where("statuses.local", "=", writeFlag(true));
-  else if (options.remote) query = query.where("statuses.local", "=", writeFlag(false));
-  if (options.onlyMedia) {
-    query = query.where(({ exists, selectFrom }) =>
-      exists(selectFrom("media_attachments").select("media_attachments.id").whereRef("media_attachments.status_id", "=", "statuses.id")),
-    );
-  }
-  if (viewer.accountId) query = query.where(notHiddenFrom("statuses.account_id", viewer.accountId, viewer.now));
-  query = query.where(notFromLimitedDomain("accounts.domain", "statuses.account_id", viewer.accountId));
-  return query;
+    .where(publicConditions(viewer, options));
 }
 
 /** The public timeline: public top-level posts and self-replies, as Mastodon's public feed shows. */
@@ -58,11 +71,62 @@ export async function pagePublicTimeline(
   options: PublicTimelineQuery,
   page: PageRequest,
 ): Promise<string[]> {
-  const query = publicStatuses(db, viewer, options).where((eb) =>
-    eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", eb.ref("statuses.account_id"))]),
-  );
-  return (await fetchIdPage(query, "statuses.id", page)).map((row) => row.id);
+  const rows = await selectPublicPage(db, publicPageArgs(viewer, options, page));
+  return inPageOrder(rows, page);
 }
+
+/** A public page's values, as compiledOnce takes them: the options are part of the shape, so they are numbers. */
+type PublicPageArgs = {
+  readonly viewerId: string | undefined;
+  readonly now: string;
+  readonly local: number;
+  readonly remote: number;
+  readonly onlyMedia: number;
+  readonly limit: number;
+  readonly maxId: string | undefined;
+  readonly sinceId: string | undefined;
+  readonly minId: string | undefined;
+};
+
+function publicPageArgs(viewer: TimelineViewer, options: PublicTimelineQuery, page: PageRequest): PublicPageArgs {
+  return {
+    viewerId: viewer.accountId ?? undefined,
+    now: viewer.now,
+    local: options.local ? 1 : 0,
+    remote: options.remote ? 1 : 0,
+    onlyMedia: options.onlyMedia ? 1 : 0,
+    limit: page.limit,
+    maxId: page.maxId,
+    sinceId: page.sinceId,
+    minId: page.minId,
+  };
+}
+
+function viewerOf(args: PublicPageArgs): TimelineViewer {
+  return { accountId: args.viewerId ?? null, now: args.now };
+}
+
+function optionsOf(args: PublicPageArgs): PublicTimelineQuery {
+  return { local: args.local === 1, remote: args.remote === 1, onlyMedia: args.onlyMedia === 1 };
+}
+
+/** Rows of idPageQuery, newest first. */
+function inPageOrder(rows: readonly { id: string }[], page: PageRequest): string[] {
+  const ids = rows.map((row) => row.id);
+  return page.minId === undefined ? ids : ids.reverse();
+}
+
+// The public and hashtag pages are compiled once per shape: building their
+// conditions cost about as much as running them.
+const selectPublicPage = compiledOnce((db, args: PublicPageArgs) =>
+  idPageQuery(
+    publicStatuses(db, viewerOf(args), optionsOf(args)).where((eb) =>
+      eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", eb.ref("statuses.account_id"))]),
+    ),
+    "statuses.id",
+    args,
+  ),
+);
 
 function withTags(db: Kysely<Database>, names: readonly string[]) {
   return db
@@ -72,17 +136,72 @@ function withTags(db: Kysely<Database>, names: readonly string[]) {
     .where("tags.name", "in", names);
 }
 
-/** A hashtag timeline: public posts with the tag (or one of `any`), all of `all`, none of `none`. */
+/** The post in `statuses` has the tag `name`: one probe of `status_tags (tag_id, status_id)` per post. */
+function hasTag(name: string): Expression<SqlBool> {
+  const eb = expressionBuilder<Database, "statuses">();
+  return eb.exists(
+    eb
+      .selectFrom("status_tags as has_tag")
+      .innerJoin("tags as has_tag_name", "has_tag_name.id", "has_tag.tag_id")
+      .select("has_tag.status_id")
+      .whereRef("has_tag.status_id", "=", "statuses.id")
+      .where("has_tag_name.name", "=", name),
+  );
+}
+
+/**
+ * A hashtag timeline: public posts with the tag (or one of `any`), all of
+ * `all`, none of `none`. With one tag (the usual request) the page walks
+ * `status_tags (tag_id, status_id)` newest first and stops at the page's
+ * end, so it costs the same however many posts have the tag; starting from
+ * `statuses` instead gathered every post id of the tag before taking the
+ * newest. With `any` a post may have several of the tags, so it is found
+ * from `statuses` as before.
+ */
 export async function pageTagTimeline(
   db: Kysely<Database>,
   viewer: TimelineViewer,
   options: TagTimelineQuery,
   page: PageRequest,
 ): Promise<string[]> {
-  let query = publicStatuses(db, viewer, options).where("statuses.id", "in", withTags(db, [options.tag, ...(options.any ?? [])]));
-  for (const name of options.all ?? []) query = query.where("statuses.id", "in", withTags(db, [name]));
-  if (options.none && options.none.length > 0) query = query.where("statuses.id", "not in", withTags(db, options.none));
-  return (await fetchIdPage(query, "statuses.id", page)).map((row) => row.id);
+  const extra = [...(options.all ?? []).map(hasTag), ...(options.none ?? []).map((name) => not(hasTag(name)))];
+  if (options.any && options.any.length > 0) {
+    let query = publicStatuses(db, viewer, options).where("statuses.id", "in", withTags(db, [options.tag, ...options.any]));
+    for (const condition of extra) query = query.where(condition);
+    return (await fetchIdPage(query, "statuses.id", page)).map((row) => row.id);
+  }
+  if (extra.length > 0) {
+    const rows = await idPageQuery(tagWalk(db, viewer, options, options.tag), "status_tags.status_id", page)
+      .where((eb) => eb.and(extra))
+      .execute();
+    return inPageOrder(rows, page);
+  }
+  return inPageOrder(await selectTagPage(db, { ...publicPageArgs(viewer, options, page), tag: options.tag }), page);
+}
+
+/**
+ * The posts with one tag, from `status_tags` in index order. CROSS JOIN keeps
+ * SQLite's join order as written (PostgreSQL plans it as any inner join):
+ * left to choose, SQLite starts from the public posts and sorts them all.
+ */
+function tagWalk(db: Kysely<Database>, viewer: TimelineViewer, options: PublicTimelineQuery, tag: string) {
+  return db
+    .selectFrom("status_tags")
+    .crossJoin("statuses")
+    .crossJoin("accounts")
+    .select("status_tags.status_id as id")
+    .whereRef("statuses.id", "=", "status_tags.status_id")
+    .whereRef("accounts.id", "=", "statuses.account_id")
+    .where("status_tags.tag_id", "=", (eb) => eb.selectFrom("tags").select("tags.id").where("tags.name", "=", tag))
+    .where(publicConditions(viewer, options));
+}
+
+const selectTagPage = compiledOnce((db, args: PublicPageArgs & { readonly tag: string }) =>
+  idPageQuery(tagWalk(db, viewerOf(args), optionsOf(args), args.tag), "status_tags.status_id", args),
+);
+
+function not(condition: Expression<SqlBool>): Expression<SqlBool> {
+  return expressionBuilder<Database, never>().not(condition);
 }
 
 /**
