@@ -8,6 +8,7 @@ import { createTestKith, type TestKith, type TestUser } from "@kith/core/testing
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { describeIfPostgres, type FreshPostgresDatabase, freshPostgresDatabase } from "../support/real-servers.js";
 import { sqliteTestKith } from "../support/test-kith.js";
+import { searchStatusIds, searchTerms, termsAreCommon } from "../../packages/core/src/storage/repositories/search.js";
 import { follow, remoteAccount } from "./timelines-fixtures.js";
 
 type Visibility = "public" | "unlisted" | "private" | "direct";
@@ -179,6 +180,55 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
       posts.aliceOwn,
       posts.carolFavourited,
     ]);
+  });
+
+  it("walks the newest posts window by window for common words, with the pages of the one-query search", async () => {
+    const authors: [TestUser, Visibility][] = [
+      [bob, "public"],
+      [bob, "private"],
+      [carol, "public"],
+      [dave, "public"],
+      [erin, "public"],
+      [alice, "direct"],
+      [bob, "unlisted"],
+    ];
+    const harbour: string[] = [];
+    for (let i = 0; i < 21; i++) {
+      const [author, visibility] = authors[i % authors.length] as [TestUser, Visibility];
+      harbour.push(await post(author, `Harbour lights, evening ${i}`, visibility));
+      if (i % 3 === 0) await post(bob, `An unrelated evening ${i}`);
+    }
+    const flavour = kith.storage.capabilities.fullTextSearch;
+    const terms = searchTerms("harbour");
+    expect(await termsAreCommon(kith.storage.db, flavour, terms, 3)).toBe(true);
+    expect(await termsAreCommon(kith.storage.db, flavour, terms, 1_000)).toBe(false);
+    const base = { viewerId: alice.account.id, terms, now: kith.clock.now().toISOString() };
+    const pages = [
+      { limit: 5, offset: 0 },
+      { limit: 4, offset: 3 },
+      { limit: 40, offset: 0 },
+      { limit: 5, offset: 0, maxId: harbour[15] },
+      { limit: 5, offset: 0, minId: harbour[4] },
+      { limit: 3, offset: 2, maxId: harbour[18], minId: harbour[2] },
+    ];
+    const oneQuery = { commonTermsPosts: Number.MAX_SAFE_INTEGER, windowPosts: 1, maxWindows: 0 };
+    for (const page of pages) {
+      const expected = await searchStatusIds(kith.storage.db, flavour, { ...base, ...page }, oneQuery);
+      expect(expected.length).toBeGreaterThan(0);
+      for (const windows of [
+        { commonTermsPosts: 3, windowPosts: 4, maxWindows: 100 },
+        { commonTermsPosts: 3, windowPosts: 2, maxWindows: 2 },
+      ]) {
+        expect(await searchStatusIds(kith.storage.db, flavour, { ...base, ...page }, windows), JSON.stringify({ page, windows })).toEqual(
+          expected,
+        );
+      }
+    }
+    // The one-query search sees the visibility rules: blocked, muted, hidden and undiscoverable posts never come.
+    const all = await searchStatusIds(kith.storage.db, flavour, { ...base, limit: 40, offset: 0 }, oneQuery);
+    expect(all).toContain(harbour[0]);
+    expect(all).not.toContain(harbour[3]);
+    await kith.storage.db.deleteFrom("statuses").where("text", "like", "%evening%").execute();
   });
 
   it("gives guests accounts and hashtags but no posts, and refuses them offset and resolve", async () => {

@@ -97,18 +97,156 @@ export interface StatusSearch {
   readonly now: string;
 }
 
+/** When a status search walks the newest posts window by window instead of gathering every match. */
+export interface SearchWindows {
+  /** Terms found in at least this many posts are searched for window by window. */
+  readonly commonTermsPosts: number;
+  /** Posts in one window. */
+  readonly windowPosts: number;
+  /** Windows walked before the rest of the matches is gathered at once. */
+  readonly maxWindows: number;
+}
+
+export const SEARCH_WINDOWS: SearchWindows = { commonTermsPosts: 2_000, windowPosts: 5_000, maxWindows: 8 };
+
 /**
  * Ids of posts matching the terms that the viewer may see, newest first.
  * As Mastodon does since 4.2, a post is searchable by its author, by those it
  * mentions or who favourited, boosted or bookmarked it, and, when public, by
  * everyone if its author opted into discovery.
+ *
+ * Both engines' indexes hand over every matching post, in no useful order,
+ * before the newest can be picked: cheap for a rare word, but a word in a
+ * sixth of a million posts cost 0.1-0.9 s on SQLite and 8 s on PostgreSQL.
+ * Common terms are therefore looked for among the newest posts first, a
+ * window of them at a time, and the matches of each window are checked
+ * alone; the answer is the same.
  */
-export async function searchStatusIds(db: Kysely<Database>, flavour: FullTextFlavour, search: StatusSearch): Promise<string[]> {
+export async function searchStatusIds(
+  db: Kysely<Database>,
+  flavour: FullTextFlavour,
+  search: StatusSearch,
+  windows: SearchWindows = SEARCH_WINDOWS,
+): Promise<string[]> {
+  const indexed = flavour === "fts5" || flavour === "tsvector";
+  if (
+    search.terms.length > 0 &&
+    indexed &&
+    search.accountId === undefined &&
+    (await termsAreCommon(db, flavour, search.terms, windows.commonTermsPosts))
+  ) {
+    return searchWindowByWindow(db, flavour, search, windows);
+  }
+  return searchMatching(db, search, statusTextMatches(flavour, search.terms));
+}
+
+/** Whether at least `posts` posts have every term (the index stops counting there). */
+export async function termsAreCommon(
+  db: Kysely<Database>,
+  flavour: FullTextFlavour,
+  terms: readonly string[],
+  posts: number,
+): Promise<boolean> {
+  const matching =
+    flavour === "fts5"
+      ? sql`select 1 from statuses_fts where statuses_fts match ${fts5Query(terms, false)} limit ${posts}`
+      : sql`select 1 from statuses where ${statusTextMatches(flavour, terms)} limit ${posts}`;
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from (${matching}) m`.execute(db);
+  return Number(rows[0]?.n ?? 0) >= posts;
+}
+
+/** Bounds of a window of post ids: `from` inclusive, `above` and `below` exclusive. */
+interface IdWindow {
+  readonly from?: string;
+  readonly above?: string;
+  readonly below?: string;
+}
+
+async function searchWindowByWindow(
+  db: Kysely<Database>,
+  flavour: FullTextFlavour,
+  search: StatusSearch,
+  windows: SearchWindows,
+): Promise<string[]> {
+  const wanted = search.offset + search.limit;
+  const found: string[] = [];
+  let below = search.maxId;
+  const unbounded = { ...search, maxId: undefined, minId: undefined, offset: 0 };
+  for (let walked = 0; walked < windows.maxWindows; walked++) {
+    let edge = db
+      .selectFrom("statuses")
+      .select("id")
+      .orderBy("id", "desc")
+      .offset(windows.windowPosts - 1)
+      .limit(1);
+    if (below !== undefined) edge = edge.where("id", "<", below);
+    if (search.minId !== undefined) edge = edge.where("id", ">", search.minId);
+    // No edge: the window reaches the oldest post (or min_id), and this is the last window.
+    const from = (await edge.executeTakeFirst())?.id;
+    const window: IdWindow = {
+      ...(from !== undefined && { from }),
+      ...(search.minId !== undefined && { above: search.minId }),
+      ...(below !== undefined && { below }),
+    };
+    const match = await windowMatches(db, flavour, search.terms, window);
+    found.push(...(await searchMatching(db, { ...unbounded, limit: wanted - found.length }, match)));
+    if (found.length >= wanted || from === undefined) return found.slice(search.offset, wanted);
+    below = from;
+  }
+  // Common terms, but the viewer may see few of the newest posts that have them: the older ones at once.
+  const rest = await searchMatching(
+    db,
+    {
+      ...unbounded,
+      ...(below !== undefined && { maxId: below }),
+      ...(search.minId !== undefined && { minId: search.minId }),
+      limit: wanted - found.length,
+    },
+    statusTextMatches(flavour, search.terms),
+  );
+  return [...found, ...rest].slice(search.offset, wanted);
+}
+
+/**
+ * The text condition limited to one window of ids. On SQLite the full-text
+ * index is read only over the documents of the window's posts (its rowid
+ * range, found first), and the bounds stay inside the subquery so SQLite
+ * still starts from the matches.
+ */
+async function windowMatches(
+  db: Kysely<Database>,
+  flavour: FullTextFlavour,
+  terms: readonly string[],
+  window: IdWindow,
+): Promise<Expression<SqlBool>> {
+  const bounds = (column: string) =>
+    sql.join(
+      [
+        sql<SqlBool>`1 = 1`,
+        ...(window.from !== undefined ? [sql<SqlBool>`${sql.ref(column)} >= ${window.from}`] : []),
+        ...(window.above !== undefined ? [sql<SqlBool>`${sql.ref(column)} > ${window.above}`] : []),
+        ...(window.below !== undefined ? [sql<SqlBool>`${sql.ref(column)} < ${window.below}`] : []),
+      ],
+      sql` and `,
+    );
+  if (flavour !== "fts5") return sql<SqlBool>`(${statusTextMatches(flavour, terms)} and ${bounds("statuses.id")})`;
+  const { rows } = await sql<{ lo: number | null; hi: number | null }>`
+    select min(k.doc) as lo, max(k.doc) as hi from statuses_fts_keys k where ${bounds("k.status_id")}`.execute(db);
+  const lo = rows[0]?.lo;
+  const hi = rows[0]?.hi;
+  if (lo === null || lo === undefined || hi === null || hi === undefined) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`statuses.id in (
+    select k.status_id from statuses_fts f join statuses_fts_keys k on k.doc = f.rowid
+    where statuses_fts match ${fts5Query(terms, false)} and f.rowid between ${lo} and ${hi} and ${bounds("k.status_id")})`;
+}
+
+/** The viewer's page of the posts meeting `match`. */
+async function searchMatching(db: Kysely<Database>, search: StatusSearch, match: Expression<SqlBool>): Promise<string[]> {
   const viewer = search.viewerId;
   let query = db
     .selectFrom("statuses")
     .select("statuses.id")
-    .where(statusTextMatches(flavour, search.terms))
+    .where(match)
     .where(visibleTo(viewer))
     .where(notHiddenFrom("statuses.account_id", viewer, search.now))
     .where(
@@ -161,9 +299,7 @@ export async function searchAccountIds(db: Kysely<Database>, flavour: FullTextFl
     .where(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
   if (viewer !== null) query = query.where(notHiddenFrom("accounts.id", viewer, search.now)).where("accounts.id", "!=", viewer);
   // Accounts of a limited domain are found only by those who follow them, or by their exact handle (to follow them).
-  query = query.where(
-    sql<SqlBool>`(accounts.acct_key = ${acct} or ${notFromLimitedDomain("accounts.domain", "accounts.id", viewer)})`,
-  );
+  query = query.where(sql<SqlBool>`(accounts.acct_key = ${acct} or ${notFromLimitedDomain("accounts.domain", "accounts.id", viewer)})`);
   if (search.following) query = query.where(follows("accounts.id"));
   const rows = await query
     .orderBy(sql`case when accounts.acct_key = ${acct} then 0 else 1 end`)
