@@ -5,37 +5,11 @@
  * post's transaction included. Posting is the busiest write; each reaction
  * used to read the post back, and the bound keeps such reads from returning.
  */
-import type { Storage } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { createSqliteStorage } from "@kith/storage-sqlite";
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StatementCounter, countedStorage } from "../support/statement-counter.js";
 import { sqliteTestKith } from "../support/test-kith.js";
-
-/** Counts the statements run through the handles it is plugged into: results, as a union's parts are built but not run alone. */
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
-
-function countedStorage(inner: Storage, counter: StatementCounter): Storage {
-  const db = inner.db.withPlugin(counter);
-  const transaction: Storage["transaction"] = (work) => inner.transaction((trx) => work(trx.withPlugin(counter)));
-  return new Proxy(inner, {
-    get(target, property) {
-      if (property === "db") return db;
-      if (property === "transaction") return transaction;
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 /** Statements of one public post with a hashtag and no mentions, its reactions included (40 before the reactions were handed the post, 24 after). */
 const STATEMENTS_PER_POST = 24;

@@ -4,40 +4,12 @@
  * entries than for a page of 2, each entry with its own author, post and
  * reactions. Counted on every statement the request sends to the database.
  */
-import type { Storage } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { createSqliteStorage } from "@kith/storage-sqlite";
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StatementCounter, countedStorage } from "../support/statement-counter.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 import { favourite, follow, post } from "./timelines-fixtures.js";
-
-/**
- * Counts the statements run through the database handle it is plugged into:
- * every result, since a statement compiled once is run many times without
- * being built again.
- */
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return args.result;
-  }
-}
-
-function countedStorage(inner: Storage, counter: StatementCounter): Storage {
-  const db = inner.db.withPlugin(counter);
-  return new Proxy(inner, {
-    get(target, property) {
-      if (property === "db") return db;
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 describe("statements per page", () => {
   const counter = new StatementCounter();
