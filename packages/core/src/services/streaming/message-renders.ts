@@ -18,8 +18,8 @@ export class MessageRenders {
   readonly #filters = new Map<string, Promise<FilterMatcher>>();
   readonly #owned = new Map<string, Promise<object | null>>();
   readonly #json = new WeakMap<object, string>();
-  readonly #batches = new Map<string, { viewers: Set<string>; rendered: Promise<Map<string, StatusEntity | undefined>> }>();
-  readonly #hiddenBatches = new Map<string, { viewers: Set<string>; checked: Promise<Map<string, Set<string>>> }>();
+  readonly #batches = new Map<string, TurnBatch<Map<string, StatusEntity | undefined>>>();
+  readonly #hiddenBatches = new Map<string, TurnBatch<Map<string, Set<string>>>>();
 
   constructor(private readonly renderers: StreamRenderers) {}
 
@@ -40,19 +40,9 @@ export class MessageRenders {
 
   /** Signed-in viewers asking for the post in the same turn of the event loop are rendered together. */
   #batched(statusId: string, viewerId: string): Promise<StatusEntity | undefined> {
-    let batch = this.#batches.get(statusId);
-    if (!batch) {
-      const viewers = new Set<string>();
-      const rendered = nextTurn().then(() => {
-        // Later askers start a batch of their own.
-        this.#batches.delete(statusId);
-        return this.#renderBatch(statusId, [...viewers]);
-      });
-      batch = { viewers, rendered };
-      this.#batches.set(statusId, batch);
-    }
-    batch.viewers.add(viewerId);
-    return batch.rendered.then((entities) => entities.get(viewerId));
+    return joinTurnBatch(this.#batches, statusId, viewerId, (viewers) => this.#renderBatch(statusId, viewers)).then((entities) =>
+      entities.get(viewerId),
+    );
   }
 
   /**
@@ -74,21 +64,12 @@ export class MessageRenders {
 
   /** Of these authors, those the viewer does not want to see; viewers asking in the same turn of the event loop are checked together. */
   hiddenAuthors(viewerId: string, authorIds: readonly string[]): Promise<Set<string>> {
-    return once(this.#hidden, `${viewerId} ${authorIds.join(" ")}`, () => {
-      const key = authorIds.join(" ");
-      let batch = this.#hiddenBatches.get(key);
-      if (!batch) {
-        const viewers = new Set<string>();
-        const checked = nextTurn().then(() => {
-          this.#hiddenBatches.delete(key);
-          return this.renderers.hiddenAuthors([...viewers], authorIds);
-        });
-        batch = { viewers, checked };
-        this.#hiddenBatches.set(key, batch);
-      }
-      batch.viewers.add(viewerId);
-      return batch.checked.then((hidden) => hidden.get(viewerId) ?? new Set<string>());
-    });
+    const authors = authorIds.join(" ");
+    return once(this.#hidden, `${viewerId} ${authors}`, () =>
+      joinTurnBatch(this.#hiddenBatches, authors, viewerId, (viewers) => this.renderers.hiddenAuthors(viewers, authorIds)).then(
+        (hidden) => hidden.get(viewerId) ?? new Set<string>(),
+      ),
+    );
   }
 
   filters(viewerId: string, context: StreamSpec["filterContext"]): Promise<FilterMatcher> {
@@ -118,6 +99,34 @@ const PUBLIC: ReadonlySet<string> = new Set(["public", "unlisted"]);
 
 /** A viewer's marks on a post they have done nothing to, in the order the REST API renders them. */
 const NO_MARKS = { favourited: false, reblogged: false, muted: false, bookmarked: false, pinned: false } as const;
+
+/** The viewers asking for the same thing in one turn of the event loop, answered by one call for them all. */
+interface TurnBatch<R> {
+  readonly viewers: Set<string>;
+  readonly answered: Promise<R>;
+}
+
+/** Adds the viewer to this turn's batch for `key` (starting one if there is none) and returns the batch's answer. */
+function joinTurnBatch<R>(
+  batches: Map<string, TurnBatch<R>>,
+  key: string,
+  viewerId: string,
+  answer: (viewerIds: string[]) => Promise<R>,
+): Promise<R> {
+  let batch = batches.get(key);
+  if (!batch) {
+    const viewers = new Set<string>();
+    const answered = nextTurn().then(() => {
+      // Later askers start a batch of their own.
+      batches.delete(key);
+      return answer([...viewers]);
+    });
+    batch = { viewers, answered };
+    batches.set(key, batch);
+  }
+  batch.viewers.add(viewerId);
+  return batch.answered;
+}
 
 /** Resolves after the connections that heard a message in this turn of the event loop have asked for what they need. */
 function nextTurn(): Promise<void> {
