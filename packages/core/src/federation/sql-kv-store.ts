@@ -6,7 +6,6 @@ import {
   deleteFederationKv,
   listFederationKv,
   purgeExpiredFederationKv,
-  readFederationKv,
   readFederationKvEntry,
   writeFederationKv,
 } from "../storage/repositories/federation-kv.js";
@@ -108,10 +107,6 @@ export class SqlKvStore implements KvStore {
     const encoded = encodeKey(key);
     const remembered = this.#remembered(encoded, this.#clock.now().getTime());
     if (remembered) return JSON.parse(remembered.value) as T;
-    if (!isKeptInMemory(encoded)) {
-      const value = await readFederationKv(this.#storage.db, encoded, this.#now());
-      return value === undefined ? undefined : (JSON.parse(value) as T);
-    }
     const entry = await readFederationKvEntry(this.#storage.db, encoded, this.#now());
     if (entry === undefined) return undefined;
     this.#remember(encoded, entry.value, entry.expiresAt);

@@ -10,13 +10,7 @@ function live(now: string) {
   return sql<boolean>`(expires_at is null or expires_at > ${now})`;
 }
 
-/** The value under `key` unless it has expired. */
-export async function readFederationKv(db: Kysely<Database>, key: string, now: string): Promise<string | undefined> {
-  const row = await db.selectFrom("federation_kv").select("value").where("key", "=", key).where(live(now)).executeTakeFirst();
-  return row?.value;
-}
-
-/** The live entry of a key: its value and when it expires (null: never). */
+/** The entry under `key` unless it has expired: its value and when it expires (null: never). */
 export async function readFederationKvEntry(
   db: Kysely<Database>,
   key: string,
