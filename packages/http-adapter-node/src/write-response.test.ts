@@ -24,6 +24,16 @@ describe("writeResponse", () => {
     expect(response.body).toBe('{"ok":true}');
   });
 
+  it("sends a page-sized body available at once in one piece with its length, not chunked", async () => {
+    const page = JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: String(i), content: "x".repeat(40) })));
+    expect(page.length).toBeGreaterThan(64 * 1024);
+    const server = await start({ handler: async () => new Response(page, { headers: { "content-type": "application/json" } }) });
+    const response = await nodeRequest(server.url);
+    expect(response.headers["content-length"]).toBe(String(Buffer.byteLength(page)));
+    expect(response.headers["transfer-encoding"]).toBeUndefined();
+    expect(response.body).toBe(page);
+  });
+
   it("sends no body for HEAD, and does not read the handler's", async () => {
     let cancelled = false;
     const server = await start({
