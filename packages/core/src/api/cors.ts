@@ -13,6 +13,8 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "access-control-expose-headers": "Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id, Idempotency-Key",
 };
 
+const CORS_ENTRIES = Object.entries(CORS_HEADERS);
+
 export function preflightResponse(request: Request): Response {
   return new Response(null, {
     status: 204,
@@ -26,8 +28,14 @@ export function preflightResponse(request: Request): Response {
 }
 
 export function withCors(response: Response): Response {
-  // Responses from elsewhere (fallbacks) may have immutable headers: copy before adding.
+  try {
+    // The route table's own answers take the headers as they are, without a copy of the response (and its body).
+    for (const [name, value] of CORS_ENTRIES) response.headers.set(name, value);
+    return response;
+  } catch {
+    // Responses from elsewhere (fallbacks, fetch) may have immutable headers: copy before adding.
+  }
   const copy = new Response(response.body, response);
-  for (const [name, value] of Object.entries(CORS_HEADERS)) copy.headers.set(name, value);
+  for (const [name, value] of CORS_ENTRIES) copy.headers.set(name, value);
   return copy;
 }

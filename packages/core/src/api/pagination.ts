@@ -45,10 +45,16 @@ export function pageRequest(query: z.infer<typeof idPageQuery>, size: PageSize =
   };
 }
 
-function pageUrl(base: URL, changes: Record<string, string>): string {
+/** The request's URL without the paging parameters, to which each link adds its own. */
+function linkBase(base: URL): URL {
   const url = new URL(base);
   // A token given in the query (streaming clients do) must not be copied into headers that proxies log and clients store.
   for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
+  return url;
+}
+
+function pageUrl(stripped: URL, changes: Record<string, string>): string {
+  const url = new URL(stripped);
   for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
   return url.toString();
 }
@@ -57,17 +63,19 @@ function pageUrl(base: URL, changes: Record<string, string>): string {
 export function idPageLinks(base: URL, ids: readonly string[], limit: number): string | null {
   if (ids.length === 0) return null;
   const links: string[] = [];
+  const stripped = linkBase(base);
   // As Mastodon does: a next page is offered only when this one is full.
-  if (ids.length >= limit) links.push(`<${pageUrl(base, { max_id: ids[ids.length - 1] ?? "", limit: String(limit) })}>; rel="next"`);
-  links.push(`<${pageUrl(base, { min_id: ids[0] ?? "", limit: String(limit) })}>; rel="prev"`);
+  if (ids.length >= limit) links.push(`<${pageUrl(stripped, { max_id: ids[ids.length - 1] ?? "", limit: String(limit) })}>; rel="next"`);
+  links.push(`<${pageUrl(stripped, { min_id: ids[0] ?? "", limit: String(limit) })}>; rel="prev"`);
   return links.join(", ");
 }
 
 /** The `Link` header of a cursor-ordered page. */
 export function cursorPageLinks(base: URL, cursors: { next: string | null; prev: string | null }, limit: number): string | null {
   const links: string[] = [];
-  if (cursors.next) links.push(`<${pageUrl(base, { cursor: cursors.next, limit: String(limit) })}>; rel="next"`);
-  if (cursors.prev) links.push(`<${pageUrl(base, { cursor: cursors.prev, limit: String(limit) })}>; rel="prev"`);
+  const stripped = linkBase(base);
+  if (cursors.next) links.push(`<${pageUrl(stripped, { cursor: cursors.next, limit: String(limit) })}>; rel="next"`);
+  if (cursors.prev) links.push(`<${pageUrl(stripped, { cursor: cursors.prev, limit: String(limit) })}>; rel="prev"`);
   return links.length ? links.join(", ") : null;
 }
 

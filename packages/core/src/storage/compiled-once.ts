@@ -28,7 +28,7 @@ const MARKER = "\u0000";
 export function compiledOnce<A extends StatementArgs, R>(
   build: (db: Kysely<Database>, args: A) => Compilable<R>,
 ): (db: Kysely<Database>, args: A) => Promise<R[]> {
-  const handles = new WeakMap<Kysely<Database>, Map<string, CompiledQuery<R>>>();
+  const handles = new WeakMap<Kysely<Database>, Map<string, Shape<R>>>();
   return async (db, args) => {
     let shapes = handles.get(db);
     if (!shapes) {
@@ -36,16 +36,31 @@ export function compiledOnce<A extends StatementArgs, R>(
       handles.set(db, shapes);
     }
     const key = shapeKey(args);
-    let compiled = shapes.get(key);
-    if (!compiled) {
-      compiled = build(db, markersFor(args)).compile();
+    let shape = shapes.get(key);
+    if (!shape) {
+      const compiled = build(db, markersFor(args)).compile();
+      shape = { compiled, places: compiled.parameters.map(placeOf) };
       if (shapes.size >= SHAPES_PER_HANDLE) shapes.clear();
-      shapes.set(key, compiled);
+      shapes.set(key, shape);
     }
-    const parameters = compiled.parameters.map((parameter) => valueAt(parameter, args));
-    const result = await db.executeQuery<R>({ ...compiled, parameters });
+    const result = await db.executeQuery<R>({ ...shape.compiled, parameters: shape.places.map((place) => valueAt(place, args)) });
     return result.rows;
   };
+}
+
+/** A compiled shape and, for each of its parameters, where its value comes from (read once, not on every run). */
+interface Shape<R> {
+  readonly compiled: CompiledQuery<R>;
+  readonly places: readonly Place[];
+}
+
+/** A value the builder wrote itself, or the argument (and item of a list) a marker stands for. */
+type Place = { readonly constant: unknown } | { readonly name: string; readonly index: number };
+
+function placeOf(parameter: unknown): Place {
+  if (typeof parameter !== "string" || !parameter.startsWith(MARKER)) return { constant: parameter };
+  const [name = "", index] = parameter.slice(1).split(MARKER);
+  return { name, index: index === undefined ? -1 : Number(index) };
 }
 
 function shapeKey(args: StatementArgs): string {
@@ -71,12 +86,11 @@ function markersFor<A extends StatementArgs>(args: A): A {
   return markers as A;
 }
 
-function valueAt(parameter: unknown, args: StatementArgs): unknown {
-  if (typeof parameter !== "string" || !parameter.startsWith(MARKER)) return parameter;
-  const [name = "", index] = parameter.slice(1).split(MARKER);
-  const value = args[name];
+function valueAt(place: Place, args: StatementArgs): unknown {
+  if ("constant" in place) return place.constant;
+  const value = args[place.name];
   if (typeof value === "string") return value;
-  const item = typeof value === "object" ? value[Number(index)] : undefined;
-  if (item === undefined) throw new Error(`No value for the statement's parameter ${name}[${index}]`);
+  const item = typeof value === "object" ? value[place.index] : undefined;
+  if (item === undefined) throw new Error(`No value for the statement's parameter ${place.name}[${place.index}]`);
   return item;
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { AccountEntity } from "../../api/entities/account.js";
 import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../api/serializers/account.js";
+import { findAccountRows } from "../../storage/repositories/accounts.js";
 import { type AccountsTable, toBool } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
@@ -54,7 +55,7 @@ export class AccountViews {
   }
 
   async #rows(ids: readonly string[]): Promise<AccountRow[]> {
-    return this.deps.storage.db.selectFrom("accounts").selectAll().where("id", "in", ids).execute();
+    return findAccountRows(this.deps.storage.db, ids);
   }
 
   private renderRow(row: AccountRow, urls: ReadonlyMap<string, { url: string; previewUrl: string }>, moved: AccountEntity | null): AccountEntity {

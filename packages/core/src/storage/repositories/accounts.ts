@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
 import type { ActorType } from "../../domain/accounts.js";
+import { compiledOnce } from "../compiled-once.js";
 import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../schema.js";
 
 type LocalAccountRow = Selectable<AccountsTable> &
@@ -25,6 +26,16 @@ function toLocalAccount(row: LocalAccountRow): LocalAccount {
     silenced: row.silenced_at !== null,
   };
 }
+
+/** The rows of these accounts, local or remote, in no particular order: every rendered post and notification asks for them. */
+export async function findAccountRows(db: Kysely<Database>, ids: readonly string[]): Promise<Selectable<AccountsTable>[]> {
+  if (ids.length === 0) return [];
+  return selectAccountRows(db, { ids });
+}
+
+const selectAccountRows = compiledOnce((db, args: { ids: readonly string[] }) =>
+  db.selectFrom("accounts").selectAll().where("id", "in", args.ids),
+);
 
 function selectLocalAccounts(db: Kysely<Database>) {
   return db

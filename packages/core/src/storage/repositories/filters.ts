@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import { type Database, toBool } from "../schema.js";
 
 export type FilterContext = "home" | "notifications" | "public" | "thread" | "account";
@@ -64,13 +65,18 @@ function parseContext(value: string): FilterContext[] {
 }
 
 /** An account's filters with their keywords and statuses, in three queries whatever their number. */
+const selectFilters = compiledOnce((db, args: { accountId: string }) =>
+  db.selectFrom("filters").selectAll().where("account_id", "=", args.accountId).orderBy("id", "asc"),
+);
+
+const selectFiltersAmong = compiledOnce((db, args: { accountId: string; filterIds: readonly string[] }) =>
+  db.selectFrom("filters").selectAll().where("account_id", "=", args.accountId).where("id", "in", args.filterIds).orderBy("id", "asc"),
+);
+
 export async function listFilters(db: Kysely<Database>, accountId: string, filterIds?: readonly string[]): Promise<FilterRecord[]> {
-  let query = db.selectFrom("filters").selectAll().where("account_id", "=", accountId);
-  if (filterIds !== undefined) {
-    if (filterIds.length === 0) return [];
-    query = query.where("id", "in", [...filterIds]);
-  }
-  const rows = await query.orderBy("id", "asc").execute();
+  if (filterIds !== undefined && filterIds.length === 0) return [];
+  // Every timeline page reads the viewer's filters: the usual answer is none, and the statement should cost no more than that.
+  const rows = filterIds === undefined ? await selectFilters(db, { accountId }) : await selectFiltersAmong(db, { accountId, filterIds });
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [keywords, statuses] = await Promise.all([

@@ -1,5 +1,6 @@
 import { type Kysely, type Updateable, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
+import { compiledOnce } from "../compiled-once.js";
 import { fetchIdPage } from "../paginate-by-id.js";
 import type { Database, MediaAttachmentRow, MediaAttachmentsTable, UploadState } from "../schema.js";
 
@@ -24,24 +25,23 @@ export async function findMediaAttachment(db: Kysely<Database>, id: string): Pro
 
 export async function findMediaAttachments(db: Kysely<Database>, ids: readonly string[]): Promise<MediaAttachmentRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom("media_attachments")
-    .selectAll()
-    .where("id", "in", [...new Set(ids)])
-    .orderBy("id")
-    .execute();
+  return selectMediaAttachments(db, { ids: [...new Set(ids)] });
 }
+
+// Avatars and headers of every account a page shows, and the media of its posts: read on every page.
+const selectMediaAttachments = compiledOnce((db, args: { ids: readonly string[] }) =>
+  db.selectFrom("media_attachments").selectAll().where("id", "in", args.ids).orderBy("id"),
+);
 
 /** The attachments of these posts, in one query, each post's in id order. */
 export async function findMediaOfStatuses(db: Kysely<Database>, statusIds: readonly string[]): Promise<MediaAttachmentRow[]> {
   if (statusIds.length === 0) return [];
-  return db
-    .selectFrom("media_attachments")
-    .selectAll()
-    .where("status_id", "in", [...new Set(statusIds)])
-    .orderBy("id")
-    .execute();
+  return selectMediaOfStatuses(db, { statusIds: [...new Set(statusIds)] });
 }
+
+const selectMediaOfStatuses = compiledOnce((db, args: { statusIds: readonly string[] }) =>
+  db.selectFrom("media_attachments").selectAll().where("status_id", "in", args.statusIds).orderBy("id"),
+);
 
 /**
  * Changes an attachment; when `fromStates` is given, only while it is in one
