@@ -133,12 +133,15 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
     }
     if (request.method === "HEAD") response = new Response(null, { status: response.status, headers: response.headers });
     if (url && isCorsPath(url.pathname)) response = withCors(response);
-    logger.debug("{method} {path} {status} {ms}ms", {
-      method: request.method,
-      path: url?.pathname,
-      status: response.status,
-      ms: Math.round(performance.now() - started),
-    });
+    // Checked first: the line is off in production, and its properties would be built for nothing on every request.
+    if (logger.isEnabledFor("debug")) {
+      logger.debug("{method} {path} {status} {ms}ms", {
+        method: request.method,
+        path: url?.pathname,
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      });
+    }
     return response;
   };
 }

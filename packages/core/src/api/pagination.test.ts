@@ -104,6 +104,27 @@ describe("Link headers of id-ordered pages", () => {
     expect([...(links.prev?.searchParams.keys() ?? [])].sort()).toEqual(["limit", "min_id"]);
   });
 
+  it("write each link as the URL would, whatever the query holds", () => {
+    for (const target of [
+      "https://kith.test/api/v1/timelines/home",
+      "https://kith.test:8443/api/v1/notifications?types[]=mention&types[]=favourite&exclude_types%5B%5D=follow",
+      "http://127.0.0.1:3000/api/v1/timelines/tag/caf%C3%A9?any=a%20b&any=c+d&only_media=true&max_id=x",
+      "https://kith.test/api/v1/timelines/public?q=%26%3D%3F&empty=&limit=99#fragment",
+    ]) {
+      const base = new URL(target);
+      const expected = (changes: Record<string, string>): string => {
+        const url = new URL(base);
+        for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
+        for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
+        url.hash = "";
+        return url.toString();
+      };
+      expect(idPageLinks(base, ["st_2", "st_1"], 2), target).toBe(
+        `<${expected({ max_id: "st_1", limit: "2" })}>; rel="next", <${expected({ min_id: "st_2", limit: "2" })}>; rel="prev"`,
+      );
+    }
+  });
+
   it("never carry an access token from the query string", () => {
     const base = new URL("https://kith.test/api/v1/timelines/home?access_token=secret-token");
     const header = idPageLinks(base, ["st_2", "st_1"], 2);
@@ -124,6 +145,27 @@ describe("Link headers of cursor-ordered pages", () => {
     const links = linksOf(cursorPageLinks(BASE, { next: null, prev: "p1" }, 10));
     expect(links.next).toBeUndefined();
     expect(links.prev).toBeDefined();
+  });
+
+  it("write each link as the URL would, whatever the query holds", () => {
+    for (const target of [
+      "https://kith.test/api/v1/timelines/home",
+      "https://kith.test:8443/api/v1/notifications?types[]=mention&types[]=favourite&exclude_types%5B%5D=follow",
+      "http://127.0.0.1:3000/api/v1/timelines/tag/caf%C3%A9?any=a%20b&any=c+d&only_media=true&max_id=x",
+      "https://kith.test/api/v1/timelines/public?q=%26%3D%3F&empty=&limit=99#fragment",
+    ]) {
+      const base = new URL(target);
+      const expected = (changes: Record<string, string>): string => {
+        const url = new URL(base);
+        for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
+        for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
+        url.hash = "";
+        return url.toString();
+      };
+      expect(idPageLinks(base, ["st_2", "st_1"], 2), target).toBe(
+        `<${expected({ max_id: "st_1", limit: "2" })}>; rel="next", <${expected({ min_id: "st_2", limit: "2" })}>; rel="prev"`,
+      );
+    }
   });
 
   it("never carry an access token from the query string", () => {

@@ -45,18 +45,25 @@ export function pageRequest(query: z.infer<typeof idPageQuery>, size: PageSize =
   };
 }
 
-/** The request's URL without the paging parameters, to which each link adds its own. */
-function linkBase(base: URL): URL {
-  const url = new URL(base);
-  // A token given in the query (streaming clients do) must not be copied into headers that proxies log and clients store.
-  for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
-  return url;
+/** The request's URL without its query, and its query without the paging parameters; each link adds its own. */
+interface LinkBase {
+  readonly prefix: string;
+  readonly params: URLSearchParams;
 }
 
-function pageUrl(stripped: URL, changes: Record<string, string>): string {
-  const url = new URL(stripped);
-  for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
-  return url.toString();
+function linkBase(base: URL): LinkBase {
+  const params = new URLSearchParams(base.search);
+  // A token given in the query (streaming clients do) must not be copied into headers that proxies log and clients store.
+  for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) params.delete(key);
+  return { prefix: base.href.slice(0, base.href.length - base.search.length - base.hash.length), params };
+}
+
+/** The same text as setting the changes on a copy of the URL's searchParams, without parsing the URL again for each link. */
+function pageUrl(base: LinkBase, changes: Record<string, string>): string {
+  const params = new URLSearchParams(base.params);
+  for (const [key, value] of Object.entries(changes)) params.set(key, value);
+  const query = params.toString();
+  return query === "" ? base.prefix : `${base.prefix}?${query}`;
 }
 
 /** The `Link` header of an id-ordered page (items newest first), or null for an empty page. */
