@@ -64,19 +64,25 @@ function parseContext(value: string): FilterContext[] {
   }
 }
 
-/** An account's filters with their keywords and statuses, in three queries whatever their number. */
+// Sorted here rather than by the statement: on SQLite an ORDER BY over the account's index costs a sorter even when
+// there is no row, three times the statement's own cost, and an account has a handful of filters at most.
 const selectFilters = compiledOnce((db, args: { accountId: string }) =>
-  db.selectFrom("filters").selectAll().where("account_id", "=", args.accountId).orderBy("id", "asc"),
+  db.selectFrom("filters").selectAll().where("account_id", "=", args.accountId),
 );
 
 const selectFiltersAmong = compiledOnce((db, args: { accountId: string; filterIds: readonly string[] }) =>
-  db.selectFrom("filters").selectAll().where("account_id", "=", args.accountId).where("id", "in", args.filterIds).orderBy("id", "asc"),
+  db.selectFrom("filters").selectAll().where("account_id", "=", args.accountId).where("id", "in", args.filterIds),
 );
 
+function byId<T extends { readonly id: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** An account's filters with their keywords and statuses, in three queries whatever their number. */
 export async function listFilters(db: Kysely<Database>, accountId: string, filterIds?: readonly string[]): Promise<FilterRecord[]> {
   if (filterIds !== undefined && filterIds.length === 0) return [];
   // Every timeline page reads the viewer's filters: the usual answer is none, and the statement should cost no more than that.
-  const rows = filterIds === undefined ? await selectFilters(db, { accountId }) : await selectFiltersAmong(db, { accountId, filterIds });
+  const rows = byId(filterIds === undefined ? await selectFilters(db, { accountId }) : await selectFiltersAmong(db, { accountId, filterIds }));
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [keywords, statuses] = await Promise.all([
