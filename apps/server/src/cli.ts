@@ -4,6 +4,7 @@ import { assembleKith, openStorage } from "./assemble.js";
 import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
 import { configureLogging } from "./logging.js";
 import { type ServeRole, serve } from "./serve.js";
+import { settleMemoryAfterStart } from "./settle-memory.js";
 
 /**
  * `kith`, the server's command line. Where it overlaps Mastodon's `tootctl`
@@ -119,6 +120,7 @@ async function runServe(args: string[], config: ServerConfig): Promise<number> {
   const role = values.role as string;
   if (!["web", "worker", "all"].includes(role)) throw new UsageError("--role takes web, worker or all");
   await serve(config, role as ServeRole);
+  settleMemoryAfterStart();
   return 0;
 }
 
