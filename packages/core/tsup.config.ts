@@ -1,4 +1,4 @@
 import { defineConfig } from "tsup";
-import { libraryBuild } from "../../tsup.shared.ts";
+import { coreBuild } from "../../tsup.shared.ts";
 
-export default defineConfig(libraryBuild({ index: "src/index.ts", "testing/index": "src/testing/index.ts" }, { external: ["vitest"] }));
+export default defineConfig(coreBuild({ index: "src/index.ts", "testing/index": "src/testing/index.ts" }, { external: ["vitest"] }));

@@ -1,9 +1,11 @@
+import module from "node:module";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { type RegistrationMode, isKithError } from "@kith/core";
 import { assembleKith, openStorage } from "./assemble.js";
 import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
 import { configureLogging } from "./logging.js";
 import { type ServeRole, serve } from "./serve.js";
+import { settleMemoryAfterStart } from "./settle-memory.js";
 
 /**
  * `kith`, the server's command line. Where it overlaps Mastodon's `tootctl`
@@ -119,6 +121,9 @@ async function runServe(args: string[], config: ServerConfig): Promise<number> {
   const role = values.role as string;
   if (!["web", "worker", "all"].includes(role)) throw new UsageError("--role takes web, worker or all");
   await serve(config, role as ServeRole);
+  // What start-up compiled goes to Node's compile cache now (when `kith` enabled it), not only when the process exits.
+  module.flushCompileCache?.();
+  settleMemoryAfterStart();
   return 0;
 }
 

@@ -95,3 +95,5 @@ export { MemoryBlobStore } from "./memory/memory-blob-store.js";
 export { LocalDirectoryBlobStore, type LocalDirectoryBlobStoreOptions } from "./blob/local-directory-blob-store.js";
 export { assertValidBlobKey, blobKeyProblem, InvalidBlobKeyError } from "./blob/blob-keys.js";
 export { DeterministicAiProvider } from "./memory/deterministic-ai.js";
+// Zod is inlined in core's build: the server validates with this copy instead of loading a second one.
+export { z } from "zod";
