@@ -96,6 +96,23 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
     }
   });
 
+  it("keeps a statement prepared in a transaction that was rolled back", async () => {
+    const storage = createPostgresStorage({ connectionString: url, max: 1 });
+    try {
+      await storage.migrate();
+      const failed = storage.transaction(async (trx) => {
+        await trx.selectFrom("roles").select("id").where("id", "=", "none").execute();
+        await trx.selectFrom("roles").select("id").where("id", "=", "none").execute();
+        throw new Error("rolled back");
+      });
+      await expect(failed).rejects.toThrow("rolled back");
+      expect((await prepared(storage)).some((text) => text.includes('from "roles"'))).toBe(true);
+      expect(await storage.db.selectFrom("roles").select("id").where("id", "=", "none").execute()).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it("runs every statement unnamed when told to", async () => {
     const storage = createPostgresStorage({ connectionString: url, max: 1, prepareStatements: false });
     try {

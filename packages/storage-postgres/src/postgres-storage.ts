@@ -54,11 +54,11 @@ const CAPABILITIES: StorageCapabilities = {
 
 /**
  * The pool as Kysely sees it, with repeated statements run as named prepared
- * statements when `names` is given. A borrowed pool is
- * the caller's to end: `Kysely.destroy()` leaves it open, and the adapter's
- * type parsers go with every query, since the caller's pool may have been made
- * with pg's defaults (Dates, int8 as strings, parsed JSON), which would break
- * the schema's conventions.
+ * statements when `names` is given. A borrowed pool is the caller's to end:
+ * `Kysely.destroy()` leaves it open, and the adapter's type parsers go with
+ * every query, since the caller's pool may have been made with pg's defaults
+ * (Dates, int8 as strings, parsed JSON), which would break the schema's
+ * conventions.
  */
 function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | null): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
