@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresDatabase, dropPostgresDatabase } from "./admin.js";
@@ -48,5 +49,77 @@ describe.skipIf(serverUrl === null)("createPostgresStorage on a caller's pool", 
     // The caller's pool is untouched: open, and still with pg's own parsers.
     const { rows } = await pool.query<{ n: unknown }>("SELECT count(*) AS n FROM instance_settings");
     expect(rows[0]?.n).toBe("0");
+  });
+});
+
+describe.skipIf(serverUrl === null)("prepared statements", () => {
+  const name = `kith_prepared_${process.pid}_${randomBytes(3).toString("hex")}`;
+  let url: string;
+
+  beforeAll(async () => {
+    url = await createPostgresDatabase(serverUrl ?? "", name);
+  });
+
+  afterAll(async () => {
+    if (serverUrl) await dropPostgresDatabase(serverUrl, name);
+  });
+
+  /** The statements the pool's one connection has prepared. */
+  async function prepared(storage: ReturnType<typeof createPostgresStorage>): Promise<string[]> {
+    const { rows } = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(storage.db);
+    return rows.map((row) => row.statement);
+  }
+
+  const readSettings = (storage: ReturnType<typeof createPostgresStorage>) =>
+    storage.db.selectFrom("instance_settings").selectAll().where("key", "=", "k").execute();
+
+  it("prepares a statement on its second run, and prepares it anew after another process changed its table", async () => {
+    const storage = createPostgresStorage({ connectionString: url, max: 1 });
+    try {
+      await storage.migrate();
+      await storage.db.insertInto("instance_settings").values({ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z" }).execute();
+      await readSettings(storage);
+      expect((await prepared(storage)).some((text) => text.includes('from "instance_settings"'))).toBe(false);
+      await readSettings(storage);
+      expect((await prepared(storage)).some((text) => text.includes('from "instance_settings"'))).toBe(true);
+      expect(await readSettings(storage)).toEqual([{ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z" }]);
+
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      await other.query("ALTER TABLE instance_settings ADD COLUMN note text");
+      await other.end();
+      // The prepared `SELECT *` no longer describes the table: that run fails, the next is prepared anew.
+      await expect(readSettings(storage)).rejects.toThrow(/cached plan must not change result type/);
+      expect(await readSettings(storage)).toEqual([{ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z", note: null }]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("keeps a statement prepared in a transaction that was rolled back", async () => {
+    const storage = createPostgresStorage({ connectionString: url, max: 1 });
+    try {
+      await storage.migrate();
+      const failed = storage.transaction(async (trx) => {
+        await trx.selectFrom("roles").select("id").where("id", "=", "none").execute();
+        await trx.selectFrom("roles").select("id").where("id", "=", "none").execute();
+        throw new Error("rolled back");
+      });
+      await expect(failed).rejects.toThrow("rolled back");
+      expect((await prepared(storage)).some((text) => text.includes('from "roles"'))).toBe(true);
+      expect(await storage.db.selectFrom("roles").select("id").where("id", "=", "none").execute()).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("runs every statement unnamed when told to", async () => {
+    const storage = createPostgresStorage({ connectionString: url, max: 1, prepareStatements: false });
+    try {
+      for (let i = 0; i < 3; i++) await readSettings(storage);
+      expect(await prepared(storage)).toEqual([]);
+    } finally {
+      await storage.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { type Database, KyselyStorage, getLogger } from "@kith/core";
 import type {
   ColumnDescription,
   IndexDescription,
+  MigrationReport,
   SchemaDescription,
   Storage,
   StorageCapabilities,
@@ -19,6 +20,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import { postgresMigrations } from "./migrations/index.js";
+import { StatementNames } from "./prepared-statements.js";
 import { postgresTypes } from "./type-parsers.js";
 
 export interface PostgresStorageOptions {
@@ -31,6 +33,13 @@ export interface PostgresStorageOptions {
   readonly pool?: pg.Pool;
   /** Connections in the pool the adapter creates. @default 10 */
   readonly max?: number;
+  /**
+   * Run repeated statements as named prepared statements (see
+   * `prepared-statements.ts`). Turn off behind a pooler that hands each
+   * transaction a different server connection without carrying prepared
+   * statements along. @default true
+   */
+  readonly prepareStatements?: boolean;
 }
 
 /** How long close() waits for the pool's connections to close. */
@@ -44,13 +53,16 @@ const CAPABILITIES: StorageCapabilities = {
 };
 
 /**
- * Hands Kysely the caller's pool without letting `Kysely.destroy()` end it,
- * and passes the adapter's type parsers with every query, since the caller's
- * pool may have been made with pg's defaults (Dates, int8 as strings, parsed
- * JSON), which would break the schema's conventions.
+ * The pool as Kysely sees it, with repeated statements run as named prepared
+ * statements when `names` is given. A borrowed pool is the caller's to end:
+ * `Kysely.destroy()` leaves it open, and the adapter's type parsers go with
+ * every query, since the caller's pool may have been made with pg's defaults
+ * (Dates, int8 as strings, parsed JSON), which would break the schema's
+ * conventions.
  */
-function borrowPool(pool: pg.Pool): PostgresPool {
+function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | null): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const types = borrowed ? postgresTypes : undefined;
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (wrapped) return wrapped;
@@ -59,7 +71,19 @@ function borrowPool(pool: pg.Pool): PostgresPool {
     function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
     function query(textOrCursor: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
       if (typeof textOrCursor !== "string") return client.query(textOrCursor as unknown as pg.Submittable);
-      return client.query({ text: textOrCursor, values: [...parameters], types: postgresTypes });
+      const name = names?.nameOf(textOrCursor);
+      const result = client.query({
+        text: textOrCursor,
+        values: parameters as unknown[],
+        ...(name !== undefined && { name }),
+        ...(types && { types }),
+      });
+      if (name === undefined || !names) return result;
+      return result.catch((error: unknown) => {
+        // Another process migrated the schema under a prepared `SELECT *`: this run fails, later ones prepare anew.
+        if (isStaleStatement(error)) names.schemaChanged();
+        throw error;
+      });
     }
     wrapped = {
       query,
@@ -75,8 +99,17 @@ function borrowPool(pool: pg.Pool): PostgresPool {
   return {
     options: pool.options,
     connect: async () => wrap(await pool.connect()),
-    end: async () => {},
+    end: borrowed ? async () => {} : () => pool.end(),
   };
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose result columns changed with the schema. */
+function isStaleStatement(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === "0A000" &&
+    error.message.includes("cached plan must not change result type")
+  );
 }
 
 interface ColumnRow {
@@ -100,10 +133,19 @@ class PostgresStorage extends KyselyStorage {
 
   constructor(
     pool: PostgresPool,
+    private readonly names: StatementNames | null,
     /** Resolves once the pool's connections are closed, after Kysely has ended the pool. */
     private readonly disconnected: () => Promise<void> = async () => {},
   ) {
     super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgresMigrations);
+  }
+
+  override async migrate(): Promise<MigrationReport> {
+    try {
+      return await super.migrate();
+    } finally {
+      this.names?.schemaChanged();
+    }
   }
 
   async describeSchema(): Promise<SchemaDescription> {
@@ -209,7 +251,8 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
   if (options.pool && options.connectionString !== undefined) {
     throw new Error("createPostgresStorage: give either a pool or a connectionString, not both");
   }
-  if (options.pool) return new PostgresStorage(borrowPool(options.pool));
+  const names = options.prepareStatements === false ? null : new StatementNames();
+  if (options.pool) return new PostgresStorage(kyselyPool(options.pool, true, names), names);
   const pool = new pg.Pool({
     ...(options.connectionString !== undefined ? { connectionString: options.connectionString } : {}),
     max: options.max ?? 10,
@@ -245,5 +288,5 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
     ]);
     clearTimeout(timer);
   };
-  return new PostgresStorage(pool, disconnected);
+  return new PostgresStorage(kyselyPool(pool, false, names), names, disconnected);
 }

@@ -18,6 +18,15 @@ describe("PostgreSQL type parsers", () => {
     expect(parseTimestamp("infinity")).toBe("infinity");
   });
 
+  it("reads UTC timestamps with every fraction length as a Date would", () => {
+    for (const fraction of ["", ".1", ".12", ".123", ".1234", ".12345", ".123456"]) {
+      const expected = new Date(`2026-03-01T23:59:59${fraction.slice(0, 4)}Z`).toISOString();
+      expect(parseTimestamp(`2026-03-01 23:59:59${fraction}+00`)).toBe(expected);
+    }
+    expect(parseTimestamp("1999-12-31 23:59:59.999+00")).toBe("1999-12-31T23:59:59.999Z");
+    expect(parseTimestamp("12026-03-01 10:00:00+00")).toBe("+012026-03-01T10:00:00.000Z");
+  });
+
   it("rejects a timestamp in a DateStyle other than ISO", () => {
     expect(() => parseTimestamp("Sun Mar 01 10:00:00 2026 UTC")).toThrow(/DateStyle/);
   });

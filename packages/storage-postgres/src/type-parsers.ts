@@ -23,6 +23,8 @@ const TIMESTAMP_TEXT =
  * `infinity` and `-infinity` have no ISO form and are returned as they are.
  */
 export function parseTimestamp(text: string): string {
+  const utc = parseUtcTimestamp(text);
+  if (utc !== null) return utc;
   if (text === "infinity" || text === "-infinity") return text;
   const match = TIMESTAMP_TEXT.exec(text);
   if (!match) throw new Error(`Unrecognised PostgreSQL timestamp ${JSON.stringify(text)}; Kith needs the server's DateStyle to be ISO`);
@@ -50,6 +52,27 @@ export function parseTimestamp(text: string): string {
     date.setTime(date.getTime() - (sign === "+" ? offsetMs : -offsetMs));
   }
   return date.toISOString();
+}
+
+/**
+ * The common case without a regular expression or a Date: a four-digit year
+ * in UTC (`+00`, the output of a session whose TimeZone is UTC), which only
+ * needs rearranging into the ISO form. Each row of a page has several
+ * timestamps, and the general path cost a tenth of a timeline request's CPU.
+ * Returns null for any other form, which the general path reads.
+ */
+function parseUtcTimestamp(text: string): string | null {
+  const length = text.length;
+  // "YYYY-MM-DD HH:MM:SS+00" is 22 characters; a fraction adds "." and 1 to 6 digits.
+  if (length < 22 || length > 29 || length === 23 || text.charCodeAt(4) !== 45 || text.charCodeAt(10) !== 32) return null;
+  if (text.charCodeAt(length - 3) !== 43 || text.charCodeAt(length - 2) !== 48 || text.charCodeAt(length - 1) !== 48) return null;
+  const date = text.slice(0, 10);
+  const time = text.slice(11, 19);
+  if (length === 22) return `${date}T${time}.000Z`;
+  if (text.charCodeAt(19) !== 46) return null;
+  const fraction = text.slice(20, length - 3);
+  const milliseconds = fraction.length >= 3 ? fraction.slice(0, 3) : fraction.padEnd(3, "0");
+  return `${date}T${time}.${milliseconds}Z`;
 }
 
 /**
