@@ -73,7 +73,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
   const readSettings = (storage: ReturnType<typeof createPostgresStorage>) =>
     storage.db.selectFrom("instance_settings").selectAll().where("key", "=", "k").execute();
 
-  it("prepares a statement on its second run, and prepares it anew after another process changed its table", async () => {
+  it("prepares a statement on its second run, and runs it again anew after another process changed its table", async () => {
     const storage = createPostgresStorage({ connectionString: url, max: 1 });
     try {
       await storage.migrate();
@@ -88,9 +88,31 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
       await other.connect();
       await other.query("ALTER TABLE instance_settings ADD COLUMN note text");
       await other.end();
-      // The prepared `SELECT *` no longer describes the table: that run fails, the next is prepared anew.
-      await expect(readSettings(storage)).rejects.toThrow(/cached plan must not change result type/);
-      expect(await readSettings(storage)).toEqual([{ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z", note: null }]);
+      // The prepared `SELECT *` no longer describes the table: that run is repeated unnamed, later ones prepared anew.
+      const changed = [{ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z", note: null }];
+      expect(await readSettings(storage)).toEqual(changed);
+      await readSettings(storage);
+      expect(await readSettings(storage)).toEqual(changed);
+      expect((await prepared(storage)).filter((text) => text.includes('from "instance_settings"'))).toHaveLength(2);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("tells a transaction that ran into a stale prepared statement why it failed", async () => {
+    const storage = createPostgresStorage({ connectionString: url, max: 1 });
+    try {
+      await storage.migrate();
+      await readSettings(storage);
+      await readSettings(storage);
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      await other.query("ALTER TABLE instance_settings ADD COLUMN remark text");
+      await other.end();
+      await expect(
+        storage.transaction((trx) => trx.selectFrom("instance_settings").selectAll().where("key", "=", "k").execute()),
+      ).rejects.toThrow(/cached plan must not change result type/);
+      expect((await readSettings(storage))[0]).toHaveProperty("remark", null);
     } finally {
       await storage.close();
     }

@@ -72,17 +72,16 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
     function query(textOrCursor: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
       if (typeof textOrCursor !== "string") return client.query(textOrCursor as unknown as pg.Submittable);
       const name = names?.nameOf(textOrCursor);
-      const result = client.query({
-        text: textOrCursor,
-        values: parameters as unknown[],
-        ...(name !== undefined && { name }),
-        ...(types && { types }),
-      });
-      if (name === undefined || !names) return result;
-      return result.catch((error: unknown) => {
-        // Another process migrated the schema under a prepared `SELECT *`: this run fails, later ones prepare anew.
-        if (isStaleStatement(error)) names.schemaChanged();
-        throw error;
+      const unnamed = { text: textOrCursor, values: parameters as unknown[], ...(types && { types }) };
+      if (name === undefined || !names) return client.query(unnamed);
+      return client.query({ ...unnamed, name }).catch(async (error: unknown) => {
+        if (!isStaleStatement(error)) throw error;
+        // Another process migrated the schema under a prepared `SELECT *`: later runs prepare anew, and this one runs
+        // again unnamed. Inside a transaction the failure has already aborted it, so the first error is the one told.
+        names.schemaChanged();
+        return client.query(unnamed).catch(() => {
+          throw error;
+        });
       });
     }
     wrapped = {
