@@ -1,8 +1,17 @@
 import { type JobHandler, MonotonicIdGenerator, SqlQueue, type Storage, systemClock, systemRandom } from "@kith/core";
 import { eventually, sleep } from "@kith/core/testing";
-import { sql } from "kysely";
+import {
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+  sql,
+} from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeIfPostgres } from "../support/real-servers.js";
+import { countedStorage } from "../support/statement-counter.js";
 import { type TestDatabase, postgresDatabase, sqliteMemoryDatabase } from "./engines.js";
 
 /**
@@ -14,7 +23,7 @@ import { type TestDatabase, postgresDatabase, sqliteMemoryDatabase } from "./eng
 
 const ids = new MonotonicIdGenerator(systemClock, systemRandom);
 
-function queueOn(storage: Storage, options: { processId?: string; leaseMs?: number } = {}): SqlQueue {
+function queueOn(storage: Storage, options: { processId?: string; leaseMs?: number; pollIntervalMs?: number } = {}): SqlQueue {
   return new SqlQueue({ storage, ids, pollIntervalMs: 20, heartbeatIntervalMs: 100, ...options });
 }
 
@@ -49,6 +58,18 @@ async function insertRow(
     .execute();
 }
 
+/** Counts the statements that claim jobs. */
+class ClaimCounter implements KyselyPlugin {
+  claims = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (args.node.kind === "RawNode" && args.node.sqlFragments.join("").includes("SET state = 'active'")) this.claims++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
 function latch(): { promise: Promise<void>; open(): void } {
   let open: () => void = () => {};
   const promise = new Promise<void>((resolve) => {
@@ -75,6 +96,31 @@ function defineCases(openDatabase: () => Promise<TestDatabase>, options: { multi
     queues.push(queue);
     return queue;
   }
+
+  it("refills a busy queue's slots half its concurrency at a time, not with one claim per finished job", async () => {
+    const counter = new ClaimCounter();
+    // Polls only when woken (an enqueue here, a finished job), so every claim is one the jobs caused.
+    const queue = track(queueOn(countedStorage(database.storage, counter), { pollIntervalMs: 600_000 }));
+    let done = 0;
+    queue.handle(
+      "deliveries",
+      async () => {
+        await sleep(1);
+        done += 1;
+      },
+      { concurrency: 16 },
+    );
+    await queue.start();
+    counter.claims = 0;
+    await queue.enqueueMany(
+      "deliveries",
+      Array.from({ length: 100 }, (_, n) => ({ n })),
+    );
+    await eventually(async () => expect((await queue.counts("deliveries")).finished).toBe(100));
+    expect(done).toBe(100);
+    // 16 at first, then 8 at a time: about 12 claims (one per finished job would be about 90).
+    expect(counter.claims).toBeLessThanOrEqual(16);
+  });
 
   it("drops the deduplication key of a job going back to waiting when another job of its key waits", async () => {
     const queue = track(queueOn(database.storage));

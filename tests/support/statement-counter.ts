@@ -17,8 +17,8 @@ export class StatementCounter implements KyselyPlugin {
   }
 }
 
-/** `inner` with every statement counted, those run in its transactions included. */
-export function countedStorage(inner: Storage, counter: StatementCounter): Storage {
+/** `inner` with every statement counted (or seen by another plugin), those run in its transactions included. */
+export function countedStorage(inner: Storage, counter: KyselyPlugin): Storage {
   const db = inner.db.withPlugin(counter);
   const transaction: Storage["transaction"] = (work) => inner.transaction((trx) => work(trx.withPlugin(counter)));
   return new Proxy(inner, {

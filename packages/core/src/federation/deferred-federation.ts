@@ -29,7 +29,7 @@ export interface FederationParts {
 }
 
 export function federationPartsOf(deps: ServiceDeps, services: KithServices, fetch?: SafeFetch): FederationParts {
-  const deliveries = new DeliveryGate({ domainPolicy: services.domainPolicy, monitor: services.federationMonitor });
+  const deliveries = new DeliveryGate({ domainPolicy: services.domainPolicy, monitor: services.federationMonitor, clock: deps.clock });
   return {
     kv: new SqlKvStore(deps.storage, deps.clock),
     queue: new FedifyMessageQueue(deps.queue, { around: deliveries.around }),

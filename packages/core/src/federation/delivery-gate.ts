@@ -2,10 +2,21 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Context, SendActivityOptions } from "@fedify/fedify";
 import type { Activity, Recipient } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
+import type { Clock } from "../ports/clock.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
 import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
 
 const logger = getLogger(["federation", "delivery"]);
+
+/**
+ * How long a success this process saw stands for a domain being reachable:
+ * a success clears the unreachable mark, and the mark takes failures on
+ * three distinct days after it, so within the hour the gate need not read
+ * the domain's delivery state again.
+ */
+const REACHED_FOR_MS = 3_600_000;
+/** Domains remembered as reached at most; the oldest goes first. */
+const REACHED_MAX = 10_000;
 
 /** The part of Fedify's queued outbox message the gate reads. */
 interface OutboxMessageLike {
@@ -35,8 +46,12 @@ function outboxMessageOf(message: unknown): OutboxMessageLike | null {
  */
 export class DeliveryGate {
   readonly #attempt = new AsyncLocalStorage<{ failed: boolean }>();
+  /** Hosts a delivery from this process succeeded to, and when (see REACHED_FOR_MS). */
+  readonly #reachedAt = new Map<string, number>();
 
-  constructor(private readonly deps: { readonly domainPolicy: DomainPolicyService; readonly monitor: FederationMonitor }) {}
+  constructor(
+    private readonly deps: { readonly domainPolicy: DomainPolicyService; readonly monitor: FederationMonitor; readonly clock: Clock },
+  ) {}
 
   /** Wraps the handling of one queued Fedify message. */
   readonly around = async (message: unknown, handle: () => Promise<void>): Promise<void> => {
@@ -48,11 +63,28 @@ export class DeliveryGate {
     try {
       await this.#attempt.run(attempt, handle);
     } catch (error) {
+      this.#reachedAt.delete(inbox.host);
       await this.deps.monitor.recordDelivery(inbox, "failure");
       throw error;
     }
+    if (attempt.failed) this.#reachedAt.delete(inbox.host);
+    else this.#reached(inbox.host);
     await this.deps.monitor.recordDelivery(inbox, attempt.failed ? "failure" : "success");
   };
+
+  #reached(host: string): void {
+    this.#reachedAt.delete(host);
+    if (this.#reachedAt.size >= REACHED_MAX) {
+      const oldest = this.#reachedAt.keys().next().value;
+      if (oldest !== undefined) this.#reachedAt.delete(oldest);
+    }
+    this.#reachedAt.set(host, this.deps.clock.now().getTime());
+  }
+
+  #recentlyReached(host: string): boolean {
+    const at = this.#reachedAt.get(host);
+    return at !== undefined && this.deps.clock.now().getTime() - at < REACHED_FOR_MS;
+  }
 
   /** Whether a delivery to `host` may go: not when its domain may not federate, nor while it is unreachable (but for the probe). */
   async #admits(host: string): Promise<boolean> {
@@ -61,7 +93,7 @@ export class DeliveryGate {
       logger.info("Dropped a delivery to {host}: {reason}", { host, reason: policy.reason });
       return false;
     }
-    if (await this.deps.monitor.skipsDeliveryTo(host)) {
+    if (!this.#recentlyReached(host) && (await this.deps.monitor.skipsDeliveryTo(host))) {
       logger.info("Skipped a delivery to unreachable {host}", { host });
       return false;
     }

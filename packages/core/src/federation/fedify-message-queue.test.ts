@@ -46,7 +46,7 @@ describe("Fedify's MessageQueue on the queue port", () => {
     await eventually(() => expect(seen).toEqual([{ type: "outbox", id: "a1", activity: { type: "Create" } }]));
     const [job] = await queue.list({ queue: "federation", limit: 5 });
     expect(job).toMatchObject({ status: "finished", payload: { type: "outbox", id: "a1" } });
-    expect((await queue.queues()).find((config) => config.name === "federation")).toMatchObject({ concurrency: 4, maxRetries: 9 });
+    expect((await queue.queues()).find((config) => config.name === "federation")).toMatchObject({ concurrency: 16, maxRetries: 9 });
   });
 
   it("holds a delayed message until its time, shown as scheduled", async () => {

@@ -18,7 +18,10 @@ export interface FedifyMessageQueueOptions {
   readonly nativeRetrial?: boolean;
   /** Backoff of retries when `nativeRetrial`. @default { baseMs: 4_000, maxMs: 43_200_000 } (about Fedify's own policy) */
   readonly backoff?: BackoffOptions;
-  /** Messages handled at once in one process, until an administrator changes it. @default 4 */
+  /**
+   * Messages handled at once in one process, until an administrator changes it. Most wait on another server
+   * (a delivery, a fetch), so many run at once. @default 16
+   */
   readonly concurrency?: number;
   /** Retries after the first attempt, until an administrator changes it. @default 9 (ten attempts, as Fedify's policy) */
   readonly maxRetries?: number;
@@ -64,7 +67,7 @@ export class FedifyMessageQueue implements MessageQueue {
     this.queueName = options.queueName ?? "federation";
     this.nativeRetrial = options.nativeRetrial ?? true;
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.#concurrency = options.concurrency ?? 4;
+    this.#concurrency = options.concurrency ?? 16;
     this.#maxRetries = options.maxRetries ?? 9;
     this.#around = options.around;
   }

@@ -30,6 +30,7 @@ import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
+import { keepImportedPrivateKeys } from "./imported-keys.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { remoteReplies } from "./remote-replies.js";
@@ -118,6 +119,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const keys = new KeyPairStore(storage, deps.clock);
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
+  keepImportedPrivateKeys();
 
   const federation = createFederation<FederationContextData>({
     kv,

@@ -39,8 +39,11 @@ const OUTCOME_RETRY_DELAYS_MS = [200, 1_000, 5_000];
  * as the queue's concurrency leaves room for, runs them on a p-queue limited
  * to that concurrency, and writes each attempt's outcome. It claims only what
  * it can start at once, so no job sits leased in memory while another
- * process could run it. A finished job wakes the poll at once, which keeps
- * a busy queue moving (and ordering keys in step) between poll intervals,
+ * process could run it; while jobs run, it claims again once half the
+ * slots are free (a claim reads the queue's runnable jobs: one per finished
+ * job cost a delivery more than its own statements). A finished job wakes
+ * the poll at once, which keeps a busy queue moving (and ordering keys in
+ * step) between poll intervals,
  * unless the last claim found fewer jobs than it had room for: then the
  * queue had nothing more to give, and a claim after each finished job would
  * find nothing again (half the statements of a quiet queue's jobs). A local
@@ -102,6 +105,9 @@ export class QueueWorker {
     // runs inside its p-queue task, which p-queue still counts as pending at that moment.
     const free = concurrency - this.#running.size;
     if (free <= 0) return;
+    // A claim reads every runnable job of the queue to pick the first ones: while others still run, slots are
+    // refilled half a concurrency at a time rather than one claim per finished job.
+    if (this.#running.size > 0 && free < Math.ceil(concurrency / 2)) return;
     let rows: JobRow[];
     try {
       rows = await claimJobs(this.options.store.db, {
