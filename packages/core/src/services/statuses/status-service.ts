@@ -189,6 +189,7 @@ export class StatusService {
     const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
     if (parent?.reblog_of_id) throw new KithError("status.not_found");
     const defaults = await postingDefaults(db, accountId, input.sessionId ?? null);
+    if (!defaults) throw new KithError("account.not_found");
     let visibility: Visibility = input.visibility ?? (defaults.default_visibility as Visibility | null) ?? "public";
     // A limited account's public posts stay out of public timelines, as Mastodon does.
     if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";

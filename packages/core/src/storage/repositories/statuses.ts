@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
+import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
@@ -33,11 +34,16 @@ export interface PostingDefaults {
 }
 
 /** What a new post of the account takes by default, and the application of the session it is made through: one statement for both. */
-export async function postingDefaults(db: Kysely<Database>, accountId: string, sessionId: string | null): Promise<PostingDefaults> {
-  return db
+export async function postingDefaults(db: Kysely<Database>, accountId: string, sessionId: string | null): Promise<PostingDefaults | undefined> {
+  return (await selectPostingDefaults(db, { accountId, sessionId: sessionId ?? "" }))[0];
+}
+
+// Read for every post: built and compiled once.
+const selectPostingDefaults = compiledOnce((db, args: { accountId: string; sessionId: string }) =>
+  db
     .selectFrom("accounts")
     .leftJoin("users", "users.account_id", "accounts.id")
-    .leftJoin("sessions", (join) => join.on("sessions.id", "=", sessionId ?? ""))
+    .leftJoin("sessions", (join) => join.on("sessions.id", "=", args.sessionId))
     .leftJoin("oauth_apps", "oauth_apps.id", "sessions.app_id")
     .select([
       "accounts.silenced_at",
@@ -48,9 +54,8 @@ export async function postingDefaults(db: Kysely<Database>, accountId: string, s
       "oauth_apps.name as app_name",
       "oauth_apps.website as app_website",
     ])
-    .where("accounts.id", "=", accountId)
-    .executeTakeFirstOrThrow();
-}
+    .where("accounts.id", "=", args.accountId),
+);
 
 export interface AccountHandleRow {
   readonly id: string;
