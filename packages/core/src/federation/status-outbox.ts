@@ -18,6 +18,7 @@ import {
 import { parseJsonArray } from "../api/serializers/status.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
+import type { NewLocalPost } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
 import { findAccountsByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
 import { findAccountById, findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "../storage/repositories/federated-posts.js";
@@ -85,7 +86,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
     };
   }
 
-  async function audience(author: AccountRow, visibility: string, others: readonly (RecipientAccount | null | undefined)[]) {
+  async function audience(author: Pick<AccountRow, "id">, visibility: string, others: readonly (RecipientAccount | null | undefined)[]) {
     const accounts: RecipientAccount[] = visibility === "direct" ? [] : await listRemoteFollowers(db, author.id);
     const byId = new Map<string, RecipientAccount>();
     for (const account of [...accounts, ...others]) if (account) byId.set(account.id, account);
@@ -125,7 +126,20 @@ export function federatePosts(options: StatusOutboxOptions): void {
     return findAccountById(db, status.account_id);
   }
 
-  async function onCreated(statusId: string): Promise<void> {
+  /**
+   * Who a new local post goes to, from what the event says of it: no read of the post, and none of its author
+   * unless some other server is to hear of it (most posts on a small server reach none).
+   */
+  async function audienceOfNewPost(accountId: string, post: NewLocalPost): Promise<Recipient[]> {
+    const named = [...post.mentionedAccountIds, ...(post.inReplyToAccountId ? [post.inReplyToAccountId] : [])];
+    const others = (await findAccountsByIds(db, named)).filter((account) => account.domain !== null);
+    return audience({ id: accountId }, post.visibility, others);
+  }
+
+  async function onCreated(statusId: string, accountId: string, post: NewLocalPost | undefined): Promise<void> {
+    // Known before anything is read: most posts on a small server reach no other server.
+    const known = post ? await audienceOfNewPost(accountId, post) : null;
+    if (known?.length === 0) return;
     const status = await findStatus(db, statusId);
     if (!status || !flag(status.local)) return;
     const author = await localAuthor(status.account_id);
@@ -138,7 +152,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
       await send(author, await audience(author, status.visibility, [originalAuthor]), announce);
       return;
     }
-    const recipients = await audience(author, status.visibility, await namedAccounts(status));
+    const recipients = known ?? (await audience(author, status.visibility, await namedAccounts(status)));
     // Building the Note costs more than finding its audience: a post no other server is to hear of is never built.
     if (recipients.length === 0) return;
     const object = await postObjectOf(db, origin, media, status);
@@ -336,7 +350,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
   }
 
   const { events } = services;
-  events.on("status.created", (event) => onCreated(event.statusId));
+  events.on("status.created", (event) => onCreated(event.statusId, event.accountId, event.post));
   events.on("status.updated", (event) => onUpdated(event.statusId));
   events.on("status.deleted", (event) => onDeleted(event));
   events.on("favourite.created", (event) => onFavourite(event.accountId, event.statusId, false));

@@ -41,6 +41,7 @@ import { RoleService } from "./roles/role-service.js";
 import { SettingsService } from "./settings/settings-service.js";
 import { SignupService } from "./signups/signup-service.js";
 import { StatusViews } from "./statuses/status-views.js";
+import { PostedStatusView } from "./statuses/posted-status-view.js";
 import { PollService } from "./polls/poll-service.js";
 import { StatusInteractions } from "./statuses/status-interactions.js";
 import { StatusQueries } from "./statuses/status-queries.js";
@@ -82,6 +83,8 @@ export interface KithServices {
   readonly tags: TagService;
   /** Renders posts as Mastodon's Status entity for a viewer, only those the viewer may see, in batches. */
   readonly statusViews: StatusViews;
+  /** A new post rendered for its author from what was written. */
+  readonly postedStatusView: PostedStatusView;
   /** Writing posts: create, edit, delete, boost. */
   readonly statuses: StatusService;
   /** Favourites, bookmarks, conversation mutes, pins, reply subscriptions and highlights. */
@@ -167,6 +170,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     userDomainBlocks: new UserDomainBlockService(deps, events),
     ...feeds,
     statusViews,
+    postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,
     statusInteractions,
     statusQueries,

@@ -97,7 +97,7 @@ export const statusRoutes = [
       if (body.scheduled_at) throw new KithError("status.scheduling_unsupported");
       const key = request.headers.get("idempotency-key")?.trim().slice(0, 200);
       const poll = pollInput(body.poll);
-      const id = await services.statuses.create(accountId, {
+      const posted = await services.statuses.post(accountId, {
         ...(body.status !== undefined && { text: body.status }),
         ...(body.media_ids && { mediaIds: body.media_ids }),
         ...(poll && { poll }),
@@ -109,7 +109,9 @@ export const statusRoutes = [
         ...(key && { idempotencyKey: key }),
         ...(caller.kind === "user" && { sessionId: caller.sessionId }),
       });
-      return renderStatus(services, id, accountId);
+      const entity = await services.postedStatusView.render(posted);
+      if (!entity) throw new KithError("status.not_found");
+      return entity;
     },
   }),
   route({

@@ -29,7 +29,12 @@ export class AccountViews {
   async render(ids: readonly string[]): Promise<Map<string, AccountEntity>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    const rows = await this.#rows(unique);
+    return this.renderLoaded(await this.#rows(unique));
+  }
+
+  /** Renders accounts whose rows were just read or written, as `render` would after reading them. */
+  async renderLoaded(rows: readonly AccountRow[]): Promise<Map<string, AccountEntity>> {
+    const unique = rows.map((row) => row.id);
     const movedIds = rows.map((row) => row.moved_to_account_id).filter((id): id is string => id !== null && !unique.includes(id));
     const movedRows = movedIds.length > 0 ? await this.#rows(movedIds) : [];
     const byId = new Map([...rows, ...movedRows].map((row) => [row.id, row]));

@@ -17,7 +17,7 @@ import {
 } from "../../storage/repositories/statuses.js";
 import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
 import { insertHomeFeedEntries } from "../../storage/repositories/home-feed.js";
-import type { Database, StatusRow, Visibility } from "../../storage/schema.js";
+import type { AccountRow, Database, StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
 import type { PollInput, PollService } from "../polls/poll-service.js";
@@ -55,6 +55,28 @@ export interface EditInput {
 
 /** How long an `Idempotency-Key` keeps answering with the same post. */
 export const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
+
+/** A post just written, as it was stored: enough to render it without reading it back. */
+export interface WrittenPost {
+  readonly row: StatusRow;
+  /** The author's row after the post was counted. */
+  readonly author: AccountRow;
+  /** The mentioned accounts, in the order the mentions were written. */
+  readonly mentionIds: readonly string[];
+  /** The tags' names, in the order they were written. */
+  readonly tagNames: readonly string[];
+  readonly application: { readonly name: string; readonly website: string | null } | null;
+  readonly hasMedia: boolean;
+  readonly hasPoll: boolean;
+}
+
+/** The id of a post asked for, and what was written for it; `written` is null when an idempotency key returned an earlier post. */
+export interface Posted {
+  readonly id: string;
+  /** Its author, who is answered. */
+  readonly accountId: string;
+  readonly written: WrittenPost | null;
+}
 
 interface Rendered {
   readonly html: string;
@@ -134,18 +156,31 @@ export class StatusService {
   }
 
   /** `fresh`: the post was just inserted, so it has no mentions or tags to replace. */
-  async #writeRelations(trx: Kysely<Database>, statusId: string, rendered: Rendered, now: string, options: { fresh?: boolean } = {}): Promise<void> {
+  /** Returns the names of the post's tags in the order they were written. */
+  async #writeRelations(
+    trx: Kysely<Database>,
+    statusId: string,
+    rendered: Rendered,
+    now: string,
+    options: { fresh?: boolean } = {},
+  ): Promise<string[]> {
     await replaceMentions(trx, statusId, rendered.mentionIds, now, options);
     const tagIds = await ensureTags(trx, rendered.tags, () => this.deps.ids.next("tag"), now);
     await replaceStatusTags(trx, statusId, [...tagIds.values()], options);
+    return [...tagIds.keys()];
   }
 
   /** Creates a post (or returns the one made earlier with the same idempotency key) and returns its id. */
   async create(accountId: string, input: PostInput): Promise<string> {
+    return (await this.post(accountId, input)).id;
+  }
+
+  /** As `create`, with what was written, so the answer is rendered from it. */
+  async post(accountId: string, input: PostInput): Promise<Posted> {
     const db = this.deps.storage.db;
     if (input.idempotencyKey) {
       const earlier = await findIdempotentStatus(db, accountId, input.idempotencyKey, this.#idempotencySince());
-      if (earlier && (await findStatus(db, earlier))) return earlier;
+      if (earlier && (await findStatus(db, earlier))) return { id: earlier, accountId, written: null };
     }
     const text = input.text ?? "";
     const spoilerText = input.spoilerText ?? "";
@@ -154,6 +189,7 @@ export class StatusService {
     const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
     if (parent?.reblog_of_id) throw new KithError("status.not_found");
     const defaults = await postingDefaults(db, accountId, input.sessionId ?? null);
+    if (!defaults) throw new KithError("account.not_found");
     let visibility: Visibility = input.visibility ?? (defaults.default_visibility as Visibility | null) ?? "public";
     // A limited account's public posts stay out of public timelines, as Mastodon does.
     if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";
@@ -163,11 +199,12 @@ export class StatusService {
     const now = this.deps.clock.now().toISOString();
     const id = this.deps.ids.next("status");
     const conversationId = parent?.conversation_id ?? this.deps.ids.next("conversation");
-    let written: Rendered;
+    let rendered: Rendered;
+    let written: WrittenPost;
     try {
-      written = await this.deps.storage.transaction(async (trx) => {
+      ({ rendered, written } = await this.deps.storage.transaction(async (trx) => {
         const rendered = await this.#render(trx, text, lookedUp);
-        await insertStatus(trx, {
+        const row = await insertStatus(trx, {
           id,
           account_id: accountId,
           local: writeFlag(true),
@@ -184,26 +221,40 @@ export class StatusService {
           created_at: now,
           updated_at: now,
         });
-        await this.#writeRelations(trx, id, rendered, now, { fresh: true });
+        const tagNames = await this.#writeRelations(trx, id, rendered, now, { fresh: true });
         if (mediaIds.length > 0) await this.media.attachToStatus(trx, { accountId, statusId: id, mediaIds });
         if (input.poll) await this.polls.createInTransaction(trx, id, accountId, input.poll);
         if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
-        await bumpAccountStatuses(trx, accountId, 1, now);
+        const author = await bumpAccountStatuses(trx, accountId, 1, now);
+        if (!author) throw new KithError("account.not_found");
         if (input.idempotencyKey) await rememberIdempotencyKey(trx, accountId, input.idempotencyKey, id, now);
         // The author's own home shows the post as soon as it exists; everyone else's with the fan-out below.
         await insertHomeFeedEntries(trx, [{ accountId, statusId: id, authorId: accountId, reblogOfId: null, createdAt: now }]);
-        return rendered;
-      });
+        const application =
+          defaults.app_id !== null && defaults.app_name !== null ? { name: defaults.app_name, website: defaults.app_website } : null;
+        return {
+          rendered,
+          written: {
+            row,
+            author,
+            mentionIds: rendered.mentionIds,
+            tagNames,
+            application,
+            hasMedia: mediaIds.length > 0,
+            hasPoll: input.poll !== undefined,
+          },
+        };
+      }));
     } catch (error) {
       // Two requests with the same key at once: the second one's key insert loses; answer with the first post.
       if (input.idempotencyKey) {
         const earlier = await findIdempotentStatus(db, accountId, input.idempotencyKey, this.#idempotencySince());
-        if (earlier && (await findStatus(db, earlier))) return earlier;
+        if (earlier && (await findStatus(db, earlier))) return { id: earlier, accountId, written: null };
       }
       throw error;
     }
     // Fan-out, notifications, streams and federation follow the answer rather than delay it.
-    const { mentionIds, tags } = written;
+    const { mentionIds, tags } = rendered;
     const post: NewLocalPost = {
       visibility,
       inReplyToId: parent?.id ?? null,
@@ -214,7 +265,7 @@ export class StatusService {
       mentionedAccountIds: mentionIds,
     };
     this.events.emitLater({ type: "status.created", statusId: id, accountId, post });
-    return id;
+    return { id, accountId, written };
   }
 
   /** Edits the caller's own post, keeping every version in `status_edits`. */

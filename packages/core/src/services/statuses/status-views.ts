@@ -235,7 +235,7 @@ function reblogEntity(row: StatusRow, content: InnerStatusEntity, account: Accou
 }
 
 /** Mentions in the order the post names them (the table keeps no order). */
-function inTextOrder<T extends { username: string }>(row: StatusRow, mentions: readonly T[]): T[] {
+export function inTextOrder<T extends { username: string }>(row: StatusRow, mentions: readonly T[]): T[] {
   const haystack = (row.text || row.content).toLowerCase();
   const at = (mention: T) => {
     const index = haystack.indexOf(`@${mention.username.toLowerCase()}`);

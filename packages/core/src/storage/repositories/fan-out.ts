@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import { readFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 
@@ -62,16 +63,21 @@ export async function localFollowersPage(
   afterAccountId: string | null,
   limit: number,
 ): Promise<FollowerReader[]> {
+  const rows = await selectLocalFollowers(db, { authorId, after: afterAccountId ?? undefined, limit });
+  return rows.map((row) => ({ accountId: row.account_id, showReblogs: readFlag(row.show_reblogs) }));
+}
+
+// Fan-out runs the statements of this file for every post: they are built and compiled once per shape.
+const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: string | undefined; limit: number }) => {
   let query = db
     .selectFrom("follows as f")
     .innerJoin("accounts as a", "a.id", "f.account_id")
     .select(["f.account_id", "f.show_reblogs"])
-    .where("f.target_account_id", "=", authorId)
+    .where("f.target_account_id", "=", args.authorId)
     .where("a.domain", "is", null);
-  if (afterAccountId) query = query.where("f.account_id", ">", afterAccountId);
-  const rows = await query.orderBy("f.account_id").limit(limit).execute();
-  return rows.map((row) => ({ accountId: row.account_id, showReblogs: readFlag(row.show_reblogs) }));
-}
+  if (args.after !== undefined) query = query.where("f.account_id", ">", args.after);
+  return query.orderBy("f.account_id").limit(args.limit);
+});
 
 /** Local accounts mentioned in a post. */
 export async function mentionedLocalAccounts(db: Kysely<Database>, statusId: string): Promise<{ accountId: string; silent: boolean }[]> {
@@ -110,31 +116,45 @@ export async function readersHiding(
   now: string,
 ): Promise<Set<string>> {
   if (readerIds.length === 0 || authorIds.length === 0) return new Set();
-  // One statement for the four reasons: fan-out runs this for every post, so round trips count.
-  const hiding = db
-    .selectFrom("blocks")
-    .select("account_id as reader")
-    .where("account_id", "in", readerIds)
-    .where("target_account_id", "in", authorIds)
-    .unionAll(
-      db.selectFrom("blocks").select("target_account_id as reader").where("account_id", "in", authorIds).where("target_account_id", "in", readerIds),
-    )
-    .unionAll(
-      db
-        .selectFrom("mutes")
-        .select("account_id as reader")
-        .where("account_id", "in", readerIds)
-        .where("target_account_id", "in", authorIds)
-        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])),
-    );
-  const rows = await (domains.length === 0
-    ? hiding
-    : hiding.unionAll(
-        db.selectFrom("account_domain_blocks").select("account_id as reader").where("account_id", "in", readerIds).where("domain", "in", domains),
-      )
-  ).execute();
+  const rows = await selectReadersHiding(db, { readerIds, authorIds, domains, now });
   return new Set(rows.map((row) => row.reader));
 }
+
+const selectReadersHiding = compiledOnce(
+  (db, args: { readerIds: readonly string[]; authorIds: readonly string[]; domains: readonly string[]; now: string }) => {
+    const { readerIds, authorIds, domains, now } = args;
+    // One statement for the four reasons: fan-out runs this for every post, so round trips count.
+    const hiding = db
+      .selectFrom("blocks")
+      .select("account_id as reader")
+      .where("account_id", "in", readerIds)
+      .where("target_account_id", "in", authorIds)
+      .unionAll(
+        db
+          .selectFrom("blocks")
+          .select("target_account_id as reader")
+          .where("account_id", "in", authorIds)
+          .where("target_account_id", "in", readerIds),
+      )
+      .unionAll(
+        db
+          .selectFrom("mutes")
+          .select("account_id as reader")
+          .where("account_id", "in", readerIds)
+          .where("target_account_id", "in", authorIds)
+          .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])),
+      );
+    return domains.length === 0
+      ? hiding
+      : hiding.unionAll(
+          db
+            .selectFrom("account_domain_blocks")
+            .select("account_id as reader")
+            .where("account_id", "in", readerIds)
+            .where("domain", "in", domains),
+        );
+  },
+);
 
 /** Recent posts of `authorId` that a new follower may see in home: not direct, newest first. */
 export async function recentStatusesForFollower(
@@ -165,15 +185,18 @@ export async function listsHolding(
   authorId: string,
 ): Promise<{ listId: string; ownerId: string; repliesPolicy: string; exclusive: boolean }[]> {
   if (ownerIds.length === 0) return [];
-  const rows = await db
+  const rows = await selectListsHolding(db, { ownerIds, authorId });
+  return rows.map((row) => ({ listId: row.id, ownerId: row.account_id, repliesPolicy: row.replies_policy, exclusive: readFlag(row.exclusive) }));
+}
+
+const selectListsHolding = compiledOnce((db, args: { ownerIds: readonly string[]; authorId: string }) =>
+  db
     .selectFrom("list_accounts as la")
     .innerJoin("lists as l", "l.id", "la.list_id")
     .select(["l.id", "l.account_id", "l.replies_policy", "l.exclusive"])
-    .where("la.account_id", "=", authorId)
-    .where("l.account_id", "in", ownerIds)
-    .execute();
-  return rows.map((row) => ({ listId: row.id, ownerId: row.account_id, repliesPolicy: row.replies_policy, exclusive: readFlag(row.exclusive) }));
-}
+    .where("la.account_id", "=", args.authorId)
+    .where("l.account_id", "in", args.ownerIds),
+);
 
 /** Of `listIds`, those that hold `accountId`. */
 export async function listsWithMember(db: Kysely<Database>, listIds: readonly string[], accountId: string): Promise<Set<string>> {

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, PollRow, StatusRow } from "../schema.js";
 
 /** Reads and writes of posts, favourites, votes and pins as they cross between servers. */
@@ -12,15 +13,19 @@ export async function listRemoteFollowers(
   db: Kysely<Database>,
   accountId: string,
 ): Promise<Pick<AccountRow, "id" | "uri" | "domain" | "inbox_url" | "shared_inbox_url">[]> {
-  return db
+  return selectRemoteFollowers(db, { accountId });
+}
+
+// Read for every new post, to find whether any other server is to hear of it: built and compiled once.
+const selectRemoteFollowers = compiledOnce((db, args: { accountId: string }) =>
+  db
     .selectFrom("follows")
     .innerJoin("accounts", "accounts.id", "follows.account_id")
     .select(["accounts.id", "accounts.uri", "accounts.domain", "accounts.inbox_url", "accounts.shared_inbox_url"])
-    .where("follows.target_account_id", "=", accountId)
+    .where("follows.target_account_id", "=", args.accountId)
     .where("accounts.domain", "is not", null)
-    .where("accounts.suspended_at", "is", null)
-    .execute();
-}
+    .where("accounts.suspended_at", "is", null),
+);
 
 /** The remote accounts that voted in a poll, each once. */
 export async function listRemoteVoters(

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import { readFlag, writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 
@@ -59,14 +60,7 @@ export async function notifiedMentions(db: Kysely<Database>, statusId: string): 
 
 /** Local followers who asked to be told of the author's posts (`notify`). */
 export async function subscribedFollowers(db: Kysely<Database>, authorId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom("follows")
-    .innerJoin("accounts", "accounts.id", "follows.account_id")
-    .select("follows.account_id")
-    .where("follows.target_account_id", "=", authorId)
-    .where("follows.notify", "=", writeFlag(true))
-    .where("accounts.domain", "is", null)
-    .execute();
+  const rows = await selectSubscribedFollowers(db, { authorId });
   return rows.map((row) => row.account_id);
 }
 
@@ -141,3 +135,14 @@ export async function readersWhoMaySee(db: Kysely<Database>, status: NotifiedSta
   }
   return new Set(readerIds.filter((id) => allowed.has(id)));
 }
+
+// Read for every new post: built and compiled once.
+const selectSubscribedFollowers = compiledOnce((db, args: { authorId: string }) =>
+  db
+    .selectFrom("follows")
+    .innerJoin("accounts", "accounts.id", "follows.account_id")
+    .select("follows.account_id")
+    .where("follows.target_account_id", "=", args.authorId)
+    .where("follows.notify", "=", writeFlag(true))
+    .where("accounts.domain", "is", null),
+);

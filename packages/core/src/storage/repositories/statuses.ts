@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
-import type { Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
+import { compiledOnce } from "../compiled-once.js";
+import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
 
@@ -16,8 +17,9 @@ export async function findVisibleStatus(db: Kysely<Database>, id: string, viewer
   );
 }
 
-export async function insertStatus(db: Kysely<Database>, row: Insertable<StatusesTable>): Promise<void> {
-  await db.insertInto("statuses").values(row).execute();
+/** Inserts a post and returns its row as stored, defaults filled in (a new post is rendered from it, not read back). */
+export async function insertStatus(db: Kysely<Database>, row: Insertable<StatusesTable>): Promise<StatusRow> {
+  return db.insertInto("statuses").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export interface PostingDefaults {
@@ -26,18 +28,34 @@ export interface PostingDefaults {
   readonly default_sensitive: DbBool | null;
   readonly default_language: string | null;
   readonly app_id: string | null;
+  /** The session's application as a post shows it; null without one. */
+  readonly app_name: string | null;
+  readonly app_website: string | null;
 }
 
 /** What a new post of the account takes by default, and the application of the session it is made through: one statement for both. */
-export async function postingDefaults(db: Kysely<Database>, accountId: string, sessionId: string | null): Promise<PostingDefaults> {
-  return db
+export async function postingDefaults(db: Kysely<Database>, accountId: string, sessionId: string | null): Promise<PostingDefaults | undefined> {
+  return (await selectPostingDefaults(db, { accountId, sessionId: sessionId ?? "" }))[0];
+}
+
+// Read for every post: built and compiled once.
+const selectPostingDefaults = compiledOnce((db, args: { accountId: string; sessionId: string }) =>
+  db
     .selectFrom("accounts")
     .leftJoin("users", "users.account_id", "accounts.id")
-    .leftJoin("sessions", (join) => join.on("sessions.id", "=", sessionId ?? ""))
-    .select(["accounts.silenced_at", "users.default_visibility", "users.default_sensitive", "users.default_language", "sessions.app_id"])
-    .where("accounts.id", "=", accountId)
-    .executeTakeFirstOrThrow();
-}
+    .leftJoin("sessions", (join) => join.on("sessions.id", "=", args.sessionId))
+    .leftJoin("oauth_apps", "oauth_apps.id", "sessions.app_id")
+    .select([
+      "accounts.silenced_at",
+      "users.default_visibility",
+      "users.default_sensitive",
+      "users.default_language",
+      "sessions.app_id",
+      "oauth_apps.name as app_name",
+      "oauth_apps.website as app_website",
+    ])
+    .where("accounts.id", "=", args.accountId),
+);
 
 export interface AccountHandleRow {
   readonly id: string;
@@ -169,15 +187,17 @@ export async function bumpAccountStatuses(
   accountId: string,
   delta: number,
   lastStatusAt: string | null,
-): Promise<void> {
-  await db
+): Promise<AccountRow | undefined> {
+  // The account as it now is comes back: a new post's author is rendered from it instead of being read again.
+  return db
     .updateTable("accounts")
     .set({
       statuses_count: sql<number>`case when statuses_count + ${delta} < 0 then 0 else statuses_count + ${delta} end`,
       ...(lastStatusAt !== null && { last_status_at: lastStatusAt }),
     })
     .where("id", "=", accountId)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** The post an account made with `key` at or after `since`, if any. */
