@@ -7,6 +7,7 @@ import { type DomainEvent, type DomainEventType, DomainEvents } from "../service
 import type { KithServices } from "../services/index.js";
 import { DeliveryGate } from "./delivery-gate.js";
 import { FedifyMessageQueue } from "./fedify-message-queue.js";
+import { InboxAddresses } from "./inbox-addresses.js";
 import type { SentFollow } from "./follow-outbox.js";
 import type { KithFederation } from "./kith-federation.js";
 import { pruneExpiredEntries } from "./kv-pruning.js";
@@ -29,7 +30,12 @@ export interface FederationParts {
 }
 
 export function federationPartsOf(deps: ServiceDeps, services: KithServices, fetch?: SafeFetch): FederationParts {
-  const deliveries = new DeliveryGate({ domainPolicy: services.domainPolicy, monitor: services.federationMonitor, clock: deps.clock });
+  const deliveries = new DeliveryGate({
+    domainPolicy: services.domainPolicy,
+    monitor: services.federationMonitor,
+    clock: deps.clock,
+    inboxAddresses: new InboxAddresses({ allowPrivateAddress: deps.config.allowPrivateAddress, clock: deps.clock }),
+  });
   return {
     kv: new SqlKvStore(deps.storage, deps.clock),
     queue: new FedifyMessageQueue(deps.queue, { around: deliveries.around }),

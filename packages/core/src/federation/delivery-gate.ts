@@ -5,6 +5,7 @@ import { getLogger } from "../logging.js";
 import type { Clock } from "../ports/clock.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
 import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
+import type { InboxAddresses } from "./inbox-addresses.js";
 
 const logger = getLogger(["federation", "delivery"]);
 
@@ -37,8 +38,10 @@ function outboxMessageOf(message: unknown): OutboxMessageLike | null {
  * through the queue becomes one "outbox" message per inbox, and the queue
  * bridge hands each to `around`. There a delivery to a domain that may not
  * federate (SUSPEND, or not on the allowlist in allowlist mode) is dropped,
- * one to an unreachable domain is skipped (except the daily probe), and the
- * outcome of the others is recorded for monitoring.
+ * one to an unreachable domain is skipped (except the daily probe), one to an
+ * inbox at a non-public address (outside test networks) is dropped, and the
+ * outcome of the others is recorded for monitoring. A dropped delivery is
+ * done, not failed: it is not retried.
  *
  * Fedify reports failures through `onOutboxError`, called while the message
  * is handled (in its async context), also for failures it does not rethrow:
@@ -50,7 +53,13 @@ export class DeliveryGate {
   readonly #reachedAt = new Map<string, number>();
 
   constructor(
-    private readonly deps: { readonly domainPolicy: DomainPolicyService; readonly monitor: FederationMonitor; readonly clock: Clock },
+    private readonly deps: {
+      readonly domainPolicy: DomainPolicyService;
+      readonly monitor: FederationMonitor;
+      readonly clock: Clock;
+      /** Fedify POSTs with the global fetch, not the safe fetch: the address check of its inboxes is here. */
+      readonly inboxAddresses: InboxAddresses;
+    },
   ) {}
 
   /** Wraps the handling of one queued Fedify message. */
@@ -58,7 +67,7 @@ export class DeliveryGate {
     const outbox = outboxMessageOf(message);
     if (!outbox) return handle();
     const inbox = new URL(outbox.inbox);
-    if (!(await this.#admits(inbox.host))) return;
+    if (!(await this.#admits(inbox.host)) || !(await this.#reachable(inbox))) return;
     const attempt = { failed: false };
     try {
       await this.#attempt.run(attempt, handle);
@@ -100,6 +109,13 @@ export class DeliveryGate {
     return true;
   }
 
+  /** Whether `inbox` is at an address deliveries may reach (see InboxAddresses). */
+  async #reachable(inbox: URL): Promise<boolean> {
+    if (await this.deps.inboxAddresses.admits(inbox)) return true;
+    logger.warn("Dropped a delivery to {host}: its inbox is not at a public address", { host: inbox.host });
+    return false;
+  }
+
   /**
    * The context with its `sendActivity` gated too when it sends `immediate`ly:
    * such a send skips the queue, and so `around`, so the recipients the gate
@@ -129,6 +145,7 @@ export class DeliveryGate {
         const hosts = new Set([recipient.id?.host, inbox?.host].filter((host): host is string => host !== undefined));
         let admits = true;
         for (const host of hosts) admits = admits && (await this.#admits(host));
+        if (admits && inbox) admits = await this.#reachable(inbox);
         if (admits) admitted.push(recipient);
       }
       if (admitted.length > 0) await original(sender, admitted, activity, options);

@@ -111,7 +111,22 @@ export function isNonPublicAddress(address: string): boolean {
   return true;
 }
 
-function systemLookup(hostname: string): Promise<readonly string[]> {
+/**
+ * The one decision on which addresses outgoing federation may reach: the
+ * safe fetch applies it to every connection, the delivery gate to every
+ * inbox. Non-public addresses are refused unless the server runs on a test
+ * network (`allowPrivateAddress`) or the address is trusted exactly.
+ */
+export function addressRefusal(
+  options: Pick<SafeFetchOptions, "allowPrivateAddress" | "trustedAddresses">,
+): (address: string) => boolean {
+  const allowPrivate = options.allowPrivateAddress ?? false;
+  const trusted = new Set(options.trustedAddresses ?? []);
+  return (address) => !allowPrivate && !trusted.has(address) && isNonPublicAddress(address);
+}
+
+/** Every address the system resolver gives for `hostname` (the safe fetch's default `lookup`). */
+export function systemLookup(hostname: string): Promise<readonly string[]> {
   return new Promise((resolve, reject) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       if (error) reject(error);
@@ -148,7 +163,8 @@ function guardedLookup(
   };
 }
 
-function hostnameOf(url: URL): string {
+/** The host of a URL as a resolver or address check takes it (an IPv6 literal without its brackets). */
+export function hostnameOf(url: URL): string {
   return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
 }
 
@@ -247,8 +263,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
     maxBodyBytes: options.maxBodyBytes ?? 2_000_000,
     lookup: options.lookup,
   };
-  const trusted = new Set(options.trustedAddresses ?? []);
-  const refuse = (address: string): boolean => !settings.allowPrivateAddress && !trusted.has(address) && isNonPublicAddress(address);
+  const refuse = addressRefusal(options);
   return async (input, init = {}) => {
     let url: URL;
     try {

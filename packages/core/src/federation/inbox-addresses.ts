@@ -1,0 +1,68 @@
+import { isIP } from "node:net";
+import type { Clock } from "../ports/clock.js";
+import { type SafeFetchOptions, addressRefusal, hostnameOf, systemLookup } from "./safe-fetch.js";
+
+/** How long a host's verdict stands: a fan-out to many inboxes on one host resolves it once. */
+const VERDICT_FOR_MS = 60_000;
+/** Hosts remembered at most; the oldest goes first. */
+const VERDICTS_MAX = 10_000;
+
+export type InboxAddressOptions = Pick<SafeFetchOptions, "allowPrivateAddress" | "trustedAddresses" | "lookup"> & {
+  readonly clock: Clock;
+};
+
+/**
+ * Whether a delivery may be POSTed to an inbox URL, by the address it would
+ * reach: the same decision as the safe fetch (`addressRefusal`), on an IP
+ * literal as is, on a name on every address the resolver the safe fetch uses
+ * returns for it (one non-public address refuses the host).
+ *
+ * Deliveries are sent by Fedify with the global fetch, which resolves the
+ * name again when it connects. So this covers inbox URLs naming a non-public
+ * address, and names that resolve to one when checked; it does NOT cover a
+ * name whose DNS answers a public address here and a private one to the
+ * connection a moment later (rebinding), nor a redirect the inbox answers
+ * with, which Fedify follows without asking Kith. A name that does not
+ * resolve is let through (not remembered): the send fails on its own and is
+ * retried like any unreachable inbox.
+ */
+export class InboxAddresses {
+  readonly #refuse: (address: string) => boolean;
+  readonly #lookup: (hostname: string) => Promise<readonly string[]>;
+  readonly #allowAll: boolean;
+  readonly #clock: Clock;
+  /** Host name → whether it may be reached, and when that was decided. */
+  readonly #verdicts = new Map<string, { readonly admitted: boolean; readonly at: number }>();
+
+  constructor(options: InboxAddressOptions) {
+    this.#refuse = addressRefusal(options);
+    this.#lookup = options.lookup ?? systemLookup;
+    this.#allowAll = options.allowPrivateAddress ?? false;
+    this.#clock = options.clock;
+  }
+
+  /** Whether `inbox` may be reached: its host is an admitted address, or a name resolving only to admitted ones. */
+  async admits(inbox: URL): Promise<boolean> {
+    if (this.#allowAll) return true;
+    const host = hostnameOf(inbox);
+    if (isIP(host)) return !this.#refuse(host);
+    const now = this.#clock.now().getTime();
+    const known = this.#verdicts.get(host);
+    if (known && now - known.at < VERDICT_FOR_MS) return known.admitted;
+    let addresses: readonly string[];
+    try {
+      addresses = await this.#lookup(host);
+    } catch {
+      return true;
+    }
+    if (addresses.length === 0) return true;
+    const admitted = !addresses.some(this.#refuse);
+    this.#verdicts.delete(host);
+    if (this.#verdicts.size >= VERDICTS_MAX) {
+      const oldest = this.#verdicts.keys().next().value;
+      if (oldest !== undefined) this.#verdicts.delete(oldest);
+    }
+    this.#verdicts.set(host, { admitted, at: now });
+    return admitted;
+  }
+}
