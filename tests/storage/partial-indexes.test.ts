@@ -74,7 +74,7 @@ describe("migration 0018 on SQLite: partial indexes", () => {
     }
   });
 
-  it("replace the full indexes of a database migrated before, keeping its rows", async () => {
+  it("replace the full indexes of a database migrated before", async () => {
     const storage = createSqliteStorage({ filename: ":memory:" });
     try {
       await applyMigrations(untyped(storage), before0018(sqliteMigrations));
