@@ -124,6 +124,7 @@ interface IndexColumnRow {
   is_unique: boolean;
   is_primary: boolean;
   backs_constraint: boolean;
+  predicate: string | null;
   column_name: string;
 }
 
@@ -172,6 +173,7 @@ class PostgresStorage extends KyselyStorage {
           SELECT 1 FROM pg_catalog.pg_constraint con
           WHERE con.conindid = i.indexrelid AND con.conrelid = i.indrelid AND con.contype IN ('p', 'u', 'x')
         ) AS backs_constraint,
+        pg_get_expr(i.indpred, i.indrelid, true) AS predicate,
         coalesce(a.attname::text, pg_get_indexdef(i.indexrelid, k.pos + 1, true)) AS column_name
       FROM pg_catalog.pg_index i
       JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
@@ -206,7 +208,7 @@ class PostgresStorage extends KyselyStorage {
       if (row.backs_constraint) continue;
       let index = table.indexes.get(row.index_name);
       if (!index) {
-        index = { name: row.index_name, unique: row.is_unique, columns: [] };
+        index = { name: row.index_name, unique: row.is_unique, columns: [], where: row.predicate };
         table.indexes.set(row.index_name, index);
       }
       index.columns.push(row.column_name);

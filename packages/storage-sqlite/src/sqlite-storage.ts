@@ -38,6 +38,14 @@ class SqliteStorage extends KyselyStorage {
     super(new Kysely<Database>({ dialect: new SqliteDialect({ database: wrapSqliteDatabase(connection) }) }), sqliteMigrations);
   }
 
+  /** SQLite keeps a partial index's predicate only in the text of its CREATE INDEX statement. */
+  private indexPredicate(name: string): string | null {
+    const row = this.connection.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) as
+      | { sql: string | null }
+      | undefined;
+    return row?.sql?.match(/\sWHERE\s+([\s\S]*)$/i)?.[1]?.trim() ?? null;
+  }
+
   async describeSchema(): Promise<SchemaDescription> {
     const tables = this.connection
       .prepare(
@@ -69,6 +77,7 @@ class SqliteStorage extends KyselyStorage {
         name: string;
         unique: number;
         origin: string;
+        partial: number;
       }[];
       const indexes: IndexDescription[] = indexList
         .filter((index) => index.origin === "c")
@@ -76,6 +85,7 @@ class SqliteStorage extends KyselyStorage {
           name: index.name,
           unique: index.unique === 1,
           columns: (this.connection.pragma(`index_info(${JSON.stringify(index.name)})`) as { name: string }[]).map((c) => c.name),
+          where: index.partial === 1 ? this.indexPredicate(index.name) : null,
         }))
         .sort((a, b) => a.name.localeCompare(b.name));
       const primaryKey = info

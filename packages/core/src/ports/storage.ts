@@ -37,6 +37,8 @@ export interface IndexDescription {
   readonly name: string;
   readonly unique: boolean;
   readonly columns: readonly string[];
+  /** The predicate of a partial index as the engine prints it back, else null. */
+  readonly where: string | null;
 }
 
 export interface TableDescription {

@@ -259,6 +259,7 @@ export function describeStorageContract(
         name: "accounts_acct_key_idx",
         unique: true,
         columns: ["acct_key"],
+        where: null,
       });
       expect(schema.tables.some((table) => table.name.startsWith("kysely_"))).toBe(false);
     });

@@ -12,6 +12,7 @@ import * as relationships from "./0011_relationships.js";
 import * as federation from "./0012_federation.js";
 import * as federationMonitoring from "./0015_federation_monitoring.js";
 import * as publicTimelineIndex from "./0016_public_timeline_index.js";
+import * as partialIndexes from "./0018_partial_indexes.js";
 
 /** Numbered migrations, in order. The PostgreSQL adapter has one of each number. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const sqliteMigrations: Record<string, Migration> = {
   "0012_federation": federation,
   "0015_federation_monitoring": federationMonitoring,
   "0016_public_timeline_index": publicTimelineIndex,
+  "0018_partial_indexes": partialIndexes,
 };

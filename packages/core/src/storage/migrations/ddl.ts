@@ -25,6 +25,12 @@ export interface IndexSpec {
   readonly name: string;
   readonly columns: readonly string[];
   readonly unique?: boolean;
+  /**
+   * A predicate making the index partial, written the same on both engines
+   * (`column IS NOT NULL`). Only queries whose WHERE implies it can use the
+   * index, and an ON CONFLICT target must repeat it.
+   */
+  readonly where?: string;
 }
 
 export interface TableSpec {
@@ -44,6 +50,8 @@ export interface MigrationSpec {
   readonly tables?: readonly TableSpec[];
   readonly addColumns?: readonly AddColumnSpec[];
   readonly indexes?: readonly (IndexSpec & { readonly table: string })[];
+  /** Indexes dropped before anything else, to be made again differently. */
+  readonly dropIndexes?: readonly string[];
   /**
    * Statements the DSL cannot describe because the engines differ in kind
    * (full-text virtual tables and triggers, GIN indexes), run last. Objects
@@ -86,7 +94,8 @@ function columnSql(name: string, spec: ColumnSpec, dialect: Dialect, inlinePrima
 }
 
 function indexSql(table: string, index: IndexSpec): string {
-  return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX ${index.name} ON ${table} (${index.columns.join(", ")})`;
+  const where = index.where === undefined ? "" : ` WHERE ${index.where}`;
+  return `CREATE ${index.unique ? "UNIQUE " : ""}INDEX ${index.name} ON ${table} (${index.columns.join(", ")})${where}`;
 }
 
 export function tableStatements(table: TableSpec, dialect: Dialect): string[] {
@@ -97,9 +106,10 @@ export function tableStatements(table: TableSpec, dialect: Dialect): string[] {
   return [create, ...(table.indexes ?? []).map((index) => indexSql(table.name, index))];
 }
 
-/** The statements of a migration for one engine, in order: tables, then added columns, then indexes. */
+/** The statements of a migration for one engine, in order: dropped indexes, tables, added columns, then indexes. */
 export function migrationStatements(migration: MigrationSpec, dialect: Dialect): string[] {
   return [
+    ...(migration.dropIndexes ?? []).map((name) => `DROP INDEX ${name}`),
     ...(migration.tables ?? []).flatMap((table) => tableStatements(table, dialect)),
     ...(migration.addColumns ?? []).map(
       ({ table, column, spec }) => `ALTER TABLE ${table} ADD COLUMN ${columnSql(column, spec, dialect, false)}`,
