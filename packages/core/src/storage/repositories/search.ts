@@ -39,8 +39,9 @@ function tsQuery(terms: readonly string[], prefix: boolean): string {
  * A condition on `statuses` matching posts whose text (and content warning)
  * holds every term; boosts never match. Each flavour leaves boosts out its
  * own way: SQLite never indexes them (migration 0009), so its condition needs
- * no `reblog_of_id is null`, which SQLite would otherwise serve from
- * statuses_reblog_idx, reading nearly every post before the matches.
+ * no `reblog_of_id is null` (which, before migration 0018 made
+ * statuses_reblog_idx partial, SQLite served from that index, reading nearly
+ * every post before the matches).
  */
 export function statusTextMatches(flavour: FullTextFlavour, terms: readonly string[]): Expression<SqlBool> {
   if (terms.length === 0) return sql<SqlBool>`1 = 0`;
