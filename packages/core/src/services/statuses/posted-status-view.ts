@@ -1,12 +1,11 @@
 import type { StatusEntity } from "../../api/entities/status.js";
-import { localStatusUrls, serializeMention, serializeTag } from "../../api/serializers/status.js";
+import { serializeMention, serializeTag } from "../../api/serializers/status.js";
 import { readFlag } from "../../storage/repositories/status-columns.js";
 import { loadMentions } from "../../storage/repositories/status-view-loads.js";
-import type { Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { AccountViews } from "../profiles/account-views.js";
 import type { Posted } from "./status-service.js";
-import { type StatusViews, inTextOrder } from "./status-views.js";
+import { type StatusViews, inTextOrder, statusEntityOf } from "./status-views.js";
 
 /**
  * The answer to a new post, rendered from what was just written instead of
@@ -39,37 +38,15 @@ export class PostedStatusView {
     ]);
     const account = accounts.get(written.author.id);
     if (!account) return null;
-    const urls = localStatusUrls(origin, account.username, row.id);
     return {
-      id: row.id,
-      uri: row.uri ?? urls.uri,
-      url: row.url ?? urls.url,
-      created_at: row.created_at,
-      account,
-      content: row.content,
-      visibility: row.visibility as Visibility,
-      sensitive: readFlag(row.sensitive),
-      spoiler_text: row.spoiler_text,
-      media_attachments: [],
-      application: written.application && readFlag(row.local) ? { ...written.application } : null,
-      mentions: inTextOrder(row, mentions).map((mention) => serializeMention(origin, mention)),
-      tags: written.tagNames.map((name) => serializeTag(origin, name)),
-      emojis: [],
-      reblogs_count: row.reblogs_count,
-      favourites_count: row.favourites_count,
-      replies_count: row.replies_count,
-      quotes_count: 0,
-      in_reply_to_id: row.in_reply_to_id,
-      in_reply_to_account_id: row.in_reply_to_account_id,
-      reblog: null,
-      poll: null,
-      card: null,
-      language: row.language,
-      text: null,
-      edited_at: row.edited_at,
-      quote: null,
-      quote_approval: { automatic: [], manual: [], current_user: "denied" },
-      filtered: [],
+      ...statusEntityOf(row, account, origin, {
+        media: [],
+        application: written.application && readFlag(row.local) ? { ...written.application } : null,
+        mentions: inTextOrder(row, mentions).map((mention) => serializeMention(origin, mention)),
+        tags: written.tagNames.map((name) => serializeTag(origin, name)),
+        poll: null,
+        text: null,
+      }),
       favourited: false,
       reblogged: false,
       muted: false,

@@ -117,32 +117,13 @@ export class StatusViews {
     const renderContent = (row: StatusRow): InnerStatusEntity | null => {
       const account = accounts.get(row.account_id);
       if (!account) return null;
-      const local = readFlag(row.local);
-      const urls = local ? localStatusUrls(origin, account.username, row.id) : { uri: row.uri ?? "", url: row.url ?? row.uri ?? "" };
       const poll = pollBy.get(row.id);
       const part = parts.get(row.id);
-      const entity: InnerStatusEntity = {
-        id: row.id,
-        uri: row.uri ?? urls.uri,
-        url: row.url ?? urls.url,
-        created_at: row.created_at,
-        account,
-        content: row.content,
-        visibility: row.visibility as Visibility,
-        sensitive: readFlag(row.sensitive),
-        spoiler_text: row.spoiler_text,
-        media_attachments: [...(media.get(row.id) ?? [])],
+      const entity = statusEntityOf(row, account, origin, {
+        media: [...(media.get(row.id) ?? [])],
         application: part?.application ? { ...part.application } : null,
         mentions: (part?.mentions ?? []).map((mention) => ({ ...mention })),
         tags: (part?.tags ?? []).map((tag) => ({ ...tag, history: [] })),
-        emojis: [],
-        reblogs_count: row.reblogs_count,
-        favourites_count: row.favourites_count,
-        replies_count: row.replies_count,
-        quotes_count: 0,
-        in_reply_to_id: row.in_reply_to_id,
-        in_reply_to_account_id: row.in_reply_to_account_id,
-        reblog: null,
         poll: poll
           ? serializePoll(poll, {
               now,
@@ -150,14 +131,8 @@ export class StatusViews {
               ownVotes: viewerId === null ? null : (votesBy.get(poll.id) ?? []).map((vote) => vote.choice),
             })
           : null,
-        card: null,
-        language: row.language,
         text: options.withSource ? row.text : null,
-        edited_at: row.edited_at,
-        quote: null,
-        quote_approval: { automatic: [], manual: [], current_user: NO_QUOTES.current_user },
-        filtered: [],
-      };
+      });
       if (marks) Object.assign(entity, viewerFlags(row, marks));
       return entity;
     };
@@ -203,6 +178,54 @@ function viewerFlags(row: StatusRow, marks: ViewerMarks) {
     muted: row.conversation_id !== null && marks.mutedConversations.has(row.conversation_id),
     bookmarked: marks.bookmarked.has(row.id),
     pinned: marks.pinned.has(row.id),
+  };
+}
+
+/** What a status entity holds beyond its row and author: loaded, or known from what was just written. */
+export interface StatusEntityParts {
+  readonly media: InnerStatusEntity["media_attachments"];
+  readonly application: InnerStatusEntity["application"];
+  readonly mentions: InnerStatusEntity["mentions"];
+  readonly tags: InnerStatusEntity["tags"];
+  readonly poll: InnerStatusEntity["poll"];
+  readonly text: string | null;
+}
+
+/** A post (not a boost) as its entity, without the viewer's marks: one shape for every renderer of a post. */
+export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: string, parts: StatusEntityParts): InnerStatusEntity {
+  const urls = readFlag(row.local)
+    ? localStatusUrls(origin, account.username, row.id)
+    : { uri: row.uri ?? "", url: row.url ?? row.uri ?? "" };
+  return {
+    id: row.id,
+    uri: row.uri ?? urls.uri,
+    url: row.url ?? urls.url,
+    created_at: row.created_at,
+    account,
+    content: row.content,
+    visibility: row.visibility as Visibility,
+    sensitive: readFlag(row.sensitive),
+    spoiler_text: row.spoiler_text,
+    media_attachments: parts.media,
+    application: parts.application,
+    mentions: parts.mentions,
+    tags: parts.tags,
+    emojis: [],
+    reblogs_count: row.reblogs_count,
+    favourites_count: row.favourites_count,
+    replies_count: row.replies_count,
+    quotes_count: 0,
+    in_reply_to_id: row.in_reply_to_id,
+    in_reply_to_account_id: row.in_reply_to_account_id,
+    reblog: null,
+    poll: parts.poll,
+    card: null,
+    language: row.language,
+    text: parts.text,
+    edited_at: row.edited_at,
+    quote: null,
+    quote_approval: { automatic: [], manual: [], current_user: NO_QUOTES.current_user },
+    filtered: [],
   };
 }
 
