@@ -12,6 +12,25 @@ import {
 
 const BASE = new URL("https://kith.test/api/v1/timelines/home?local=true");
 
+/** Queries whose links are easy to get wrong: repeated and bracketed keys, escapes, ports, empty values, a fragment. */
+const TRICKY_TARGETS = [
+  "https://kith.test/api/v1/timelines/home",
+  "https://kith.test:8443/api/v1/notifications?types[]=mention&types[]=favourite&exclude_types%5B%5D=follow",
+  "http://127.0.0.1:3000/api/v1/timelines/tag/caf%C3%A9?any=a%20b&any=c+d&only_media=true&max_id=x",
+  "https://kith.test/api/v1/timelines/public?q=%26%3D%3F&empty=&limit=99#fragment",
+];
+
+/** A page link for `base` as the URL class writes it: paging parameters and the fragment dropped, `changes` set. */
+function asTheUrlWould(base: URL): (changes: Record<string, string>) => string {
+  return (changes) => {
+    const url = new URL(base);
+    for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
+    for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
+    url.hash = "";
+    return url.toString();
+  };
+}
+
 /** The Link header as { rel: url }. */
 function linksOf(header: string | null): Record<string, URL> {
   const links: Record<string, URL> = {};
@@ -105,21 +124,9 @@ describe("Link headers of id-ordered pages", () => {
   });
 
   it("write each link as the URL would, whatever the query holds", () => {
-    for (const target of [
-      "https://kith.test/api/v1/timelines/home",
-      "https://kith.test:8443/api/v1/notifications?types[]=mention&types[]=favourite&exclude_types%5B%5D=follow",
-      "http://127.0.0.1:3000/api/v1/timelines/tag/caf%C3%A9?any=a%20b&any=c+d&only_media=true&max_id=x",
-      "https://kith.test/api/v1/timelines/public?q=%26%3D%3F&empty=&limit=99#fragment",
-    ]) {
-      const base = new URL(target);
-      const expected = (changes: Record<string, string>): string => {
-        const url = new URL(base);
-        for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
-        for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
-        url.hash = "";
-        return url.toString();
-      };
-      expect(idPageLinks(base, ["st_2", "st_1"], 2), target).toBe(
+    for (const target of TRICKY_TARGETS) {
+      const expected = asTheUrlWould(new URL(target));
+      expect(idPageLinks(new URL(target), ["st_2", "st_1"], 2), target).toBe(
         `<${expected({ max_id: "st_1", limit: "2" })}>; rel="next", <${expected({ min_id: "st_2", limit: "2" })}>; rel="prev"`,
       );
     }
@@ -148,22 +155,10 @@ describe("Link headers of cursor-ordered pages", () => {
   });
 
   it("write each link as the URL would, whatever the query holds", () => {
-    for (const target of [
-      "https://kith.test/api/v1/timelines/home",
-      "https://kith.test:8443/api/v1/notifications?types[]=mention&types[]=favourite&exclude_types%5B%5D=follow",
-      "http://127.0.0.1:3000/api/v1/timelines/tag/caf%C3%A9?any=a%20b&any=c+d&only_media=true&max_id=x",
-      "https://kith.test/api/v1/timelines/public?q=%26%3D%3F&empty=&limit=99#fragment",
-    ]) {
-      const base = new URL(target);
-      const expected = (changes: Record<string, string>): string => {
-        const url = new URL(base);
-        for (const key of ["max_id", "min_id", "since_id", "cursor", "access_token"]) url.searchParams.delete(key);
-        for (const [key, value] of Object.entries(changes)) url.searchParams.set(key, value);
-        url.hash = "";
-        return url.toString();
-      };
-      expect(idPageLinks(base, ["st_2", "st_1"], 2), target).toBe(
-        `<${expected({ max_id: "st_1", limit: "2" })}>; rel="next", <${expected({ min_id: "st_2", limit: "2" })}>; rel="prev"`,
+    for (const target of TRICKY_TARGETS) {
+      const expected = asTheUrlWould(new URL(target));
+      expect(cursorPageLinks(new URL(target), { next: "n 1", prev: "p&1" }, 2), target).toBe(
+        `<${expected({ cursor: "n 1", limit: "2" })}>; rel="next", <${expected({ cursor: "p&1", limit: "2" })}>; rel="prev"`,
       );
     }
   });
