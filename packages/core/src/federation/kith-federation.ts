@@ -9,11 +9,11 @@ import type { RemoteDirectory } from "../services/federation/remote-directory.js
 import type { RemoteStatusResolver } from "../services/search/search-service.js";
 import type { RemoteRepliesFetcher } from "../services/statuses/status-queries.js";
 import type { KithServices } from "../services/index.js";
+import { findAccountRows } from "../storage/repositories/accounts.js";
 import {
   countFollows,
   countOutboxStatuses,
   countUsage,
-  findAccountsByIds,
   findLocalActorAccount,
   findStatusOf,
   listFeaturedStatuses,
@@ -158,7 +158,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       const account = await accountFor(identifier);
       if (!account) return null;
       await noteSigner(ctx, identifier);
-      const moved = account.moved_to_account_id ? (await findAccountsByIds(db, [account.moved_to_account_id]))[0] : undefined;
+      const moved = account.moved_to_account_id ? (await findAccountRows(db, [account.moved_to_account_id]))[0] : undefined;
       return localActorOf({ ctx, account, movedTo: moved ? actorUriOf(config.origin, moved) : null, media });
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => {

@@ -2,7 +2,8 @@ import { Announce, Create, Mention, Note, PUBLIC_COLLECTION } from "@fedify/fedi
 import type { Kysely } from "kysely";
 import { localAccountUrls } from "../api/serializers/account.js";
 import { localReblogUri, localStatusUrls } from "../api/serializers/status.js";
-import { findAccountsByIds, findStatusesByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
+import { findAccountRows } from "../storage/repositories/accounts.js";
+import { findStatusesByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
 import type { AccountRow, Database, StatusRow } from "../storage/schema.js";
 import { instantOf } from "./instant.js";
 
@@ -60,7 +61,7 @@ export async function loadNoteContext(db: Kysely<Database>, rows: readonly Statu
   const statuses = new Map<string, StatusRow>([...rows, ...related].map((row) => [row.id, row]));
   const mentionTargets = await listMentionTargets(db, [...statuses.keys()]);
   const accountIds = [...new Set([...statuses.values()].map((row) => row.account_id))];
-  const accounts = new Map((await findAccountsByIds(db, accountIds)).map((row) => [row.id, row]));
+  const accounts = new Map((await findAccountRows(db, accountIds)).map((row) => [row.id, row]));
   const mentions = new Map<string, ActorRef[]>();
   for (const target of mentionTargets) {
     const list = mentions.get(target.statusId) ?? [];

@@ -20,7 +20,8 @@ import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { NewLocalPost } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
-import { findAccountsByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
+import { findAccountRows } from "../storage/repositories/accounts.js";
+import { listMentionTargets } from "../storage/repositories/federation-reads.js";
 import { findAccountById, findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import { findStatus } from "../storage/repositories/statuses.js";
@@ -119,7 +120,12 @@ export function federatePosts(options: StatusOutboxOptions): void {
   async function namedAccounts(status: StatusRow): Promise<AccountRow[]> {
     const mentioned = (await listMentionTargets(db, [status.id])).map((target) => target.account.id);
     const ids = [...mentioned, ...(status.in_reply_to_account_id ? [status.in_reply_to_account_id] : [])];
-    return (await findAccountsByIds(db, ids)).filter((account) => account.domain !== null);
+    return remoteAccounts(ids);
+  }
+
+  /** The remote accounts among these: those another server is to hear of a post from. */
+  async function remoteAccounts(ids: readonly string[]): Promise<AccountRow[]> {
+    return (await findAccountRows(db, ids)).filter((account) => account.domain !== null);
   }
 
   async function authorOf(status: StatusRow): Promise<AccountRow | null> {
@@ -132,7 +138,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
    */
   async function audienceOfNewPost(accountId: string, post: NewLocalPost): Promise<Recipient[]> {
     const named = [...post.mentionedAccountIds, ...(post.inReplyToAccountId ? [post.inReplyToAccountId] : [])];
-    const others = (await findAccountsByIds(db, named)).filter((account) => account.domain !== null);
+    const others = await remoteAccounts(named);
     return audience({ id: accountId }, post.visibility, others);
   }
 
@@ -218,7 +224,7 @@ export function federatePosts(options: StatusOutboxOptions): void {
     const noteUri = statusUriOf(origin, { id: event.statusId, uri: null, local: writeFlag(true) }, author);
     if (!noteUri) return;
     // The post's rows are gone; who it reached came with the event, so a direct post's Delete reaches those its Create did.
-    const named = (await findAccountsByIds(db, [...(event.reachedAccountIds ?? [])])).filter((account) => account.domain !== null);
+    const named = await remoteAccounts(event.reachedAccountIds ?? []);
     const del = new Delete({
       id: new URL(`${noteUri}#delete`),
       actor,
@@ -291,7 +297,11 @@ export function federatePosts(options: StatusOutboxOptions): void {
   }
 
   async function queuePollResults(statusId: string): Promise<void> {
-    await deps.queue.enqueue(POLL_RESULTS_QUEUE, { statusId }, { delayMs: POLL_RESULTS_DELAY_MS, deduplicationKey: `poll-results:${statusId}` });
+    await deps.queue.enqueue(
+      POLL_RESULTS_QUEUE,
+      { statusId },
+      { delayMs: POLL_RESULTS_DELAY_MS, deduplicationKey: `poll-results:${statusId}` },
+    );
   }
 
   /**

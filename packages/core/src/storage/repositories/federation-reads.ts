@@ -13,15 +13,6 @@ export async function findLocalActorAccount(db: Kysely<Database>, username: stri
   return row ?? null;
 }
 
-export async function findAccountsByIds(db: Kysely<Database>, ids: readonly string[]): Promise<AccountRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom("accounts")
-    .selectAll()
-    .where("id", "in", [...ids])
-    .execute();
-}
-
 export type FollowDirection = "followers" | "following";
 
 export interface FollowPageItem {
