@@ -155,8 +155,10 @@ export class StatusService {
     if (input.poll) this.polls.validate(input.poll);
   }
 
-  /** `fresh`: the post was just inserted, so it has no mentions or tags to replace. */
-  /** Returns the names of the post's tags in the order they were written. */
+  /**
+   * Writes the post's mentions and tags and returns the tags' names in the order they were written. `fresh`: the
+   * post was just inserted, so it has no mentions or tags to replace.
+   */
   async #writeRelations(
     trx: Kysely<Database>,
     statusId: string,
