@@ -1,6 +1,6 @@
 import type { KvKey } from "@fedify/fedify";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BatchDelivery, fedifySigning } from "./batch-delivery.js";
+import { BatchDelivery } from "./batch-delivery.js";
 import { type OutboxBatch, type OutboxMessage, batchOutboxMessages } from "./outbox-batch.js";
 
 /**
@@ -88,7 +88,6 @@ describe("a batch delivery", () => {
           return answer;
         },
       },
-      signing: fedifySigning,
       handBack: async (messages) => {
         handedBack.push([...messages]);
       },

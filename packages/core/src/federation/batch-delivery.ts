@@ -1,34 +1,25 @@
-import type { HttpMessageSignaturesSpec, KvKey, KvStore } from "@fedify/fedify";
+import type { KvKey, KvStore } from "@fedify/fedify";
 import { getLogger } from "../logging.js";
 import type { DeliveryGate } from "./delivery-gate.js";
+import {
+  type SignatureKey,
+  type SignatureSpec,
+  type SignedBody,
+  rsaSignatureKey,
+  signedBody,
+  signedPostHeaders,
+} from "./http-signatures.js";
 import type { InboxSender } from "./inbox-sender.js";
 import { type BatchInbox, type OutboxBatch, type OutboxMessage, outboxMessagesOf } from "./outbox-batch.js";
 import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 
 const logger = getLogger(["federation", "delivery"]);
 
-/** Fedify's signing of requests (its `signRequest` and `importJwk`), loaded with Fedify when the first batch comes. */
-export interface RequestSigning {
-  importPrivateKey(jwk: JsonWebKey): Promise<CryptoKey>;
-  /** The request signed in the given form, over `body` (the request itself is made without one). */
-  sign(request: Request, privateKey: CryptoKey, keyId: URL, spec: HttpMessageSignaturesSpec, body: ArrayBuffer): Promise<Request>;
-}
-
-/** Fedify's own signing; this module imports Fedify only here, when a batch is first delivered. */
-export async function fedifySigning(): Promise<RequestSigning> {
-  const { importJwk, signRequest } = await import("@fedify/fedify/sig");
-  return {
-    importPrivateKey: (jwk) => importJwk(jwk, "private"),
-    sign: (request, privateKey, keyId, spec, body) => signRequest(request, privateKey, keyId, { spec, body }),
-  };
-}
-
 export interface BatchDeliveryOptions {
   readonly gate: Pick<DeliveryGate, "admits" | "recordSuccesses">;
   /** Where the signature form each server accepted is kept: the same entries Fedify reads and writes. */
   readonly kv: Pick<KvStore, "get" | "set">;
   readonly sender: Pick<InboxSender, "post">;
-  readonly signing: () => Promise<RequestSigning>;
   /** Queues these messages a job each, delivered as Fedify delivers one (double-knock, redirects, retries with backoff). */
   readonly handBack: (messages: readonly OutboxMessage[]) => Promise<void>;
   readonly userAgent: string;
@@ -36,18 +27,10 @@ export interface BatchDeliveryOptions {
   readonly concurrency?: number;
 }
 
-interface SigningKey {
-  readonly keyId: URL;
-  readonly privateKey: CryptoKey;
-}
-
 /** What one batch sends: the same body, signed by the same key, to each inbox. */
 interface Send {
-  readonly key: SigningKey;
-  readonly body: Uint8Array;
-  /** The body again, as the signer takes it. */
-  readonly bodyBuffer: ArrayBuffer;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly key: SignatureKey;
+  readonly body: SignedBody;
 }
 
 /** Runs `work` on every item, at most `limit` at a time. */
@@ -65,8 +48,9 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 /**
  * Delivers a batch of one activity's deliveries (outbox-batch.ts) in one
  * job: each inbox passes the delivery gate, is signed for in the form its
- * server accepted before (Fedify's first knock otherwise) and POSTed over
- * pooled connections, many at once; the successes are recorded in one write.
+ * server accepted before (Fedify's first knock otherwise; http-signatures.ts
+ * signs as Fedify does, off the main thread) and POSTed over pooled
+ * connections, many at once; the successes are recorded in one write.
  * Every delivery that does not succeed at once (any answer but 2xx, or
  * none) is handed back as Fedify's own message, a job of its own that
  * delivers it exactly as a single delivery is: the other signature form,
@@ -77,22 +61,19 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  */
 export class BatchDelivery {
   readonly #options: BatchDeliveryOptions;
-  #signing: Promise<RequestSigning> | null = null;
 
   constructor(options: BatchDeliveryOptions) {
     this.#options = options;
   }
 
   async deliver(batch: OutboxBatch): Promise<void> {
-    const key = await this.#signingKey(batch);
+    const key = signingKeyOf(batch);
     if (!key) {
-      // Without an RSA key Fedify sends unsigned (and says so): left to it.
+      // Without a usable RSA key Fedify sends unsigned, or fails, and says so: left to it.
       await this.#options.handBack(outboxMessagesOf(batch, batch.inboxes));
       return;
     }
-    const body = new TextEncoder().encode(JSON.stringify(batch.message.activity));
-    const bodyBuffer = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
-    const send: Send = { key, body, bodyBuffer, headers: { "user-agent": this.#options.userAgent } };
+    const send: Send = { key, body: signedBody(new TextEncoder().encode(JSON.stringify(batch.message.activity))) };
     const reached: URL[] = [];
     const failed: BatchInbox[] = [];
     await eachLimited(batch.inboxes, this.#options.concurrency ?? 32, async (entry) => {
@@ -115,14 +96,13 @@ export class BatchDelivery {
       const inbox = new URL(entry.inbox);
       if (!(await this.#options.gate.admits(inbox))) return "dropped";
       const specKey: KvKey = [...SIGNATURE_SPEC_PREFIX, inbox.origin];
-      const spec = (await this.#options.kv.get<HttpMessageSignaturesSpec>(specKey)) ?? FIRST_KNOCK;
-      // As Fedify sends one: the message's own headers (Collection-Synchronization) and the activity's content type.
-      const unsigned = new Request(inbox, { method: "POST", headers: { ...entry.headers, "content-type": "application/activity+json" } });
-      const signing = await this.#loadSigning();
-      const signed = await signing.sign(unsigned, send.key.privateKey, send.key.keyId, spec, send.bodyBuffer);
-      const headers: Record<string, string> = { ...send.headers };
-      for (const [name, value] of signed.headers) headers[name] = value;
-      const status = await this.#options.sender.post(inbox, headers, send.body);
+      const spec = (await this.#options.kv.get<SignatureSpec>(specKey)) ?? FIRST_KNOCK;
+      // As Fedify sends one: the message's own headers (Collection-Synchronization) and the activity's content type,
+      // signed at the real time (not the clock port's) since the receiving server checks it against its own.
+      const covered = { ...entry.headers, "content-type": "application/activity+json" };
+      const headers = await signedPostHeaders(inbox, covered, send.body, send.key, spec, new Date());
+      headers["user-agent"] = this.#options.userAgent;
+      const status = await this.#options.sender.post(inbox, headers, send.body.bytes);
       if (status < 200 || status >= 300) {
         logger.debug("{inbox} answered {status} to a batched delivery; it is delivered on its own", { inbox: entry.inbox, status });
         return "failed";
@@ -135,23 +115,20 @@ export class BatchDelivery {
       return "failed";
     }
   }
+}
 
-  #loadSigning(): Promise<RequestSigning> {
-    this.#signing ??= this.#options.signing().catch((error: unknown) => {
-      this.#signing = null;
-      throw error;
-    });
-    return this.#signing;
-  }
-
-  /** The sender's first RSA key, which Fedify signs deliveries with; null when it has none. */
-  async #signingKey(batch: OutboxBatch): Promise<SigningKey | null> {
-    const signing = await this.#loadSigning();
+/** The sender's first RSA key, which Fedify signs deliveries with; null when it has none (or it does not import). */
+function signingKeyOf(batch: OutboxBatch): SignatureKey | null {
+  try {
     for (const { keyId, privateKey } of batch.message.keys) {
-      if (privateKey.kty !== "RSA") continue;
-      const key = await signing.importPrivateKey(privateKey);
-      if (key.algorithm.name === "RSASSA-PKCS1-v1_5") return { keyId: new URL(keyId), privateKey: key };
+      const key = rsaSignatureKey(keyId, privateKey);
+      if (key) return key;
     }
-    return null;
+  } catch (error) {
+    logger.warn("The sender's key of {activityId} does not import; its deliveries go one by one: {error}", {
+      activityId: batch.message.activityId,
+      error,
+    });
   }
+  return null;
 }

@@ -5,7 +5,7 @@ import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { type DomainEvent, type DomainEventType, DomainEvents } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
-import { BatchDelivery, fedifySigning } from "./batch-delivery.js";
+import { BatchDelivery } from "./batch-delivery.js";
 import { DeliveryGate } from "./delivery-gate.js";
 import { FedifyMessageQueue } from "./fedify-message-queue.js";
 import { InboxAddresses } from "./inbox-addresses.js";
@@ -51,7 +51,6 @@ export function federationPartsOf(deps: ServiceDeps, services: KithServices, fet
     gate: deliveries,
     kv,
     sender: new InboxSender({ allowPrivateAddress }),
-    signing: fedifySigning,
     handBack: (messages): Promise<void> => queue.enqueueEach(messages),
     userAgent: userAgentOf(deps.config),
   });
