@@ -46,11 +46,11 @@ describe("batched deliveries", () => {
     await kith.close();
   });
 
-  /** Two accounts of the server at `origin` follow alice (one shared inbox for both, at `inboxOrigin`). */
-  async function followedFrom(origin: string, inboxOrigin = origin): Promise<void> {
+  /** Accounts of the server at `origin` follow alice: two sharing an inbox at `inboxOrigin`, or these with personal ones only. */
+  async function followedFrom(origin: string, inboxOrigin = origin, personal: readonly string[] = []): Promise<void> {
     const host = new URL(origin).host;
     const now = kith.clock.now().toISOString();
-    for (const username of ["reader", "other"]) {
+    for (const username of personal.length > 0 ? personal : ["reader", "other"]) {
       const id = kith.ids.next("user");
       const uri = `${origin}/users/${username}`;
       await kith.storage.db
@@ -68,7 +68,7 @@ describe("batched deliveries", () => {
           uri,
           url: null,
           inbox_url: `${inboxOrigin}/users/${username}/inbox`,
-          shared_inbox_url: `${inboxOrigin}/inbox`,
+          shared_inbox_url: personal.length > 0 ? null : `${inboxOrigin}/inbox`,
           created_at: now,
           updated_at: now,
         } as never)
@@ -149,6 +149,17 @@ describe("batched deliveries", () => {
     expect(domains[first.host]).toEqual({ succeeded: 1, failed: 0 });
     expect(domains[second.host]).toEqual({ succeeded: 1, failed: 0 });
     expect(Object.keys(domains).some((domain) => domain.startsWith("localhost"))).toBe(false);
+  });
+
+  it("queues a post to many inboxes as batch jobs from the start, without a fan-out job", async () => {
+    const names = ["p1", "p2", "p3", "p4", "p5"];
+    await followedFrom(first.origin, first.origin, names);
+    await postPublicly();
+    await eventually(() => expect(creates(first)).toHaveLength(6));
+    await settle();
+    expect(creates(first).map((request) => request.path).sort()).toEqual(["/inbox", ...names.map((name) => `/users/${name}/inbox`)]);
+    const jobs = await kith.queue.list({ queue: "federation", limit: 10 });
+    expect(jobs.map((job) => [(job.payload as { type?: string }).type, job.status])).toEqual([["kith.outbox-batch", "finished"]]);
   });
 
   it("skips an unreachable domain's inbox in a batch, and records nothing for it", async () => {
