@@ -55,6 +55,7 @@ describe("a batch delivery", () => {
     answer?: (url: URL) => number | Error;
     admits?: (url: URL) => boolean;
     specs?: Record<string, string>;
+    rememberFails?: boolean;
   }) {
     const specs = new Map<string, unknown>(Object.entries(options.specs ?? {}).map(([origin, spec]) => [`spec ${origin}`, spec]));
     const keyOf = (key: KvKey) => `spec ${key.at(-1)}`;
@@ -73,6 +74,7 @@ describe("a batch delivery", () => {
       kv: {
         get: async <T>(key: KvKey) => specs.get(keyOf(key)) as T | undefined,
         set: async (key: KvKey, value: unknown) => {
+          if (options.rememberFails) throw new Error("database is locked");
           specs.set(keyOf(key), value);
         },
       },
@@ -128,6 +130,15 @@ describe("a batch delivery", () => {
     expect(handedBack.flat().sort((x, y) => x.inbox.localeCompare(y.inbox))).toEqual(messages.slice(1, 3));
     // Only an accepted form is remembered.
     expect([...specs.keys()]).toEqual(["spec https://a.example"]);
+  });
+
+  it("counts a delivery the server accepted as done even when the form it accepted cannot be written", async () => {
+    const { batch } = batchTo(INBOXES.slice(0, 2));
+    const { delivery, sent, recorded, handedBack } = deliveryWith({ rememberFails: true });
+    await delivery.deliver(batch);
+    expect(sent).toHaveLength(2);
+    expect(recorded.flat().sort()).toEqual(INBOXES.slice(0, 2));
+    expect(handedBack).toEqual([]);
   });
 
   it("signs in the form remembered for the server", async () => {

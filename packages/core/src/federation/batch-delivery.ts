@@ -92,11 +92,12 @@ export class BatchDelivery {
   }
 
   async #deliverOne(send: Send, entry: BatchInbox): Promise<"reached" | "dropped" | "failed"> {
+    const inbox = new URL(entry.inbox);
+    const specKey: KvKey = [...SIGNATURE_SPEC_PREFIX, inbox.origin];
+    let spec: SignatureSpec;
     try {
-      const inbox = new URL(entry.inbox);
       if (!(await this.#options.gate.admits(inbox))) return "dropped";
-      const specKey: KvKey = [...SIGNATURE_SPEC_PREFIX, inbox.origin];
-      const spec = (await this.#options.kv.get<SignatureSpec>(specKey)) ?? FIRST_KNOCK;
+      spec = (await this.#options.kv.get<SignatureSpec>(specKey)) ?? FIRST_KNOCK;
       // As Fedify sends one: the message's own headers (Collection-Synchronization) and the activity's content type,
       // signed at the real time (not the clock port's) since the receiving server checks it against its own.
       const covered = { ...entry.headers, "content-type": "application/activity+json" };
@@ -107,13 +108,16 @@ export class BatchDelivery {
         logger.debug("{inbox} answered {status} to a batched delivery; it is delivered on its own", { inbox: entry.inbox, status });
         return "failed";
       }
-      // Fedify writes the form after every delivery it accepted; the store skips a value it already holds.
-      await this.#options.kv.set(specKey, spec);
-      return "reached";
     } catch (error) {
       logger.debug("A batched delivery to {inbox} failed; it is delivered on its own: {error}", { inbox: entry.inbox, error });
       return "failed";
     }
+    // Fedify writes the form after every delivery it accepted; the store skips a value it already holds. The
+    // delivery is done even if this write fails: it is not sent again for it.
+    await this.#options.kv.set(specKey, spec).catch((error: unknown) => {
+      logger.warn("Could not remember the signature form {inbox} accepted: {error}", { inbox: entry.inbox, error });
+    });
+    return "reached";
   }
 }
 

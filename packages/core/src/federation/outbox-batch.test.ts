@@ -18,7 +18,7 @@ function send(inboxes: readonly string[], changes: Partial<OutboxMessage> = {}):
     id: `00000000-0000-4000-8000-00000000000${n}` as OutboxMessage["id"],
     inbox,
     sharedInbox: inbox.endsWith("/inbox"),
-    actorIds: [`${new URL(inbox).origin}/users/a${n}`],
+    actorIds: [`https://remote.example/users/a${n}`],
     started: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, n)).toISOString(),
     headers: n === 0 ? { "Collection-Synchronization": "url=..." } : {},
     ...changes,
@@ -59,6 +59,7 @@ describe("outbox batches", () => {
     expect(batchOutboxMessages(send(INBOXES, { orderingKey: "k" }), 10)).toBeNull();
     expect(batchOutboxMessages([...send(INBOXES.slice(0, 2)), ...send(INBOXES.slice(2))], 10)).toBeNull();
     expect(batchOutboxMessages([...send(INBOXES.slice(0, 2)), { type: "inbox", id: "x" }], 10)).toBeNull();
+    expect(batchOutboxMessages(send([...INBOXES, "not a url"]), 10)).toBeNull();
     expect(isOutboxBatch({ type: "outbox", inbox: INBOXES[0] })).toBe(false);
   });
 });

@@ -34,6 +34,7 @@ function isFreshOutboxMessage(message: unknown): message is OutboxMessage {
   return (
     candidate.type === "outbox" &&
     typeof candidate.inbox === "string" &&
+    URL.canParse(candidate.inbox) &&
     candidate.attempt === 0 &&
     candidate.orderingKey === undefined &&
     candidate.circuitHeld === undefined
