@@ -7,7 +7,10 @@
 //   pnpm bench --quick         the small dataset, short runs (under 3 minutes)
 //   --no-cache                 seed SQLite datasets anew instead of copying them from bench/.cache
 //   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10
-//   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone)
+//   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone; --only=inbox or
+//                              --only=delivery for one of them)
+//   --delivery-posts=5         the delivery scenario posts this many times, one after another, and reports the
+//                              median (each post's figures are logged); default 1
 //   --only=home                only the scenarios whose name contains the text (here both home timelines)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
@@ -41,6 +44,8 @@ const engines = (args.engines ?? "sqlite,postgres").split(",");
 const durationMs = Number(args.seconds ?? (quick ? 1.5 : 5)) * 1000;
 const connections = Number(args.connections ?? 10);
 const log = (line) => process.stderr.write(`${line}\n`);
+/** `--only` values that mean the federation scenarios (both, or one of them). */
+const FEDERATION_ONLY = new Set(["federation", "inbox", "delivery"]);
 
 async function load_(specifier) {
   try {
@@ -164,8 +169,8 @@ async function measureEngineSize(engine, size, pg, results) {
   });
   const scenarios = scenarioSet(prepared.dataset);
   if (args.only) {
-    // `--only=federation` keeps the inbox and delivery scenarios alone; any other text keeps the scenarios whose name has it.
-    const keep = (scenario) => args.only !== "federation" && scenario.name.includes(args.only);
+    // `--only=federation` (or inbox, or delivery) keeps those scenarios alone; any other text keeps the scenarios whose name has it.
+    const keep = (scenario) => !FEDERATION_ONLY.has(args.only) && scenario.name.includes(args.only);
     scenarios.requests = scenarios.requests.filter(keep);
     scenarios.probes = scenarios.probes.filter(keep);
   }
@@ -219,7 +224,7 @@ async function measureEngineSize(engine, size, pg, results) {
       results.probes.push({ engine, size, name: probe.name, series: probe.series ?? probe.name, ...outcome });
       log(`  ${probe.name}: ${outcome.summary}`);
     }
-    if (!args.only || args.only === "federation") await measureFederation(engine, size, kith, prepared, results);
+    if (!args.only || FEDERATION_ONLY.has(args.only)) await measureFederation(engine, size, kith, prepared, results);
   } finally {
     results.process.at(-1).peakRssMb = memoryMb(kith.pid).peak;
     await baseline.stop();
@@ -233,14 +238,17 @@ async function measureFederation(engine, size, kith, prepared, results) {
   const remote = await startRemoteHosts(prepared.dataDir, federationKeys);
   try {
     const context = { kith, storage: prepared.storage, workDir: prepared.dataDir, keys: federationKeys, remote, log };
-    const inbox = await inboxScenario({ ...context, count: inboxActivities, connections });
-    results.federation.push({ engine, size, kind: "inbox", ...inbox });
-    log(`  inbox: ${inbox.rate.toFixed(0)} activities/s stored (baseline ${inbox.baselineRate.toFixed(0)} verified/s); ${inbox.detail}`);
-    for (const line of describeStatements("per stored activity", inbox.statements)) log(line);
-    const delivery = await deliveryScenario(context);
+    if (args.only !== "delivery") {
+      const inbox = await inboxScenario({ ...context, count: inboxActivities, connections });
+      results.federation.push({ engine, size, kind: "inbox", ...inbox });
+      log(`  inbox: ${inbox.rate.toFixed(0)} activities/s stored (baseline ${inbox.baselineRate.toFixed(0)} verified/s); ${inbox.detail}`);
+      for (const line of describeStatements("per stored activity", inbox.statements)) log(line);
+    }
+    if (args.only === "inbox") return;
+    const delivery = await deliveryScenario({ ...context, posts: deliveryPosts });
     results.federation.push({ engine, size, kind: "delivery", ...delivery });
     log(
-      `  delivery: ${delivery.skipped ?? `${delivery.kithMs?.toFixed(0)} ms (baseline ${delivery.baselineMs?.toFixed(0)} ms); ${delivery.detail}`}`,
+      `  delivery: ${delivery.skipped ?? `${delivery.kithMs?.toFixed(0)} ms, ${delivery.cpuMs?.toFixed(0)} ms CPU (baseline ${delivery.baselineMs?.toFixed(0)} ms, ${delivery.baselineCpuMs?.toFixed(0)} ms CPU); ${delivery.detail}`}`,
     );
     for (const line of describeStatements("per verified delivery", delivery.statements)) log(line);
   } catch (error) {
@@ -252,6 +260,7 @@ async function measureFederation(engine, size, kith, prepared, results) {
 }
 
 const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 300 : 1_000));
+const deliveryPosts = Math.max(1, Number(args["delivery-posts"] ?? 1));
 const federationKeys = await rsaKeyPairs(8);
 const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;

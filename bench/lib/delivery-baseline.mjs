@@ -2,7 +2,8 @@
 // (draft-cavage, node:crypto) for each inbox and POSTs it over loopback, all
 // at once, as a sender that had nothing else to do would. Input (JSON file):
 // { inboxes: [url], body, keyId, privateKey }. Prints one JSON line with the
-// statuses and the wall-clock window, signing included.
+// statuses, the wall-clock window, signing included, and the CPU the script
+// used in it.
 
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -37,9 +38,11 @@ function deliver(inbox) {
 }
 
 const startedAt = performance.timeOrigin + performance.now();
+const cpuBefore = process.cpuUsage();
 const answers = await Promise.all(spec.inboxes.map(deliver));
+const cpu = process.cpuUsage(cpuBefore);
 const endedAt = performance.timeOrigin + performance.now();
 agent.destroy();
 const statuses = {};
 for (const status of answers) statuses[status] = (statuses[status] ?? 0) + 1;
-process.stdout.write(`${JSON.stringify({ statuses, startedAt, endedAt })}\n`);
+process.stdout.write(`${JSON.stringify({ statuses, startedAt, endedAt, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);

@@ -241,34 +241,34 @@ async function waitDelivered(remote, timeoutMs = 60_000) {
   }
 }
 
-/** One public post by an account with 1 000 remote followers on 100 hosts, then the same body signed and POSTed by a bare script. */
-export async function deliveryScenario({ kith, storage, workDir, keys, remote }) {
-  const audience = await addDeliveryAudience(storage, { hosts: remote.info.hosts, actorsPerHost: ACTORS_PER_HOST });
-  // A server that has heard from this actor before has its key: fetched here, before the clock starts (which also has Kith make the key).
-  const actor = await (await fetch(`${kith.url}/users/${audience.username}`, { headers: { accept: "application/activity+json" } })).json();
-  const baselineKeyId = `${remote.info.hosts[0]}/users/baseline#main-key`;
-  for (const keyId of [actor.publicKey?.id, baselineKeyId]) {
-    if (keyId) await fetch(`${remote.info.control}/prewarm?keyId=${encodeURIComponent(keyId)}`, { method: "POST" });
-  }
-  await fetch(`${remote.info.control}/reset`, { method: "POST" });
+/** The middle value (the lower of the two middle ones for an even count); null for none. */
+function median(values) {
+  const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : null;
+}
 
+/** Posts once as the audience's account and waits until every host verified a delivery: the time and the server's CPU. */
+async function postOnce({ kith, remote, audience }, n) {
+  await fetch(`${remote.info.control}/reset`, { method: "POST" });
   const statementsBefore = await statementTotals(kith);
   const before = cpuMs(kith.pid);
   const startedAt = epochMs();
   const response = await fetch(`${kith.url}/api/v1/statuses`, {
     method: "POST",
     headers: { authorization: `Bearer ${audience.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ status: "One post to a thousand remote followers on a hundred servers", visibility: "public" }),
+    body: JSON.stringify({ status: `One post to a thousand remote followers on a hundred servers (${n})`, visibility: "public" }),
   });
   const requestMs = epochMs() - startedAt;
   if (!response.ok) return { skipped: `posting answered ${response.status}` };
-  const kithDone = await waitDelivered(remote);
+  const done = await waitDelivered(remote);
   const cpu = cpuMs(kith.pid) - before;
-  const kithMs = kithDone.lastAt === null ? null : kithDone.lastAt - startedAt;
   // Per delivery: the post's own statements (posting, fan-out) are in it too, a few dozen spread over a hundred.
-  const statements = statementsPer(statementsBefore, await statementTotals(kith), kithDone.verified);
-  const body = (await deliveries(remote, true)).find((delivery) => delivery.verified)?.body;
+  const statements = statementsPer(statementsBefore, await statementTotals(kith), done.verified);
+  return { requestMs, done, cpu, kithMs: done.lastAt === null ? null : done.lastAt - startedAt, statements };
+}
 
+/** The bare script's delivery of `body` to every host's shared inbox: the time until every host verified, and its CPU. */
+async function baselineOnce({ remote, workDir, keys, baselineKeyId }, body) {
   await fetch(`${remote.info.control}/reset`, { method: "POST" });
   const specFile = join(workDir, "delivery-baseline.json");
   writeFileSync(
@@ -281,16 +281,55 @@ export async function deliveryScenario({ kith, storage, workDir, keys, remote })
     }),
   );
   const bare = await runJson("delivery-baseline.mjs", [specFile]);
-  const bareDone = await waitDelivered(remote, 10_000);
-  const bareMs = bareDone.lastAt === null ? null : bareDone.lastAt - bare.startedAt;
+  const done = await waitDelivered(remote, 10_000);
+  return { done, cpu: bare.cpuMs, ms: done.lastAt === null ? null : done.lastAt - bare.startedAt };
+}
+
+/**
+ * One public post by an account with 1 000 remote followers on 100 hosts, then the same body signed and POSTed by a
+ * bare script; `posts` times each (Kith's posts first, one after another), reporting the medians.
+ */
+export async function deliveryScenario({ kith, storage, workDir, keys, remote, posts = 1, log = () => {} }) {
+  const audience = await addDeliveryAudience(storage, { hosts: remote.info.hosts, actorsPerHost: ACTORS_PER_HOST });
+  // A server that has heard from this actor before has its key: fetched here, before the clock starts (which also has Kith make the key).
+  const actor = await (await fetch(`${kith.url}/users/${audience.username}`, { headers: { accept: "application/activity+json" } })).json();
+  const baselineKeyId = `${remote.info.hosts[0]}/users/baseline#main-key`;
+  for (const keyId of [actor.publicKey?.id, baselineKeyId]) {
+    if (keyId) await fetch(`${remote.info.control}/prewarm?keyId=${encodeURIComponent(keyId)}`, { method: "POST" });
+  }
+
+  const rounds = [];
+  for (let n = 1; n <= posts; n++) {
+    const round = await postOnce({ kith, remote, audience }, n);
+    if (round.skipped) return { skipped: round.skipped };
+    round.body = (await deliveries(remote, true)).find((delivery) => delivery.verified)?.body;
+    rounds.push(round);
+    if (posts > 1)
+      log(`  delivery post ${n}: ${round.kithMs?.toFixed(0)} ms, ${round.cpu.toFixed(0)} ms CPU, ${round.done.verified} verified`);
+  }
+  const bares = [];
+  for (let n = 1; n <= posts; n++) {
+    const bare = await baselineOnce({ remote, workDir, keys, baselineKeyId }, rounds.at(-1).body);
+    bares.push(bare);
+    if (posts > 1) log(`  delivery baseline ${n}: ${bare.ms?.toFixed(0)} ms, ${bare.cpu.toFixed(0)} ms CPU`);
+  }
+  const kithDone = rounds.at(-1).done;
+  const bareDone = bares.at(-1).done;
+  const kithMs = median(rounds.map((round) => round.kithMs));
+  const bareMs = median(bares.map((bare) => bare.ms));
+  const cpu = median(rounds.map((round) => round.cpu));
+  const bareCpu = median(bares.map((bare) => bare.cpu));
   return {
     scenario: `delivery of one post to ${audience.followers} followers on ${HOSTS} hosts`,
-    requestMs,
+    requestMs: median(rounds.map((round) => round.requestMs)),
     kithMs,
     cpuMs: cpu,
-    statements,
+    cpuMsPerDelivery: kithDone.verified ? cpu / kithDone.verified : null,
+    statements: rounds.at(-1).statements,
     baselineMs: bareMs,
+    baselineCpuMs: bareCpu,
+    baselineCpuMsPerDelivery: bareDone.verified ? bareCpu / bareDone.verified : null,
     ratio: kithMs !== null && bareMs ? kithMs / bareMs : null,
-    detail: `${kithDone.hosts}/${HOSTS} hosts verified a delivery (${kithDone.verified} verified, ${kithDone.personal} to personal inboxes, ${kithDone.refused} refused); baseline ${bareDone.hosts}/${HOSTS}`,
+    detail: `${kithDone.hosts}/${HOSTS} hosts verified a delivery (${kithDone.verified} verified, ${kithDone.personal} to personal inboxes, ${kithDone.refused} refused); baseline ${bareDone.hosts}/${HOSTS}${posts > 1 ? `; medians of ${posts} posts` : ""}`,
   };
 }

@@ -43,6 +43,30 @@ describeFeedsOnEngines("federation monitoring storage", (makeKith: KithFactory) 
     ]);
   });
 
+  it("records a batch's successes in one write: counted per domain, failure days and unreachable marks cleared", async () => {
+    const monitor = kith.services.federationMonitor;
+    for (let day = 0; day < 3; day++) {
+      await monitor.recordDelivery(new URL("https://b.example/inbox"), "failure");
+      kith.clock.advance(DAY);
+    }
+    expect(await monitor.unreachableDomains()).toEqual([expect.objectContaining({ domain: "b.example" })]);
+    await monitor.recordSuccesses([
+      new URL("https://A.example/users/x/inbox"),
+      new URL("https://a.example/users/y/inbox"),
+      new URL("https://b.example/inbox"),
+      new URL("https://c.example:8443/inbox"),
+    ]);
+    await monitor.recordSuccesses([new URL("https://a.example/inbox")]);
+    await monitor.recordSuccesses([]);
+    expect(await monitor.unreachableDomains()).toEqual([]);
+    const rows = Object.fromEntries((await monitor.deliveries()).map((row) => [row.domain, row]));
+    expect(rows).toEqual({
+      "a.example": expect.objectContaining({ succeeded: 3, failed: 0, lastSuccessAt: kith.clock.now().toISOString() }),
+      "b.example": expect.objectContaining({ succeeded: 1, failed: 3, failureDays: 0, unreachableSince: null }),
+      "c.example:8443": expect.objectContaining({ succeeded: 1, failed: 0 }),
+    });
+  });
+
   it("sums incoming activities per minute and per domain, and lists connected domains with counts", async () => {
     const monitor = kith.services.federationMonitor;
     await monitor.recordInbox("a.example");

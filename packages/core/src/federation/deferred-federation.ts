@@ -5,15 +5,18 @@ import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { type DomainEvent, type DomainEventType, DomainEvents } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
+import { BatchDelivery } from "./batch-delivery.js";
 import { DeliveryGate } from "./delivery-gate.js";
 import { FedifyMessageQueue } from "./fedify-message-queue.js";
 import { InboxAddresses } from "./inbox-addresses.js";
+import { InboxSender } from "./inbox-sender.js";
 import type { SentFollow } from "./follow-outbox.js";
 import type { KithFederation } from "./kith-federation.js";
 import { pruneExpiredEntries } from "./kv-pruning.js";
 import { POLL_RESULTS_QUEUE, REPLIES_QUEUE } from "./queue-names.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
 import { SqlKvStore } from "./sql-kv-store.js";
+import { userAgentOf } from "./user-agent.js";
 import type { WebFingerDocument } from "./webfinger-client.js";
 
 // Fedify and what it brings (JSON-LD, OpenTelemetry, es-toolkit, the vocabulary) are half the modules of a server and
@@ -29,19 +32,33 @@ export interface FederationParts {
   readonly fetch: SafeFetch;
 }
 
+/**
+ * Inboxes in one batch job at most: a post to more servers is several jobs, which other workers can share. A batch
+ * cut off by a crash is sent again whole (servers drop the copies by the activity's id).
+ */
+const BATCH_SIZE = 100;
+
 export function federationPartsOf(deps: ServiceDeps, services: KithServices, fetch?: SafeFetch): FederationParts {
+  const { allowPrivateAddress } = deps.config;
   const deliveries = new DeliveryGate({
     domainPolicy: services.domainPolicy,
     monitor: services.federationMonitor,
     clock: deps.clock,
-    inboxAddresses: new InboxAddresses({ allowPrivateAddress: deps.config.allowPrivateAddress, clock: deps.clock }),
+    inboxAddresses: new InboxAddresses({ allowPrivateAddress, clock: deps.clock }),
   });
-  return {
-    kv: new SqlKvStore(deps.storage, deps.clock),
-    queue: new FedifyMessageQueue(deps.queue, { around: deliveries.around }),
-    deliveries,
-    fetch: fetch ?? createSafeFetch({ allowPrivateAddress: deps.config.allowPrivateAddress }),
-  };
+  const kv = new SqlKvStore(deps.storage, deps.clock);
+  const batches = new BatchDelivery({
+    gate: deliveries,
+    kv,
+    sender: new InboxSender({ allowPrivateAddress }),
+    handBack: (messages): Promise<void> => queue.enqueueEach(messages),
+    userAgent: userAgentOf(deps.config),
+  });
+  const queue: FedifyMessageQueue = new FedifyMessageQueue(deps.queue, {
+    around: deliveries.around,
+    batches: { size: BATCH_SIZE, deliver: (batch): Promise<void> => batches.deliver(batch) },
+  });
+  return { kv, queue, deliveries, fetch: fetch ?? createSafeFetch({ allowPrivateAddress }) };
 }
 
 /** The federation of a Kith instance, built (and Fedify loaded) on first use. */

@@ -36,7 +36,9 @@ function outboxMessageOf(message: unknown): OutboxMessageLike | null {
 /**
  * The one place outgoing deliveries pass: every activity Fedify sends
  * through the queue becomes one "outbox" message per inbox, and the queue
- * bridge hands each to `around`. There a delivery to a domain that may not
+ * bridge hands each to `around` (a batch of them asks `admits` for each
+ * inbox and reports its successes to `recordSuccesses`, see
+ * batch-delivery.ts). There a delivery to a domain that may not
  * federate (SUSPEND, or not on the allowlist in allowlist mode) is dropped,
  * one to an unreachable domain is skipped (except the daily probe), one to an
  * inbox at a non-public address (outside test networks) is dropped, and the
@@ -67,7 +69,7 @@ export class DeliveryGate {
     const outbox = outboxMessageOf(message);
     if (!outbox) return handle();
     const inbox = new URL(outbox.inbox);
-    if (!(await this.#admits(inbox.host)) || !(await this.#reachable(inbox))) return;
+    if (!(await this.admits(inbox))) return;
     const attempt = { failed: false };
     try {
       await this.#attempt.run(attempt, handle);
@@ -80,6 +82,21 @@ export class DeliveryGate {
     else this.#reached(inbox.host);
     await this.deps.monitor.recordDelivery(inbox, attempt.failed ? "failure" : "success");
   };
+
+  /**
+   * Whether a delivery to `inbox` may go: not to a domain that may not
+   * federate, nor to an unreachable one (but for the daily probe), nor to a
+   * non-public address. What it refuses is dropped, not retried.
+   */
+  async admits(inbox: URL): Promise<boolean> {
+    return (await this.#admits(inbox.host)) && (await this.#reachable(inbox));
+  }
+
+  /** Deliveries made outside `around` (a batch's) reached these inboxes: recorded in one write. */
+  async recordSuccesses(inboxes: readonly URL[]): Promise<void> {
+    for (const inbox of inboxes) this.#reached(inbox.host);
+    await this.deps.monitor.recordSuccesses(inboxes);
+  }
 
   #reached(host: string): void {
     this.#reachedAt.delete(host);

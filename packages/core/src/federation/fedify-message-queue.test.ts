@@ -103,6 +103,53 @@ describe("Fedify's MessageQueue on the queue port", () => {
     );
   });
 
+  /** Fedify's messages for one send to several inboxes: the same activity and keys, an inbox each. */
+  function outboxMessages(inboxes: readonly string[]): Record<string, unknown>[] {
+    const shared = { type: "outbox", activity: { type: "Create" }, keys: [], activityId: "https://kith.example/a/1", attempt: 0 };
+    return inboxes.map((inbox, n) => ({ ...shared, id: `m${n}`, inbox, sharedInbox: true, headers: {}, started: "2026-01-01T00:00:00Z" }));
+  }
+
+  it("queues one send's deliveries as batch jobs for the batch handler, and each message a batch hands back as a job", async () => {
+    const batches: unknown[] = [];
+    const bridge = new FedifyMessageQueue(queue, {
+      batches: {
+        size: 2,
+        deliver: async (batch) => {
+          batches.push(batch);
+          await bridge.enqueueEach([{ type: "outbox", id: "handed back", inbox: batch.inboxes[0]?.inbox, attempt: 0 }]);
+        },
+      },
+    });
+    const seen: unknown[] = [];
+    void bridge.listen(
+      (message) => {
+        seen.push((message as { id: string }).id);
+      },
+      { signal: controller.signal },
+    );
+    await bridge.enqueueMany(outboxMessages(["https://a.example/inbox", "https://b.example/inbox", "https://c.example/inbox"]));
+    await eventually(() => expect(seen).toEqual(["handed back", "handed back"]));
+    expect(batches.map((batch) => (batch as { inboxes: { inbox: string }[] }).inboxes.map((inbox) => inbox.inbox))).toEqual([
+      ["https://a.example/inbox", "https://b.example/inbox"],
+      ["https://c.example/inbox"],
+    ]);
+    await eventually(async () => expect((await queue.counts("federation")).finished).toBe(4));
+  });
+
+  it("splits a batch job into a job per inbox in a process without a batch handler", async () => {
+    const batching = new FedifyMessageQueue(queue, { batches: { size: 10, deliver: async () => {} } });
+    await batching.enqueueMany(outboxMessages(["https://a.example/inbox", "https://b.example/inbox"]));
+    const bridge = new FedifyMessageQueue(queue);
+    const seen: unknown[] = [];
+    void bridge.listen(
+      (message) => {
+        seen.push((message as { inbox: string }).inbox);
+      },
+      { signal: controller.signal },
+    );
+    await eventually(() => expect(seen.sort()).toEqual(["https://a.example/inbox", "https://b.example/inbox"]));
+  });
+
   it("stops listening when the signal aborts, and listen then resolves", async () => {
     const bridge = new FedifyMessageQueue(queue, { backoff: { baseMs: 5_000 } });
     const seen: unknown[] = [];

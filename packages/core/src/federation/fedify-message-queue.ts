@@ -1,5 +1,6 @@
 import type { MessageQueue, MessageQueueDepth, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
 import type { BackoffOptions, EnqueueOptions, Queue } from "../ports/queue.js";
+import { type OutboxBatch, batchOutboxMessages, isOutboxBatch, outboxMessagesOf } from "./outbox-batch.js";
 
 /** What Fedify's `Temporal.Duration` offers that the bridge needs. */
 interface DurationLike {
@@ -27,6 +28,15 @@ export interface FedifyMessageQueueOptions {
   readonly maxRetries?: number;
   /** Runs around the handling of each message (`handle` calls Fedify's listener): where deliveries are filtered and their outcomes recorded. */
   readonly around?: (message: unknown, handle: () => Promise<void>) => Promise<void>;
+  /**
+   * The deliveries of one send to several inboxes queued as batches of up to
+   * `size` inboxes, a job each, which `deliver` works (outbox-batch.ts);
+   * without it, a job per inbox as Fedify made them.
+   */
+  readonly batches?: {
+    readonly size: number;
+    readonly deliver: (batch: OutboxBatch) => Promise<void>;
+  };
 }
 
 type Listener = (message: unknown) => Promise<void> | void;
@@ -59,6 +69,7 @@ export class FedifyMessageQueue implements MessageQueue {
   readonly #concurrency: number;
   readonly #maxRetries: number;
   readonly #around: FedifyMessageQueueOptions["around"];
+  readonly #batches: FedifyMessageQueueOptions["batches"];
   #listener: Listener | null = null;
   #registered = false;
 
@@ -70,6 +81,7 @@ export class FedifyMessageQueue implements MessageQueue {
     this.#concurrency = options.concurrency ?? 16;
     this.#maxRetries = options.maxRetries ?? 9;
     this.#around = options.around;
+    this.#batches = options.batches;
   }
 
   async enqueue(message: unknown, options: MessageQueueEnqueueOptions = {}): Promise<void> {
@@ -77,14 +89,23 @@ export class FedifyMessageQueue implements MessageQueue {
   }
 
   async enqueueMany(messages: readonly unknown[], options: MessageQueueEnqueueOptions = {}): Promise<void> {
-    const jobOptions = this.#jobOptions(options);
+    const batches = this.#batches && batchOutboxMessages(messages, this.#batches.size);
+    await this.#enqueueJobs(batches ?? messages, this.#jobOptions(options));
+  }
+
+  /** Queues each message as a job of its own, never batched (the deliveries a batch hands back). */
+  async enqueueEach(messages: readonly unknown[]): Promise<void> {
+    await this.#enqueueJobs(messages, this.#jobOptions({}));
+  }
+
+  async #enqueueJobs(payloads: readonly unknown[], jobOptions: EnqueueOptions): Promise<void> {
     // A fan-out's deliveries, written together where the port can (one statement instead of one per inbox).
     if (this.#queue.enqueueMany) {
-      await this.#queue.enqueueMany(this.queueName, messages, jobOptions);
+      await this.#queue.enqueueMany(this.queueName, payloads, jobOptions);
       return;
     }
     // One at a time: jobs with an ordering key must be stored in the order given.
-    for (const message of messages) await this.#queue.enqueue(this.queueName, message, jobOptions);
+    for (const payload of payloads) await this.#queue.enqueue(this.queueName, payload, jobOptions);
   }
 
   /** Handles the messages of the queue until `signal` aborts; resolves then, never rejects. */
@@ -122,12 +143,19 @@ export class FedifyMessageQueue implements MessageQueue {
     };
   }
 
+  /** A batch job: delivered by the batch handler, or (should there be none in this process) split into a job per inbox. */
+  async #deliverBatch(batch: OutboxBatch): Promise<void> {
+    if (this.#batches) await this.#batches.deliver(batch);
+    else await this.enqueueEach(outboxMessagesOf(batch, batch.inboxes));
+  }
+
   #register(): void {
     if (this.#registered) return;
     this.#registered = true;
     this.#queue.handle(
       this.queueName,
       async (payload) => {
+        if (isOutboxBatch(payload)) return this.#deliverBatch(payload);
         const listener = this.#listener;
         if (!listener) throw new Error("No Fedify listener in this process; the message will be retried");
         if (this.#around) await this.#around(payload, async () => await listener(payload));

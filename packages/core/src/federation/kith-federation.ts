@@ -1,7 +1,6 @@
 import { type Context, type Federation, type RequestContext, createFederation } from "@fedify/fedify";
 import { type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
 import type { FallbackHandler } from "../api/fetch-handler.js";
-import type { KithConfig } from "../config.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { DomainEvents } from "../services/events/domain-events.js";
@@ -37,6 +36,8 @@ import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import type { SafeFetch } from "./safe-fetch.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
+import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
+import { userAgentOf } from "./user-agent.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
 import { federatePosts } from "./status-outbox.js";
@@ -99,10 +100,6 @@ function mediaOf(services: KithServices): MediaUrls | null {
   return media && typeof media.publicUrls === "function" ? (media as MediaUrls) : null;
 }
 
-function userAgentOf(config: KithConfig): string {
-  return `Kith/${config.version} (+${config.origin}/)`;
-}
-
 /** The page cursor: the id of the last item of the previous page ("" for the first page). */
 function beforeOf(cursor: string | null): { beforeId?: string } {
   return cursor ? { beforeId: cursor } : {};
@@ -128,6 +125,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     // its own, and unreachable domains are tracked by the delivery gate instead.
     queue: parts.queue,
     circuitBreaker: false,
+    // Stated, not left to Fedify's defaults: batched deliveries read and write the same signature forms.
+    firstKnock: FIRST_KNOCK,
+    kvPrefixes: { httpMessageSignaturesSpec: SIGNATURE_SPEC_PREFIX },
     onOutboxError: deliveries.onOutboxError,
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
     manuallyStartQueue: true,

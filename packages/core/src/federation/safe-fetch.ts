@@ -136,7 +136,7 @@ export function systemLookup(hostname: string): Promise<readonly string[]> {
 }
 
 /** A `lookup` for node:http that resolves once, refuses non-public results, and connects to what it checked. */
-function guardedLookup(
+export function guardedLookup(
   resolveHost: (hostname: string) => Promise<readonly string[]>,
   refuse: (address: string) => boolean,
 ): LookupFunction {

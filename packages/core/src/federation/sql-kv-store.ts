@@ -9,6 +9,7 @@ import {
   readFederationKvEntry,
   writeFederationKv,
 } from "../storage/repositories/federation-kv.js";
+import { SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 
 /** What Fedify's `Temporal.Duration` offers that the store needs. */
 interface DurationLike {
@@ -31,7 +32,7 @@ function encodePrefix(prefix: KvKey | undefined): string {
  * (the sender's public key), and seldom changed: this process keeps their
  * values for a while instead of reading them each time.
  */
-const MEMORY_PREFIXES: readonly string[] = [encodePrefix(["_fedify", "httpMessageSignaturesSpec"]), encodePrefix(["_fedify", "publicKey"])];
+const MEMORY_PREFIXES: readonly string[] = [encodePrefix(SIGNATURE_SPEC_PREFIX), encodePrefix(["_fedify", "publicKey"])];
 
 /**
  * How long a value kept in memory is used without reading the database: a

@@ -103,7 +103,12 @@ export function federatePosts(options: StatusOutboxOptions): void {
 
   async function send(author: AccountRow, recipients: readonly Recipient[], activity: Activity): Promise<void> {
     if (recipients.length === 0) return;
-    await options.context().sendActivity({ identifier: author.username }, [...recipients], activity, { preferSharedInbox: true });
+    // No fan-out job in between: the inboxes are queued from here, as batches (outbox-batch.ts), a few jobs for the
+    // largest audience; a fan-out job would parse the activity back from JSON-LD only to do the same.
+    await options.context().sendActivity({ identifier: author.username }, [...recipients], activity, {
+      preferSharedInbox: true,
+      fanout: "skip",
+    });
     logger.debug("Queued {type} {id} for {count} recipients", {
       type: activity.constructor.name,
       id: activity.id?.href,

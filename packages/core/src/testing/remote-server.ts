@@ -1,6 +1,6 @@
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type HttpMessageSignaturesSpec, generateCryptoKeyPair, signObject, signRequest } from "@fedify/fedify";
+import { type HttpMessageSignaturesSpec, generateCryptoKeyPair, signObject, signRequest, verifyRequest } from "@fedify/fedify";
 import { Activity, CryptographicKey, Endpoints, Multikey, Person } from "@fedify/fedify/vocab";
 
 /** An actor of the remote server, with the key pairs a test signs as it with. */
@@ -20,6 +20,8 @@ export interface ReceivedRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: unknown;
+  /** The body as it came (POSTs). */
+  readonly rawBody?: string;
 }
 
 export interface SignOptions {
@@ -66,6 +68,12 @@ export interface RemoteServer {
   signedPost(url: string | URL, activity: unknown, actor: RemoteActor, options?: SignOptions): Promise<Request>;
   /** The activity with an FEP-8b32 integrity proof by the actor's Ed25519 key. */
   withProof(activity: Record<string, unknown>, actor: RemoteActor): Promise<Record<string, unknown>>;
+  /**
+   * Whether the HTTP signature of a POST it received verifies, as a server
+   * would check it (Fedify's verifyRequest, either form); `fetchDocument`
+   * fetches the signer's key document.
+   */
+  signatureVerifies(request: ReceivedRequest, fetchDocument: (url: string) => Promise<unknown>): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -107,7 +115,7 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
         try {
           body = JSON.parse(text);
         } catch {}
-        received.push({ method: "POST", path, headers: req.headers, body });
+        received.push({ method: "POST", path, headers: req.headers, body, rawBody: text });
         res.writeHead(state.inboxStatus(path)).end();
         return;
       }
@@ -177,6 +185,13 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
       const object = await Activity.fromJsonLd(activity);
       const signed = await signObject(object, actor.ed25519.privateKey, actor.ed25519KeyId);
       return (await signed.toJsonLd({ format: "compact" })) as Record<string, unknown>;
+    },
+    async signatureVerifies(request, fetchDocument) {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
+      const received = new Request(new URL(request.path, origin), { method: request.method, headers, body: request.rawBody ?? null });
+      const documentLoader = async (url: string) => ({ contextUrl: null, document: await fetchDocument(url), documentUrl: url });
+      return (await verifyRequest(received, { documentLoader })) !== null;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -12,7 +12,7 @@ import {
   listUnreachableDomains,
   pruneInboxMinutes,
   recordDeliveryFailure,
-  recordDeliverySuccess,
+  recordDeliverySuccesses,
   recordInboxArrival,
 } from "../../storage/repositories/federation-monitoring.js";
 import type { ServiceDeps } from "../deps.js";
@@ -67,16 +67,28 @@ export class FederationMonitor {
 
   /** Records the outcome of one delivery attempt to an inbox. */
   async recordDelivery(inbox: URL, outcome: "success" | "failure"): Promise<void> {
+    if (outcome === "success") return this.recordSuccesses([inbox]);
     const domain = domainOf(inbox.host);
     const now = this.deps.clock.now();
     try {
-      if (outcome === "success") await recordDeliverySuccess(this.deps.storage.db, domain, now);
-      else {
-        const state = await recordDeliveryFailure(this.deps.storage.db, domain, now, UNREACHABLE_AFTER_DAYS);
-        if (state.unreachableSince === now.toISOString()) logger.warn("Marked {domain} unreachable", { domain });
-      }
+      const state = await recordDeliveryFailure(this.deps.storage.db, domain, now, UNREACHABLE_AFTER_DAYS);
+      if (state.unreachableSince === now.toISOString()) logger.warn("Marked {domain} unreachable", { domain });
     } catch (error) {
       logger.error("Could not record a delivery outcome for {domain}: {error}", { domain, error });
+    }
+  }
+
+  /** Records deliveries that reached these inboxes, in one write however many domains they are on. */
+  async recordSuccesses(inboxes: readonly URL[]): Promise<void> {
+    const successes = new Map<string, number>();
+    for (const inbox of inboxes) {
+      const domain = domainOf(inbox.host);
+      successes.set(domain, (successes.get(domain) ?? 0) + 1);
+    }
+    try {
+      await recordDeliverySuccesses(this.deps.storage.db, successes, this.deps.clock.now());
+    } catch (error) {
+      logger.error("Could not record delivery successes for {domains}: {error}", { domains: [...successes.keys()], error });
     }
   }
 

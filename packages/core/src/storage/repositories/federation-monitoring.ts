@@ -54,15 +54,27 @@ const DELIVERY_COLUMNS = [
   "unreachable_since",
 ] as const;
 
-/** A delivery reached the domain: counted, and its failure days and unreachable mark cleared. */
-export async function recordDeliverySuccess(db: Kysely<Database>, domain: string, now: Date): Promise<void> {
+/**
+ * Deliveries reached these domains (domain → how many): counted, and their
+ * failure days and unreachable marks cleared, in one statement.
+ */
+export async function recordDeliverySuccesses(db: Kysely<Database>, successes: ReadonlyMap<string, number>, now: Date): Promise<void> {
+  if (successes.size === 0) return;
   const at = now.toISOString();
+  const rows = [...successes].map(([domain, succeeded]) => ({
+    domain,
+    succeeded,
+    last_success_at: at,
+    last_failure_at: null,
+    last_failure_day: null,
+    unreachable_since: null,
+  }));
   await db
     .insertInto("federation_domain_deliveries")
-    .values({ domain, succeeded: 1, last_success_at: at, last_failure_at: null, last_failure_day: null, unreachable_since: null })
+    .values(rows)
     .onConflict((oc) =>
       oc.column("domain").doUpdateSet({
-        succeeded: sql`federation_domain_deliveries.succeeded + 1`,
+        succeeded: sql`federation_domain_deliveries.succeeded + excluded.succeeded`,
         last_success_at: at,
         failure_days: 0,
         last_failure_day: null,
@@ -87,7 +99,15 @@ export async function recordDeliveryFailure(
   const day = at.slice(0, 10);
   await db
     .insertInto("federation_domain_deliveries")
-    .values({ domain, failed: 1, last_failure_at: at, last_failure_day: day, failure_days: 1, last_success_at: null, unreachable_since: null })
+    .values({
+      domain,
+      failed: 1,
+      last_failure_at: at,
+      last_failure_day: day,
+      failure_days: 1,
+      last_success_at: null,
+      unreachable_since: null,
+    })
     .onConflict((oc) =>
       oc.column("domain").doUpdateSet({
         failed: sql`federation_domain_deliveries.failed + 1`,
@@ -104,7 +124,11 @@ export async function recordDeliveryFailure(
     .where("unreachable_since", "is", null)
     .where("failure_days", ">=", unreachableAfterDays)
     .execute();
-  const row = await db.selectFrom("federation_domain_deliveries").select(DELIVERY_COLUMNS).where("domain", "=", domain).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("federation_domain_deliveries")
+    .select(DELIVERY_COLUMNS)
+    .where("domain", "=", domain)
+    .executeTakeFirstOrThrow();
   return deliveriesOf(row);
 }
 
