@@ -4,6 +4,7 @@
 // Each is measured against Kith and against a bare baseline in the same run.
 
 import { spawn } from "node:child_process";
+import { createPublicKey } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpuMs } from "./processes.mjs";
@@ -285,6 +286,12 @@ async function baselineOnce({ remote, workDir, keys, baselineKeyId }, body) {
   return { done, cpu: bare.cpuMs, ms: done.lastAt === null ? null : done.lastAt - bare.startedAt };
 }
 
+/** The RSA key sizes both sides sign with: a fair baseline signs with a key as large as Kith's (signing cost grows with it). */
+function keySizes(actor, baselineKey) {
+  const bits = (pem) => (pem ? createPublicKey(pem).asymmetricKeyDetails?.modulusLength : undefined) ?? "unknown";
+  return `RSA keys: Kith ${bits(actor.publicKey?.publicKeyPem)} bits, baseline ${bits(baselineKey.publicKey)} bits`;
+}
+
 /**
  * One public post by an account with 1 000 remote followers on 100 hosts, then the same body signed and POSTed by a
  * bare script; `posts` times each (Kith's posts first, one after another), reporting the medians.
@@ -330,6 +337,6 @@ export async function deliveryScenario({ kith, storage, workDir, keys, remote, p
     baselineCpuMs: bareCpu,
     baselineCpuMsPerDelivery: bareDone.verified ? bareCpu / bareDone.verified : null,
     ratio: kithMs !== null && bareMs ? kithMs / bareMs : null,
-    detail: `${kithDone.hosts}/${HOSTS} hosts verified a delivery (${kithDone.verified} verified, ${kithDone.personal} to personal inboxes, ${kithDone.refused} refused); baseline ${bareDone.hosts}/${HOSTS}${posts > 1 ? `; medians of ${posts} posts` : ""}`,
+    detail: `${kithDone.hosts}/${HOSTS} hosts verified a delivery (${kithDone.verified} verified, ${kithDone.personal} to personal inboxes, ${kithDone.refused} refused); baseline ${bareDone.hosts}/${HOSTS}; ${keySizes(actor, keys[0])}${posts > 1 ? `; medians of ${posts} posts` : ""}`,
   };
 }

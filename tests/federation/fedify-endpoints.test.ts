@@ -1,3 +1,4 @@
+import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import type { TestKith } from "@kith/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sqliteTestKith } from "../support/test-kith.js";
@@ -107,6 +108,28 @@ describe("Fedify endpoints", () => {
     expect(again.publicKeyPem).toBe(first.publicKeyPem);
     const rows = await kith.storage.db.selectFrom("actor_key_pairs").select(["algorithm"]).execute();
     expect(rows.map((row) => row.algorithm).sort()).toEqual(["Ed25519", "RSASSA-PKCS1-v1_5"]);
+  });
+
+  it("makes 2048-bit RSA keys, as Mastodon does, and keeps a larger key made before", async () => {
+    await kith.createUser("alice");
+    const modulusOf = (pem: string) => createPublicKey(pem).asymmetricKeyDetails?.modulusLength;
+    const made = (await json("/users/alice")).body.publicKey as { publicKeyPem: string };
+    expect(modulusOf(made.publicKeyPem)).toBe(2048);
+
+    const { account } = await kith.createUser("elder");
+    const old = generateKeyPairSync("rsa", { modulusLength: 4096 });
+    await kith.storage.db
+      .insertInto("actor_key_pairs")
+      .values({
+        owner_id: account.id,
+        algorithm: "RSASSA-PKCS1-v1_5",
+        public_jwk: JSON.stringify({ ...old.publicKey.export({ format: "jwk" }), alg: "RS256", key_ops: ["verify"], ext: true }),
+        private_jwk: JSON.stringify({ ...old.privateKey.export({ format: "jwk" }), alg: "RS256", key_ops: ["sign"], ext: true }),
+        created_at: kith.clock.now().toISOString(),
+      })
+      .execute();
+    const kept = (await json("/users/elder")).body.publicKey as { publicKeyPem: string };
+    expect(modulusOf(kept.publicKeyPem)).toBe(4096);
   });
 
   it("serves NodeInfo 2.1 with software, usage and registrations", async () => {
