@@ -23,7 +23,10 @@ import { type TestDatabase, postgresDatabase, sqliteMemoryDatabase } from "./eng
 
 const ids = new MonotonicIdGenerator(systemClock, systemRandom);
 
-function queueOn(storage: Storage, options: { processId?: string; leaseMs?: number; pollIntervalMs?: number } = {}): SqlQueue {
+function queueOn(
+  storage: Storage,
+  options: { processId?: string; leaseMs?: number; pollIntervalMs?: number; idlePollIntervalMs?: number } = {},
+): SqlQueue {
   return new SqlQueue({ storage, ids, pollIntervalMs: 20, heartbeatIntervalMs: 100, ...options });
 }
 
@@ -120,6 +123,38 @@ function defineCases(openDatabase: () => Promise<TestDatabase>, options: { multi
     expect(done).toBe(100);
     // 16 at first, then 8 at a time: about 12 claims (one per finished job would be about 90).
     expect(counter.claims).toBeLessThanOrEqual(16);
+  });
+
+  it("polls an idle queue less and less often, and still works a job enqueued here at once", async () => {
+    const counter = new ClaimCounter();
+    const queue = track(queueOn(countedStorage(database.storage, counter), { pollIntervalMs: 20, idlePollIntervalMs: 640 }));
+    const seen: unknown[] = [];
+    queue.handle("quiet", async (payload) => {
+      seen.push(payload);
+    });
+    await queue.start();
+    counter.claims = 0;
+    await sleep(1_000);
+    // Every 20 ms that would be about 50 claims; waits of 20, 40, 80, 160, 320 and 640 ms make at most 7.
+    expect(counter.claims).toBeLessThanOrEqual(8);
+    expect(counter.claims).toBeGreaterThan(0);
+    await queue.enqueue("quiet", { n: 1 });
+    await eventually(() => expect(seen).toEqual([{ n: 1 }]));
+  });
+
+  it("looks again within the poll interval for a job written in a transaction, however long the idle wait had grown", async () => {
+    // An idle wait of ten minutes: only the transaction's enqueue can bring the poll back in time.
+    const queue = track(queueOn(database.storage, { pollIntervalMs: 20, idlePollIntervalMs: 600_000 }));
+    const seen: unknown[] = [];
+    queue.handle("later", async (payload) => {
+      seen.push(payload);
+    });
+    await queue.start();
+    await sleep(400);
+    await database.storage.transaction(async (trx) => {
+      await queue.enqueue("later", { n: 2 }, { db: trx });
+    });
+    await eventually(() => expect(seen).toEqual([{ n: 2 }]));
   });
 
   it("drops the deduplication key of a job going back to waiting when another job of its key waits", async () => {

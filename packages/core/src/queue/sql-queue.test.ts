@@ -118,6 +118,55 @@ describe("a repeating background task", () => {
   });
 });
 
+describe("a repeating task that finds nothing", () => {
+  it("waits twice as long after each such run, up to its idle maximum, and a trigger or hurry brings the interval back", async () => {
+    const starts: number[] = [];
+    let idle = true;
+    const task = new RepeatingTask(
+      10,
+      async () => {
+        starts.push(performance.now());
+        return !idle;
+      },
+      { idleMaxIntervalMs: 80 },
+    );
+    task.start();
+    await sleep(400);
+    // Waits of 10, 20, 40, 80, 80, ... ms: at most 8 runs in 400 ms (40 at a steady 10 ms).
+    expect(starts.length).toBeLessThanOrEqual(8);
+    const gaps = starts.slice(1).map((at, index) => at - (starts[index] ?? at));
+    expect(gaps.at(-1)).toBeGreaterThanOrEqual(75);
+    idle = false;
+    task.trigger();
+    const busyFrom = starts.length;
+    await sleep(200);
+    // No longer idle: back to runs every 10 ms (at the idle wait of 80 ms there would be at most 3).
+    expect(starts.length - busyFrom).toBeGreaterThan(5);
+    await task.stop();
+  });
+
+  it("comes back within its interval after hurry(), while waiting its longest", async () => {
+    let runs = 0;
+    const task = new RepeatingTask(
+      10,
+      async () => {
+        runs += 1;
+        return false;
+      },
+      { idleMaxIntervalMs: 600_000 },
+    );
+    task.start();
+    // Runs at about 0, 10, 30, 70, 150, 310 and 630 ms; the next would be at 1 270 ms.
+    await sleep(700);
+    const before = runs;
+    // Without hurry() no run would come in the next 100 ms.
+    task.hurry();
+    await sleep(100);
+    expect(runs).toBeGreaterThan(before);
+    await task.stop();
+  });
+});
+
 describe("failure reports of a polling loop", () => {
   it("log the first failure, stay quiet while it lasts, and log the recovery", () => {
     const lines: string[] = [];

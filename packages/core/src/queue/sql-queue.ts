@@ -42,6 +42,13 @@ export interface SqlQueueOptions {
   /** How often each queue looks for due jobs when nothing wakes it sooner. @default 200 */
   readonly pollIntervalMs?: number;
   /**
+   * A queue that keeps finding nothing looks less and less often, down to
+   * once in this long; an enqueue in this process (or a job it finishes)
+   * brings it back at once, so only jobs written by other processes, and
+   * delayed ones coming due, may wait up to this. @default 10 x pollIntervalMs
+   */
+  readonly idlePollIntervalMs?: number;
+  /**
    * How long a claimed job stays reserved for this process without a renewal.
    * Running jobs are renewed every third of it; a job whose lease runs out
    * (its process died or hung) is taken up again by any process. @default 60_000
@@ -61,7 +68,10 @@ interface Registration {
   readonly worker: QueueWorker;
 }
 
-/** How old this process's copy of the queues' configuration may grow: an administrator's change elsewhere applies within it. */
+/**
+ * How old this process's copy of the queues' configuration may grow: an administrator's change made in another
+ * process applies within it, plus the maintenance's wait while the queues are idle (`idlePollIntervalMs`).
+ */
 const CONFIG_MAX_AGE_MS = 1_000;
 /** A process missing this many heartbeats in a row is no longer listed. */
 const MISSED_HEARTBEATS = 3;
@@ -95,6 +105,7 @@ export class SqlQueue implements Queue {
   readonly #ids: IdGenerator;
   readonly #clock: Clock;
   readonly #pollIntervalMs: number;
+  readonly #idlePollIntervalMs: number;
   readonly #leaseMs: number;
   readonly #heartbeatIntervalMs: number;
   readonly #logger = getLogger(["queue", "sql"]);
@@ -115,11 +126,14 @@ export class SqlQueue implements Queue {
     this.#ids = options.ids;
     this.#clock = options.clock ?? systemClock;
     this.#pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 200);
+    this.#idlePollIntervalMs = Math.max(this.#pollIntervalMs, options.idlePollIntervalMs ?? this.#pollIntervalMs * 10);
     this.#leaseMs = Math.max(3, options.leaseMs ?? 60_000);
     this.#heartbeatIntervalMs = Math.max(1, options.heartbeatIntervalMs ?? 10_000);
     this.processId = options.processId ?? `${hostname()}/${process.pid}/${randomBytes(4).toString("hex")}`;
     this.#configs = new QueueConfigCache(this.#store.db, CONFIG_MAX_AGE_MS);
-    this.#maintenance = new RepeatingTask(this.#pollIntervalMs, () => this.#maintain());
+    this.#maintenance = new RepeatingTask(this.#pollIntervalMs, () => this.#maintain(), {
+      idleMaxIntervalMs: this.#idlePollIntervalMs,
+    });
     this.#maintenanceFailures = new FailureReporter(this.#logger, "Taking up expired jobs and running due schedules");
     this.#leases = new RepeatingTask(Math.max(1, Math.floor(this.#leaseMs / 3)), () => this.#renewLeases());
     this.#leaseFailures = new FailureReporter(this.#logger, "Renewing the leases of running jobs");
@@ -208,6 +222,7 @@ export class SqlQueue implements Queue {
         processId: this.processId,
         leaseMs: this.#leaseMs,
         pollIntervalMs: this.#pollIntervalMs,
+        idlePollIntervalMs: this.#idlePollIntervalMs,
         skipLocked: this.#storage.capabilities.skipLocked,
         logger: this.#logger,
       }),
@@ -320,12 +335,16 @@ export class SqlQueue implements Queue {
     return ensureQueueRow(this.#store.db, configFromHandler(queue, options), this.#clock.now());
   }
 
-  /** Work no single queue owns: configuration changes from elsewhere, dead workers' jobs, due repeating jobs. */
-  async #maintain(): Promise<void> {
+  /**
+   * Work no single queue owns: configuration changes from elsewhere, dead workers' jobs, due repeating jobs. False
+   * when it found neither of the last two (it then runs less often while that lasts).
+   */
+  async #maintain(): Promise<boolean | undefined> {
     try {
       const now = this.#clock.now();
       await this.#configs.refreshIfStale(now.getTime());
-      if ((await reapExpiredLeases(this.#store, now)) > 0) {
+      const reaped = await reapExpiredLeases(this.#store, now);
+      if (reaped > 0) {
         for (const { worker } of this.#queues.values()) worker.wake();
       }
       const queues = await runDueSchedules(this.#store, now, async (trx, schedule) => {
@@ -345,8 +364,10 @@ export class SqlQueue implements Queue {
       });
       for (const queue of queues) this.#queues.get(queue)?.worker.wake();
       this.#maintenanceFailures.succeeded();
+      return reaped > 0 || queues.length > 0;
     } catch (error) {
       this.#maintenanceFailures.failed(error);
+      return undefined;
     }
   }
 

@@ -21,6 +21,8 @@ export interface QueueWorkerOptions {
   readonly processId: string;
   readonly leaseMs: number;
   readonly pollIntervalMs: number;
+  /** The longest wait between polls while the queue stays empty (see RepeatingTask). */
+  readonly idlePollIntervalMs: number;
   readonly skipLocked: boolean;
   readonly logger: Logger;
 }
@@ -61,7 +63,9 @@ export class QueueWorker {
   #drained = false;
 
   constructor(private readonly options: QueueWorkerOptions) {
-    this.#poll = new RepeatingTask(options.pollIntervalMs, () => this.#claimAndRun());
+    this.#poll = new RepeatingTask(options.pollIntervalMs, () => this.#claimAndRun(), {
+      idleMaxIntervalMs: options.idlePollIntervalMs,
+    });
     this.#pollFailures = new FailureReporter(options.logger, `Polling queue "${options.queue}" for jobs`);
   }
 
@@ -78,9 +82,13 @@ export class QueueWorker {
     this.#poll.trigger();
   }
 
-  /** Jobs were written that are not visible yet (in a transaction not yet committed): the next finished job looks again. */
+  /**
+   * Jobs were written that are not visible yet (in a transaction not yet committed): the next finished job looks
+   * again, and the next poll comes within the poll interval, however long an idle queue's wait had grown.
+   */
   expect(): void {
     this.#drained = false;
+    this.#poll.hurry();
   }
 
   /** Ids of the jobs this worker runs now, whose leases the queue renews. */
@@ -96,18 +104,19 @@ export class QueueWorker {
     await this.#jobs.onIdle();
   }
 
-  async #claimAndRun(): Promise<void> {
+  /** Claims what the free slots allow and starts it; false when the queue had nothing for this worker (it may poll less). */
+  async #claimAndRun(): Promise<boolean | undefined> {
     const config = this.options.config();
-    if (!config.enabled || this.#stopping) return;
+    if (!config.enabled || this.#stopping) return false;
     const concurrency = Math.max(1, Math.trunc(config.concurrency));
     if (this.#jobs.concurrency !== concurrency) this.#jobs.concurrency = concurrency;
     // Counted by this worker's own map, not p-queue's pending count: a job's last step (waking this poll)
     // runs inside its p-queue task, which p-queue still counts as pending at that moment.
     const free = concurrency - this.#running.size;
-    if (free <= 0) return;
+    if (free <= 0) return true;
     // A claim reads every runnable job of the queue to pick the first ones: while others still run, slots are
     // refilled half a concurrency at a time rather than one claim per finished job.
-    if (this.#running.size > 0 && free < Math.ceil(concurrency / 2)) return;
+    if (this.#running.size > 0 && free < Math.ceil(concurrency / 2)) return true;
     let rows: JobRow[];
     try {
       rows = await claimJobs(this.options.store.db, {
@@ -122,7 +131,7 @@ export class QueueWorker {
       this.#pollFailures.succeeded();
     } catch (error) {
       this.#pollFailures.failed(error);
-      return;
+      return undefined;
     }
     for (const row of rows) {
       const claim: Claim = { id: row.id, queue: row.queue, tries: Number(row.tries) };
@@ -136,6 +145,7 @@ export class QueueWorker {
       // #run never rejects: it writes every outcome itself.
       void this.#jobs.add(() => this.#run(row, claim, signal));
     }
+    return rows.length > 0 || this.#running.size > 0;
   }
 
   async #run(row: JobRow, claim: Claim, signal: AbortSignal): Promise<void> {
