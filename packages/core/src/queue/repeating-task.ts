@@ -33,7 +33,8 @@ export class RepeatingTask {
 
   constructor(
     private readonly intervalMs: number,
-    private readonly task: () => Promise<boolean | void>,
+    /** Resolving `false` says it found nothing to do (see RepeatingTaskOptions); anything else counts as work done. */
+    private readonly task: () => Promise<unknown>,
     options: RepeatingTaskOptions = {},
   ) {
     this.#idleDelayMs = intervalMs;
