@@ -9,8 +9,9 @@
 //   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10
 //   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone; --only=inbox or
 //                              --only=delivery for one of them)
-//   --delivery-posts=5         the delivery scenario posts this many times, one after another, and reports the
-//                              median (each post's figures are logged); default 1
+//   --delivery-posts=5         the delivery scenario posts this many times, one after another, and the baseline
+//                              delivers as many rounds; each reports its median (each round is logged); default 3
+//                              (5 without --quick): the first post of a server is a cold one
 //   --only=home                only the scenarios whose name contains the text (here both home timelines)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
@@ -260,7 +261,7 @@ async function measureFederation(engine, size, kith, prepared, results) {
 }
 
 const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 300 : 1_000));
-const deliveryPosts = Math.max(1, Number(args["delivery-posts"] ?? 1));
+const deliveryPosts = Math.max(1, Number(args["delivery-posts"] ?? (quick ? 3 : 5)));
 const federationKeys = await rsaKeyPairs(8);
 const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { createPublicKey } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { cpuMs } from "./processes.mjs";
 import { addDeliveryAudience } from "./seed.mjs";
 
@@ -268,9 +269,11 @@ async function postOnce({ kith, remote, audience }, n) {
   return { requestMs, done, cpu, kithMs: done.lastAt === null ? null : done.lastAt - startedAt, statements };
 }
 
-/** The bare script's delivery of `body` to every host's shared inbox: the time until every host verified, and its CPU. */
-async function baselineOnce({ remote, workDir, keys, baselineKeyId }, body) {
-  await fetch(`${remote.info.control}/reset`, { method: "POST" });
+/**
+ * The bare script (delivery-baseline.mjs), started once for every round of a scenario: `round()` has it deliver
+ * `body` to every host's shared inbox and resolves with the time until every host verified, and its CPU.
+ */
+async function startBaseline({ remote, workDir, keys, baselineKeyId }, body) {
   const specFile = join(workDir, "delivery-baseline.json");
   writeFileSync(
     specFile,
@@ -281,9 +284,26 @@ async function baselineOnce({ remote, workDir, keys, baselineKeyId }, body) {
       privateKey: keys[0].privateKey,
     }),
   );
-  const bare = await runJson("delivery-baseline.mjs", [specFile]);
-  const done = await waitDelivered(remote, 10_000);
-  return { done, cpu: bare.cpuMs, ms: done.lastAt === null ? null : done.lastAt - bare.startedAt };
+  const child = spawn(process.execPath, [join(LIB, "delivery-baseline.mjs"), specFile], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async round() {
+      await fetch(`${remote.info.control}/reset`, { method: "POST" });
+      child.stdin.write("go\n");
+      const { value, done: ended } = await lines.next();
+      if (ended) throw new Error(`delivery-baseline.mjs exited with ${child.exitCode}`);
+      const bare = JSON.parse(value);
+      const done = await waitDelivered(remote, 10_000);
+      return { done, cpu: bare.cpuMs, ms: done.lastAt === null ? null : done.lastAt - bare.startedAt };
+    },
+    stop() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", resolve);
+        child.stdin.end();
+      });
+    },
+  };
 }
 
 /** The RSA key sizes both sides sign with: a fair baseline signs with a key as large as Kith's (signing cost grows with it). */
@@ -315,10 +335,15 @@ export async function deliveryScenario({ kith, storage, workDir, keys, remote, p
       log(`  delivery post ${n}: ${round.kithMs?.toFixed(0)} ms, ${round.cpu.toFixed(0)} ms CPU, ${round.done.verified} verified`);
   }
   const bares = [];
-  for (let n = 1; n <= posts; n++) {
-    const bare = await baselineOnce({ remote, workDir, keys, baselineKeyId }, rounds.at(-1).body);
-    bares.push(bare);
-    if (posts > 1) log(`  delivery baseline ${n}: ${bare.ms?.toFixed(0)} ms, ${bare.cpu.toFixed(0)} ms CPU`);
+  const baseline = await startBaseline({ remote, workDir, keys, baselineKeyId }, rounds.at(-1).body);
+  try {
+    for (let n = 1; n <= posts; n++) {
+      const bare = await baseline.round();
+      bares.push(bare);
+      if (posts > 1) log(`  delivery baseline ${n}: ${bare.ms?.toFixed(0)} ms, ${bare.cpu.toFixed(0)} ms CPU`);
+    }
+  } finally {
+    await baseline.stop();
   }
   const kithDone = rounds.at(-1).done;
   const bareDone = bares.at(-1).done;

@@ -143,6 +143,9 @@ one process, each a separate origin), from the request until every host has veri
 the sender's key cached as a server that had seen it before would have it). The baseline is a bare script signing the
 same body with node:crypto and POSTing it to the 100 shared inboxes at once, until the same hosts verified it; its CPU
 is the script's own while sending (signing and HTTP), Kith's the server's from the request to the last verification.
+Kith posts several times in a row and the baseline, one process, delivers as many rounds: each reports its median
+round, so both are warm (code compiled, keep-alive connections to the hosts open) and a server's first, cold post does
+not stand for its usual cost. Both sign with RSA keys of the size given in the last column.
 
 ${deliveryTable(results.federation.filter((row) => row.kind === "delivery"))}
 
