@@ -3,13 +3,13 @@ import type { GroupedNotificationsEntity, NotificationEntity, NotificationGroupE
 import type { StatusEntity } from "../../api/entities/status.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
-import { applyFilterMatcher } from "../timelines/apply-filters.js";
+import { renderFiltered } from "../timelines/apply-filters.js";
 import type { NotificationGroup } from "./notification-groups.js";
 import type { NotificationRecord } from "./notification-service.js";
 
 /**
  * Renders notifications for their recipient in batches: one account render
- * and one status render per page, then the recipient's `notifications`
+ * and one status render per page, beside the recipient's `notifications`
  * filters. A notification about a post the recipient may no longer see, or
  * that a `hide` filter matches, is left out.
  */
@@ -23,9 +23,7 @@ export class NotificationViews {
   async #statuses(statusIds: readonly string[], viewerId: string): Promise<Map<string, StatusEntity>> {
     const ids = [...new Set(statusIds)];
     if (ids.length === 0) return new Map();
-    const rendered = await this.statusViews.renderList(ids, viewerId);
-    const matcher = await this.filters.forViewer(viewerId, "notifications");
-    const kept = applyFilterMatcher(matcher, rendered);
+    const kept = await renderFiltered(this.statusViews, this.filters, ids, viewerId, "notifications");
     return new Map(kept.map((status) => [status.id, status]));
   }
 

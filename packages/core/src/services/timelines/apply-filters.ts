@@ -1,5 +1,8 @@
 import type { StatusEntity } from "../../api/entities/status.js";
+import type { FilterContext } from "../../storage/repositories/filters.js";
+import type { FilterService } from "../filters/filter-service.js";
 import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.js";
+import type { StatusViews } from "../statuses/status-views.js";
 
 /**
  * Applies a viewer's filters to rendered posts. The Status schema types
@@ -10,4 +13,19 @@ import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.
 export function applyFilterMatcher(matcher: FilterMatcher, statuses: StatusEntity[]): StatusEntity[] {
   if (matcher.empty || statuses.length === 0) return statuses;
   return matcher.apply(statuses as unknown as FilterableStatus[]) as unknown as StatusEntity[];
+}
+
+/**
+ * Posts in the order of `ids` for a signed-in viewer, with the viewer's filters of `context` applied. The filters do
+ * not depend on the posts, so they are read beside them: on PostgreSQL one round trip fewer than one after the other.
+ */
+export async function renderFiltered(
+  statusViews: StatusViews,
+  filters: FilterService,
+  ids: readonly string[],
+  viewerId: string,
+  context: FilterContext,
+): Promise<StatusEntity[]> {
+  const [statuses, matcher] = await Promise.all([statusViews.renderList(ids, viewerId), filters.forViewer(viewerId, context)]);
+  return applyFilterMatcher(matcher, statuses);
 }

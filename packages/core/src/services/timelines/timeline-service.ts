@@ -12,7 +12,7 @@ import type { ServiceDeps } from "../deps.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { ListService } from "../lists/list-service.js";
 import type { StatusViews } from "../statuses/status-views.js";
-import { applyFilterMatcher } from "./apply-filters.js";
+import { renderFiltered } from "./apply-filters.js";
 import type { FilterContext } from "../../storage/repositories/filters.js";
 
 export type { PublicTimelineQuery, TagTimelineQuery };
@@ -30,7 +30,7 @@ export function normalizeTag(name: string): string {
 
 /**
  * Reads timelines: ids from one query each, then one batch render for the
- * viewer (visibility checked again there), then the viewer's filters of the
+ * viewer (visibility checked again there) beside the viewer's filters of the
  * timeline's context.
  */
 export class TimelineService {
@@ -80,9 +80,7 @@ export class TimelineService {
   }
 
   async #render(ids: readonly string[], viewerId: string | null, context: FilterContext): Promise<TimelinePage> {
-    const statuses = await this.statusViews.renderList(ids, viewerId);
-    if (viewerId === null || statuses.length === 0) return { statuses, pageIds: ids };
-    const matcher = await this.filters.forViewer(viewerId, context);
-    return { statuses: applyFilterMatcher(matcher, statuses), pageIds: ids };
+    if (viewerId === null || ids.length === 0) return { statuses: await this.statusViews.renderList(ids, viewerId), pageIds: ids };
+    return { statuses: await renderFiltered(this.statusViews, this.filters, ids, viewerId, context), pageIds: ids };
   }
 }
