@@ -1,3 +1,5 @@
+import { bufferedResponse } from "./buffered-response.js";
+
 /**
  * What a handler may return besides a plain value (sent as JSON, 200): a
  * Reply with its own status, headers or non-JSON body, or a ready Response.
@@ -26,12 +28,12 @@ export class Reply {
   toResponse(): Response {
     if (this.contentType === "") return new Response(null, { status: this.status, headers: this.headers });
     if (this.contentType !== undefined) {
-      return new Response(this.body as BodyInit, {
-        status: this.status,
-        headers: { "content-type": this.contentType, ...this.headers },
-      });
+      const init = { status: this.status, headers: { "content-type": this.contentType, ...this.headers } };
+      return typeof this.body === "string" || this.body instanceof Uint8Array
+        ? bufferedResponse(this.body, init)
+        : new Response(this.body as BodyInit, init);
     }
-    return new Response(JSON.stringify(this.body ?? null), {
+    return bufferedResponse(JSON.stringify(this.body ?? null), {
       status: this.status,
       headers: { "content-type": "application/json; charset=utf-8", ...this.headers },
     });
