@@ -320,6 +320,10 @@ export interface StatusesTable {
   reblogs_count: Generated<number>;
   favourites_count: Generated<number>;
   created_at: Timestamp;
+  /**
+   * Set by every write of the row but its three counters (an edit), so a post's rendering is the same while this and
+   * the counters are: the renderers keep parts of it by them (status-parts-cache.ts, StatusViews' JSON pieces).
+   */
   updated_at: Timestamp;
   edited_at: Timestamp | null;
 }

@@ -1,4 +1,5 @@
 import type { StatusEntity } from "../../api/entities/status.js";
+import type { JsonTexts } from "../../api/json-text.js";
 import type { PageRequest } from "../../domain/page.js";
 import { pageHomeFeed } from "../../storage/repositories/home-feed.js";
 import {
@@ -21,6 +22,8 @@ export type { PublicTimelineQuery, TagTimelineQuery };
 export interface TimelinePage {
   readonly statuses: StatusEntity[];
   readonly pageIds: readonly string[];
+  /** The JSON texts of the posts, for the answer to be assembled from (json-text.ts). */
+  readonly texts: JsonTexts;
 }
 
 /** Tag names are stored lower-cased and NFKC-normalised; queries are normalised the same way. */
@@ -80,7 +83,9 @@ export class TimelineService {
   }
 
   async #render(ids: readonly string[], viewerId: string | null, context: FilterContext): Promise<TimelinePage> {
-    if (viewerId === null || ids.length === 0) return { statuses: await this.statusViews.renderList(ids, viewerId), pageIds: ids };
-    return { statuses: await renderFiltered(this.statusViews, this.filters, ids, viewerId, context), pageIds: ids };
+    const texts: JsonTexts = new Map();
+    if (viewerId === null || ids.length === 0)
+      return { statuses: await this.statusViews.renderList(ids, viewerId, { texts }), pageIds: ids, texts };
+    return { statuses: await renderFiltered(this.statusViews, this.filters, ids, viewerId, context, texts), pageIds: ids, texts };
   }
 }
