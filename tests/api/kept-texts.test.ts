@@ -1,15 +1,15 @@
 /**
- * Timeline answers are assembled from JSON texts kept between requests
- * (StatusViews and AccountViews keep each post's and account's text while
- * what it was made from is the same). Each answer must be byte for byte the
- * JSON of the posts rendered afresh, after every kind of write that changes
- * how a post or its author looks, on both engines.
+ * Timeline and notification answers are assembled from JSON texts kept
+ * between requests (StatusViews and AccountViews keep each post's and
+ * account's text while what it was made from is the same). Each answer must
+ * be byte for byte the JSON of the same entities rendered afresh, after every
+ * kind of write that changes how a post or its author looks, on both engines.
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeFeedsOnEngines } from "./timelines-engines.js";
 
-describeFeedsOnEngines("timeline answers from kept texts", (makeKith) => {
+describeFeedsOnEngines("timeline and notification answers from kept texts", (makeKith) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
@@ -47,7 +47,16 @@ describeFeedsOnEngines("timeline answers from kept texts", (makeKith) => {
     return { text, fresh, ids };
   }
 
-  /** Home (bob), public as bob and as a guest: each twice, so the second answer comes from kept texts. */
+  /** Alice's notifications, and their JSON rendered afresh. */
+  async function notificationsAndFresh(): Promise<{ text: string; fresh: string }> {
+    const response = await kith.request("GET", "/api/v1/notifications?limit=40", { token: alice.token });
+    expect(response.status).toBe(200);
+    const records = await kith.services.notifications.list(alice.account.id, {}, { limit: 40 });
+    const fresh = JSON.stringify(await kith.services.notificationViews.render(records, alice.account.id));
+    return { text: await response.text(), fresh };
+  }
+
+  /** Home (bob), public as bob and as a guest, alice's notifications: each twice, so the second answer comes from kept texts. */
   async function expectFresh(step: string): Promise<string[]> {
     let homeIds: string[] = [];
     for (let round = 0; round < 2; round++) {
@@ -58,6 +67,8 @@ describeFeedsOnEngines("timeline answers from kept texts", (makeKith) => {
       expect(signedIn.text, `public after ${step}`).toBe(signedIn.fresh);
       const guest = await answerAndFresh("/api/v1/timelines/public?limit=40", null);
       expect(guest.text, `public to a guest after ${step}`).toBe(guest.fresh);
+      const notifications = await notificationsAndFresh();
+      expect(notifications.text, `notifications after ${step}`).toBe(notifications.fresh);
     }
     return homeIds;
   }
