@@ -102,6 +102,18 @@ describeFeedsOnEngines("timeline and notification answers from kept texts", (mak
     await expectFresh("a reply");
     await call(alice, "PUT", `/api/v1/statuses/${first}`, { status: "First, edited" });
     await expectFresh("an edit");
+    // Another process's edit in the same millisecond leaves `updated_at` as it was.
+    await kith.storage.db
+      .updateTable("statuses")
+      .set({ content: "<p>Edited again, same millisecond</p>" })
+      .where("id", "=", first)
+      .execute();
+    await kith.storage.db
+      .updateTable("accounts")
+      .set({ display_name: "Alice, same millisecond" })
+      .where("id", "=", alice.account.id)
+      .execute();
+    await expectFresh("writes that left updated_at as it was");
     await call(alice, "PATCH", "/api/v1/accounts/update_credentials", { display_name: "Alice Renamed", note: "New note" });
     await expectFresh("a profile change");
     await call(carol, "POST", `/api/v1/accounts/${alice.account.id}/follow`);

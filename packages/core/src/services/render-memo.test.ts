@@ -17,6 +17,8 @@ describe("RenderMemo", () => {
     expect(memo.getOrMake("a", ["x", 2, { same: "object" }, null], make("fourth"))).toBe("fourth");
     expect(memo.getOrMake("a", ["x", 2, part], make("fifth"))).toBe("fifth");
     expect(memo.get("b", ["x", 2, part])).toBeUndefined();
+    memo.forget("a");
+    expect(memo.get("a", ["x", 2, part])).toBeUndefined();
   });
 
   it("keeps the most recently used up to its capacity", () => {

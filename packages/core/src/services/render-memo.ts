@@ -32,6 +32,11 @@ export class RenderMemo<T> {
     }
   }
 
+  /** Drops what was kept for `id` (its entity was written in this process). */
+  forget(id: string): void {
+    this.#entries.delete(id);
+  }
+
   /** The kept value, or `make()`'s, kept for next time. */
   getOrMake(id: string, inputs: readonly unknown[], make: () => T): T {
     const kept = this.get(id, inputs);

@@ -60,13 +60,18 @@ export class StatusViews {
     private readonly media: StatusMediaRenderer,
     events?: DomainEvents,
   ) {
-    events?.on("status.updated", (event) => this.#parts.forget(event.statusId));
-    events?.on("status.deleted", (event) => this.#parts.forget(event.statusId));
+    events?.on("status.updated", (event) => this.#forget(event.statusId));
+    events?.on("status.deleted", (event) => this.#forget(event.statusId));
   }
 
   readonly #parts = new StatusPartsCache();
   /** The lasting pieces of each post's JSON text, made again when anything they are made from differs. */
   readonly #texts = new RenderMemo<StatusTextParts>(STATUS_TEXT_MEMO_SIZE);
+
+  #forget(statusId: string): void {
+    this.#parts.forget(statusId);
+    this.#texts.forget(statusId);
+  }
 
   async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
     const db = this.deps.storage.db;
@@ -152,17 +157,23 @@ export class StatusViews {
       if (marks) Object.assign(entity, viewerFlags(row, marks));
       if (!texts) return { entity, textParts: null };
       const accountText = texts.get(account) ?? JSON.stringify(account);
-      // What the lasting pieces are made of: the row (which changes only by an edit, bumping `updated_at`, or by its
-      // counters), the author's text, the media, the parts and whether the source is shown.
+      // What the lasting pieces are made of: the columns of the row that change (an edit sets `updated_at` and the
+      // columns compared here, so two edits in one millisecond are told apart too; the rest never change), the author's
+      // text, the media, the parts and the source when shown.
       const inputs = [
         row.updated_at,
+        row.edited_at,
+        row.content,
+        row.spoiler_text,
+        row.sensitive,
+        row.language,
         row.reblogs_count,
         row.favourites_count,
         row.replies_count,
         accountText,
         postMedia.length === 0 ? "[]" : JSON.stringify(postMedia),
         part,
-        options.withSource === true,
+        options.withSource ? row.text : null,
       ];
       const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(entity, accountText));
       texts.set(entity, statusText(entity, textParts, "null"));
