@@ -4,6 +4,8 @@ import { deferred, nodeRequest, rawExchange, useServers, within } from "./test-s
 
 const start = useServers();
 const encoder = new TextEncoder();
+/** Where Kith's BufferedResponse holds a body already in memory (packages/core/src/api/buffered-response.ts). */
+const BUFFERED_BODY = Symbol.for("kith.response.bufferedBody");
 
 describe("writeResponse", () => {
   it("writes status, headers and each Set-Cookie on its own line", async () => {
@@ -32,6 +34,42 @@ describe("writeResponse", () => {
     expect(response.headers["content-length"]).toBe(String(Buffer.byteLength(page)));
     expect(response.headers["transfer-encoding"]).toBeUndefined();
     expect(response.body).toBe(page);
+  });
+
+  it("writes a body Kith's handler holds in memory as it is, in one piece with its length, without reading the stream", async () => {
+    const page = JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: String(i), content: "caf\u00e9 ".repeat(8) })));
+    let answered: Response | undefined;
+    const server = await start({
+      handler: async () => {
+        const headers = new Headers({ "content-type": "application/json" });
+        headers.append("set-cookie", "a=1");
+        headers.append("set-cookie", "b=2");
+        answered = Object.assign(new Response("the stream", { headers }), { [BUFFERED_BODY]: page });
+        return answered;
+      },
+    });
+    const response = await nodeRequest(server.url);
+    expect(response.headers["content-length"]).toBe(String(Buffer.byteLength(page)));
+    expect(response.headers["transfer-encoding"]).toBeUndefined();
+    expect(response.headers["set-cookie"]).toEqual(["a=1", "b=2"]);
+    expect(response.body).toBe(page);
+    expect(answered?.bodyUsed).toBe(false);
+    expect(answered?.body?.locked).toBe(false);
+  });
+
+  it("writes buffered bytes, sends no buffered body for HEAD, and streams when the buffered value is neither", async () => {
+    const server = await start({
+      handler: async (request) => {
+        const kind = new URL(request.url).pathname;
+        const buffered = kind === "/bytes" ? encoder.encode("bytes") : kind === "/other" ? { text: "no" } : "text";
+        return Object.assign(new Response("the stream"), { [BUFFERED_BODY]: buffered });
+      },
+    });
+    expect((await nodeRequest(server.url, { path: "/bytes" })).body).toBe("bytes");
+    expect((await nodeRequest(server.url, { path: "/other" })).body).toBe("the stream");
+    const raw = await rawExchange(server.url, "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(raw.endsWith("\r\n\r\n")).toBe(true);
   });
 
   it("sends no body for HEAD, and does not read the handler's", async () => {

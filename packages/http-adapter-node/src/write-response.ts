@@ -14,6 +14,19 @@ const COALESCE_BYTES = 1024 * 1024;
 
 const NOT_READY = Symbol("not ready");
 
+/**
+ * Where Kith's fetch handler puts a body it already holds in memory (a string
+ * or bytes; see BufferedResponse in @kith/core): written as it is, without
+ * building and reading the Response's stream. `Symbol.for` so the adapter and
+ * core agree without importing each other.
+ */
+const BUFFERED_BODY = Symbol.for("kith.response.bufferedBody");
+
+function bufferedBodyOf(response: Response): string | Uint8Array | undefined {
+  const value = (response as unknown as Record<symbol, unknown>)[BUFFERED_BODY];
+  return typeof value === "string" || value instanceof Uint8Array ? value : undefined;
+}
+
 type Chunk = ReadableStreamReadResult<Uint8Array>;
 
 /**
@@ -89,7 +102,8 @@ function writeHead(response: Response, res: ServerResponse): void {
 
 /**
  * Writes a web Response to a node:http ServerResponse: status, headers (each
- * Set-Cookie on its own line), then the body, streamed with backpressure.
+ * Set-Cookie on its own line), then the body, streamed with backpressure (a
+ * body Kith's handler holds in memory goes out in one write with them).
  * Headers go out as soon as the body is not immediately available, so
  * server-sent events start at once. The body is not read for HEAD, 204 and
  * 304, and reading stops (the stream is cancelled) when the client goes away.
@@ -109,6 +123,13 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     return writeResponse(internalErrorResponse(), res);
   }
   writeHead(response, res);
+  const buffered = bufferedBodyOf(response);
+  if (buffered !== undefined) {
+    // One write with the headers; Node sets the Content-Length of what `end` is given.
+    if (mayHaveBody(res)) res.end(buffered);
+    else res.end();
+    return untilFinished(res);
+  }
   const body = response.body;
   if (!body || !mayHaveBody(res)) {
     await body?.cancel().catch(() => {});

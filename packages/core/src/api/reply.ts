@@ -1,3 +1,6 @@
+import { bufferedResponse } from "./buffered-response.js";
+import { type JsonTexts, jsonText } from "./json-text.js";
+
 /**
  * What a handler may return besides a plain value (sent as JSON, 200): a
  * Reply with its own status, headers or non-JSON body, or a ready Response.
@@ -9,10 +12,12 @@ export class Reply {
     readonly headers: Readonly<Record<string, string>> = {},
     /** When set, `body` is sent as is with this content type rather than as JSON. */
     readonly contentType?: string,
+    /** JSON texts the renderer already has for objects of `body` (see json-text.ts). */
+    readonly texts?: JsonTexts,
   ) {}
 
-  static json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Reply {
-    return new Reply(init.status ?? 200, body, init.headers ?? {});
+  static json(body: unknown, init: { status?: number; headers?: Record<string, string>; texts?: JsonTexts } = {}): Reply {
+    return new Reply(init.status ?? 200, body, init.headers ?? {}, undefined, init.texts);
   }
 
   static text(body: string | Uint8Array, contentType: string, init: { status?: number; headers?: Record<string, string> } = {}): Reply {
@@ -26,12 +31,12 @@ export class Reply {
   toResponse(): Response {
     if (this.contentType === "") return new Response(null, { status: this.status, headers: this.headers });
     if (this.contentType !== undefined) {
-      return new Response(this.body as BodyInit, {
-        status: this.status,
-        headers: { "content-type": this.contentType, ...this.headers },
-      });
+      const init = { status: this.status, headers: { "content-type": this.contentType, ...this.headers } };
+      return typeof this.body === "string" || this.body instanceof Uint8Array
+        ? bufferedResponse(this.body, init)
+        : new Response(this.body as BodyInit, init);
     }
-    return new Response(JSON.stringify(this.body ?? null), {
+    return bufferedResponse(jsonText(this.body, this.texts), {
       status: this.status,
       headers: { "content-type": "application/json; charset=utf-8", ...this.headers },
     });

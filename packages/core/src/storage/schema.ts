@@ -320,6 +320,11 @@ export interface StatusesTable {
   reblogs_count: Generated<number>;
   favourites_count: Generated<number>;
   created_at: Timestamp;
+  /**
+   * Set by every write of the row but its three counters (an edit, which may change text, content, spoiler_text,
+   * sensitive, language and edited_at; no other column changes after the insert), so a post's rendering is the same
+   * while these are: the renderers keep parts of it by them (status-parts-cache.ts, StatusViews' JSON pieces).
+   */
   updated_at: Timestamp;
   edited_at: Timestamp | null;
 }

@@ -5,6 +5,7 @@ import type { NotificationFilter, NotificationRecord } from "../../services/noti
 import { authenticated } from "../access.js";
 import { AccountJson } from "../entities/account.js";
 import { GroupedNotificationsJson, type NotificationEntity, NotificationJson, UnreadCountJson } from "../entities/notification.js";
+import type { JsonTexts } from "../json-text.js";
 import { type PageSize, clampLimit, idPageLinks, idPageQuery, pageRequest } from "../pagination.js";
 import { Reply } from "../reply.js";
 import { route } from "../route.js";
@@ -68,13 +69,14 @@ export const notificationRoutes = [
       const user = signedInUser(caller);
       const page = pageRequest(query, NOTIFICATIONS_PAGE);
       const records = await services.notifications.list(user.accountId, filterOf(query), page);
-      const entities = await services.notificationViews.render(records, user.accountId);
+      const texts: JsonTexts = new Map();
+      const entities = await services.notificationViews.render(records, user.accountId, texts);
       const link = idPageLinks(
         url,
         records.map((r) => r.id),
         page.limit,
       );
-      return Reply.json(entities, link ? { headers: { link } } : {});
+      return Reply.json(entities, { texts, ...(link && { headers: { link } }) });
     },
   }),
   route({

@@ -25,7 +25,7 @@ export function viewerOf(caller: Caller): string | null {
 /** A rendered timeline page with its `Link` header, paged by the ids the page was read from. */
 export function timelineReply(url: URL, page: TimelinePage, limit: number): Reply {
   const link = idPageLinks(url, page.pageIds, limit);
-  return Reply.json(page.statuses, link ? { headers: { link } } : {});
+  return Reply.json(page.statuses, { texts: page.texts, ...(link && { headers: { link } }) });
 }
 
 const READ = ["read:statuses"];

@@ -1,15 +1,16 @@
 import type { AccountEntity } from "../../api/entities/account.js";
 import type { GroupedNotificationsEntity, NotificationEntity, NotificationGroupEntity } from "../../api/entities/notification.js";
 import type { StatusEntity } from "../../api/entities/status.js";
+import type { JsonTexts } from "../../api/json-text.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
-import { applyFilterMatcher } from "../timelines/apply-filters.js";
+import { renderFiltered } from "../timelines/apply-filters.js";
 import type { NotificationGroup } from "./notification-groups.js";
 import type { NotificationRecord } from "./notification-service.js";
 
 /**
  * Renders notifications for their recipient in batches: one account render
- * and one status render per page, then the recipient's `notifications`
+ * and one status render per page, beside the recipient's `notifications`
  * filters. A notification about a post the recipient may no longer see, or
  * that a `hide` filter matches, is left out.
  */
@@ -20,39 +21,42 @@ export class NotificationViews {
     private readonly filters: FilterService,
   ) {}
 
-  async #statuses(statusIds: readonly string[], viewerId: string): Promise<Map<string, StatusEntity>> {
+  async #statuses(statusIds: readonly string[], viewerId: string, texts?: JsonTexts): Promise<Map<string, StatusEntity>> {
     const ids = [...new Set(statusIds)];
     if (ids.length === 0) return new Map();
-    const rendered = await this.statusViews.renderList(ids, viewerId);
-    const matcher = await this.filters.forViewer(viewerId, "notifications");
-    const kept = applyFilterMatcher(matcher, rendered);
+    const kept = await renderFiltered(this.statusViews, this.filters, ids, viewerId, "notifications", texts);
     return new Map(kept.map((status) => [status.id, status]));
   }
 
-  async render(records: readonly NotificationRecord[], viewerId: string): Promise<NotificationEntity[]> {
+  /** With `texts`, the JSON text of each notification returned is put there too (see json-text.ts). */
+  async render(records: readonly NotificationRecord[], viewerId: string, texts?: JsonTexts): Promise<NotificationEntity[]> {
     const [accounts, statuses] = await Promise.all([
-      this.accounts.render([...new Set(records.map((r) => r.fromAccountId))]),
+      this.accounts.render([...new Set(records.map((r) => r.fromAccountId))], texts),
       this.#statuses(
         records.flatMap((r) => (r.statusId ? [r.statusId] : [])),
         viewerId,
+        texts,
       ),
     ]);
     return records.flatMap((record) => {
       const account = accounts.get(record.fromAccountId);
       const status = record.statusId ? statuses.get(record.statusId) : null;
       if (!account || status === undefined) return [];
-      return [
-        {
-          id: record.id,
-          type: record.type,
-          group_key: record.groupKey,
-          created_at: record.createdAt,
-          account,
-          status,
-          report: null,
-          read_at: record.readAt,
-        },
-      ];
+      const entity: NotificationEntity = {
+        id: record.id,
+        type: record.type,
+        group_key: record.groupKey,
+        created_at: record.createdAt,
+        account,
+        status,
+        report: null,
+        read_at: record.readAt,
+      };
+      const accountText = texts?.get(account);
+      const statusText = status === null ? "null" : texts?.get(status);
+      if (texts && accountText !== undefined && statusText !== undefined)
+        texts.set(entity, notificationText(entity, accountText, statusText));
+      return [entity];
     });
   }
 
@@ -94,4 +98,12 @@ export class NotificationViews {
       ),
     };
   }
+}
+
+/** A notification's JSON text from its account's and post's texts, in the entity's key order. */
+function notificationText(entity: NotificationEntity, accountText: string, statusText: string): string {
+  const { id, type, group_key, created_at, report, read_at } = entity;
+  const before = JSON.stringify({ id, type, group_key, created_at });
+  const after = JSON.stringify({ report, read_at });
+  return `${before.slice(0, -1)},"account":${accountText},"status":${statusText},${after.slice(1)}`;
 }

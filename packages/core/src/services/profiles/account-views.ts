@@ -1,12 +1,17 @@
 import type { Selectable } from "kysely";
 import type { AccountEntity } from "../../api/entities/account.js";
+import type { JsonTexts } from "../../api/json-text.js";
 import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../api/serializers/account.js";
 import { findAccountRows } from "../../storage/repositories/accounts.js";
 import { type AccountsTable, toBool } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
+import { RenderMemo } from "../render-memo.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
 
 export type AccountRow = Selectable<AccountsTable>;
+
+/** Accounts whose JSON text is kept (about 1 KB each); the least recently used go first. */
+export const ACCOUNT_TEXT_MEMO_SIZE = 5_000;
 
 /** Where processed media is served; the media service provides it. */
 export interface MediaUrls {
@@ -26,25 +31,33 @@ export class AccountViews {
     private readonly media: MediaUrls,
   ) {}
 
-  async render(ids: readonly string[]): Promise<Map<string, AccountEntity>> {
+  /** Each account's JSON text, made again when its row, images or the account it moved to differ. */
+  readonly #texts = new RenderMemo<string>(ACCOUNT_TEXT_MEMO_SIZE);
+
+  /** With `texts`, the JSON text of each account returned is put there too. */
+  async render(ids: readonly string[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    return this.renderLoaded(await this.#rows(unique));
+    return this.renderLoaded(await this.#rows(unique), texts);
   }
 
   /** Renders accounts whose rows were just read or written, as `render` would after reading them. */
-  async renderLoaded(rows: readonly AccountRow[]): Promise<Map<string, AccountEntity>> {
+  async renderLoaded(rows: readonly AccountRow[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
     const unique = rows.map((row) => row.id);
     const movedIds = rows.map((row) => row.moved_to_account_id).filter((id): id is string => id !== null && !unique.includes(id));
     const movedRows = movedIds.length > 0 ? await this.#rows(movedIds) : [];
     const byId = new Map([...rows, ...movedRows].map((row) => [row.id, row]));
-    const mediaIds = [...byId.values()].flatMap((row) => [row.avatar_media_id, row.header_media_id]).filter((id): id is string => id !== null);
+    const mediaIds = [...byId.values()]
+      .flatMap((row) => [row.avatar_media_id, row.header_media_id])
+      .filter((id): id is string => id !== null);
     const urls = mediaIds.length > 0 ? await this.media.publicUrls(mediaIds) : new Map<string, { url: string; previewUrl: string }>();
     const result = new Map<string, AccountEntity>();
     for (const row of rows) {
       const target = row.moved_to_account_id ? byId.get(row.moved_to_account_id) : undefined;
       const moved = target ? this.renderRow(target, urls, null) : null;
-      result.set(row.id, this.renderRow(row, urls, moved));
+      const entity = this.renderRow(row, urls, moved);
+      result.set(row.id, entity);
+      if (texts) texts.set(entity, this.#text(row, entity, moved));
     }
     return result;
   }
@@ -63,7 +76,18 @@ export class AccountViews {
     return findAccountRows(this.deps.storage.db, ids);
   }
 
-  private renderRow(row: AccountRow, urls: ReadonlyMap<string, { url: string; previewUrl: string }>, moved: AccountEntity | null): AccountEntity {
+  /** The entity's JSON text, kept from an earlier render when its row, images and moved-to account are the same. */
+  #text(row: AccountRow, entity: AccountEntity, moved: AccountEntity | null): string {
+    const inputs: unknown[] = Object.values(row);
+    inputs.push(entity.avatar, entity.header, moved === null ? null : JSON.stringify(moved));
+    return this.#texts.getOrMake(row.id, inputs, () => JSON.stringify(entity));
+  }
+
+  private renderRow(
+    row: AccountRow,
+    urls: ReadonlyMap<string, { url: string; previewUrl: string }>,
+    moved: AccountEntity | null,
+  ): AccountEntity {
     const origin = this.deps.config.origin;
     const local = row.domain === null;
     const { url, uri } = local ? localAccountUrls(origin, row.username) : { url: row.url ?? row.uri ?? "", uri: row.uri ?? "" };

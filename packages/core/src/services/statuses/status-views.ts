@@ -1,5 +1,6 @@
 import type { AccountEntity } from "../../api/entities/account.js";
 import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../api/entities/status.js";
+import type { JsonTexts } from "../../api/json-text.js";
 import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../api/serializers/status.js";
 import {
   type ViewerMarks,
@@ -15,11 +16,14 @@ import { readFlag } from "../../storage/repositories/status-columns.js";
 import type { StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
+import { RenderMemo } from "../render-memo.js";
 import { type StatusParts, StatusPartsCache } from "./status-parts-cache.js";
+import { type StatusTextParts, statusText, statusTextParts } from "./status-text.js";
 
 /** Renders accounts as Mastodon's Account entity, many at once (the profiles part provides it). */
 export interface AccountRenderer {
-  render(ids: readonly string[]): Promise<Map<string, AccountEntity>>;
+  /** With `texts`, the JSON text of each account returned is put there too. */
+  render(ids: readonly string[], texts?: JsonTexts): Promise<Map<string, AccountEntity>>;
 }
 
 /** Renders the media attached to posts, many posts at once (the media part provides it). */
@@ -30,10 +34,18 @@ export interface StatusMediaRenderer {
 export interface RenderOptions {
   /** Include the plain-text source in `text` (deleting for a redraft). @default false */
   readonly withSource?: boolean;
+  /**
+   * Where to put the JSON text of each post returned (and of the accounts in them), for an answer assembled from
+   * them (`jsonText`); the texts are made from pieces kept from earlier renders of the same rows.
+   */
+  readonly texts?: JsonTexts;
 }
 
 /** Nobody may quote: Kith does not take quote posts yet, and says so the way Mastodon 4.5 clients read. */
 const NO_QUOTES = { automatic: [], manual: [], current_user: "denied" } as const;
+
+/** Posts whose lasting JSON pieces are kept (about 2 KB each); the least recently used go first. */
+export const STATUS_TEXT_MEMO_SIZE = 5_000;
 
 /**
  * Turns post ids into Mastodon's Status entity for one viewer. Only posts the
@@ -48,11 +60,18 @@ export class StatusViews {
     private readonly media: StatusMediaRenderer,
     events?: DomainEvents,
   ) {
-    events?.on("status.updated", (event) => this.#parts.forget(event.statusId));
-    events?.on("status.deleted", (event) => this.#parts.forget(event.statusId));
+    events?.on("status.updated", (event) => this.#forget(event.statusId));
+    events?.on("status.deleted", (event) => this.#forget(event.statusId));
   }
 
   readonly #parts = new StatusPartsCache();
+  /** The lasting pieces of each post's JSON text, made again when anything they are made from differs. */
+  readonly #texts = new RenderMemo<StatusTextParts>(STATUS_TEXT_MEMO_SIZE);
+
+  #forget(statusId: string): void {
+    this.#parts.forget(statusId);
+    this.#texts.forget(statusId);
+  }
 
   async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
     const db = this.deps.storage.db;
@@ -80,7 +99,7 @@ export class StatusViews {
     const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
 
     const [accounts, media, mentions, tags, polls, apps, marks] = await Promise.all([
-      this.accounts.render([...new Set([...rows.values()].map((row) => row.account_id))]),
+      this.accounts.render([...new Set([...rows.values()].map((row) => row.account_id))], options.texts),
       this.media.renderForStatuses(shownIds),
       loadMentions(db, missingIds),
       loadStatusTags(db, missingIds),
@@ -114,13 +133,15 @@ export class StatusViews {
       this.#parts.set(row.id, row.updated_at, loaded);
     }
 
-    const renderContent = (row: StatusRow): InnerStatusEntity | null => {
+    const texts = options.texts;
+    const renderContent = (row: StatusRow): { entity: InnerStatusEntity; textParts: StatusTextParts | null } | null => {
       const account = accounts.get(row.account_id);
       if (!account) return null;
       const poll = pollBy.get(row.id);
       const part = parts.get(row.id);
+      const postMedia = media.get(row.id) ?? [];
       const entity = statusEntityOf(row, account, origin, {
-        media: [...(media.get(row.id) ?? [])],
+        media: [...postMedia],
         application: part?.application ? { ...part.application } : null,
         mentions: (part?.mentions ?? []).map((mention) => ({ ...mention })),
         tags: (part?.tags ?? []).map((tag) => ({ ...tag, history: [] })),
@@ -134,7 +155,29 @@ export class StatusViews {
         text: options.withSource ? row.text : null,
       });
       if (marks) Object.assign(entity, viewerFlags(row, marks));
-      return entity;
+      if (!texts) return { entity, textParts: null };
+      const accountText = texts.get(account) ?? JSON.stringify(account);
+      // What the lasting pieces are made of: the columns of the row that change (an edit sets `updated_at` and the
+      // columns compared here, so two edits in one millisecond are told apart too; the rest never change), the author's
+      // text, the media, the parts and the source when shown.
+      const inputs = [
+        row.updated_at,
+        row.edited_at,
+        row.content,
+        row.spoiler_text,
+        row.sensitive,
+        row.language,
+        row.reblogs_count,
+        row.favourites_count,
+        row.replies_count,
+        accountText,
+        postMedia.length === 0 ? "[]" : JSON.stringify(postMedia),
+        part,
+        options.withSource ? row.text : null,
+      ];
+      const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(entity, accountText));
+      texts.set(entity, statusText(entity, textParts, "null"));
+      return { entity, textParts };
     };
 
     const asked = new Map(outer.map((row) => [row.id, row]));
@@ -143,15 +186,22 @@ export class StatusViews {
       const row = asked.get(id);
       if (!row) continue;
       if (row.reblog_of_id === null) {
-        const entity = renderContent(row);
-        if (entity) result.set(id, entity);
+        const content = renderContent(row);
+        if (content) result.set(id, content.entity);
         continue;
       }
       const inner = rows.get(row.reblog_of_id);
       const account = accounts.get(row.account_id);
       const content = inner ? renderContent(inner) : null;
       if (!content || !account) continue;
-      result.set(id, reblogEntity(row, content, account, origin));
+      const boost = reblogEntity(row, content.entity, account, origin);
+      result.set(id, boost);
+      if (!texts || !content.textParts) continue;
+      const accountText = texts.get(account) ?? JSON.stringify(account);
+      // The boost's pieces carry the boosted post's counters: its pieces (the same object while unchanged) are an input.
+      const inputs = [row.updated_at, accountText, content.textParts];
+      const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(boost, accountText));
+      texts.set(boost, statusText(boost, textParts, texts.get(content.entity) ?? JSON.stringify(content.entity)));
     }
     return result;
   }
@@ -162,8 +212,8 @@ export class StatusViews {
   }
 
   /** Posts in the order of `ids`, those the viewer may not see left out. */
-  async renderList(ids: readonly string[], viewerId: string | null): Promise<StatusEntity[]> {
-    const rendered = await this.render(ids, viewerId);
+  async renderList(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
+    const rendered = await this.render(ids, viewerId, options);
     return ids.flatMap((id) => {
       const entity = rendered.get(id);
       return entity ? [entity] : [];

@@ -1,4 +1,5 @@
 import type { StatusEntity } from "../../api/entities/status.js";
+import type { JsonTexts } from "../../api/json-text.js";
 import type { PageRequest } from "../../domain/page.js";
 import { pageHomeFeed } from "../../storage/repositories/home-feed.js";
 import {
@@ -12,7 +13,7 @@ import type { ServiceDeps } from "../deps.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { ListService } from "../lists/list-service.js";
 import type { StatusViews } from "../statuses/status-views.js";
-import { applyFilterMatcher } from "./apply-filters.js";
+import { renderFiltered } from "./apply-filters.js";
 import type { FilterContext } from "../../storage/repositories/filters.js";
 
 export type { PublicTimelineQuery, TagTimelineQuery };
@@ -21,6 +22,8 @@ export type { PublicTimelineQuery, TagTimelineQuery };
 export interface TimelinePage {
   readonly statuses: StatusEntity[];
   readonly pageIds: readonly string[];
+  /** The JSON texts of the posts, for the answer to be assembled from (json-text.ts). */
+  readonly texts: JsonTexts;
 }
 
 /** Tag names are stored lower-cased and NFKC-normalised; queries are normalised the same way. */
@@ -30,7 +33,7 @@ export function normalizeTag(name: string): string {
 
 /**
  * Reads timelines: ids from one query each, then one batch render for the
- * viewer (visibility checked again there), then the viewer's filters of the
+ * viewer (visibility checked again there) beside the viewer's filters of the
  * timeline's context.
  */
 export class TimelineService {
@@ -80,9 +83,9 @@ export class TimelineService {
   }
 
   async #render(ids: readonly string[], viewerId: string | null, context: FilterContext): Promise<TimelinePage> {
-    const statuses = await this.statusViews.renderList(ids, viewerId);
-    if (viewerId === null || statuses.length === 0) return { statuses, pageIds: ids };
-    const matcher = await this.filters.forViewer(viewerId, context);
-    return { statuses: applyFilterMatcher(matcher, statuses), pageIds: ids };
+    const texts: JsonTexts = new Map();
+    if (viewerId === null || ids.length === 0)
+      return { statuses: await this.statusViews.renderList(ids, viewerId, { texts }), pageIds: ids, texts };
+    return { statuses: await renderFiltered(this.statusViews, this.filters, ids, viewerId, context, texts), pageIds: ids, texts };
   }
 }

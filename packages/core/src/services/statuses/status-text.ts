@@ -1,0 +1,74 @@
+import type { InnerStatusEntity, StatusEntity } from "../../api/entities/status.js";
+
+/**
+ * A post's JSON text in the pieces that stay the same from request to request
+ * while its rows do: everything before `reblog` (the author's text inside)
+ * and everything from `card` to `quote_approval`. The boosted post, the poll,
+ * `filtered` and the viewer's marks are written in between for each render.
+ * The keys are in the order `statusEntityOf` gives them, so the assembled
+ * text is the one `JSON.stringify` gives for the entity (tested).
+ */
+export interface StatusTextParts {
+  readonly head: string;
+  readonly tail: string;
+}
+
+/** The lasting pieces of `entity`'s text, its author's text being `accountText`. */
+export function statusTextParts(entity: StatusEntity | InnerStatusEntity, accountText: string): StatusTextParts {
+  const { id, uri, url, created_at } = entity;
+  const { content, visibility, sensitive, spoiler_text, media_attachments, application, mentions, tags, emojis } = entity;
+  const { reblogs_count, favourites_count, replies_count, quotes_count, in_reply_to_id, in_reply_to_account_id } = entity;
+  const { card, language, text, edited_at, quote, quote_approval } = entity;
+  const before = JSON.stringify({ id, uri, url, created_at });
+  const after = JSON.stringify({
+    content,
+    visibility,
+    sensitive,
+    spoiler_text,
+    media_attachments,
+    application,
+    mentions,
+    tags,
+    emojis,
+    reblogs_count,
+    favourites_count,
+    replies_count,
+    quotes_count,
+    in_reply_to_id,
+    in_reply_to_account_id,
+  });
+  const tail = JSON.stringify({ card, language, text, edited_at, quote, quote_approval });
+  return {
+    head: `${before.slice(0, -1)},"account":${accountText},${after.slice(1, -1)}`,
+    tail: `,${tail.slice(1, -1)}`,
+  };
+}
+
+/** The whole text of `entity` from its lasting pieces; `reblogText` is the boosted post's text, or "null". */
+export function statusText(entity: StatusEntity | InnerStatusEntity, parts: StatusTextParts, reblogText: string): string {
+  const filtered = entity.filtered;
+  return `${parts.head},"reblog":${reblogText}${member("poll", entity.poll)}${parts.tail}${filtered?.length === 0 ? ',"filtered":[]' : member("filtered", filtered)}${marksText(entity)}}`;
+}
+
+/** `,"name":value` as JSON.stringify writes a member; nothing for undefined, which it leaves out. */
+function member(name: string, value: unknown): string {
+  if (value === undefined) return "";
+  return `,"${name}":${value === null ? "null" : JSON.stringify(value)}`;
+}
+
+/** The viewer's marks: all five for a signed-in viewer, none for a guest. */
+function marksText(entity: StatusEntity | InnerStatusEntity): string {
+  const { favourited, reblogged, muted, bookmarked, pinned } = entity;
+  if (favourited === undefined && reblogged === undefined && muted === undefined && bookmarked === undefined && pinned === undefined)
+    return "";
+  if (
+    typeof favourited === "boolean" &&
+    typeof reblogged === "boolean" &&
+    typeof muted === "boolean" &&
+    typeof bookmarked === "boolean" &&
+    typeof pinned === "boolean"
+  ) {
+    return `,"favourited":${favourited},"reblogged":${reblogged},"muted":${muted},"bookmarked":${bookmarked},"pinned":${pinned}`;
+  }
+  return `,${JSON.stringify({ favourited, reblogged, muted, bookmarked, pinned }).slice(1, -1)}`;
+}
