@@ -29,7 +29,7 @@ import { sql } from "kysely";
 import { scenarioSet } from "./lib/scenarios.mjs";
 import { SIZES, seed } from "./lib/seed.mjs";
 import { report } from "./lib/report.mjs";
-import { cpuMs, load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
+import { load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
 import { deliveryScenario, describeStatements, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
 import { rsaKeyPairs } from "./lib/http-signature.mjs";
 
@@ -192,9 +192,9 @@ async function measureEngineSize(engine, size, pg, results) {
   try {
     for (const scenario of captured) {
       const peakKnown = resetPeakMemory(kith.pid);
-      const before = cpuMs(kith.pid);
-      const measured = await load(kith.url, scenario.request, { connections, durationMs });
-      const cpu = cpuMs(kith.pid) - before;
+      // The server's CPU in the measured window: the load generator reads it after its warm-up.
+      const measured = await load(kith.url, scenario.request, { connections, durationMs, pid: kith.pid });
+      const cpu = measured.serverCpuMs;
       const peakRssMb = peakKnown ? memoryMb(kith.pid).peak : null;
       // The baseline is steady from its first request (it answers from memory): a second or two measures it.
       const bare = await load(baseline.url, scenario.request, {

@@ -131,14 +131,17 @@ export async function startBaseline(answersFile) {
   };
 }
 
-/** Runs the load generator in its own process against `url`. */
-export function load(url, request, { connections, durationMs }) {
+/**
+ * Runs the load generator in its own process against `url`. Given the server's `pid`, the result's `serverCpuMs` is
+ * the CPU the server used in the measured window alone (not in the warm-up before it).
+ */
+export function load(url, request, { connections, durationMs, pid }) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [
         join(ROOT, "bench/lib/load.mjs"),
-        JSON.stringify({ url, ...request, connections, durationMs, warmupMs: Math.min(1_000, durationMs / 4) }),
+        JSON.stringify({ url, ...request, connections, durationMs, warmupMs: Math.min(1_000, durationMs / 4), pid }),
       ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
