@@ -36,6 +36,7 @@ import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./n
 import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import type { SafeFetch } from "./safe-fetch.js";
+import { queueInboxActivity } from "./queued-inbox.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
@@ -125,8 +126,10 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     kv,
     // Retries happen in one place, the queue port (`nativeRetrial`): a failed delivery is a job retried with
     // backoff that the jobs API shows; Fedify's circuit breaker is off because it would re-enqueue copies of
-    // its own, and unreachable domains are tracked by the delivery gate instead.
-    queue: parts.queue,
+    // its own, and unreachable domains are tracked by the delivery gate instead. Incoming activities are not
+    // queued by Fedify: the inbox listeners run in the request and queue what needs remote work or fails there
+    // (`withSharedListeners`), as jobs of the same queue.
+    queue: { outbox: parts.queue, fanout: parts.queue },
     circuitBreaker: false,
     onOutboxError: deliveries.onOutboxError,
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
@@ -178,7 +181,10 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     const sender = activity.actorId ? await findAccountByUri(db, activity.actorId.href) : undefined;
     if (sender) await services.remoteAccounts.refreshLater(sender);
   };
-  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), refreshSender);
+  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), {
+    before: refreshSender,
+    queue: queueInboxActivity(parts.queue),
+  });
   // Fetches made for the shared inbox (the sender's key, an unknown actor or object) are signed by the instance
   // actor, as servers in secure mode require; personal inboxes sign with the recipient's key (Fedify's own choice).
   inbox.setSharedKeyDispatcher(() => ({ identifier: INSTANCE_ACTOR_IDENTIFIER }));

@@ -33,6 +33,7 @@ import {
 import type { AccountRow, Database, StatusRow, Visibility } from "../storage/schema.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { sanitizeHtml, textOfHtml } from "./html-sanitizer.js";
+import { assertNothingRefused } from "./inbox-request-pass.js";
 import { flag } from "./notes.js";
 
 const logger = getLogger(["federation", "posts"]);
@@ -280,6 +281,8 @@ export async function storeRemotePost(
   const fields = await fieldsOf(ctx, object, author, now);
   const parent = await knownStatusAt(ctx, db, object.replyTargetId);
   const poll = object instanceof Question ? await pollOf(ctx, object) : null;
+  // Tags, attachments or poll options that could not be fetched in a request's pass: a worker stores the post.
+  assertNothingRefused(ctx);
   const id = env.deps.ids.next("status");
   try {
     await env.deps.storage.transaction(async (trx) => {
@@ -329,6 +332,7 @@ export async function updateRemotePost(
   const now = env.deps.clock.now().toISOString();
   const fields = await fieldsOf(ctx, object, author, now);
   const poll = object instanceof Question ? await pollOf(ctx, object) : null;
+  assertNothingRefused(ctx);
   const editedAt = fields.updated ?? now;
   // An older or repeated Update changes nothing (activities may arrive out of order or twice).
   if (current.edited_at !== null && Date.parse(editedAt) <= Date.parse(current.edited_at) && !poll) return false;
