@@ -30,7 +30,7 @@ import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
-import { keepImportedPrivateKeys } from "./imported-keys.js";
+import { keepImportedKeys } from "./imported-keys.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { remoteReplies } from "./remote-replies.js";
@@ -120,8 +120,10 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const keys = new KeyPairStore(storage, deps.clock);
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
-  keepImportedPrivateKeys();
+  keepImportedKeys();
 
+  // One loader for every context: Fedify asks for one per request and job, and making it compiles the cache's rules.
+  const documentLoader = cachedDocumentLoader({ fetch: safeFetch, userAgent, kv });
   const federation = createFederation<FederationContextData>({
     kv,
     // Retries happen in one place, the queue port (`nativeRetrial`): a failed delivery is a job retried with
@@ -135,8 +137,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
     manuallyStartQueue: true,
     origin: config.origin,
-    documentLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
-    contextLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
+    documentLoaderFactory: () => documentLoader,
+    contextLoaderFactory: () => documentLoader,
     authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity, { fetch: safeFetch, userAgent }),
     signatureTimeWindow: SIGNATURE_MAX_AGE,
   });
