@@ -58,7 +58,9 @@ export function sameOrigin(a: URL | null | undefined, b: URL | null | undefined)
 
 function isoOf(value: unknown, fallback: string): string {
   if (value === null || value === undefined) return fallback;
-  const time = Date.parse(String(value));
+  // A Temporal.Instant (Fedify's dates) knows its time; printing it first is slow in the polyfill.
+  const epoch = (value as { epochMilliseconds?: unknown }).epochMilliseconds;
+  const time = typeof epoch === "number" ? epoch : Date.parse(String(value));
   return Number.isFinite(time) ? new Date(time).toISOString() : fallback;
 }
 
