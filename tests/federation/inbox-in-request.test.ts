@@ -162,4 +162,40 @@ describe("inbox activities handled in their request", () => {
     const rows = await kith.storage.db.selectFrom("statuses").select("id").where("uri", "=", String(note.id)).execute();
     expect(rows).toHaveLength(1);
   });
+
+  /** The activities Fedify remembers as handled (its idempotence keys), by id. */
+  async function remembered(): Promise<string[]> {
+    const rows = await kith.storage.db.selectFrom("federation_kv").select("key").where("key", "like", '%"activityIdempotence"%').execute();
+    return rows.map((row) => String((JSON.parse(row.key) as string[]).at(-1)).split("\n")[1] ?? "");
+  }
+
+  it("handles a repeated Create again instead of remembering it, with one effect", async () => {
+    await introduce();
+    const note = noteOf({ content: "<p>hello @alice</p>", tag: [{ type: "Mention", href: "https://kith.test/users/alice" }] });
+    const create = activityOf("Create", note);
+    for (let i = 0; i < 3; i++) expect((await deliver(create)).status).toBe(202);
+    await settle();
+    const stored = (await statusAt(note.id)) ?? expect.unreachable("not stored");
+    expect(await kith.storage.db.selectFrom("statuses").select("id").where("uri", "=", String(note.id)).execute()).toHaveLength(1);
+    const mentions = await kith.storage.db.selectFrom("notifications").select("id").where("status_id", "=", stored.id).execute();
+    expect(mentions).toHaveLength(1);
+    expect(await remembered()).not.toContain(create.id);
+  });
+
+  it("remembers a Like, so one sent again after its Undo does not count again", async () => {
+    await introduce();
+    const posted = await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "like me", visibility: "public" } });
+    const { id } = (await posted.json()) as { id: string };
+    const like = activityOf("Like", `https://kith.test/users/alice/statuses/${id}`);
+    const favourites = () => kith.storage.db.selectFrom("favourites").select("id").where("status_id", "=", id).execute();
+    expect((await deliver(like)).status).toBe(202);
+    expect(await favourites()).toHaveLength(1);
+    expect(await remembered()).toContain(like.id);
+    expect((await deliver(activityOf("Undo", like))).status).toBe(202);
+    await settle();
+    expect(await favourites()).toHaveLength(0);
+    expect((await deliver(like)).status).toBe(202);
+    await settle();
+    expect(await favourites()).toHaveLength(0);
+  });
 });

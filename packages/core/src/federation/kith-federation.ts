@@ -29,6 +29,7 @@ import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
+import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { keepImportedKeys } from "./imported-keys.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
@@ -190,6 +191,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   // Fetches made for the shared inbox (the sender's key, an unknown actor or object) are signed by the instance
   // actor, as servers in secure mode require; personal inboxes sign with the recipient's key (Fedify's own choice).
   inbox.setSharedKeyDispatcher(() => ({ identifier: INSTANCE_ACTOR_IDENTIFIER }));
+  inbox.withIdempotency(inboxIdempotenceKey);
   const graphInbox = { deps, services, lookup: (identifier: string) => lookup(identifier) };
   listenForFollows(inbox, { deps, services, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
