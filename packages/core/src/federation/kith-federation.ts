@@ -1,5 +1,5 @@
 import { type Context, type Federation, type RequestContext, createFederation } from "@fedify/fedify";
-import { type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
+import { type Activity, type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
 import type { FallbackHandler } from "../api/fetch-handler.js";
 import type { KithConfig } from "../config.js";
 import { getLogger } from "../logging.js";
@@ -20,7 +20,6 @@ import {
   listFollowPage,
   listOutboxStatuses,
 } from "../storage/repositories/federation-reads.js";
-import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
@@ -41,6 +40,7 @@ import { queueInboxActivity } from "./queued-inbox.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
+import { storedSenderOf } from "./stored-senders.js";
 import { federatePosts } from "./status-outbox.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
@@ -180,8 +180,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
   // Any activity of a known remote actor whose copy is stale has it fetched again, on the queue.
-  const refreshSender = async (_ctx: unknown, activity: { actorId: URL | null }) => {
-    const sender = activity.actorId ? await findAccountByUri(db, activity.actorId.href) : undefined;
+  const refreshSender = async (_ctx: unknown, activity: Activity) => {
+    const sender = await storedSenderOf(db, activity);
     if (sender) await services.remoteAccounts.refreshLater(sender);
   };
   const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), {

@@ -223,10 +223,12 @@ async function writeRelations(
   statusId: string,
   fields: PostFields,
   now: string,
+  options: { fresh?: boolean } = {},
 ) {
-  await replaceMentions(trx, statusId, await mentionedAccounts(ctx, trx, fields.tags), now);
+  // A post just inserted has no mentions or tags to replace.
+  await replaceMentions(trx, statusId, await mentionedAccounts(ctx, trx, fields.tags), now, options);
   const tagIds = await ensureTags(trx, hashtagsOf(fields.tags), () => env.deps.ids.next("tag"), now);
-  await replaceStatusTags(trx, statusId, [...tagIds.values()]);
+  await replaceStatusTags(trx, statusId, [...tagIds.values()], options);
 }
 
 async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: string, accountId: string, poll: PollFields, now: string) {
@@ -266,19 +268,19 @@ async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: s
  * vouches for it): sanitised content, visibility from its addressing, the
  * reply it answers when known, mentions of known accounts, hashtags,
  * attachment metadata (files are fetched when first asked for) and its
- * poll. The post already stored under the same id is returned as it is.
- * `status.created` goes out, so timelines and notifications follow.
+ * poll. Returns the post's id, or that of the post already stored under the
+ * same URI. `status.created` goes out, so timelines and notifications follow.
  */
 export async function storeRemotePost(
   ctx: Context<FederationContextData>,
   env: RemotePostDeps,
   object: PostObject,
   author: AccountRow,
-): Promise<StatusRow | null> {
+): Promise<string | null> {
   const db = env.deps.storage.db;
   if (!object.id) return null;
   const existing = await findStatusByUri(db, object.id.href);
-  if (existing) return existing;
+  if (existing) return existing.id;
   const now = env.deps.clock.now().toISOString();
   const fields = await fieldsOf(ctx, object, author, now);
   const parent = await knownStatusAt(ctx, db, object.replyTargetId);
@@ -307,7 +309,7 @@ export async function storeRemotePost(
         updated_at: now,
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
       });
-      await writeRelations(ctx, env, trx, id, fields, now);
+      await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
       await attachMedia(env, trx, author, id, fields);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
@@ -316,11 +318,11 @@ export async function storeRemotePost(
   } catch (error) {
     // The same post arriving twice at once (shared and personal inbox): the second insert loses on the unique URI.
     const raced = await findStatusByUri(db, object.id.href);
-    if (raced) return raced;
+    if (raced) return raced.id;
     throw error;
   }
   await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id });
-  return findStatus(db, id);
+  return id;
 }
 
 /** Applies an edit of a stored remote post, keeping the versions in `status_edits`. False when nothing was stored to edit. */

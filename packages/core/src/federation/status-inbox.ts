@@ -29,6 +29,7 @@ import {
   visibilityOf,
 } from "./remote-posts.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
+import { storedSenderOf } from "./stored-senders.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -73,7 +74,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (ctx.parseUri(actorId)?.type === "actor") return null;
     // An activity names its own id on its actor's server.
     if (activity.id && !sameOrigin(activity.id, actorId)) return null;
-    const known = await findAccountByUri(db, actorId.href);
+    const known = await storedSenderOf(db, activity);
     if (known && !fetch) return known.suspended_at === null ? known : null;
     const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
     if (!actor || !isActor(actor) || actor.id?.href !== actorId.href) return known;
@@ -198,7 +199,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       if (await blocked(object.id)) return;
       const author = await findOrFetchAuthor(ctx, object.attributionId);
       if (!author) return;
-      original = await storeRemotePost(ctx, env, object, author);
+      const stored = await storeRemotePost(ctx, env, object, author);
+      original = stored ? await findStatus(db, stored) : null;
     }
     if (!original || original.reblog_of_id !== null || !["public", "unlisted"].includes(original.visibility)) return;
     const id = env.deps.ids.next("status");
