@@ -41,7 +41,7 @@ describe("the shared inbox listeners", () => {
         queued.push(activity);
       },
     });
-    for (const listener of listeners) shared.on(Create, listener);
+    for (const listener of listeners) shared.on(Create, listener as (ctx: Ctx, create: Create) => Promise<void>);
     const dispatch = registered.get(Create) ?? expect.unreachable("no listener for Create");
     return { dispatch, queued };
   }
