@@ -169,7 +169,7 @@ describe("inbox activities handled in their request", () => {
     return rows.map((row) => String((JSON.parse(row.key) as string[]).at(-1)).split("\n")[1] ?? "");
   }
 
-  it("handles a repeated Create again instead of remembering it, with one effect", async () => {
+  it("does not remember a Create, and handling it again has one effect", async () => {
     await introduce();
     const note = noteOf({ content: "<p>hello @alice</p>", tag: [{ type: "Mention", href: "https://kith.test/users/alice" }] });
     const create = activityOf("Create", note);
@@ -182,20 +182,48 @@ describe("inbox activities handled in their request", () => {
     expect(await remembered()).not.toContain(create.id);
   });
 
-  it("remembers a Like, so one sent again after its Undo does not count again", async () => {
-    await introduce();
+  async function localPost(): Promise<string> {
     const posted = await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "like me", visibility: "public" } });
-    const { id } = (await posted.json()) as { id: string };
+    return ((await posted.json()) as { id: string }).id;
+  }
+
+  it("does not remember a Like, and one sent again after its Undo, or arriving after it, does not count", async () => {
+    await introduce();
+    const id = await localPost();
     const like = activityOf("Like", `https://kith.test/users/alice/statuses/${id}`);
     const favourites = () => kith.storage.db.selectFrom("favourites").select("id").where("status_id", "=", id).execute();
     expect((await deliver(like)).status).toBe(202);
+    expect((await deliver(like)).status).toBe(202);
     expect(await favourites()).toHaveLength(1);
-    expect(await remembered()).toContain(like.id);
+    expect(await remembered()).not.toContain(like.id);
     expect((await deliver(activityOf("Undo", like))).status).toBe(202);
     await settle();
     expect(await favourites()).toHaveLength(0);
     expect((await deliver(like)).status).toBe(202);
     await settle();
     expect(await favourites()).toHaveLength(0);
+
+    // Delivered out of order: the Undo first.
+    const late = activityOf("Like", `https://kith.test/users/alice/statuses/${id}`);
+    expect((await deliver(activityOf("Undo", late))).status).toBe(202);
+    expect((await deliver(late)).status).toBe(202);
+    await settle();
+    expect(await favourites()).toHaveLength(0);
+  });
+
+  it("does not boost again with an Announce sent again after its Undo", async () => {
+    await introduce();
+    const id = await localPost();
+    const announce = activityOf("Announce", `https://kith.test/users/alice/statuses/${id}`);
+    const boosts = () => kith.storage.db.selectFrom("statuses").select("id").where("reblog_of_id", "=", id).execute();
+    expect((await deliver(announce)).status).toBe(202);
+    expect((await deliver(announce)).status).toBe(202);
+    expect(await boosts()).toHaveLength(1);
+    expect((await deliver(activityOf("Undo", announce))).status).toBe(202);
+    await settle();
+    expect(await boosts()).toHaveLength(0);
+    expect((await deliver(announce)).status).toBe(202);
+    await settle();
+    expect(await boosts()).toHaveLength(0);
   });
 });
