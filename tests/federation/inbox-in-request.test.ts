@@ -86,14 +86,17 @@ describe("inbox activities handled in their request", () => {
   }
 
   for (const inbox of ["https://kith.test/inbox", "https://kith.test/users/alice/inbox"]) {
-    it(`stores a Create with its Note embedded, from a known sender, before answering and without a job (${new URL(inbox).pathname})`, async () => {
+    it(`stores a Create with its Note embedded, from a known sender, before answering, without a job or a fetch (${new URL(inbox).pathname})`, async () => {
       await introduce();
       const jobs = await federationJobs();
+      remote.fetched.length = 0;
       const note = noteOf();
       const response = await deliver(activityOf("Create", note), inbox);
       expect(response.status).toBe(202);
       expect(await statusAt(note.id)).toMatchObject({ content: note.content });
       expect(await federationJobs()).toBe(jobs);
+      // The sender's key is known: nothing is fetched (a personal inbox's POST once fetched the sender's actor).
+      expect(remote.fetched).toEqual([]);
     });
   }
 

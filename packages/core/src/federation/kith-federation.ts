@@ -151,9 +151,14 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     return account && account.username === identifier ? account : null;
   }
 
-  /** Verifies the signature of a signed fetch (fetching the signer's key) and logs who it was; unsigned fetches pass. */
+  /**
+   * Verifies the signature of a signed fetch (fetching the signer's key) and logs who it was; unsigned fetches pass.
+   * Not for a POST to an inbox, for which Fedify asks whether the recipient exists: it verifies the POST itself, and
+   * doing it here too cost every delivery to a personal inbox a fetch of the sender's actor document.
+   */
   async function noteSigner(ctx: RequestContext<FederationContextData>, identifier: string): Promise<void> {
-    if (!ctx.data.serving || !(ctx.request.headers.has("signature") || ctx.request.headers.has("signature-input"))) return;
+    if (!ctx.data.serving || (ctx.request.method !== "GET" && ctx.request.method !== "HEAD")) return;
+    if (!(ctx.request.headers.has("signature") || ctx.request.headers.has("signature-input"))) return;
     const owner = await ctx.getSignedKeyOwner();
     logger.debug("Signed fetch of {identifier} by {signer}", { identifier, signer: owner?.id?.href ?? "a key that did not verify" });
   }
