@@ -116,6 +116,18 @@ describe("inbox activities handled in their request", () => {
     expect(await federationJobs()).toBe(jobs);
   });
 
+  it("ignores a Like of a post named under another local account's path", async () => {
+    await introduce();
+    const bob = await kith.createUser("bob");
+    const posted = await kith.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "bob's", visibility: "public" } });
+    const { id } = (await posted.json()) as { id: string };
+    expect((await deliver(activityOf("Like", `https://kith.test/users/alice/statuses/${id}`))).status).toBe(202);
+    await settle();
+    expect(await kith.storage.db.selectFrom("favourites").select("id").where("status_id", "=", id).execute()).toHaveLength(0);
+    expect((await deliver(activityOf("Like", `https://kith.test/users/bob/statuses/${id}`))).status).toBe(202);
+    expect(await kith.storage.db.selectFrom("favourites").select("id").where("status_id", "=", id).execute()).toHaveLength(1);
+  });
+
   it("answers a Create of a Note given by URL at once, and a worker fetches and stores it", async () => {
     await introduce();
     const note = noteOf();

@@ -19,10 +19,11 @@ import { sqliteTestKith } from "../support/test-kith.js";
  */
 const STATEMENTS_PER_CREATE = 15;
 /**
- * A Like of a local post, its notification included (20 before the sender was read once and Fedify's memory of
- * handled activities, a read and a write, gave way to the tombstones' read).
+ * A Like of a local post, its notification included (20 before the sender was read once, Fedify's memory of
+ * handled activities, a read and a write, gave way to the tombstones' read, and the liked post and its local
+ * author were read in one statement).
  */
-const STATEMENTS_PER_LIKE = 18;
+const STATEMENTS_PER_LIKE = 17;
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 

@@ -17,7 +17,7 @@ import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { KithServices } from "../services/index.js";
 import { normalizeTag } from "../services/statuses/text-formatter.js";
-import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
+import { findLocalActorAccount, findStatusOfLocalActor } from "../storage/repositories/federation-reads.js";
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
@@ -25,7 +25,6 @@ import {
   bumpAccountStatuses,
   bumpStatusCounter,
   ensureTags,
-  findStatus,
   insertStatus,
   replaceMentions,
   replaceStatusTags,
@@ -86,10 +85,8 @@ export async function localStatusAt(ctx: Context<FederationContextData>, db: Kys
   if (parsed?.type !== "object") return null;
   const { identifier, id } = parsed.values;
   if (!identifier || !id) return null;
-  const status = await findStatus(db, id);
-  if (!status || !flag(status.local)) return null;
-  const author = await findLocalActorAccount(db, identifier);
-  return author && author.id === status.account_id ? status : null;
+  const status = await findStatusOfLocalActor(db, identifier, id);
+  return status && flag(status.local) ? status : null;
 }
 
 /** The post a URI names: one of ours, or a remote one already stored. */

@@ -102,6 +102,20 @@ export async function listFeaturedStatuses(db: Kysely<Database>, accountId: stri
     .execute();
 }
 
+/** A post by the local account of `username` (which is not suspended), in one statement; null when there is none. */
+export async function findStatusOfLocalActor(db: Kysely<Database>, username: string, statusId: string): Promise<StatusRow | null> {
+  const row = await db
+    .selectFrom("statuses")
+    .innerJoin("accounts", "accounts.id", "statuses.account_id")
+    .selectAll("statuses")
+    .where("statuses.id", "=", statusId)
+    .where("accounts.acct_key", "=", username.toLowerCase())
+    .where("accounts.domain", "is", null)
+    .where("accounts.suspended_at", "is", null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 export async function findStatusOf(db: Kysely<Database>, accountId: string, statusId: string): Promise<StatusRow | null> {
   const row = await db.selectFrom("statuses").selectAll().where("id", "=", statusId).where("account_id", "=", accountId).executeTakeFirst();
   return row ?? null;
