@@ -141,6 +141,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       await services.events.settled();
       federationQueue.abort();
       await deps.queue.stop();
+      await services.federationMonitor.flushInbox();
       await deps.pubsub.close();
       await deps.storage.close();
     },

@@ -7,6 +7,7 @@ import { findLocalActorAccount } from "../storage/repositories/federation-reads.
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { setMovedTo } from "../storage/repositories/remote-graph.js";
 import type { AccountRow } from "../storage/schema.js";
+import { requireNetwork } from "./inbox-request-pass.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { rememberRemoteActor } from "./remote-actors.js";
 
@@ -90,6 +91,8 @@ async function onMove(ctx: Ctx, deps: GraphInboxDeps, move: Move): Promise<void>
   const origin = await findAccountByUri(deps.deps.storage.db, move.actorId.href);
   // Nobody here follows an account we have never seen: nothing to move.
   if (!origin || origin.domain === null) return;
+  // The lookup makes a context of its own, past the request pass's loader: a Move is always handled by a worker.
+  requireNetwork(ctx, move.targetId.href);
   const target = await deps.lookup(move.targetId.href);
   if (!target || !isActor(target) || target.id?.href !== move.targetId.href) return;
   if (!target.aliasIds.some((alias) => alias.href === move.actorId?.href)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepImportedPrivateKeys } from "./imported-keys.js";
+import { keepImportedKeys } from "./imported-keys.js";
 
 /** A SubtleCrypto whose imports are counted, in front of the real one. */
 function countingSubtle(): { subtle: SubtleCrypto; imports: () => number } {
@@ -29,7 +29,7 @@ async function rsaJwks(): Promise<{ privateJwk: JsonWebKey; publicJwk: JsonWebKe
 describe("private keys imported from JWK", () => {
   it("are imported once per key and parameters, and the kept key signs", async () => {
     const { subtle, imports } = countingSubtle();
-    keepImportedPrivateKeys(subtle);
+    keepImportedKeys(subtle);
     const { privateJwk, publicJwk } = await rsaJwks();
     const first = await subtle.importKey("jwk", { ...privateJwk }, RSA, true, ["sign"]);
     const again = await subtle.importKey("jwk", { ...privateJwk }, { name: "RSASSA-PKCS1-v1_5", hash: { name: "SHA-256" } }, true, [
@@ -44,9 +44,9 @@ describe("private keys imported from JWK", () => {
     expect(await crypto.subtle.verify("RSASSA-PKCS1-v1_5", verifier, signature, data)).toBe(true);
   });
 
-  it("are imported again for other parameters or another key; public keys are never kept", async () => {
+  it("are imported again for other parameters or another key; public keys from JWK are never kept", async () => {
     const { subtle, imports } = countingSubtle();
-    keepImportedPrivateKeys(subtle);
+    keepImportedKeys(subtle);
     const one = await rsaJwks();
     const other = await rsaJwks();
     const kept = await subtle.importKey("jwk", one.privateJwk, RSA, true, ["sign"]);
@@ -59,8 +59,8 @@ describe("private keys imported from JWK", () => {
 
   it("keeps Ed25519 keys too, and installing twice wraps once", async () => {
     const { subtle, imports } = countingSubtle();
-    keepImportedPrivateKeys(subtle);
-    keepImportedPrivateKeys(subtle);
+    keepImportedKeys(subtle);
+    keepImportedKeys(subtle);
     const pair = (await crypto.subtle.generateKey("Ed25519", true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
     const first = await subtle.importKey("jwk", jwk, "Ed25519", true, ["sign"]);
@@ -70,10 +70,48 @@ describe("private keys imported from JWK", () => {
 
   it("does not keep a failed import", async () => {
     const { subtle, imports } = countingSubtle();
-    keepImportedPrivateKeys(subtle);
+    keepImportedKeys(subtle);
     const broken = { kty: "RSA", d: "not-a-key", n: "AQAB", e: "AQAB" };
     await expect(subtle.importKey("jwk", broken, RSA, true, ["sign"])).rejects.toThrow();
     await expect(subtle.importKey("jwk", broken, RSA, true, ["sign"])).rejects.toThrow();
     expect(imports()).toBe(2);
+  });
+});
+
+describe("public keys imported from SPKI (a sender's key, verifying an incoming activity)", () => {
+  async function spkiOf(): Promise<{ spki: ArrayBuffer; privateKey: CryptoKey }> {
+    const pair = await crypto.subtle.generateKey({ ...RSA, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, true, [
+      "sign",
+      "verify",
+    ]);
+    return { spki: await crypto.subtle.exportKey("spki", pair.publicKey), privateKey: pair.privateKey };
+  }
+
+  it("are imported once per key and parameters, given as any view of the same bytes, and the kept key verifies", async () => {
+    const { subtle, imports } = countingSubtle();
+    keepImportedKeys(subtle);
+    const { spki, privateKey } = await spkiOf();
+    const first = await subtle.importKey("spki", spki, RSA, true, ["verify"]);
+    // Fedify decodes the PEM anew each time: another buffer with the same bytes.
+    const copy = new Uint8Array(spki.byteLength + 4);
+    copy.set(new Uint8Array(spki), 4);
+    const again = await subtle.importKey("spki", copy.subarray(4), RSA, true, ["verify"]);
+    expect(again).toBe(first);
+    expect(imports()).toBe(1);
+    const data = new TextEncoder().encode("an incoming activity");
+    const signature = await crypto.subtle.sign("RSASSA-PKCS1-v1_5", privateKey, data);
+    expect(await crypto.subtle.verify("RSASSA-PKCS1-v1_5", again, signature, data)).toBe(true);
+  });
+
+  it("are imported again for another key or other parameters", async () => {
+    const { subtle, imports } = countingSubtle();
+    keepImportedKeys(subtle);
+    const one = await spkiOf();
+    const other = await spkiOf();
+    const kept = await subtle.importKey("spki", one.spki, RSA, true, ["verify"]);
+    expect(await subtle.importKey("spki", other.spki, RSA, true, ["verify"])).not.toBe(kept);
+    expect(await subtle.importKey("spki", one.spki, RSA, false, ["verify"])).not.toBe(kept);
+    expect(await subtle.importKey("spki", one.spki, { name: "RSA-PSS", hash: "SHA-256" }, true, ["verify"])).not.toBe(kept);
+    expect(imports()).toBe(4);
   });
 });

@@ -1,5 +1,5 @@
 import { type Context, type Federation, type RequestContext, createFederation } from "@fedify/fedify";
-import { type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
+import { type Activity, type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
 import type { FallbackHandler } from "../api/fetch-handler.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
@@ -19,7 +19,6 @@ import {
   listFollowPage,
   listOutboxStatuses,
 } from "../storage/repositories/federation-reads.js";
-import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
@@ -28,18 +27,21 @@ import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
+import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
-import { keepImportedPrivateKeys } from "./imported-keys.js";
+import { keepImportedKeys } from "./imported-keys.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import type { SafeFetch } from "./safe-fetch.js";
+import { queueInboxActivity } from "./queued-inbox.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
 import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 import { userAgentOf } from "./user-agent.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
+import { storedSenderOf } from "./stored-senders.js";
 import { federatePosts } from "./status-outbox.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
@@ -116,14 +118,18 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const keys = new KeyPairStore(storage, deps.clock);
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
-  keepImportedPrivateKeys();
+  keepImportedKeys();
 
+  // One loader for every context: Fedify asks for one per request and job, and making it compiles the cache's rules.
+  const documentLoader = cachedDocumentLoader({ fetch: safeFetch, userAgent, kv });
   const federation = createFederation<FederationContextData>({
     kv,
     // Retries happen in one place, the queue port (`nativeRetrial`): a failed delivery is a job retried with
     // backoff that the jobs API shows; Fedify's circuit breaker is off because it would re-enqueue copies of
-    // its own, and unreachable domains are tracked by the delivery gate instead.
-    queue: parts.queue,
+    // its own, and unreachable domains are tracked by the delivery gate instead. Incoming activities are not
+    // queued by Fedify: the inbox listeners run in the request and queue what needs remote work or fails there
+    // (`withSharedListeners`), as jobs of the same queue.
+    queue: { outbox: parts.queue, fanout: parts.queue },
     circuitBreaker: false,
     // Stated, not left to Fedify's defaults: batched deliveries read and write the same signature forms.
     firstKnock: FIRST_KNOCK,
@@ -132,8 +138,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
     manuallyStartQueue: true,
     origin: config.origin,
-    documentLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
-    contextLoaderFactory: () => cachedDocumentLoader({ fetch: safeFetch, userAgent, kv }),
+    documentLoaderFactory: () => documentLoader,
+    contextLoaderFactory: () => documentLoader,
     authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity, { fetch: safeFetch, userAgent }),
     signatureTimeWindow: SIGNATURE_MAX_AGE,
   });
@@ -145,9 +151,14 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     return account && account.username === identifier ? account : null;
   }
 
-  /** Verifies the signature of a signed fetch (fetching the signer's key) and logs who it was; unsigned fetches pass. */
+  /**
+   * Verifies the signature of a signed fetch (fetching the signer's key) and logs who it was; unsigned fetches pass.
+   * Not for a POST to an inbox, for which Fedify asks whether the recipient exists: it verifies the POST itself, and
+   * doing it here too cost every delivery to a personal inbox a fetch of the sender's actor document.
+   */
   async function noteSigner(ctx: RequestContext<FederationContextData>, identifier: string): Promise<void> {
-    if (!ctx.data.serving || !(ctx.request.headers.has("signature") || ctx.request.headers.has("signature-input"))) return;
+    if (!ctx.data.serving || (ctx.request.method !== "GET" && ctx.request.method !== "HEAD")) return;
+    if (!(ctx.request.headers.has("signature") || ctx.request.headers.has("signature-input"))) return;
     const owner = await ctx.getSignedKeyOwner();
     logger.debug("Signed fetch of {identifier} by {signer}", { identifier, signer: owner?.id?.href ?? "a key that did not verify" });
   }
@@ -174,14 +185,18 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
   // Any activity of a known remote actor whose copy is stale has it fetched again, on the queue.
-  const refreshSender = async (_ctx: unknown, activity: { actorId: URL | null }) => {
-    const sender = activity.actorId ? await findAccountByUri(db, activity.actorId.href) : undefined;
+  const refreshSender = async (_ctx: unknown, activity: Activity) => {
+    const sender = await storedSenderOf(db, activity);
     if (sender) await services.remoteAccounts.refreshLater(sender);
   };
-  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), refreshSender);
+  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), {
+    before: refreshSender,
+    queue: queueInboxActivity(parts.queue),
+  });
   // Fetches made for the shared inbox (the sender's key, an unknown actor or object) are signed by the instance
   // actor, as servers in secure mode require; personal inboxes sign with the recipient's key (Fedify's own choice).
   inbox.setSharedKeyDispatcher(() => ({ identifier: INSTANCE_ACTOR_IDENTIFIER }));
+  inbox.withIdempotency(inboxIdempotenceKey);
   const graphInbox = { deps, services, lookup: (identifier: string) => lookup(identifier) };
   listenForFollows(inbox, { deps, services, graph: graphInbox });
   listenForGraph(inbox, graphInbox);

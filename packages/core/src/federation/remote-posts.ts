@@ -17,7 +17,7 @@ import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { KithServices } from "../services/index.js";
 import { normalizeTag } from "../services/statuses/text-formatter.js";
-import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
+import { findLocalActorAccount, findStatusOfLocalActor } from "../storage/repositories/federation-reads.js";
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
@@ -25,7 +25,6 @@ import {
   bumpAccountStatuses,
   bumpStatusCounter,
   ensureTags,
-  findStatus,
   insertStatus,
   replaceMentions,
   replaceStatusTags,
@@ -33,6 +32,7 @@ import {
 import type { AccountRow, Database, StatusRow, Visibility } from "../storage/schema.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { sanitizeHtml, textOfHtml } from "./html-sanitizer.js";
+import { assertNothingRefused } from "./inbox-request-pass.js";
 import { flag } from "./notes.js";
 
 const logger = getLogger(["federation", "posts"]);
@@ -57,7 +57,9 @@ export function sameOrigin(a: URL | null | undefined, b: URL | null | undefined)
 
 function isoOf(value: unknown, fallback: string): string {
   if (value === null || value === undefined) return fallback;
-  const time = Date.parse(String(value));
+  // A Temporal.Instant (Fedify's dates) knows its time; printing it first is slow in the polyfill.
+  const epoch = (value as { epochMilliseconds?: unknown }).epochMilliseconds;
+  const time = typeof epoch === "number" ? epoch : Date.parse(String(value));
   return Number.isFinite(time) ? new Date(time).toISOString() : fallback;
 }
 
@@ -83,10 +85,8 @@ export async function localStatusAt(ctx: Context<FederationContextData>, db: Kys
   if (parsed?.type !== "object") return null;
   const { identifier, id } = parsed.values;
   if (!identifier || !id) return null;
-  const status = await findStatus(db, id);
-  if (!status || !flag(status.local)) return null;
-  const author = await findLocalActorAccount(db, identifier);
-  return author && author.id === status.account_id ? status : null;
+  const status = await findStatusOfLocalActor(db, identifier, id);
+  return status && flag(status.local) ? status : null;
 }
 
 /** The post a URI names: one of ours, or a remote one already stored. */
@@ -220,10 +220,12 @@ async function writeRelations(
   statusId: string,
   fields: PostFields,
   now: string,
+  options: { fresh?: boolean } = {},
 ) {
-  await replaceMentions(trx, statusId, await mentionedAccounts(ctx, trx, fields.tags), now);
+  // A post just inserted has no mentions or tags to replace.
+  await replaceMentions(trx, statusId, await mentionedAccounts(ctx, trx, fields.tags), now, options);
   const tagIds = await ensureTags(trx, hashtagsOf(fields.tags), () => env.deps.ids.next("tag"), now);
-  await replaceStatusTags(trx, statusId, [...tagIds.values()]);
+  await replaceStatusTags(trx, statusId, [...tagIds.values()], options);
 }
 
 async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: string, accountId: string, poll: PollFields, now: string) {
@@ -263,23 +265,25 @@ async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: s
  * vouches for it): sanitised content, visibility from its addressing, the
  * reply it answers when known, mentions of known accounts, hashtags,
  * attachment metadata (files are fetched when first asked for) and its
- * poll. The post already stored under the same id is returned as it is.
- * `status.created` goes out, so timelines and notifications follow.
+ * poll. Returns the post's id, or that of the post already stored under the
+ * same URI. `status.created` goes out, so timelines and notifications follow.
  */
 export async function storeRemotePost(
   ctx: Context<FederationContextData>,
   env: RemotePostDeps,
   object: PostObject,
   author: AccountRow,
-): Promise<StatusRow | null> {
+): Promise<string | null> {
   const db = env.deps.storage.db;
   if (!object.id) return null;
   const existing = await findStatusByUri(db, object.id.href);
-  if (existing) return existing;
+  if (existing) return existing.id;
   const now = env.deps.clock.now().toISOString();
   const fields = await fieldsOf(ctx, object, author, now);
   const parent = await knownStatusAt(ctx, db, object.replyTargetId);
   const poll = object instanceof Question ? await pollOf(ctx, object) : null;
+  // Tags, attachments or poll options that could not be fetched in a request's pass: a worker stores the post.
+  assertNothingRefused(ctx);
   const id = env.deps.ids.next("status");
   try {
     await env.deps.storage.transaction(async (trx) => {
@@ -302,7 +306,7 @@ export async function storeRemotePost(
         updated_at: now,
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
       });
-      await writeRelations(ctx, env, trx, id, fields, now);
+      await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
       await attachMedia(env, trx, author, id, fields);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
@@ -311,11 +315,11 @@ export async function storeRemotePost(
   } catch (error) {
     // The same post arriving twice at once (shared and personal inbox): the second insert loses on the unique URI.
     const raced = await findStatusByUri(db, object.id.href);
-    if (raced) return raced;
+    if (raced) return raced.id;
     throw error;
   }
   await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id });
-  return findStatus(db, id);
+  return id;
 }
 
 /** Applies an edit of a stored remote post, keeping the versions in `status_edits`. False when nothing was stored to edit. */
@@ -329,6 +333,7 @@ export async function updateRemotePost(
   const now = env.deps.clock.now().toISOString();
   const fields = await fieldsOf(ctx, object, author, now);
   const poll = object instanceof Question ? await pollOf(ctx, object) : null;
+  assertNothingRefused(ctx);
   const editedAt = fields.updated ?? now;
   // An older or repeated Update changes nothing (activities may arrive out of order or twice).
   if (current.edited_at !== null && Date.parse(editedAt) <= Date.parse(current.edited_at) && !poll) return false;

@@ -88,10 +88,10 @@ export function remoteReplies(options: RemoteRepliesOptions): RemoteRepliesFetch
     return account && account.suspended_at === null ? account : null;
   }
 
-  /** Stores one reply of `parent` fetched from `uri`; the stored post, or null when it is not one. */
-  async function storeReply(parent: { uri: string }, uri: URL): Promise<StatusRow | null> {
+  /** Stores one reply of `parent` fetched from `uri`; the stored post's id, or null when it is not one. */
+  async function storeReply(parent: { uri: string }, uri: URL): Promise<string | null> {
     const known = await findStatusByUri(db, uri.href);
-    if (known) return known;
+    if (known) return known.id;
     if ((await options.services.domainPolicy.policyFor(uri.host)).blocked) return null;
     if ((await kv.get(tombstoneKey(uri.href))) !== undefined) return null;
     const object = await lookup(uri.href);
@@ -118,7 +118,7 @@ export function remoteReplies(options: RemoteRepliesOptions): RemoteRepliesFetch
         logger.debug("A reply of {post} was not stored: {error}", { post: parent.uri, error });
         return null;
       });
-      if (reply && job.depth < MAX_DEPTH) await queue(reply.id, job.depth + 1);
+      if (reply && job.depth < MAX_DEPTH) await queue(reply, job.depth + 1);
     }
   }
 

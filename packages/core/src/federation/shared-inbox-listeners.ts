@@ -1,11 +1,25 @@
 import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import type { Activity } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
+import { runRequestPass } from "./inbox-request-pass.js";
 import type { FederationContextData } from "./kith-federation.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
 type Listener = (ctx: InboxContext<FederationContextData>, activity: Activity) => unknown;
+
+export interface SharedListenerOptions {
+  /** Runs first for every activity of every type; its failure is logged and keeps no listener from running. */
+  readonly before?: Listener;
+  /**
+   * Queues an activity for a worker, which runs the listeners again with
+   * fetching allowed. Given: activities are handled in their request (see
+   * `runRequestPass`), and those that need another server's documents, or
+   * fail there, are passed to it. Its failure fails the request (500), so
+   * the sender tries again. Not given: the listeners run as they are called.
+   */
+  readonly queue?: (ctx: InboxContext<FederationContextData>, activity: Activity) => Promise<void>;
+}
 
 /**
  * Fedify takes one listener per activity type, and several parts of Kith
@@ -14,15 +28,46 @@ type Listener = (ctx: InboxContext<FederationContextData>, activity: Activity) =
  * every listener given for a type, in order, each ignoring what is not its
  * own. One listener failing does not keep the others from their part; the
  * first error is raised afterwards, so Fedify still sees the activity fail.
- * `before` runs first for every activity of every type; its failure is
- * logged and keeps no listener from running.
  */
 export function withSharedListeners(
   inbox: InboxListenerSetters<FederationContextData>,
-  before?: Listener,
+  options: SharedListenerOptions = {},
 ): InboxListenerSetters<FederationContextData> {
   const byType = new Map<unknown, Listener[]>();
   const on = inbox.on.bind(inbox) as (type: unknown, listener: Listener) => unknown;
+
+  async function runAll(list: readonly Listener[], ctx: InboxContext<FederationContextData>, activity: Activity): Promise<void> {
+    try {
+      await options.before?.(ctx, activity);
+    } catch (error) {
+      logger.warn("A step before the inbox listeners failed: {error}", { error });
+    }
+    const errors: unknown[] = [];
+    for (const each of list) {
+      try {
+        await each(ctx, activity);
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length > 0) throw errors[0];
+  }
+
+  async function dispatch(list: readonly Listener[], ctx: InboxContext<FederationContextData>, activity: Activity): Promise<void> {
+    const queue = options.queue;
+    if (!queue || !ctx.data.serving) return runAll(list, ctx, activity);
+    const outcome = await runRequestPass(ctx, (passCtx) => runAll(list, passCtx, activity));
+    if (outcome.kind === "done") return;
+    if (outcome.kind === "needs-network")
+      logger.debug("Queued {activity}: handling it fetches {url}", { activity: activity.id?.href, url: outcome.url });
+    else
+      logger.warn("Handling {activity} in its request failed; queued to be tried again: {error}", {
+        activity: activity.id?.href,
+        error: outcome.error,
+      });
+    await queue(ctx, activity);
+  }
+
   const shared: InboxListenerSetters<FederationContextData> = new Proxy(inbox, {
     get(target, property, receiver) {
       if (property !== "on") return Reflect.get(target, property, receiver);
@@ -32,22 +77,7 @@ export function withSharedListeners(
         else {
           const list = [listener];
           byType.set(type, list);
-          on(type, async (ctx, activity) => {
-            try {
-              await before?.(ctx, activity);
-            } catch (error) {
-              logger.warn("A step before the inbox listeners failed: {error}", { error });
-            }
-            const errors: unknown[] = [];
-            for (const each of list) {
-              try {
-                await each(ctx, activity);
-              } catch (error) {
-                errors.push(error);
-              }
-            }
-            if (errors.length > 0) throw errors[0];
-          });
+          on(type, (ctx, activity) => dispatch(list, ctx, activity));
         }
         return shared;
       };

@@ -29,6 +29,7 @@ import {
   visibilityOf,
 } from "./remote-posts.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
+import { storedSenderOf } from "./stored-senders.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -40,7 +41,10 @@ export interface StatusInboxDeps extends RemotePostDeps {
   readonly kv: SqlKvStore;
 }
 
-/** Where a deleted remote object's id is remembered, so its Create arriving later is dropped. */
+/**
+ * Where a deleted remote object's id is remembered, so its Create arriving later is dropped; and the id of an
+ * undone Like or Announce, so the activity arriving again (or late) does not count.
+ */
 export function tombstoneKey(uri: string): KvKey {
   return ["kith", "tombstone", uri];
 }
@@ -52,12 +56,22 @@ export function tombstoneKey(uri: string): KvKey {
  *
  * Every handler is idempotent, keyed by the activity's or object's id (the
  * same activity twice, or through the shared and a personal inbox, has one
- * effect); a Delete is remembered so a Create arriving after it is dropped;
+ * effect); a Delete is remembered so a Create arriving after it is dropped,
+ * and an Undo so its Like or Announce arriving again or late is dropped;
  * an actor only speaks for objects of its own host and never changes a local
  * object; activities from blocked domains are ignored.
  */
 export function listenForPosts(inbox: InboxListenerSetters<FederationContextData>, env: StatusInboxDeps): void {
   const db = env.deps.storage.db;
+
+  async function tombstoned(uri: URL): Promise<boolean> {
+    return (await env.kv.get(tombstoneKey(uri.href))) !== undefined;
+  }
+
+  /** Remembered for a while only: an activity later than the retention is no longer a reordered or repeated delivery. */
+  async function bury(uri: URL): Promise<void> {
+    await env.kv.setFor(tombstoneKey(uri.href), true, env.deps.config.tombstoneRetentionDays * DAY_MS);
+  }
 
   async function blocked(uri: URL | null): Promise<boolean> {
     if (!uri) return true;
@@ -73,7 +87,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (ctx.parseUri(actorId)?.type === "actor") return null;
     // An activity names its own id on its actor's server.
     if (activity.id && !sameOrigin(activity.id, actorId)) return null;
-    const known = await findAccountByUri(db, actorId.href);
+    const known = await storedSenderOf(db, activity);
     if (known && !fetch) return known.suspended_at === null ? known : null;
     const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
     if (!actor || !isActor(actor) || actor.id?.href !== actorId.href) return known;
@@ -90,7 +104,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       logger.info("Dropped a Create of {object} by {actor}: not its author", { object: object.id.href, actor: author.uri });
       return;
     }
-    if ((await env.kv.get(tombstoneKey(object.id.href))) !== undefined) return;
+    if (await tombstoned(object.id)) return;
     if (object instanceof Note && object.name !== null && object.content === null && (await onVote(ctx, object, author))) return;
     await storeRemotePost(ctx, env, object, author);
   }
@@ -178,9 +192,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       await removeActor(author);
       return;
     }
-    // Remembered even when nothing is stored yet: the Create may still be on its way; for a while only, as
-    // a Create later than the retention is no longer a reordered delivery.
-    await env.kv.setFor(tombstoneKey(objectId.href), true, env.deps.config.tombstoneRetentionDays * DAY_MS);
+    // Remembered even when nothing is stored yet: the Create may still be on its way.
+    await bury(objectId);
     const row = await findStatusByUri(db, objectId.href);
     if (!row || row.account_id !== author.id || flag(row.local)) return;
     await removeStatus(row);
@@ -189,7 +202,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onAnnounce(ctx: Ctx, announce: Announce): Promise<void> {
     const booster = await senderOf(ctx, announce);
     if (!booster || !announce.id || !announce.objectId) return;
-    if (await findStatusByUri(db, announce.id.href)) return;
+    if ((await findStatusByUri(db, announce.id.href)) || (await tombstoned(announce.id))) return;
     let original = await knownStatusAt(ctx, db, announce.objectId);
     if (!original) {
       // A remote post not seen yet: fetched from its own server, so it is what its author wrote.
@@ -198,7 +211,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       if (await blocked(object.id)) return;
       const author = await findOrFetchAuthor(ctx, object.attributionId);
       if (!author) return;
-      original = await storeRemotePost(ctx, env, object, author);
+      const stored = await storeRemotePost(ctx, env, object, author);
+      original = stored ? await findStatus(db, stored) : null;
     }
     if (!original || original.reblog_of_id !== null || !["public", "unlisted"].includes(original.visibility)) return;
     const id = env.deps.ids.next("status");
@@ -236,7 +250,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
 
   async function onLike(ctx: Ctx, like: Like): Promise<void> {
     const liker = await senderOf(ctx, like);
-    if (!liker || !like.id) return;
+    if (!liker || !like.id || (await tombstoned(like.id))) return;
     // Likes of remote posts are their servers' business.
     const status = await localStatusAt(ctx, db, like.objectId);
     if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;
@@ -260,6 +274,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (object.actorId?.href !== undo.actorId.href) return;
     const actor = await senderOf(ctx, undo);
     if (!actor) return;
+    // Remembered even when nothing is stored: the Like or Announce may still be on its way, or come again.
+    await bury(objectId);
     if (object instanceof Like) {
       const status = await localStatusAt(ctx, db, object.objectId);
       const removed = await env.deps.storage.transaction(async (trx) => {

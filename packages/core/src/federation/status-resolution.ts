@@ -42,8 +42,8 @@ export function statusResolver(options: StatusResolutionOptions): RemoteStatusRe
       }
       if (!author || author.suspended_at !== null) return null;
       const status = await storeRemotePost(ctx, options, object, author);
-      if (status) await options.resolved?.(status.id);
-      return status?.id ?? null;
+      if (status) await options.resolved?.(status);
+      return status;
     },
   };
 }

@@ -195,12 +195,22 @@ export async function listConnectedDomains(
   };
 }
 
-/** Counts one accepted incoming activity of a domain in its minute. */
-export async function recordInboxArrival(db: Kysely<Database>, domain: string, minute: Date): Promise<void> {
+/** Incoming activities counted in memory, of one domain in one minute (ISO), not yet written. */
+export interface InboxArrivals {
+  readonly domain: string;
+  readonly minute: string;
+  readonly received: number;
+}
+
+/** Adds counted incoming activities to their domains' minutes, in one statement. */
+export async function recordInboxArrivals(db: Kysely<Database>, arrivals: readonly InboxArrivals[]): Promise<void> {
+  if (arrivals.length === 0) return;
   await db
     .insertInto("federation_inbox_minutes")
-    .values({ domain, minute: minute.toISOString(), received: 1 })
-    .onConflict((oc) => oc.columns(["domain", "minute"]).doUpdateSet({ received: sql`federation_inbox_minutes.received + 1` }))
+    .values(arrivals.map(({ domain, minute, received }) => ({ domain, minute, received })))
+    .onConflict((oc) =>
+      oc.columns(["domain", "minute"]).doUpdateSet({ received: sql`federation_inbox_minutes.received + excluded.received` }),
+    )
     .execute();
 }
 

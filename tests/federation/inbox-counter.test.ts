@@ -1,0 +1,67 @@
+import { type TestKith, eventually, withStorageFaults } from "@kith/core/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FederationMonitor } from "../../packages/core/src/services/federation-monitoring/federation-monitor.js";
+import { StatementCounter, countedStorage } from "../support/statement-counter.js";
+import { sqliteTestKith } from "../support/test-kith.js";
+
+/**
+ * The inbox metrics' counter: incoming activities are counted in memory and
+ * written together (one statement a second instead of one an activity);
+ * the metrics read what was counted up to the moment they are asked.
+ */
+describe("the inbox counter", () => {
+  let kith: TestKith;
+  beforeEach(async () => {
+    kith = await sqliteTestKith();
+  });
+  afterEach(async () => {
+    await kith.close();
+  });
+
+  const stored = () =>
+    kith.storage.db.selectFrom("federation_inbox_minutes").select(["domain", "received"]).orderBy("domain").execute();
+
+  it("writes the counts of many activities in one statement", async () => {
+    const counter = new StatementCounter();
+    const monitor = new FederationMonitor({ storage: countedStorage(kith.storage, counter), clock: kith.clock });
+    for (let i = 0; i < 5; i++) await monitor.recordInbox("a.example");
+    await monitor.recordInbox("B.example");
+    await monitor.recordInbox("b.example");
+    expect(counter.count).toBe(0);
+    expect(await stored()).toEqual([]);
+    await monitor.flushInbox();
+    // The first write also prunes minutes older than the longest window.
+    expect(counter.count).toBe(2);
+    expect(await stored()).toEqual([
+      { domain: "a.example", received: 5 },
+      { domain: "b.example", received: 2 },
+    ]);
+    await monitor.recordInbox("a.example");
+    await monitor.flushInbox();
+    expect(counter.count).toBe(3);
+    expect(await stored()).toEqual([
+      { domain: "a.example", received: 6 },
+      { domain: "b.example", received: 2 },
+    ]);
+  });
+
+  it("writes the counts within a second without being asked", async () => {
+    const monitor = new FederationMonitor({ storage: kith.storage, clock: kith.clock });
+    await monitor.recordInbox("a.example");
+    await eventually(async () => expect(await stored()).toEqual([{ domain: "a.example", received: 1 }]));
+  });
+
+  it("keeps the counts when writing them fails, and writes them with the next ones", async () => {
+    const { storage, faults } = withStorageFaults(kith.storage);
+    const monitor = new FederationMonitor({ storage, clock: kith.clock });
+    await monitor.recordInbox("a.example");
+    await monitor.recordInbox("a.example");
+    faults.break();
+    await monitor.flushInbox();
+    faults.heal();
+    expect(await stored()).toEqual([]);
+    await monitor.recordInbox("a.example");
+    expect((await monitor.inboxMetrics(5, "a.example")).total).toBe(3);
+    expect(await stored()).toEqual([{ domain: "a.example", received: 3 }]);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * What one incoming activity costs the database when it is handled in its
+ * request: a Create of a public Note and a Like of a local post, from a
+ * sender stored already, counted on every statement sent (those of Fedify's
+ * key-value store and of the reactions included). The bounds keep statements
+ * that were taken out (the queue's job, the sender read twice, the post read
+ * back, a new post's relations deleted first, Fedify's memory of handled
+ * Creates and Likes, the counter's write) from coming back.
+ */
+import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
+import { createSqliteStorage } from "@kith/storage-sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StatementCounter, countedStorage } from "../support/statement-counter.js";
+import { sqliteTestKith } from "../support/test-kith.js";
+
+/**
+ * A Create of a public Note with no mentions or tags, its reactions included (19 before the sender was read once,
+ * the new post's relations were written without deleting first and the post was no longer read back).
+ */
+const STATEMENTS_PER_CREATE = 15;
+/**
+ * A Like of a local post, its notification included (20 before the sender was read once, Fedify's memory of
+ * handled activities, a read and a write, gave way to the tombstones' read, and the liked post and its local
+ * author were read in one statement).
+ */
+const STATEMENTS_PER_LIKE = 17;
+
+const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+
+describe("statements per incoming activity", () => {
+  const counter = new StatementCounter();
+  let remote: RemoteServer;
+  let kith: TestKith;
+  let alice: TestUser;
+  let count = 0;
+
+  beforeAll(async () => {
+    remote = await startRemoteServer(["mallory"]);
+    kith = await sqliteTestKith({
+      storage: () => countedStorage(createSqliteStorage({ filename: ":memory:" }), counter),
+      config: { origin: "https://kith.test", allowPrivateAddress: true },
+    });
+    alice = await kith.createUser("alice");
+    await kith.start();
+  });
+  afterAll(async () => {
+    await kith.close();
+    await remote.close();
+  });
+
+  const mallory = () => remote.actors.mallory ?? expect.unreachable("mallory");
+
+  function createOf(): Record<string, unknown> {
+    const id = `${mallory().id.href}/statuses/${++count}`;
+    return {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${id}/activity`,
+      type: "Create",
+      actor: mallory().id.href,
+      to: [PUBLIC],
+      object: { type: "Note", id, attributedTo: mallory().id.href, content: `<p>note ${count}</p>`, to: [PUBLIC] },
+    };
+  }
+
+  async function likeOf(): Promise<Record<string, unknown>> {
+    const posted = await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "like me", visibility: "public" } });
+    const { id } = (await posted.json()) as { id: string };
+    return {
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${mallory().id.href}/likes/${++count}`,
+      type: "Like",
+      actor: mallory().id.href,
+      object: `https://kith.test/users/alice/statuses/${id}`,
+    };
+  }
+
+  /** Statements of one activity, signed before counting starts; the answer must be 202. */
+  async function statementsOf(activity: Record<string, unknown>): Promise<number> {
+    const request = await remote.signedPost("https://kith.test/inbox", activity, mallory());
+    counter.count = 0;
+    const response = await kith.fetch(request, { clientIp: "127.0.0.1" });
+    const statements = counter.count;
+    expect(response.status).toBe(202);
+    return statements;
+  }
+
+  async function settle(): Promise<void> {
+    await eventually(async () => {
+      const counts = await kith.queue.counts("federation");
+      expect(counts.submitted + counts.active).toBe(0);
+    });
+  }
+
+  it("a Create and a Like from a known sender stay within their statements", async () => {
+    // The first activity of an unknown sender is handled by a worker, which fetches and stores the actor.
+    await statementsOf(createOf());
+    await settle();
+    await statementsOf(createOf());
+    expect(await statementsOf(createOf())).toBeLessThanOrEqual(STATEMENTS_PER_CREATE);
+    await statementsOf(await likeOf());
+    const like = await likeOf();
+    expect(await statementsOf(like)).toBeLessThanOrEqual(STATEMENTS_PER_LIKE);
+    const favourites = await kith.storage.db.selectFrom("favourites").select("uri").where("uri", "=", String(like.id)).execute();
+    expect(favourites).toHaveLength(1);
+  });
+});
