@@ -47,6 +47,7 @@ import { StatusInteractions } from "./statuses/status-interactions.js";
 import { StatusQueries } from "./statuses/status-queries.js";
 import { StatusService } from "./statuses/status-service.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
+import { BatchedWrites } from "../storage/batched-writes.js";
 
 /** Every service of a Kith instance; routes, federation listeners and the CLI all call these. */
 export interface KithServices {
@@ -147,6 +148,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const accounts = new AccountService(deps);
   const emailAllow = new EmailAllowService(deps);
   const events = new DomainEvents();
+  const batchedWrites = new BatchedWrites(deps.storage);
   const media = new MediaService(deps);
   const accountViews = new AccountViews(deps, media);
   const statusViews = new StatusViews(deps, accountViews, media, events);
@@ -157,7 +159,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const statuses = new StatusService(deps, events, polls, media, remoteAccounts);
   const statusInteractions = new StatusInteractions(deps, events, statuses, settings);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
-  const feeds = createFeedServices(deps, events, statusViews, accountViews);
+  const feeds = createFeedServices(deps, events, statusViews, accountViews, batchedWrites);
   const follows = new FollowService(deps, events);
   return {
     events,

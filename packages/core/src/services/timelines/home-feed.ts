@@ -64,6 +64,7 @@ import {
   removeAuthorFromFeed,
   removeDomainFromFeed,
 } from "../../storage/repositories/home-feed.js";
+import type { BatchedWrites } from "../../storage/batched-writes.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { NewLocalPost } from "../events/domain-events.js";
@@ -90,7 +91,11 @@ function isFanOutJob(payload: unknown): payload is FanOutJob {
 }
 
 export class HomeFeedWriter {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "queue" | "pubsub" | "clock">) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "queue" | "pubsub" | "clock">,
+    /** Fan-out rows are committed with those of other posts fanned out at the same moment. */
+    private readonly batchedWrites: BatchedWrites,
+  ) {}
 
   /** Registers the worker of queued fan-outs. */
   registerJobs(queue: Queue): void {
@@ -183,7 +188,7 @@ export class HomeFeedWriter {
       reblogOfId: status.reblogOfId,
       createdAt: status.createdAt,
     }));
-    await insertHomeFeedEntries(db, entries);
+    if (entries.length > 0) await this.batchedWrites.write((trx) => insertHomeFeedEntries(trx, entries));
     await this.#tellStreams(home, status.id);
     return { lists };
   }
