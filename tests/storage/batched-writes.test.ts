@@ -9,11 +9,13 @@ describe("batched writes", () => {
   let storage: Storage;
   let transactions: number;
   let batched: BatchedWrites;
+  let calls: string[][];
 
   beforeEach(async () => {
     storage = createSqliteStorage({ filename: ":memory:" });
     await sql`CREATE TABLE items (name TEXT PRIMARY KEY)`.execute(storage.db);
     transactions = 0;
+    calls = [];
     batched = new BatchedWrites({
       transaction: (work) => {
         transactions++;
@@ -23,7 +25,6 @@ describe("batched writes", () => {
   });
   afterEach(() => storage.close());
 
-  let calls: string[][];
   /** Inserts a batch's names in one statement; "refused" is written, then refused, so the batch rolls back. */
   const items: BatchedWriteKind<string> = {
     async write(trx, names) {
@@ -32,9 +33,6 @@ describe("batched writes", () => {
       if (names.includes("refused")) throw new Error("refused");
     },
   };
-  beforeEach(() => {
-    calls = [];
-  });
   const insert = (name: string) => batched.write(items, name);
   const names = async () =>
     (await sql<{ name: string }>`SELECT name FROM items ORDER BY name`.execute(storage.db)).rows.map((row) => row.name);

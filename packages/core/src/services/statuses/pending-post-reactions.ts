@@ -17,7 +17,8 @@ import type { DomainEvents } from "../events/domain-events.js";
 export const UNFINISHED_AFTER_MS = 5 * 60 * 1000;
 /** The queue of the repeating job that runs cut-short reactions again. */
 export const UNFINISHED_REACTIONS_QUEUE = "statuses.unfinished_reactions";
-const RECOVER_EVERY_MS = 60 * 1000;
+/** How often the job looks: cut-short reactions are rare, and each run leaves a finished job behind. */
+const RECOVER_EVERY_MS = 10 * 60 * 1000;
 /** Posts taken per run of the job. */
 const RECOVERY_BATCH = 100;
 
