@@ -23,6 +23,8 @@ export const pendingPostReactionsMigration: MigrationSpec = {
       name: "pending_post_reactions",
       columns: { status_id: { type: "text" }, created_at: { type: "timestamp" } },
       primaryKey: ["status_id"],
+      // Written and deleted with every post; never more than a few rows.
+      withoutRowid: true,
     },
   ],
   raw: {
