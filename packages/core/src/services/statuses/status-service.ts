@@ -123,8 +123,11 @@ export class StatusService {
     return row;
   }
 
+  #host: string | undefined;
+
   #ownHost(): string {
-    return new URL(this.deps.config.origin).host.toLowerCase();
+    this.#host ??= new URL(this.deps.config.origin).host.toLowerCase();
+    return this.#host;
   }
 
   /** Outside the post's transaction: unknown remote mentions of `text` looked up on their servers. */
