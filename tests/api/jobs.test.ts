@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KithError, MemoryQueue, type QueueFactory, SqlQueue } from "@kith/core";
 import { KV_PRUNE_QUEUE } from "../../packages/core/src/federation/kv-pruning.js";
+import { UNFINISHED_REACTIONS_QUEUE } from "../../packages/core/src/services/statuses/pending-post-reactions.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { sqliteTestKith } from "../support/test-kith.js";
 
@@ -78,8 +79,10 @@ describe.each(QUEUES)("jobs admin API on the %s", (queueName, queueFactory) => {
   /** A finished, a failed, a scheduled job on "mail", a dead letter on "strict", and an active one on "held". */
   async function seed(): Promise<{ finished: string; failed: string; scheduled: string; dead: string; active: string }> {
     await kith.start();
-    // The server's own repeating job (pruning federation entries), scheduled at start, is not one of the test's.
+    // The server's own repeating jobs (pruning federation entries, running cut-short reactions to new posts again),
+    // scheduled at start, are not the test's.
     await kith.queue.unschedule(KV_PRUNE_QUEUE);
+    await kith.queue.unschedule(UNFINISHED_REACTIONS_QUEUE);
     const finished = (await kith.queue.enqueue("mail", { to: "a@kith.test" })).id;
     const failed = (await kith.queue.enqueue("mail", { fail: true }, { maxAttempts: 1 })).id;
     const scheduled = (await kith.queue.enqueue("mail", { to: "later@kith.test" }, { delayMs: 60_000 })).id;

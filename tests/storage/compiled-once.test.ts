@@ -58,11 +58,41 @@ describe("statements compiled once", () => {
     expect(await names({ limit: 2, after: "co_b" })).toEqual(["co_c"]);
   });
 
-  it("keeps its shapes per database handle", async () => {
+  it("compiles null into the shape, apart from a value in its place", async () => {
+    let nullBuilds = 0;
+    const byDomain = compiledOnce((db, args: { domain: string | null }) => {
+      nullBuilds++;
+      const query = db.selectFrom("accounts").select("username").where("username", "in", ["co_a", "co_b"]).orderBy("username");
+      return args.domain === null ? query.where("domain", "is", null) : query.where("domain", "=", args.domain);
+    });
+    const names = async (domain: string | null) => (await byDomain(kith.storage.db, { domain })).map((row) => row.username);
+    expect(await names(null)).toEqual(["co_a", "co_b"]);
+    expect(await names("remote.example")).toEqual([]);
+    expect(await names(null)).toEqual(["co_a", "co_b"]);
+    expect(nullBuilds).toBe(2);
+  });
+
+  it("shares its shapes with a transaction of the same database, and keeps them apart for other plugins", async () => {
     const before = builds;
     await kith.storage.db.transaction().execute(async (trx) => {
       expect((await accountsNamed(trx, { ids: [id("co_a")], except: "nobody" })).map((row) => row.username)).toEqual(["co_a"]);
     });
+    expect(builds).toBe(before);
+    // A plugin may rewrite what a handle compiles: its handles (and their transactions) get shapes of their own.
+    const seen: string[] = [];
+    const plugged = kith.storage.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        seen.push(String(args.result.rows.length));
+        return args.result;
+      },
+    });
+    expect((await accountsNamed(plugged, { ids: [id("co_b")], except: "nobody" })).map((row) => row.username)).toEqual(["co_b"]);
     expect(builds).toBe(before + 1);
+    await plugged.transaction().execute(async (trx) => {
+      expect((await accountsNamed(trx, { ids: [id("co_c")], except: "nobody" })).map((row) => row.username)).toEqual(["co_c"]);
+    });
+    expect(builds).toBe(before + 1);
+    expect(seen).toEqual(["1", "1"]);
   });
 });

@@ -80,7 +80,7 @@ describe("migration 0018 on SQLite: partial indexes", () => {
       await applyMigrations(untyped(storage), before0018(sqliteMigrations));
       const full = partialIndexes(await storage.describeSchema());
       expect(full.statuses_uri_idx?.where).toBeNull();
-      expect((await storage.migrate()).applied).toEqual(["0018_partial_indexes"]);
+      expect((await storage.migrate()).applied).toContain("0018_partial_indexes");
       expect(partialIndexes(await storage.describeSchema())).toEqual(expected);
     } finally {
       await storage.close();
@@ -121,7 +121,7 @@ describeIfPostgres("migration 0018 on PostgreSQL: partial indexes", () => {
   it("replace the full indexes of a database migrated before", async () => {
     await applyMigrations(untyped(storage), before0018(postgresMigrations));
     expect(partialIndexes(await storage.describeSchema()).statuses_uri_idx?.where).toBeNull();
-    expect((await storage.migrate()).applied).toEqual(["0018_partial_indexes"]);
+    expect((await storage.migrate()).applied).toContain("0018_partial_indexes");
     expect(partialIndexes(await storage.describeSchema())).toEqual(expected);
   });
 

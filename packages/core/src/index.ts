@@ -18,6 +18,7 @@ export { federationMigration } from "./storage/migrations/0012-federation.js";
 export { federationMonitoringMigration } from "./storage/migrations/0015-federation-monitoring.js";
 export { publicTimelineIndexMigration } from "./storage/migrations/0016-public-timeline-index.js";
 export { partialIndexesMigration } from "./storage/migrations/0018-partial-indexes.js";
+export { pendingPostReactionsMigration } from "./storage/migrations/0019-pending-post-reactions.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";

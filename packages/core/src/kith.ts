@@ -134,6 +134,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     async start() {
       // Registers the handler of Fedify's messages on the queue port (Fedify is loaded with the first one).
       await federation.start(federationQueue.signal);
+      await services.pendingPostReactions.scheduleRecovery(deps.queue);
       await deps.queue.start();
     },
     async close() {

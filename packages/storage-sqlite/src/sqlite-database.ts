@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
+import { withUnplannedParameters } from "./unplanned-parameters.js";
 
 /** Statements prepared per SQL text are reused; preparing is a large part of a small query's cost. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -19,7 +20,8 @@ function toSqliteParameter(value: Parameter): Parameter {
 
 /**
  * Wraps a better-sqlite3 connection in the interface Kysely's SqliteDialect
- * expects, adding parameter conversion and a statement cache.
+ * expects, adding parameter conversion, a statement cache, and parameters
+ * SQLite does not re-plan on (unplanned-parameters.ts).
  */
 export function wrapSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
@@ -30,7 +32,7 @@ export function wrapSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
       cache.set(text, statement);
       return statement;
     }
-    statement = db.prepare(text);
+    statement = db.prepare(withUnplannedParameters(text));
     cache.set(text, statement);
     if (cache.size > STATEMENT_CACHE_SIZE) {
       const oldest = cache.keys().next().value;

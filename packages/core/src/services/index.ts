@@ -45,8 +45,10 @@ import { PostedStatusView } from "./statuses/posted-status-view.js";
 import { PollService } from "./polls/poll-service.js";
 import { StatusInteractions } from "./statuses/status-interactions.js";
 import { StatusQueries } from "./statuses/status-queries.js";
+import { PendingPostReactions } from "./statuses/pending-post-reactions.js";
 import { StatusService } from "./statuses/status-service.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
+import { BatchedWrites } from "../storage/batched-writes.js";
 
 /** Every service of a Kith instance; routes, federation listeners and the CLI all call these. */
 export interface KithServices {
@@ -87,6 +89,8 @@ export interface KithServices {
   readonly postedStatusView: PostedStatusView;
   /** Writing posts: create, edit, delete, boost. */
   readonly statuses: StatusService;
+  /** New posts whose reactions have not all run, and the job that runs them again after a stop. */
+  readonly pendingPostReactions: PendingPostReactions;
   /** Favourites, bookmarks, conversation mutes, pins, reply subscriptions and highlights. */
   readonly statusInteractions: StatusInteractions;
   /** Threads, who boosted or favourited, bookmarks and favourites lists, an account's posts, edit history. */
@@ -147,6 +151,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const accounts = new AccountService(deps);
   const emailAllow = new EmailAllowService(deps);
   const events = new DomainEvents();
+  const batchedWrites = new BatchedWrites(deps.storage);
   const media = new MediaService(deps);
   const accountViews = new AccountViews(deps, media);
   const statusViews = new StatusViews(deps, accountViews, media, events);
@@ -154,10 +159,12 @@ export function createServices(deps: ServiceDeps): KithServices {
   publishPublicStreams(events, deps);
   const polls = new PollService(deps, events);
   const remoteAccounts = new RemoteAccountService(deps, accountViews);
-  const statuses = new StatusService(deps, events, polls, media, remoteAccounts);
+  const pendingPostReactions = new PendingPostReactions(deps, events, batchedWrites);
+  pendingPostReactions.registerJobs(deps.queue);
+  const statuses = new StatusService(deps, events, polls, media, pendingPostReactions, remoteAccounts);
   const statusInteractions = new StatusInteractions(deps, events, statuses, settings);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
-  const feeds = createFeedServices(deps, events, statusViews, accountViews);
+  const feeds = createFeedServices(deps, events, statusViews, accountViews, batchedWrites);
   const follows = new FollowService(deps, events);
   return {
     events,
@@ -172,6 +179,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     statusViews,
     postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,
+    pendingPostReactions,
     statusInteractions,
     statusQueries,
     polls,

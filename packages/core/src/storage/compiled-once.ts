@@ -2,13 +2,14 @@ import type { Compilable, CompiledQuery, Kysely } from "kysely";
 import type { Database } from "./schema.js";
 
 /**
- * The values a statement takes: ids and lists of ids, put in markers' places;
- * numbers and absent values are part of the shape instead (a page's limit,
- * a bound that is or is not given), so each is compiled as it is.
+ * The values a statement takes: strings and lists of them (a list may hold
+ * null), put in markers' places; numbers, flags, null and absent values are
+ * part of the shape instead (a page's limit, a bound that is or is not given,
+ * a column left empty), so each is compiled as it is.
  */
-export type StatementArgs = Readonly<Record<string, string | readonly string[] | number | undefined>>;
+export type StatementArgs = Readonly<Record<string, string | readonly (string | null)[] | number | boolean | null | undefined>>;
 
-/** Shapes kept per database handle; a shape is one statement for one combination of list lengths. */
+/** Shapes kept per dialect and plugins; a shape is one statement for one combination of list lengths. */
 const SHAPES_PER_HANDLE = 2_000;
 
 /** Marks a value's place while a shape is compiled; no id holds a NUL. */
@@ -22,19 +23,16 @@ const MARKER = "\u0000";
  * list of n ids is n markers, so each list length is its own shape) and
  * running it puts the real values in the markers' places; values the builder
  * wrote itself (constants, flags) stay as they were compiled. The cache is
- * kept per database handle, since a handle's plugins may rewrite what it
- * compiles. Plugins still see every result.
+ * kept per dialect and set of plugins, since plugins may rewrite what a handle
+ * compiles; a transaction's handle shares its database's. Plugins still see
+ * every result.
  */
 export function compiledOnce<A extends StatementArgs, R>(
   build: (db: Kysely<Database>, args: A) => Compilable<R>,
 ): (db: Kysely<Database>, args: A) => Promise<R[]> {
-  const handles = new WeakMap<Kysely<Database>, Map<string, Shape<R>>>();
+  const compilers = new CompilerShapes<R>();
   return async (db, args) => {
-    let shapes = handles.get(db);
-    if (!shapes) {
-      shapes = new Map();
-      handles.set(db, shapes);
-    }
+    const shapes = compilers.of(db);
     const key = shapeKey(args);
     let shape = shapes.get(key);
     if (!shape) {
@@ -46,6 +44,36 @@ export function compiledOnce<A extends StatementArgs, R>(
     const result = await db.executeQuery<R>({ ...shape.compiled, parameters: shape.places.map((place) => valueAt(place, args)) });
     return result.rows;
   };
+}
+
+/**
+ * The shapes compiled by each dialect (its adapter, one per database handle)
+ * and chain of plugins: a transaction gets a handle of its own, with a copy
+ * of its database's plugins, and compiles as the database does.
+ */
+class CompilerShapes<R> {
+  readonly #byAdapter = new WeakMap<object, PluginNode<R>>();
+
+  of(db: Kysely<Database>): Map<string, Shape<R>> {
+    const executor = db.getExecutor();
+    let node: PluginNode<R> = nodeIn(this.#byAdapter, executor.adapter);
+    for (const plugin of executor.plugins) node = nodeIn(node.next, plugin);
+    return node.shapes;
+  }
+}
+
+interface PluginNode<R> {
+  readonly shapes: Map<string, Shape<R>>;
+  readonly next: WeakMap<object, PluginNode<R>>;
+}
+
+function nodeIn<R>(nodes: WeakMap<object, PluginNode<R>>, key: object): PluginNode<R> {
+  let node = nodes.get(key);
+  if (!node) {
+    node = { shapes: new Map(), next: new WeakMap() };
+    nodes.set(key, node);
+  }
+  return node;
 }
 
 /** A compiled shape and, for each of its parameters, where its value comes from (read once, not on every run). */
@@ -68,19 +96,20 @@ function shapeKey(args: StatementArgs): string {
   for (const name in args) {
     const value = args[name];
     if (typeof value === "string") key += `${name}:s;`;
-    else if (typeof value === "number") key += `${name}=${value};`;
+    else if (typeof value === "number" || typeof value === "boolean") key += `${name}=${value};`;
     else if (value === undefined) key += `${name}:u;`;
+    else if (value === null) key += `${name}:n;`;
     else key += `${name}:${value.length};`;
   }
   return key;
 }
 
 function markersFor<A extends StatementArgs>(args: A): A {
-  const markers: Record<string, string | string[] | number | undefined> = {};
+  const markers: Record<string, StatementArgs[string] | string[]> = {};
   for (const name in args) {
-    const value: string | readonly string[] | number | undefined = args[name];
+    const value: StatementArgs[string] = args[name];
     if (typeof value === "string") markers[name] = `${MARKER}${name}`;
-    else if (typeof value === "number" || value === undefined) markers[name] = value;
+    else if (typeof value !== "object" || value === null) markers[name] = value;
     else markers[name] = value.map((_, index) => `${MARKER}${name}${MARKER}${index}`);
   }
   return markers as A;
@@ -90,7 +119,7 @@ function valueAt(place: Place, args: StatementArgs): unknown {
   if ("constant" in place) return place.constant;
   const value = args[place.name];
   if (typeof value === "string") return value;
-  const item = typeof value === "object" ? value[place.index] : undefined;
+  const item = typeof value === "object" && value !== null ? value[place.index] : undefined;
   if (item === undefined) throw new Error(`No value for the statement's parameter ${place.name}[${place.index}]`);
   return item;
 }

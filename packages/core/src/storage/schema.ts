@@ -516,6 +516,12 @@ export interface HomeFeedTable {
   created_at: Timestamp;
 }
 
+/** A new local post whose reactions are not all done yet (migration 0019). */
+export interface PendingPostReactionsTable {
+  status_id: string;
+  created_at: Timestamp;
+}
+
 export interface ListsTable {
   id: string;
   account_id: string;
@@ -771,6 +777,7 @@ export interface Database {
   upload_logs: UploadLogsTable;
   storage_quotas: StorageQuotasTable;
   home_feed: HomeFeedTable;
+  pending_post_reactions: PendingPostReactionsTable;
   lists: ListsTable;
   list_accounts: ListAccountsTable;
   markers: MarkersTable;

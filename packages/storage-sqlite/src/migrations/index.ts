@@ -13,6 +13,7 @@ import * as federation from "./0012_federation.js";
 import * as federationMonitoring from "./0015_federation_monitoring.js";
 import * as publicTimelineIndex from "./0016_public_timeline_index.js";
 import * as partialIndexes from "./0018_partial_indexes.js";
+import * as pendingPostReactions from "./0019_pending_post_reactions.js";
 
 /** Numbered migrations, in order. The PostgreSQL adapter has one of each number. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const sqliteMigrations: Record<string, Migration> = {
   "0015_federation_monitoring": federationMonitoring,
   "0016_public_timeline_index": publicTimelineIndex,
   "0018_partial_indexes": partialIndexes,
+  "0019_pending_post_reactions": pendingPostReactions,
 };

@@ -104,11 +104,14 @@ export class DomainEvents {
   /**
    * Runs every reaction to `event` after the caller has moved on (a request
    * answers without waiting for fan-out, notifications, streams and
-   * federation). The reactions still run in this process, in order, and
-   * `settled()` waits for them.
+   * federation). The reactions still run in this process, in order, then
+   * `afterwards` if given, and `settled()` waits for them all.
    */
-  emitLater(event: DomainEvent): void {
-    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.emit(event));
+  emitLater(event: DomainEvent, afterwards?: () => Promise<void>): void {
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.emit(event))
+      .then(afterwards)
+      .catch((error: unknown) => logger.error("Finishing the reactions to {type} failed: {error}", { type: event.type, error }));
     this.#pending.add(run);
     void run.finally(() => this.#pending.delete(run));
   }

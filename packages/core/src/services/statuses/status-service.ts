@@ -22,6 +22,7 @@ import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
 import type { PollInput, PollService } from "../polls/poll-service.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
+import type { PendingPostReactions } from "./pending-post-reactions.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
 /** Attaches uploaded media to a post inside the post's transaction (the media part provides it). */
@@ -89,7 +90,8 @@ interface Rendered {
  * `statuses_count`, `last_status_at`), mentions, tags, polls, media and the
  * idempotency key are written in the post's transaction; the domain event
  * goes out after the commit, and timelines, notifications and streaming
- * react to it.
+ * react to it. A new post's transaction also records its reactions as
+ * pending, so they are not lost if the process stops before they ran.
  */
 export class StatusService {
   constructor(
@@ -97,6 +99,7 @@ export class StatusService {
     private readonly events: DomainEvents,
     private readonly polls: PollService,
     private readonly media: StatusMediaAttacher,
+    private readonly pendingReactions: PendingPostReactions,
     /** Looks up remote accounts a post mentions that this server has never seen; none in a server that does not federate. */
     private readonly remoteHandles: RemoteHandleResolver | null = null,
   ) {}
@@ -120,8 +123,11 @@ export class StatusService {
     return row;
   }
 
+  #host: string | undefined;
+
   #ownHost(): string {
-    return new URL(this.deps.config.origin).host.toLowerCase();
+    this.#host ??= new URL(this.deps.config.origin).host.toLowerCase();
+    return this.#host;
   }
 
   /** Outside the post's transaction: unknown remote mentions of `text` looked up on their servers. */
@@ -206,6 +212,7 @@ export class StatusService {
     try {
       ({ rendered, written } = await this.deps.storage.transaction(async (trx) => {
         const rendered = await this.#render(trx, text, lookedUp);
+        await this.pendingReactions.record(trx, id, now);
         const row = await insertStatus(trx, {
           id,
           account_id: accountId,
@@ -266,7 +273,7 @@ export class StatusService {
       tagNames: [...new Set(tags.map((tag) => tag.name))],
       mentionedAccountIds: mentionIds,
     };
-    this.events.emitLater({ type: "status.created", statusId: id, accountId, post });
+    this.events.emitLater({ type: "status.created", statusId: id, accountId, post }, () => this.pendingReactions.finish(id));
     return { id, accountId, written };
   }
 

@@ -42,6 +42,14 @@ describe("formatText", () => {
     expect(formatText("@bob@localhost hi", origin, resolve).mentions).toEqual([]);
   });
 
+  it("resolves the mentions of a text formatted again anew, and keeps texts apart however many came between", () => {
+    const text = "again @bob #same";
+    expect(formatText(text, origin, resolve).mentions).toEqual([bob]);
+    expect(formatText(text, origin, () => null).mentions).toEqual([]);
+    for (let i = 0; i < 100; i++) expect(mentionHandles(`@user${i} and #t${i}`)).toEqual([{ username: `user${i}`, domain: null }]);
+    expect(formatText(text, origin, resolve)).toMatchObject({ mentions: [bob], tags: ["same"] });
+  });
+
   it("does not treat a link's fragment as a hashtag, and shortens long links", () => {
     const result = formatText("https://example.com/a/very/long/path/that/goes/on#frag", origin, resolve);
     expect(result.tags).toEqual([]);

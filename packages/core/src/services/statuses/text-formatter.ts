@@ -66,7 +66,20 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch] ?? ch);
 }
 
-function tokenize(text: string): Token[] {
+/** Texts tokenized lately: a new post's text is tokenized to count it, to find its mentions and to format it. */
+const RECENT_TEXTS = 64;
+const recentTokens = new Map<string, readonly Token[]>();
+
+function tokenize(text: string): readonly Token[] {
+  let tokens = recentTokens.get(text);
+  if (tokens) return tokens;
+  tokens = tokensOf(text);
+  if (recentTokens.size >= RECENT_TEXTS) recentTokens.delete(recentTokens.keys().next().value ?? "");
+  recentTokens.set(text, tokens);
+  return tokens;
+}
+
+function tokensOf(text: string): Token[] {
   const tokens: Token[] = [];
   for (const match of linkify.match(text) ?? []) {
     if (match.schema !== "http:" && match.schema !== "https:") continue;

@@ -1,6 +1,7 @@
 import { ConversationService } from "../conversations/conversation-service.js";
 import { ConversationViews } from "../conversations/conversation-views.js";
 import type { ServiceDeps } from "../deps.js";
+import type { BatchedWrites } from "../../storage/batched-writes.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import { FilterService } from "../filters/filter-service.js";
 import { ListService } from "../lists/list-service.js";
@@ -33,10 +34,11 @@ export function createFeedServices(
   events: DomainEvents,
   statusViews: StatusViews,
   accountRenderer: AccountRenderer,
+  batchedWrites: BatchedWrites,
 ): FeedServices {
   // Filters hold no state beyond their ports, so this instance matches the one the filters routes use.
   const filters = new FilterService(deps);
-  const homeFeed = new HomeFeedWriter(deps);
+  const homeFeed = new HomeFeedWriter(deps, batchedWrites);
   homeFeed.registerJobs(deps.queue);
   const lists = new ListService(deps);
   const conversations = new ConversationService(deps);

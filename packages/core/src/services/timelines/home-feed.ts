@@ -64,6 +64,7 @@ import {
   removeAuthorFromFeed,
   removeDomainFromFeed,
 } from "../../storage/repositories/home-feed.js";
+import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writes.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { NewLocalPost } from "../events/domain-events.js";
@@ -90,7 +91,11 @@ function isFanOutJob(payload: unknown): payload is FanOutJob {
 }
 
 export class HomeFeedWriter {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "queue" | "pubsub" | "clock">) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "queue" | "pubsub" | "clock">,
+    /** Fan-out rows are committed with those of other posts fanned out at the same moment. */
+    private readonly batchedWrites: BatchedWrites,
+  ) {}
 
   /** Registers the worker of queued fan-outs. */
   registerJobs(queue: Queue): void {
@@ -183,7 +188,7 @@ export class HomeFeedWriter {
       reblogOfId: status.reblogOfId,
       createdAt: status.createdAt,
     }));
-    await insertHomeFeedEntries(db, entries);
+    if (entries.length > 0) await this.batchedWrites.write(fanOutRows, entries);
     await this.#tellStreams(home, status.id);
     return { lists };
   }
@@ -278,6 +283,19 @@ export class HomeFeedWriter {
     return row !== undefined && row.domain === null;
   }
 }
+
+/** Rows a statement inserts at most: five values each, within both engines' limits on a statement's parameters. */
+const ROWS_PER_INSERT = 1_000;
+
+/** The home rows of the posts fanned out at the same moment, inserted together. */
+const fanOutRows: BatchedWriteKind<readonly HomeFeedEntry[]> = {
+  async write(trx, fanOuts) {
+    const entries = fanOuts.flat();
+    for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
+      await insertHomeFeedEntries(trx, entries.slice(start, start + ROWS_PER_INSERT));
+    }
+  },
+};
 
 /** A new local post as fan-out sees it: a post by a local author (no domain), not a boost. */
 function fanOutStatusOf(statusId: string, accountId: string, post: NewLocalPost): FanOutStatus {

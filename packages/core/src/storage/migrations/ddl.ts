@@ -38,6 +38,12 @@ export interface TableSpec {
   readonly columns: Readonly<Record<string, ColumnSpec>>;
   readonly primaryKey: readonly string[];
   readonly indexes?: readonly IndexSpec[];
+  /**
+   * SQLite: the table is kept in its primary key's b-tree (WITHOUT ROWID), one
+   * tree to write instead of a table and its key's index; for small rows
+   * found by their key. PostgreSQL has no such choice and ignores it.
+   */
+  readonly withoutRowid?: boolean;
 }
 
 export interface AddColumnSpec {
@@ -102,7 +108,8 @@ export function tableStatements(table: TableSpec, dialect: Dialect): string[] {
   const single = table.primaryKey.length === 1 ? table.primaryKey[0] : undefined;
   const lines = Object.entries(table.columns).map(([name, spec]) => columnSql(name, spec, dialect, name === single));
   if (!single) lines.push(`PRIMARY KEY (${table.primaryKey.join(", ")})`);
-  const create = `CREATE TABLE ${table.name} (\n    ${lines.join(",\n    ")}\n  )${dialect === "sqlite" ? " STRICT" : ""}`;
+  const options = dialect === "sqlite" ? (table.withoutRowid ? " STRICT, WITHOUT ROWID" : " STRICT") : "";
+  const create = `CREATE TABLE ${table.name} (\n    ${lines.join(",\n    ")}\n  )${options}`;
   return [create, ...(table.indexes ?? []).map((index) => indexSql(table.name, index))];
 }
 

@@ -17,20 +17,40 @@ export interface HomeFeedEntry {
 /** Adds entries; an entry already there is left as it is. */
 export async function insertHomeFeedEntries(db: Kysely<Database>, entries: readonly HomeFeedEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await db
-    .insertInto("home_feed")
-    .values(
-      entries.map((entry) => ({
-        account_id: entry.accountId,
-        status_id: entry.statusId,
-        author_id: entry.authorId,
-        reblog_of_id: entry.reblogOfId,
-        created_at: entry.createdAt,
-      })),
-    )
-    .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing())
-    .execute();
+  await insertEntries(db, {
+    accountIds: entries.map((entry) => entry.accountId),
+    statusIds: entries.map((entry) => entry.statusId),
+    authorIds: entries.map((entry) => entry.authorId),
+    reblogOfIds: entries.map((entry) => entry.reblogOfId),
+    createdAts: entries.map((entry) => entry.createdAt),
+  });
 }
+
+// Written for every post and its fan-out: built and compiled once per number of entries.
+const insertEntries = compiledOnce(
+  (
+    db,
+    args: {
+      accountIds: readonly string[];
+      statusIds: readonly string[];
+      authorIds: readonly string[];
+      reblogOfIds: readonly (string | null)[];
+      createdAts: readonly string[];
+    },
+  ) =>
+    db
+      .insertInto("home_feed")
+      .values(
+        args.accountIds.map((accountId, i) => ({
+          account_id: accountId,
+          status_id: args.statusIds[i] ?? "",
+          author_id: args.authorIds[i] ?? "",
+          reblog_of_id: args.reblogOfIds[i] ?? null,
+          created_at: args.createdAts[i] ?? "",
+        })),
+      )
+      .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing()),
+);
 
 /** Of `accountIds`, those whose feed already shows `statusId`, itself or boosted. */
 export async function readersAlreadyShowing(db: Kysely<Database>, accountIds: readonly string[], statusId: string): Promise<Set<string>> {

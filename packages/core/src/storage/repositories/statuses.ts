@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
-import { compiledOnce } from "../compiled-once.js";
+import { type StatementArgs, compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
@@ -19,8 +19,19 @@ export async function findVisibleStatus(db: Kysely<Database>, id: string, viewer
 
 /** Inserts a post and returns its row as stored, defaults filled in (a new post is rendered from it, not read back). */
 export async function insertStatus(db: Kysely<Database>, row: Insertable<StatusesTable>): Promise<StatusRow> {
-  return db.insertInto("statuses").values(row).returningAll().executeTakeFirstOrThrow();
+  // Its values are strings, numbers, null and flags (booleans at run time, see writeFlag), as a compiled statement takes.
+  const [inserted] = await insertStatusRow(db, row as unknown as StatementArgs);
+  if (!inserted) throw new Error("The post's insert returned no row");
+  return inserted;
 }
+
+// Written for every post: built and compiled once per set of columns (and per flag and empty column).
+const insertStatusRow = compiledOnce((db, row: StatementArgs) =>
+  db
+    .insertInto("statuses")
+    .values(row as unknown as Insertable<StatusesTable>)
+    .returningAll(),
+);
 
 export interface PostingDefaults {
   readonly silenced_at: string | null;
@@ -134,23 +145,33 @@ export async function ensureTags(
   // One statement: an insert that touches a tag which exists already, both returning the id. A name appears
   // once, as a statement may not update one row twice.
   const unique = [...new Map(tags.map((tag) => [tag.name, tag])).values()];
-  const rows = await db
-    .insertInto("tags")
-    .values(
-      unique.map((tag) => ({
-        id: newId(),
-        name: tag.name,
-        display_name: tag.displayName,
-        created_at: now,
-        updated_at: now,
-        last_status_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.column("name").doUpdateSet({ last_status_at: now }))
-    .returning(["id", "name"])
-    .execute();
+  const rows = await upsertTags(db, {
+    ids: unique.map(() => newId()),
+    names: unique.map((tag) => tag.name),
+    displayNames: unique.map((tag) => tag.displayName),
+    now,
+  });
   return new Map(rows.map((row) => [row.name, row.id]));
 }
+
+// Written for every post with tags: built and compiled once per number of tags.
+const upsertTags = compiledOnce(
+  (db, args: { ids: readonly string[]; names: readonly string[]; displayNames: readonly string[]; now: string }) =>
+    db
+      .insertInto("tags")
+      .values(
+        args.ids.map((id, i) => ({
+          id,
+          name: args.names[i] ?? "",
+          display_name: args.displayNames[i] ?? "",
+          created_at: args.now,
+          updated_at: args.now,
+          last_status_at: args.now,
+        })),
+      )
+      .onConflict((oc) => oc.column("name").doUpdateSet({ last_status_at: args.now }))
+      .returning(["id", "name"]),
+);
 
 export async function replaceStatusTags(
   db: Kysely<Database>,
@@ -160,11 +181,12 @@ export async function replaceStatusTags(
 ): Promise<void> {
   if (!options.fresh) await db.deleteFrom("status_tags").where("status_id", "=", statusId).execute();
   if (tagIds.length === 0) return;
-  await db
-    .insertInto("status_tags")
-    .values([...new Set(tagIds)].map((tagId) => ({ tag_id: tagId, status_id: statusId })))
-    .execute();
+  await insertStatusTags(db, { statusId, tagIds: [...new Set(tagIds)] });
 }
+
+const insertStatusTags = compiledOnce((db, args: { statusId: string; tagIds: readonly string[] }) =>
+  db.insertInto("status_tags").values(args.tagIds.map((tagId) => ({ tag_id: tagId ?? "", status_id: args.statusId }))),
+);
 
 /** Adds `delta` to a post's counter, never below zero. */
 export async function bumpStatusCounter(
@@ -189,16 +211,20 @@ export async function bumpAccountStatuses(
   lastStatusAt: string | null,
 ): Promise<AccountRow | undefined> {
   // The account as it now is comes back: a new post's author is rendered from it instead of being read again.
-  return db
+  return (await updateAccountStatuses(db, { accountId, delta, lastStatusAt }))[0];
+}
+
+// Written for every post: built and compiled once per delta, with or without a new last post time.
+const updateAccountStatuses = compiledOnce((db, args: { accountId: string; delta: number; lastStatusAt: string | null }) =>
+  db
     .updateTable("accounts")
     .set({
-      statuses_count: sql<number>`case when statuses_count + ${delta} < 0 then 0 else statuses_count + ${delta} end`,
-      ...(lastStatusAt !== null && { last_status_at: lastStatusAt }),
+      statuses_count: sql<number>`case when statuses_count + ${args.delta} < 0 then 0 else statuses_count + ${args.delta} end`,
+      ...(args.lastStatusAt !== null && { last_status_at: args.lastStatusAt }),
     })
-    .where("id", "=", accountId)
-    .returningAll()
-    .executeTakeFirst();
-}
+    .where("id", "=", args.accountId)
+    .returningAll(),
+);
 
 /** The post an account made with `key` at or after `since`, if any. */
 export async function findIdempotentStatus(db: Kysely<Database>, accountId: string, key: string, since: string): Promise<string | null> {

@@ -1,0 +1,27 @@
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../schema.js";
+
+/**
+ * SQLite: writes the full-text entries of posts the insert trigger left out
+ * (those written with a pending-reactions row, migration 0019). A post gone
+ * meanwhile, a boost or a post already indexed is skipped, so running it
+ * twice writes nothing more. The post's text is read now: an edit made before
+ * its entry was written (which the update trigger could not apply) is
+ * indexed as it stands.
+ */
+export async function indexPostsForSearch(db: Kysely<Database>, statusIds: readonly string[]): Promise<void> {
+  if (statusIds.length === 0) return;
+  const { rows } = await sql<{ doc: number }>`
+    INSERT INTO statuses_fts_keys (status_id)
+    SELECT s.id FROM statuses s
+    WHERE s.id IN (${sql.join(statusIds)}) AND s.reblog_of_id IS NULL
+      AND NOT EXISTS (SELECT 1 FROM statuses_fts_keys k WHERE k.status_id = s.id)
+    ORDER BY s.id
+    RETURNING doc`.execute(db);
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO statuses_fts (rowid, body)
+    SELECT k.doc, coalesce(s.spoiler_text, '') || ' ' || coalesce(s.text, '')
+    FROM statuses_fts_keys k JOIN statuses s ON s.id = k.status_id
+    WHERE k.doc IN (${sql.join(rows.map((row) => row.doc))})`.execute(db);
+}
