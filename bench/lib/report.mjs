@@ -116,7 +116,7 @@ export function report({ results, machine, quick, connections, durationMs, readi
 Measured ${results.startedAt.toISOString().slice(0, 10)} by \`pnpm bench${quick ? " --quick" : ""}\` on ${machine.cpu} (${machine.cores} cores), ${machine.memoryGb.toFixed(0)} GB, ${machine.os}, Node ${machine.node}.
 Each request scenario ran ${durationMs / 1000} s after a warm-up, with ${connections} keep-alive connections from a separate load-generator process,
 first against Kith (\`kith serve\`, its own process) and then against a bare node:http server answering the same bytes from memory
-(the baseline), in the same run. CPU time is the server process's user + system time divided by the requests it answered; peak RSS is the server's highest resident memory during the scenario.
+(the baseline), in the same run. CPU time is the server process's user + system time in the measured window (after the warm-up) divided by the requests answered in it; peak RSS is the server's highest resident memory during the scenario.
 
 ## Requests
 
