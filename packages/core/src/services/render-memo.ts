@@ -15,7 +15,12 @@ export class RenderMemo<T> {
   /** What was kept for `id` from these same inputs, or undefined. */
   get(id: string, inputs: readonly unknown[]): T | undefined {
     const entry = this.#entries.get(id);
-    if (!entry || !sameValues(entry.inputs, inputs)) return undefined;
+    if (!entry) return undefined;
+    if (!sameValues(entry.inputs, inputs)) {
+      // Made from what no longer is: of no use to anyone (a request still reading the old rows makes its own).
+      this.#entries.delete(id);
+      return undefined;
+    }
     // Re-inserted so the map's order stays least recently used first.
     this.#entries.delete(id);
     this.#entries.set(id, entry);

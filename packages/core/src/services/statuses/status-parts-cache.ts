@@ -1,4 +1,5 @@
 import type { MentionEntity, TagEntity } from "../../api/entities/status.js";
+import { RenderMemo } from "../render-memo.js";
 
 /**
  * The parts of a rendered post that change only when the post itself is
@@ -22,34 +23,21 @@ export interface StatusParts {
 export const STATUS_PARTS_CACHE_SIZE = 20_000;
 
 export class StatusPartsCache {
-  readonly #entries = new Map<string, { readonly version: string; readonly parts: StatusParts }>();
+  readonly #memo: RenderMemo<StatusParts>;
 
-  constructor(private readonly capacity: number = STATUS_PARTS_CACHE_SIZE) {}
+  constructor(capacity: number = STATUS_PARTS_CACHE_SIZE) {
+    this.#memo = new RenderMemo(capacity);
+  }
 
   get(id: string, version: string): StatusParts | undefined {
-    const entry = this.#entries.get(id);
-    if (!entry) return undefined;
-    if (entry.version !== version) {
-      this.#entries.delete(id);
-      return undefined;
-    }
-    // Re-inserted so the map's order stays least recently used first.
-    this.#entries.delete(id);
-    this.#entries.set(id, entry);
-    return entry.parts;
+    return this.#memo.get(id, [version]);
   }
 
   set(id: string, version: string, parts: StatusParts): void {
-    this.#entries.delete(id);
-    this.#entries.set(id, { version, parts });
-    while (this.#entries.size > this.capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
-    }
+    this.#memo.set(id, [version], parts);
   }
 
   forget(id: string): void {
-    this.#entries.delete(id);
+    this.#memo.forget(id);
   }
 }
