@@ -25,7 +25,7 @@ const ids = new MonotonicIdGenerator(systemClock, systemRandom);
 
 function queueOn(
   storage: Storage,
-  options: { processId?: string; leaseMs?: number; pollIntervalMs?: number; idlePollIntervalMs?: number } = {},
+  options: { processId?: string; leaseMs?: number; pollIntervalMs?: number; idlePollIntervalMs?: number; finishedJobRetentionMs?: number } = {},
 ): SqlQueue {
   return new SqlQueue({ storage, ids, pollIntervalMs: 20, heartbeatIntervalMs: 100, ...options });
 }
@@ -33,9 +33,10 @@ function queueOn(
 /** A job row as an older version, another tool or a dead process may have left it. */
 async function insertRow(
   storage: Storage,
-  row: { id: string; state: string; payload: string; tries: number; maxAttempts: number; lockedUntil?: string },
+  row: { id: string; state: string; payload: string; tries: number; maxAttempts: number; lockedUntil?: string; finishedAt?: string },
 ): Promise<void> {
   const now = new Date().toISOString();
+  const ranAt = row.finishedAt ?? now;
   await storage.db
     .insertInto("jobs")
     .values({
@@ -47,15 +48,15 @@ async function insertRow(
       max_attempts: row.maxAttempts,
       backoff_base_ms: 10,
       backoff_max_ms: 100,
-      run_at: now,
+      run_at: ranAt,
       deduplication_key: null,
       ordering_key: null,
       locked_by: row.state === "active" ? "a-process-that-died" : null,
       locked_until: row.lockedUntil ?? null,
       last_error: null,
       created_at: now,
-      started_at: row.state === "active" ? now : null,
-      finished_at: null,
+      started_at: row.state === "active" ? now : (row.finishedAt ?? null),
+      finished_at: row.finishedAt ?? null,
       updated_at: now,
     })
     .execute();
@@ -236,6 +237,25 @@ function defineCases(openDatabase: () => Promise<TestDatabase>, options: { multi
     // A job whose lease still runs belongs to its (live) worker.
     await sleep(100);
     expect((await queue.get(held))?.status).toBe("active");
+  });
+
+  it("deletes finished jobs past their retention, and keeps newer finished, failed and waiting ones", async () => {
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const old = ids.next("job");
+    await insertRow(database.storage, { id: old, state: "finished", payload: "{}", tries: 1, maxAttempts: 3, finishedAt: daysAgo(10) });
+    const recent = ids.next("job");
+    await insertRow(database.storage, { id: recent, state: "finished", payload: "{}", tries: 1, maxAttempts: 3, finishedAt: daysAgo(1) });
+    const failed = ids.next("job");
+    await insertRow(database.storage, { id: failed, state: "failed", payload: "{}", tries: 3, maxAttempts: 3, finishedAt: daysAgo(10) });
+    const queue = track(queueOn(database.storage, { finishedJobRetentionMs: 7 * 86_400_000 }));
+    queue.handle("work", async () => {});
+    await queue.start();
+    await eventually(async () => expect(await queue.get(old)).toBeNull());
+    expect((await queue.get(recent))?.status).toBe("finished");
+    expect((await queue.get(failed))?.status).toBe("failed");
+    // A job of today runs and finishes, and stays listed.
+    const today = await queue.enqueue("work", { n: 1 });
+    await eventually(async () => expect((await queue.get(today.id))?.status).toBe("finished"));
   });
 
   it("sends a stored payload that is not JSON to the dead-letter list without calling the handler", async () => {

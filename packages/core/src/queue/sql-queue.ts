@@ -27,6 +27,7 @@ import { ProcessHeartbeat, liveProcesses } from "./heartbeat.js";
 import { clearJobs, countJobs, dailyStats, getJob, listJobs, removeJob, retryAllJobs, retryJob } from "./job-admin.js";
 import { serializePayload } from "./job-rows.js";
 import { type NewJob, type QueueStore, insertJob, insertJobs, reapExpiredLeases, renewLeases } from "./job-transitions.js";
+import { pruneFinishedJobs } from "./finished-job-pruning.js";
 import { FailureReporter } from "./poll-errors.js";
 import { QueueConfigCache, configFromHandler, ensureQueueRow, readQueueConfigs, updateQueueConfig } from "./queue-config.js";
 import { RepeatingTask } from "./repeating-task.js";
@@ -54,6 +55,13 @@ export interface SqlQueueOptions {
    * (its process died or hung) is taken up again by any process. @default 60_000
    */
   readonly leaseMs?: number;
+  /**
+   * How long a finished job stays listed before it is deleted (failed and dead-lettered jobs stay until an
+   * administrator retries or deletes them). @default 7 days
+   */
+  readonly finishedJobRetentionMs?: number;
+  /** How often this process deletes the finished jobs past their retention. @default 600_000 */
+  readonly pruneIntervalMs?: number;
   /** How often this process reports that it is alive. @default 10_000 */
   readonly heartbeatIntervalMs?: number;
   /** Names this process in leases and the jobs API; unique per running process. @default `<hostname>/<pid>/<random>` */
@@ -73,6 +81,7 @@ interface Registration {
  * process applies within it, plus the maintenance's wait while the queues are idle (`idlePollIntervalMs`).
  */
 const CONFIG_MAX_AGE_MS = 1_000;
+const DAY_MS = 24 * 3_600_000;
 /** A process missing this many heartbeats in a row is no longer listed. */
 const MISSED_HEARTBEATS = 3;
 
@@ -108,6 +117,10 @@ export class SqlQueue implements Queue {
   readonly #idlePollIntervalMs: number;
   readonly #leaseMs: number;
   readonly #heartbeatIntervalMs: number;
+  readonly #finishedJobRetentionMs: number;
+  readonly #pruneIntervalMs: number;
+  /** When this process last deleted finished jobs past their retention (0: not yet). */
+  #prunedAt = 0;
   readonly #logger = getLogger(["queue", "sql"]);
   readonly #queues = new Map<string, Registration>();
   readonly #configs: QueueConfigCache;
@@ -129,6 +142,8 @@ export class SqlQueue implements Queue {
     this.#idlePollIntervalMs = Math.max(this.#pollIntervalMs, options.idlePollIntervalMs ?? this.#pollIntervalMs * 10);
     this.#leaseMs = Math.max(3, options.leaseMs ?? 60_000);
     this.#heartbeatIntervalMs = Math.max(1, options.heartbeatIntervalMs ?? 10_000);
+    this.#finishedJobRetentionMs = Math.max(0, options.finishedJobRetentionMs ?? 7 * DAY_MS);
+    this.#pruneIntervalMs = Math.max(1, options.pruneIntervalMs ?? 600_000);
     this.processId = options.processId ?? `${hostname()}/${process.pid}/${randomBytes(4).toString("hex")}`;
     this.#configs = new QueueConfigCache(this.#store.db, CONFIG_MAX_AGE_MS);
     this.#maintenance = new RepeatingTask(this.#pollIntervalMs, () => this.#maintain(), {
@@ -363,12 +378,21 @@ export class SqlQueue implements Queue {
         });
       });
       for (const queue of queues) this.#queues.get(queue)?.worker.wake();
+      await this.#pruneFinished(now);
       this.#maintenanceFailures.succeeded();
       return reaped > 0 || queues.length > 0;
     } catch (error) {
       this.#maintenanceFailures.failed(error);
       return undefined;
     }
+  }
+
+  /** Deletes the finished jobs past their retention, once every prune interval (the first maintenance pass included). */
+  async #pruneFinished(now: Date): Promise<void> {
+    if (this.#prunedAt !== 0 && now.getTime() - this.#prunedAt < this.#pruneIntervalMs) return;
+    this.#prunedAt = now.getTime();
+    const deleted = await pruneFinishedJobs(this.#store.db, new Date(now.getTime() - this.#finishedJobRetentionMs));
+    if (deleted > 0) this.#logger.debug("Deleted {deleted} finished jobs past their retention", { deleted });
   }
 
   async #renewLeases(): Promise<void> {
