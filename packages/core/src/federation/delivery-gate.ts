@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Context, SendActivityOptions } from "@fedify/fedify";
 import type { Activity, Recipient } from "@fedify/fedify/vocab";
+import { BoundedMap } from "../bounded-map.js";
 import { getLogger } from "../logging.js";
 import type { Clock } from "../ports/clock.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
@@ -52,7 +53,7 @@ function outboxMessageOf(message: unknown): OutboxMessageLike | null {
 export class DeliveryGate {
   readonly #attempt = new AsyncLocalStorage<{ failed: boolean }>();
   /** Hosts a delivery from this process succeeded to, and when (see REACHED_FOR_MS). */
-  readonly #reachedAt = new Map<string, number>();
+  readonly #reachedAt = new BoundedMap<string, number>(REACHED_MAX);
 
   constructor(
     private readonly deps: {
@@ -99,11 +100,6 @@ export class DeliveryGate {
   }
 
   #reached(host: string): void {
-    this.#reachedAt.delete(host);
-    if (this.#reachedAt.size >= REACHED_MAX) {
-      const oldest = this.#reachedAt.keys().next().value;
-      if (oldest !== undefined) this.#reachedAt.delete(oldest);
-    }
     this.#reachedAt.set(host, this.deps.clock.now().getTime());
   }
 

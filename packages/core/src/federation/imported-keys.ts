@@ -11,6 +11,8 @@
  * so sharing one is safe; the most recently used of each kind are kept.
  */
 
+import { BoundedMap } from "../bounded-map.js";
+
 /** Private keys kept: this server's own, one or two an account. */
 const MAX_PRIVATE_KEYS = 256;
 /** Public keys kept: those of the remote actors heard from lately. */
@@ -66,47 +68,24 @@ function cacheKeyOf(format: string, keyData: unknown, algorithm: unknown, extrac
   return spki === null ? null : JSON.stringify(["spki", Buffer.from(spki).toString("base64"), ...parameters]);
 }
 
-/** Imported keys by `cacheKeyOf`, the most recently used last, so the oldest unused goes first. */
-class KeptKeys {
-  readonly #kept = new Map<string, Promise<CryptoKey>>();
-
-  constructor(private readonly max: number) {}
-
-  get(key: string): Promise<CryptoKey> | undefined {
-    const hit = this.#kept.get(key);
-    if (hit) {
-      this.#kept.delete(key);
-      this.#kept.set(key, hit);
-    }
-    return hit;
-  }
-
-  set(key: string, imported: Promise<CryptoKey>): void {
-    this.#kept.set(key, imported);
-    imported.catch(() => this.#kept.delete(key));
-    if (this.#kept.size > this.max) {
-      const oldest = this.#kept.keys().next().value;
-      if (oldest !== undefined) this.#kept.delete(oldest);
-    }
-  }
-}
-
 /** Keeps private keys imported from JWK and public keys imported from SPKI in this process (see above); installing twice changes nothing. */
 export function keepImportedKeys(subtle: SubtleCrypto = globalThis.crypto.subtle): void {
   const marked = subtle as SubtleCrypto & { [INSTALLED]?: true };
   if (marked[INSTALLED]) return;
   const original: ImportKey = subtle.importKey.bind(subtle);
-  const privateKeys = new KeptKeys(MAX_PRIVATE_KEYS);
-  const publicKeys = new KeptKeys(MAX_PUBLIC_KEYS);
+  // By `cacheKeyOf`; the most recently used is dropped last.
+  const privateKeys = new BoundedMap<string, Promise<CryptoKey>>(MAX_PRIVATE_KEYS);
+  const publicKeys = new BoundedMap<string, Promise<CryptoKey>>(MAX_PUBLIC_KEYS);
   const importKey = ((format: string, keyData: unknown, algorithm: unknown, extractable: boolean, usages: readonly KeyUsage[]) => {
     const call = () => (original as (...args: unknown[]) => Promise<CryptoKey>)(format, keyData, algorithm, extractable, usages);
     const key = cacheKeyOf(format, keyData, algorithm, extractable, usages);
     if (key === null) return call();
     const kept = format === "spki" ? publicKeys : privateKeys;
-    const hit = kept.get(key);
+    const hit = kept.use(key);
     if (hit) return hit;
     const imported = call();
     kept.set(key, imported);
+    imported.catch(() => kept.delete(key));
     return imported;
   }) as ImportKey;
   Object.defineProperty(subtle, "importKey", { value: importKey, configurable: true, writable: true });

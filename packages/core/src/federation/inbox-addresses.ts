@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { BoundedMap } from "../bounded-map.js";
 import type { Clock } from "../ports/clock.js";
 import { type SafeFetchOptions, addressRefusal, hostnameOf, systemLookup } from "./safe-fetch.js";
 
@@ -32,7 +33,7 @@ export class InboxAddresses {
   readonly #allowAll: boolean;
   readonly #clock: Clock;
   /** Host name → whether it may be reached, and when that was decided. */
-  readonly #verdicts = new Map<string, { readonly admitted: boolean; readonly at: number }>();
+  readonly #verdicts = new BoundedMap<string, { readonly admitted: boolean; readonly at: number }>(VERDICTS_MAX);
 
   constructor(options: InboxAddressOptions) {
     this.#refuse = addressRefusal(options);
@@ -57,11 +58,6 @@ export class InboxAddresses {
     }
     if (addresses.length === 0) return true;
     const admitted = !addresses.some(this.#refuse);
-    this.#verdicts.delete(host);
-    if (this.#verdicts.size >= VERDICTS_MAX) {
-      const oldest = this.#verdicts.keys().next().value;
-      if (oldest !== undefined) this.#verdicts.delete(oldest);
-    }
     this.#verdicts.set(host, { admitted, at: now });
     return admitted;
   }

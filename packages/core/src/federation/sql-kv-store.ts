@@ -1,4 +1,5 @@
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from "@fedify/fedify";
+import { BoundedMap } from "../bounded-map.js";
 import type { Clock } from "../ports/clock.js";
 import type { Storage } from "../ports/storage.js";
 import {
@@ -66,7 +67,7 @@ interface Remembered {
 export class SqlKvStore implements KvStore {
   readonly #storage: Storage;
   readonly #clock: Clock;
-  readonly #memory = new Map<string, Remembered>();
+  readonly #memory = new BoundedMap<string, Remembered>(MEMORY_MAX_ENTRIES);
 
   constructor(storage: Storage, clock: Clock) {
     this.#storage = storage;
@@ -95,11 +96,6 @@ export class SqlKvStore implements KvStore {
 
   #remember(encoded: string, value: string, expiresAt: string | null): void {
     if (!isKeptInMemory(encoded)) return;
-    this.#memory.delete(encoded);
-    if (this.#memory.size >= MEMORY_MAX_ENTRIES) {
-      const oldest = this.#memory.keys().next().value;
-      if (oldest !== undefined) this.#memory.delete(oldest);
-    }
     const now = this.#clock.now().getTime();
     this.#memory.set(encoded, { value, expiresAt: expiresAt === null ? null : Date.parse(expiresAt), freshUntil: now + MEMORY_TTL_MS });
   }

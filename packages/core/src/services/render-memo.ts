@@ -1,3 +1,5 @@
+import { BoundedMap } from "../bounded-map.js";
+
 /**
  * What was rendered from an entity's inputs, kept per entity id for the next
  * request: reused while the inputs are the same values (compared one by one
@@ -8,33 +10,26 @@
  * rows the next request reads.
  */
 export class RenderMemo<T> {
-  readonly #entries = new Map<string, { readonly inputs: readonly unknown[]; readonly value: T }>();
+  readonly #entries: BoundedMap<string, { readonly inputs: readonly unknown[]; readonly value: T }>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.#entries = new BoundedMap(capacity);
+  }
 
   /** What was kept for `id` from these same inputs, or undefined. */
   get(id: string, inputs: readonly unknown[]): T | undefined {
-    const entry = this.#entries.get(id);
+    const entry = this.#entries.use(id);
     if (!entry) return undefined;
     if (!sameValues(entry.inputs, inputs)) {
       // Made from what no longer is: of no use to anyone (a request still reading the old rows makes its own).
       this.#entries.delete(id);
       return undefined;
     }
-    // Re-inserted so the map's order stays least recently used first.
-    this.#entries.delete(id);
-    this.#entries.set(id, entry);
     return entry.value;
   }
 
   set(id: string, inputs: readonly unknown[], value: T): void {
-    this.#entries.delete(id);
     this.#entries.set(id, { inputs, value });
-    while (this.#entries.size > this.capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
-    }
   }
 
   /** Drops what was kept for `id` (its entity was written in this process). */

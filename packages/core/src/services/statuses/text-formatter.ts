@@ -1,5 +1,6 @@
 import LinkifyIt from "linkify-it";
 import { localAccountUrls } from "../../api/serializers/account.js";
+import { BoundedMap } from "../../bounded-map.js";
 import { tagUrl } from "../../api/serializers/status.js";
 
 /**
@@ -68,13 +69,12 @@ export function escapeHtml(text: string): string {
 
 /** Texts tokenized lately: a new post's text is tokenized to count it, to find its mentions and to format it. */
 const RECENT_TEXTS = 64;
-const recentTokens = new Map<string, readonly Token[]>();
+const recentTokens = new BoundedMap<string, readonly Token[]>(RECENT_TEXTS);
 
 function tokenize(text: string): readonly Token[] {
   let tokens = recentTokens.get(text);
   if (tokens) return tokens;
   tokens = tokensOf(text);
-  if (recentTokens.size >= RECENT_TEXTS) recentTokens.delete(recentTokens.keys().next().value ?? "");
   recentTokens.set(text, tokens);
   return tokens;
 }
