@@ -341,3 +341,42 @@ describeIfRedis("redis queue: several processes, and the transactional outbox on
     describeSeveralProcesses("postgres", postgresStorage);
   });
 });
+
+describeIfRedis("redis queue: retention of finished jobs", () => {
+  it("drops a finished job once it is older than the retention, and keeps a failed one", async () => {
+    const storage = await freshStorage();
+    const queue = createRedisQueue({
+      url: serverUrl(),
+      storage,
+      ids: new MonotonicIdGenerator(systemClock, systemRandom),
+      prefix: freshPrefix(),
+      relayIntervalMs: 50,
+      heartbeatIntervalMs: 200,
+      finishedJobRetentionMs: 1_000,
+    });
+    try {
+      queue.handle("work", async (payload) => {
+        if ((payload as { fail?: boolean }).fail) throw new Error("refused");
+      });
+      await queue.start();
+      const old = await queue.enqueue("work", { n: 1 });
+      const failed = await queue.enqueue("work", { n: 2, fail: true }, { maxAttempts: 1 });
+      await eventually(async () => expect((await queue.get(old.id))?.status).toBe("finished"));
+      await eventually(async () => expect((await queue.get(failed.id))?.status).toMatch(/failed|dlq/));
+      // Still within the retention: the next finished job leaves it.
+      const fresh = await queue.enqueue("work", { n: 3 });
+      await eventually(async () => expect((await queue.get(fresh.id))?.status).toBe("finished"));
+      expect((await queue.get(old.id))?.status).toBe("finished");
+      await sleep(1_100);
+      const last = await queue.enqueue("work", { n: 4 });
+      await eventually(async () => expect((await queue.get(last.id))?.status).toBe("finished"));
+      expect(await queue.get(old.id)).toBeNull();
+      expect(await queue.get(fresh.id)).toBeNull();
+      expect((await queue.get(failed.id))?.status).toMatch(/failed|dlq/);
+      expect((await queue.counts("work")).finished).toBe(1);
+    } finally {
+      await queue.stop();
+      await storage.close();
+    }
+  });
+});

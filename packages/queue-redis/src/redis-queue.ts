@@ -49,7 +49,16 @@ export interface RedisQueueOptions {
   readonly relayIntervalMs?: number;
   /** How often a started process reports its heartbeat and re-reads the queue configuration. @default 5000 */
   readonly heartbeatIntervalMs?: number;
+  /**
+   * How long a finished job stays listed before Redis drops it (BullMQ removes the finished jobs past this age
+   * whenever a job of the same queue finishes; failed and dead-lettered jobs stay). @default 7 days, as the
+   * database queue keeps them
+   */
+  readonly finishedJobRetentionMs?: number;
 }
+
+/** How long finished jobs are kept unless told otherwise: a week, as in the database queue. */
+const FINISHED_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The enqueue options as the outbox keeps them (all but `db`). */
 interface StoredOptions {
@@ -149,6 +158,8 @@ export class RedisQueue implements Queue {
   readonly #keys: RedisKeys;
   readonly #relayIntervalMs: number;
   readonly #heartbeatIntervalMs: number;
+  /** BullMQ's age (whole seconds) past which finished jobs are removed. */
+  readonly #finishedJobAgeSeconds: number;
   readonly #logger = getLogger(["queue", "redis"]);
 
   readonly #handlers = new Map<string, HandlerEntry>();
@@ -174,6 +185,7 @@ export class RedisQueue implements Queue {
     this.#keys = new RedisKeys(options.prefix ?? "kith");
     this.#relayIntervalMs = options.relayIntervalMs ?? 1_000;
     this.#heartbeatIntervalMs = options.heartbeatIntervalMs ?? 5_000;
+    this.#finishedJobAgeSeconds = Math.max(1, Math.ceil((options.finishedJobRetentionMs ?? FINISHED_JOB_RETENTION_MS) / 1000));
   }
 
   // ---------------------------------------------------------------- producing
@@ -235,6 +247,8 @@ export class RedisQueue implements Queue {
       jobId: id,
       attempts: Math.max(1, options.maxAttempts ?? config.maxRetries + 1),
       backoff: { type: BACKOFF_TYPE },
+      // Finished jobs were kept for good: a busy server's Redis grew by every delivery and inbox job it ever ran.
+      removeOnComplete: { age: this.#finishedJobAgeSeconds },
       // An ordered job waits, held, until the job before it with its key ends (see #advance).
       delay: options.orderingKey !== undefined ? HELD_DELAY_MS : delay,
       ...(options.deduplicationKey !== undefined ? { deduplication: { id: options.deduplicationKey } } : {}),
