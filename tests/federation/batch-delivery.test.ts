@@ -144,6 +144,12 @@ describe("batched deliveries", () => {
     // One job for the three inboxes, which sent what the gate let through itself.
     const jobs = await kith.queue.list({ queue: "federation", status: "finished", limit: 10 });
     expect(jobs.map((job) => (job.payload as { type?: string; inboxes?: unknown[] }).inboxes?.length)).toEqual([3]);
+    // The sender's private key is not in the stored job: it was read from alice's keys to sign.
+    expect((jobs[0]?.payload as { message?: { keys?: unknown } }).message?.keys).toEqual([
+      { keyId: "https://kith.test/users/alice#main-key" },
+      { keyId: "https://kith.test/users/alice#key-2" },
+    ]);
+    expect(JSON.stringify(jobs[0]?.payload)).not.toMatch(/"d":/);
     expect(delivery?.headers["user-agent"]).toMatch(/^Kith\//);
     const domains = await deliveriesByDomain();
     expect(domains[first.host]).toEqual({ succeeded: 1, failed: 0 });
@@ -188,6 +194,7 @@ describe("batched deliveries", () => {
     await settle();
     const [retry] = await kith.queue.list({ queue: "federation", status: "retries", limit: 10 });
     expect(retry).toMatchObject({ tries: 1, payload: { type: "outbox", inbox: `${second.origin}/inbox`, attempt: 0 } });
+    expect(JSON.stringify(retry?.payload)).not.toMatch(/"d":/);
     expect(Date.parse(retry?.runAt ?? "")).toBeGreaterThan(kith.clock.now().getTime());
     // The batch's attempt, then the single delivery's, which knocks with both signature forms.
     expect(creates(second).length).toBeLessThanOrEqual(3);

@@ -168,6 +168,87 @@ describe("Fedify's MessageQueue on the queue port", () => {
     expect(seen).toEqual([]);
   });
 
+  describe("the senders' private keys", () => {
+    const privateJwk: JsonWebKey = { kty: "RSA", n: "modulus", e: "AQAB", d: "secret-exponent", p: "p", q: "q" };
+    const keyId = "https://kith.example/users/alice#main-key";
+    const message = { type: "outbox", id: "d1", inbox: "https://remote.example/inbox", keys: [{ keyId, privateKey: privateJwk }] };
+
+    it("are not stored in the job: its payload keeps the key ids, and the listener gets the keys back", async () => {
+      const bridge = new FedifyMessageQueue(queue);
+      const asked: string[] = [];
+      bridge.resolvePrivateKeysWith(async (id) => {
+        asked.push(id);
+        return id === keyId ? privateJwk : null;
+      });
+      const seen: unknown[] = [];
+      void bridge.listen((received) => void seen.push(received), { signal: controller.signal });
+      await bridge.enqueue(message);
+      await eventually(() => expect(seen).toEqual([message]));
+      // Once to know it can be left out, once to sign.
+      expect(asked).toEqual([keyId, keyId]);
+      const [job] = await queue.list({ queue: "federation", limit: 5 });
+      expect(job?.payload).toEqual({ ...message, keys: [{ keyId }] });
+      expect(JSON.stringify(job?.payload)).not.toContain("secret-exponent");
+    });
+
+    it("are left out of a batch's job too, and found again for its deliveries", async () => {
+      const delivered: unknown[] = [];
+      const bridge = new FedifyMessageQueue(queue, { batches: { size: 10, deliver: async (batch) => void delivered.push(batch) } });
+      bridge.resolvePrivateKeysWith(async () => privateJwk);
+      void bridge.listen(() => {}, { signal: controller.signal });
+      const keys = [{ keyId, privateKey: privateJwk }];
+      const shared = { type: "outbox", activity: { type: "Create" }, keys, attempt: 0, activityId: "a", activityType: "Create", baseUrl: "https://kith.example" };
+      await bridge.enqueueMany([
+        { ...shared, id: "m1", inbox: "https://one.example/inbox", headers: {} },
+        { ...shared, id: "m2", inbox: "https://two.example/inbox", headers: {} },
+      ]);
+      await eventually(() => expect(delivered).toHaveLength(1));
+      expect((delivered[0] as { message: { keys: unknown } }).message.keys).toEqual(keys);
+      const [job] = await queue.list({ queue: "federation", limit: 5 });
+      expect(JSON.stringify(job?.payload)).not.toContain("secret-exponent");
+    });
+
+    it("drop a message whose sender's keys are gone by the time it runs", async () => {
+      const bridge = new FedifyMessageQueue(queue, { backoff: { baseMs: 20, maxMs: 50 } });
+      let keyExists = true;
+      bridge.resolvePrivateKeysWith(async () => (keyExists ? privateJwk : null));
+      const seen: unknown[] = [];
+      await bridge.enqueue(message);
+      keyExists = false;
+      void bridge.listen((received) => void seen.push(received), { signal: controller.signal });
+      await eventually(async () => expect((await queue.counts("federation")).finished).toBe(1));
+      expect(seen).toEqual([]);
+    });
+
+    it("keep a key that cannot be found again (an account being removed signs its own Delete)", async () => {
+      const bridge = new FedifyMessageQueue(queue);
+      bridge.resolvePrivateKeysWith(async () => null);
+      const seen: unknown[] = [];
+      void bridge.listen((received) => void seen.push(received), { signal: controller.signal });
+      await bridge.enqueue(message);
+      await eventually(() => expect(seen).toEqual([message]));
+    });
+
+    it("are waited for while a process cannot read them yet: the job is retried", async () => {
+      const bridge = new FedifyMessageQueue(queue, { backoff: { baseMs: 20, maxMs: 50 } });
+      const seen: unknown[] = [];
+      void bridge.listen((received) => void seen.push(received), { signal: controller.signal });
+      await queue.enqueue("federation", { ...message, keys: [{ keyId }] }, { backoff: { baseMs: 20, maxMs: 50 } });
+      await eventually(async () => expect((await queue.counts("federation")).retries).toBe(1));
+      expect(seen).toEqual([]);
+      bridge.resolvePrivateKeysWith(async () => privateJwk);
+      await eventually(() => expect(seen).toEqual([message]));
+    });
+
+    it("stay in messages queued before keys were left out", async () => {
+      const bridge = new FedifyMessageQueue(queue);
+      const seen: unknown[] = [];
+      void bridge.listen((received) => void seen.push(received), { signal: controller.signal });
+      await queue.enqueue("federation", message);
+      await eventually(() => expect(seen).toEqual([message]));
+    });
+  });
+
   it("leaves retries to Fedify when told to: one attempt per job", async () => {
     const bridge = new FedifyMessageQueue(queue, { nativeRetrial: false });
     expect(bridge.nativeRetrial).toBe(false);

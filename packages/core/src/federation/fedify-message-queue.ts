@@ -1,6 +1,10 @@
 import type { MessageQueue, MessageQueueDepth, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
+import { getLogger } from "../logging.js";
 import type { BackoffOptions, EnqueueOptions, Queue } from "../ports/queue.js";
 import { type OutboxBatch, batchOutboxMessages, isOutboxBatch, outboxMessagesOf } from "./outbox-batch.js";
+import { type PrivateKeyResolver, sealPrivateKeys, unsealPrivateKeys } from "./sealed-keys.js";
+
+const logger = getLogger(["federation", "queue"]);
 
 /** What Fedify's `Temporal.Duration` offers that the bridge needs. */
 interface DurationLike {
@@ -72,6 +76,7 @@ export class FedifyMessageQueue implements MessageQueue {
   readonly #batches: FedifyMessageQueueOptions["batches"];
   #listener: Listener | null = null;
   #registered = false;
+  #privateKeys: PrivateKeyResolver | null = null;
 
   constructor(queue: Queue, options: FedifyMessageQueueOptions = {}) {
     this.#queue = queue;
@@ -84,8 +89,16 @@ export class FedifyMessageQueue implements MessageQueue {
     this.#batches = options.batches;
   }
 
+  /**
+   * Where the private keys of queued messages come from when their jobs run: messages are stored without them
+   * (sealed-keys.ts). Set once the federation is built; a job that needs a key before then is retried.
+   */
+  resolvePrivateKeysWith(resolver: PrivateKeyResolver): void {
+    this.#privateKeys = resolver;
+  }
+
   async enqueue(message: unknown, options: MessageQueueEnqueueOptions = {}): Promise<void> {
-    await this.#queue.enqueue(this.queueName, message, this.#jobOptions(options));
+    await this.#queue.enqueue(this.queueName, await this.#seal(message), this.#jobOptions(options));
   }
 
   async enqueueMany(messages: readonly unknown[], options: MessageQueueEnqueueOptions = {}): Promise<void> {
@@ -98,7 +111,22 @@ export class FedifyMessageQueue implements MessageQueue {
     await this.#enqueueJobs(messages, this.#jobOptions({}));
   }
 
-  async #enqueueJobs(payloads: readonly unknown[], jobOptions: EnqueueOptions): Promise<void> {
+  async #enqueueJobs(messages: readonly unknown[], jobOptions: EnqueueOptions): Promise<void> {
+    // The messages of one send share their keys: each is looked up once.
+    const resolver = this.#privateKeys;
+    const found = new Map<string, Promise<JsonWebKey | null>>();
+    const once: PrivateKeyResolver | null =
+      resolver &&
+      ((keyId) => {
+        let key = found.get(keyId);
+        if (key === undefined) {
+          key = resolver(keyId);
+          found.set(keyId, key);
+        }
+        return key;
+      });
+    const payloads: unknown[] = [];
+    for (const message of messages) payloads.push(await this.#seal(message, once));
     // A fan-out's deliveries, written together where the port can (one statement instead of one per inbox).
     if (this.#queue.enqueueMany) {
       await this.#queue.enqueueMany(this.queueName, payloads, jobOptions);
@@ -149,17 +177,37 @@ export class FedifyMessageQueue implements MessageQueue {
     else await this.enqueueEach(outboxMessagesOf(batch, batch.inboxes));
   }
 
+  /** The payload to store: without the private keys that can be read again when it runs (none before a resolver is set). */
+  #seal(message: unknown, resolver = this.#privateKeys): Promise<unknown> {
+    return resolver ? sealPrivateKeys(message, resolver) : Promise.resolve(message);
+  }
+
+  /** The stored payload with its private keys again; null when none of its keys exists any more. */
+  async #unseal(payload: unknown): Promise<unknown | null> {
+    const resolver = this.#privateKeys;
+    return unsealPrivateKeys(payload, async (keyId) => {
+      if (!resolver) throw new Error("The private keys of queued messages cannot be read yet; the message will be retried");
+      return resolver(keyId);
+    });
+  }
+
   #register(): void {
     if (this.#registered) return;
     this.#registered = true;
     this.#queue.handle(
       this.queueName,
       async (payload) => {
-        if (isOutboxBatch(payload)) return this.#deliverBatch(payload);
+        const message = await this.#unseal(payload);
+        if (message === null) {
+          // Its sender's keys are gone (the account was deleted since): it can never be signed.
+          logger.info("Dropped a queued federation message whose sender has no key any more");
+          return;
+        }
+        if (isOutboxBatch(message)) return this.#deliverBatch(message);
         const listener = this.#listener;
         if (!listener) throw new Error("No Fedify listener in this process; the message will be retried");
-        if (this.#around) await this.#around(payload, async () => await listener(payload));
-        else await listener(payload);
+        if (this.#around) await this.#around(message, async () => await listener(message));
+        else await listener(message);
       },
       {
         concurrency: this.#concurrency,

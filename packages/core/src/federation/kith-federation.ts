@@ -23,6 +23,7 @@ import type { AccountRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "./document-loader.js";
 import { type FederationParts, federationPartsOf } from "./deferred-federation.js";
+import { actorPrivateKeys } from "./actor-private-keys.js";
 import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
@@ -143,6 +144,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity, { fetch: safeFetch, userAgent }),
     signatureTimeWindow: SIGNATURE_MAX_AGE,
   });
+  // Queued messages keep their keys' ids, not the private keys (sealed-keys.ts): the actors' stored keys sign them.
+  parts.queue.resolvePrivateKeysWith(actorPrivateKeys(federation, config.origin));
 
   async function accountFor(identifier: string): Promise<AccountRow | null> {
     if (identifier === INSTANCE_ACTOR_IDENTIFIER) return null;
