@@ -1,4 +1,5 @@
 import { exportJwk, generateCryptoKeyPair, importJwk } from "@fedify/fedify";
+import { BoundedMap } from "../bounded-map.js";
 import type { Clock } from "../ports/clock.js";
 import type { Storage } from "../ports/storage.js";
 import { findActorKeyPairs, insertActorKeyPair } from "../storage/repositories/actor-key-pairs.js";
@@ -28,6 +29,9 @@ export function generateKeyPair(algorithm: KeyAlgorithm): Promise<CryptoKeyPair>
 /** The owner id of the instance actor's keys. */
 export const INSTANCE_KEY_OWNER = "instance";
 
+/** Actors whose imported keys are kept in memory, the most recently used. */
+const KEPT_ACTORS = 1_000;
+
 export interface ActorKeys {
   readonly algorithm: KeyAlgorithm;
   readonly privateKey: CryptoKey;
@@ -42,16 +46,18 @@ export interface ActorKeys {
 export class KeyPairStore {
   readonly #storage: Storage;
   readonly #clock: Clock;
-  readonly #cache = new Map<string, Promise<readonly ActorKeys[]>>();
+  /** The actors who signed lately: every actor that ever signed was kept before, a server's worth of keys. */
+  readonly #cache: BoundedMap<string, Promise<readonly ActorKeys[]>>;
 
-  constructor(storage: Storage, clock: Clock) {
+  constructor(storage: Storage, clock: Clock, capacity = KEPT_ACTORS) {
     this.#storage = storage;
     this.#clock = clock;
+    this.#cache = new BoundedMap(capacity);
   }
 
   /** The actor's key pairs, RSA first, generating and storing any that are missing. */
   keysOf(ownerId: string): Promise<readonly ActorKeys[]> {
-    let keys = this.#cache.get(ownerId);
+    let keys = this.#cache.use(ownerId);
     if (!keys) {
       keys = this.#load(ownerId);
       this.#cache.set(ownerId, keys);
