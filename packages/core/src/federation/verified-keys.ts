@@ -31,8 +31,9 @@ function expandedValueOf(property: unknown, field: "@id" | "@value"): unknown {
 /** The id, owner and PEM of a key as Fedify's `toJsonLd` writes it: expanded (what its key cache writes) or compact. */
 function keyFieldsOf(value: Record<string, unknown>): { id: unknown; owner: unknown; pem: unknown } | null {
   if ("@id" in value) {
+    // Fedify reads an entry without a type as a CryptographicKey too (a key document may leave it out).
     const types = value["@type"];
-    if (!(Array.isArray(types) && types.length === 1 && types[0] === `${SECURITY}Key`)) return null;
+    if (types !== undefined && !(Array.isArray(types) && types.length === 1 && types[0] === `${SECURITY}Key`)) return null;
     return {
       id: value["@id"],
       owner: expandedValueOf(value[`${SECURITY}owner`], "@id"),
