@@ -263,6 +263,22 @@ describe("inbox front", () => {
     expect(await follows()).toBe(1);
   });
 
+  it("answers with Vary: Accept when the POST accepts JSON, as Fedify does, and leaves other Accept headers to Fedify", async () => {
+    const headers = { accept: "application/activity+json" };
+    const viaFedify = await answered(await remote.signedPost(ALICE_INBOX, followOf(), mallory(), { headers }));
+    expect(viaFedify.passed).toBe(1);
+    await settle();
+    const viaFront = await answered(await remote.signedPost(ALICE_INBOX, followOf(), mallory(), { headers }));
+    expect(viaFront.accepted).toBe(1);
+    for (const { response } of [viaFedify, viaFront]) {
+      expect(response.status).toBe(202);
+      expect(response.headers.get("vary")).toBe("Accept");
+    }
+    const other = await answered(await remote.signedPost(ALICE_INBOX, followOf(), mallory(), { headers: { accept: "text/html, */*" } }));
+    expect(other.response.status).toBe(202);
+    expect(other.passed).toBe(1);
+  });
+
   it("leaves an activity with an integrity proof to Fedify", async () => {
     await warm();
     const proved = await remote.withProof(followOf(), mallory());
