@@ -25,6 +25,11 @@ export interface InboxGuardDeps {
   readonly monitor: FederationMonitor;
   /** The largest activity accepted, in bytes. */
   readonly maxBodyBytes: number;
+  /**
+   * Answers what it verifies itself (see `inbox-front.ts`) from the body the
+   * guard read and parsed; null hands the request to `next`.
+   */
+  readonly front?: (request: Request, body: Uint8Array, json: unknown) => Promise<Response | null>;
 }
 
 /** The host of an activity's `actor` (a URL, or an object with an `id`), or null. */
@@ -91,7 +96,8 @@ export async function guardInbox(
   } catch (error) {
     return errorToResponse(error, request);
   }
-  const actorHost = actorHostOf(parseJson(body));
+  const json = parseJson(body);
+  const actorHost = actorHostOf(json);
   const hosts = new Set([actorHost, keyHostOf(request.headers)].filter((host): host is string => host !== null));
   for (const host of hosts) {
     const policy = await deps.domainPolicy.policyFor(host);
@@ -100,7 +106,8 @@ export async function guardInbox(
       return errorToResponse(new KithError("federation.domain_refused"), request);
     }
   }
-  const response = await next(new Request(request.url, { method: "POST", headers: request.headers, body }));
+  const response =
+    (await deps.front?.(request, body, json)) ?? (await next(new Request(request.url, { method: "POST", headers: request.headers, body })));
   if (response?.ok && actorHost) await deps.monitor.recordInbox(actorHost);
   return response;
 }

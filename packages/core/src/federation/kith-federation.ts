@@ -37,7 +37,9 @@ import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import type { SafeFetch } from "./safe-fetch.js";
 import { queueInboxActivity } from "./queued-inbox.js";
-import { withSharedListeners } from "./shared-inbox-listeners.js";
+import { sharedListeners } from "./shared-inbox-listeners.js";
+import { type InboxFrontCounts, createInboxFront } from "./inbox-front.js";
+import { VerifiedKeys } from "./verified-keys.js";
 import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 import { userAgentOf } from "./user-agent.js";
 import { listenForPosts } from "./status-inbox.js";
@@ -82,6 +84,8 @@ export interface KithFederation {
   readonly directory: RemoteDirectory;
   readonly remoteReplies: RemoteRepliesFetcher;
   readonly statusResolver: RemoteStatusResolver;
+  /** How many inbox POSTs the inbox front answered, and how many it left to Fedify. */
+  readonly inboxFront: Readonly<InboxFrontCounts>;
 }
 
 export interface KithFederationOptions {
@@ -192,7 +196,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     const sender = await storedSenderOf(db, activity);
     if (sender) await services.remoteAccounts.refreshLater(sender);
   };
-  const inbox = withSharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), {
+  const { inbox, dispatcher: inboxDispatcher } = sharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), {
     before: refreshSender,
     queue: queueInboxActivity(parts.queue),
   });
@@ -314,10 +318,20 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const resolver = statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater });
   services.search.useStatusResolver(resolver);
 
+  const inboxFront = createInboxFront({
+    federation,
+    kv,
+    keys: new VerifiedKeys(kv),
+    dispatcher: inboxDispatcher,
+    recipientExists: async (identifier) => identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) !== null,
+    sharedInboxSigner: INSTANCE_ACTOR_IDENTIFIER,
+    signatureMaxAgeMs: SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000,
+  });
   const inboxGuard = {
     domainPolicy: services.domainPolicy,
     monitor: services.federationMonitor,
     maxBodyBytes: config.limits.maxJsonBodyBytes,
+    front: inboxFront.answer,
   };
   const handle: FallbackHandler = (request) => guardInbox(request, inboxGuard, handleFedify);
   const handleFedify = async (request: Request): Promise<Response | null> => {
@@ -375,5 +389,6 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     directory,
     remoteReplies: replies,
     statusResolver: resolver,
+    inboxFront: inboxFront.counts,
   };
 }

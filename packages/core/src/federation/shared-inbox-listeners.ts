@@ -1,5 +1,5 @@
 import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
-import type { Activity } from "@fedify/fedify/vocab";
+import { Activity } from "@fedify/fedify/vocab";
 import { getLogger } from "../logging.js";
 import { runRequestPass } from "./inbox-request-pass.js";
 import type { FederationContextData } from "./kith-federation.js";
@@ -21,6 +21,27 @@ export interface SharedListenerOptions {
   readonly queue?: (ctx: InboxContext<FederationContextData>, activity: Activity) => Promise<void>;
 }
 
+/** Runs the listeners outside Fedify's inbox handler (the inbox front), as the handler would have. */
+export interface InboxDispatcher {
+  /**
+   * The listeners an activity goes to, found as Fedify finds its listener
+   * (its class, else the nearest superclass up to Activity), or null when
+   * there are none.
+   */
+  listenersFor(activity: Activity): InboxListeners | null;
+  /** Runs `listeners` for the activity as the listener set for its type with Fedify runs them; throws when that fails. */
+  dispatch(listeners: InboxListeners, ctx: InboxContext<FederationContextData>, activity: Activity): Promise<void>;
+}
+
+/** The listeners given for one activity type, in order. */
+export type InboxListeners = readonly Listener[];
+
+/** The setters of `withSharedListeners` and the dispatch they set up, for the inbox front. */
+export interface SharedListeners {
+  readonly inbox: InboxListenerSetters<FederationContextData>;
+  readonly dispatcher: InboxDispatcher;
+}
+
 /**
  * Fedify takes one listener per activity type, and several parts of Kith
  * listen to the same types (Undo of a follow, a like, a boost or a block;
@@ -33,6 +54,11 @@ export function withSharedListeners(
   inbox: InboxListenerSetters<FederationContextData>,
   options: SharedListenerOptions = {},
 ): InboxListenerSetters<FederationContextData> {
+  return sharedListeners(inbox, options).inbox;
+}
+
+/** `withSharedListeners`, with the dispatch it sets up exposed for the inbox front. */
+export function sharedListeners(inbox: InboxListenerSetters<FederationContextData>, options: SharedListenerOptions = {}): SharedListeners {
   const byType = new Map<unknown, Listener[]>();
   const on = inbox.on.bind(inbox) as (type: unknown, listener: Listener) => unknown;
 
@@ -83,5 +109,16 @@ export function withSharedListeners(
       };
     },
   });
-  return shared;
+  function listenersFor(activity: Activity): InboxListeners | null {
+    let type: unknown = activity.constructor;
+    while (typeof type === "function") {
+      const listeners = byType.get(type);
+      if (listeners) return listeners;
+      if (type === Activity) return null;
+      type = Object.getPrototypeOf(type);
+    }
+    return null;
+  }
+
+  return { inbox: shared, dispatcher: { listenersFor, dispatch } };
 }

@@ -1,0 +1,90 @@
+import { generateKeyPairSync } from "node:crypto";
+import type { KvKey } from "@fedify/fedify";
+import { describe, expect, it } from "vitest";
+import { VerifiedKeys } from "./verified-keys.js";
+
+const KEY_ID = "https://remote.example/users/bob#main-key";
+const OWNER = "https://remote.example/users/bob";
+const SECURITY = "https://w3id.org/security#";
+
+function rsaPem(): string {
+  return generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ type: "spki", format: "pem" }).toString();
+}
+
+/** A key-value store with one entry per encoded key, whose reads are counted. */
+function store(entries: Record<string, unknown>): { kv: { get(key: KvKey): Promise<unknown> }; reads: () => number } {
+  let reads = 0;
+  return {
+    kv: {
+      get: async (key) => {
+        reads++;
+        return entries[JSON.stringify(key)];
+      },
+    },
+    reads: () => reads,
+  };
+}
+
+const entryKey = (keyId: string) => JSON.stringify(["_fedify", "publicKey", keyId]);
+
+/** A key as Fedify's key cache writes it (expanded JSON-LD). */
+function expanded(pem: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "@id": KEY_ID,
+    [`${SECURITY}owner`]: [{ "@id": OWNER }],
+    [`${SECURITY}publicKeyPem`]: [{ "@value": pem }],
+    ...extra,
+  };
+}
+
+describe("verified keys", () => {
+  it("reads the key Fedify cached, with or without its type, once, and keeps it", async () => {
+    for (const entry of [expanded(rsaPem()), expanded(rsaPem(), { "@type": [`${SECURITY}Key`] })]) {
+      const { kv, reads } = store({ [entryKey(KEY_ID)]: entry });
+      const keys = new VerifiedKeys(kv);
+      const key = await keys.get(KEY_ID);
+      expect(key?.owner).toBe(OWNER);
+      expect(key?.key.asymmetricKeyType).toBe("rsa");
+      expect(await keys.get(KEY_ID)).toBe(key);
+      expect(reads()).toBe(1);
+    }
+  });
+
+  it("reads the compact form too", async () => {
+    const { kv } = store({ [entryKey(KEY_ID)]: { id: KEY_ID, type: "CryptographicKey", owner: OWNER, publicKeyPem: rsaPem() } });
+    expect((await new VerifiedKeys(kv).get(KEY_ID))?.owner).toBe(OWNER);
+  });
+
+  it("finds nothing for a key Fedify has not fetched, could not fetch, or keeps as something else", async () => {
+    const pem = rsaPem();
+    const cases: unknown[] = [
+      undefined,
+      null,
+      expanded(pem, { "@type": [`${SECURITY}Multikey`] }),
+      expanded(pem, { "@id": "https://remote.example/users/eve#main-key" }),
+      { ...expanded(pem), [`${SECURITY}owner`]: [] },
+      expanded("not a key"),
+      { id: KEY_ID, publicKeyPem: pem },
+    ];
+    for (const entry of cases) {
+      const { kv, reads } = store({ [entryKey(KEY_ID)]: entry });
+      const keys = new VerifiedKeys(kv);
+      expect(await keys.get(KEY_ID)).toBeNull();
+      // Not kept: read again next time (Fedify may have fetched it meanwhile).
+      await keys.get(KEY_ID);
+      expect(reads()).toBe(2);
+    }
+  });
+
+  it("reads a forgotten key again", async () => {
+    const entries: Record<string, unknown> = { [entryKey(KEY_ID)]: expanded(rsaPem()) };
+    const { kv, reads } = store(entries);
+    const keys = new VerifiedKeys(kv);
+    const first = await keys.get(KEY_ID);
+    entries[entryKey(KEY_ID)] = expanded(rsaPem());
+    keys.forget(KEY_ID);
+    const second = await keys.get(KEY_ID);
+    expect(reads()).toBe(2);
+    expect(second?.key.equals(first?.key ?? second.key)).toBe(false);
+  });
+});

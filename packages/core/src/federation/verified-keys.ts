@@ -1,0 +1,94 @@
+import { type KeyObject, createPublicKey } from "node:crypto";
+import type { KvKey } from "@fedify/fedify";
+import { BoundedMap } from "../bounded-map.js";
+
+/** A remote public key as the inbox front checks signatures with it. */
+export interface VerifiedKey {
+  readonly key: KeyObject;
+  /** The actor the key says it belongs to (its `owner`), as a URL's `href`. */
+  readonly owner: string;
+}
+
+/** What the keys are read from: Fedify's key-value store. */
+export interface KeyValueReader {
+  get(key: KvKey): Promise<unknown>;
+}
+
+/** Where Fedify keeps the public keys it fetched (its `kvPrefixes.publicKey`, the default, which Kith keeps). */
+const FEDIFY_PUBLIC_KEY_PREFIX = ["_fedify", "publicKey"] as const;
+/** Keys kept: those of the remote actors heard from lately. */
+const MAX_KEYS = 4_096;
+
+const SECURITY = "https://w3id.org/security#";
+
+/** The one value of an expanded JSON-LD property (`[{"@id": ...}]` or `[{"@value": ...}]`), or undefined. */
+function expandedValueOf(property: unknown, field: "@id" | "@value"): unknown {
+  if (!Array.isArray(property) || property.length !== 1) return undefined;
+  const [only] = property as unknown[];
+  return typeof only === "object" && only !== null ? (only as Record<string, unknown>)[field] : undefined;
+}
+
+/** The id, owner and PEM of a key as Fedify's `toJsonLd` writes it: expanded (what its key cache writes) or compact. */
+function keyFieldsOf(value: Record<string, unknown>): { id: unknown; owner: unknown; pem: unknown } | null {
+  if ("@id" in value) {
+    // Fedify reads an entry without a type as a CryptographicKey too (a key document may leave it out).
+    const types = value["@type"];
+    if (types !== undefined && !(Array.isArray(types) && types.length === 1 && types[0] === `${SECURITY}Key`)) return null;
+    return {
+      id: value["@id"],
+      owner: expandedValueOf(value[`${SECURITY}owner`], "@id"),
+      pem: expandedValueOf(value[`${SECURITY}publicKeyPem`], "@value"),
+    };
+  }
+  if (value.type !== undefined && value.type !== "CryptographicKey") return null;
+  return { id: value.id, owner: value.owner, pem: value.publicKeyPem };
+}
+
+/**
+ * The key Fedify cached as `value` (a `CryptographicKey` with `owner` and
+ * `publicKeyPem`), or null when it is not one (a Multikey, a key Fedify
+ * could not fetch, a key without owner, for which Fedify fetches the actor).
+ */
+function verifiedKeyOf(keyId: string, value: unknown): VerifiedKey | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const fields = keyFieldsOf(value as Record<string, unknown>);
+  if (fields === null) return null;
+  const { id, owner, pem } = fields;
+  if (!(typeof id === "string" && URL.canParse(id) && new URL(id).href === keyId)) return null;
+  if (typeof owner !== "string" || !URL.canParse(owner) || typeof pem !== "string") return null;
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType !== "rsa" && key.asymmetricKeyType !== "ed25519") return null;
+    return { key, owner: new URL(owner).href };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The public keys the inbox front checks signatures with, by key id: kept
+ * in this process as node:crypto key objects, read on a miss from the entry
+ * Fedify wrote when it fetched the key. A key the front does not find is
+ * left to Fedify, which fetches it (and writes the entry read next time);
+ * a key whose signature did not verify is forgotten, so the one Fedify
+ * fetches again after a rotation is read anew.
+ */
+export class VerifiedKeys {
+  readonly #kept = new BoundedMap<string, VerifiedKey>(MAX_KEYS);
+
+  constructor(private readonly kv: KeyValueReader) {}
+
+  /** The key of `keyId` (a URL's `href`), or null when Fedify has not fetched it (or it is not one the front uses). */
+  async get(keyId: string): Promise<VerifiedKey | null> {
+    const kept = this.#kept.use(keyId);
+    if (kept !== undefined) return kept;
+    const key = verifiedKeyOf(keyId, await this.kv.get([...FEDIFY_PUBLIC_KEY_PREFIX, keyId]));
+    if (key !== null) this.#kept.set(keyId, key);
+    return key;
+  }
+
+  /** Forgets the key of `keyId` (its signature did not verify: it may have been replaced). */
+  forget(keyId: string): void {
+    this.#kept.delete(keyId);
+  }
+}
