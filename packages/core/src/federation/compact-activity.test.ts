@@ -1,0 +1,480 @@
+import { type DocumentLoader, preloadedContexts } from "@fedify/fedify";
+import { Activity, Create, Follow, Hashtag, Like, Mention, Note, PUBLIC_COLLECTION, Undo } from "@fedify/fedify/vocab";
+import { Temporal } from "@js-temporal/polyfill";
+import { describe, expect, it } from "vitest";
+import { readCompactActivity } from "./compact-activity.js";
+
+/** Serves the contexts Fedify preloads and refuses everything else, so that no parse below reaches the network. */
+const loader: DocumentLoader = async (url) => {
+  const document = (preloadedContexts as Record<string, unknown>)[url];
+  if (document === undefined) throw new Error(`refused: ${url}`);
+  return { contextUrl: null, documentUrl: url, document };
+};
+
+async function expanded(activity: Activity): Promise<unknown> {
+  return await activity.toJsonLd({ format: "expand", contextLoader: loader });
+}
+
+const AS = "https://www.w3.org/ns/activitystreams";
+const PUBLIC = `${AS}#Public`;
+
+const MASTODON_CONTEXT = [
+  AS,
+  {
+    ostatus: "http://ostatus.org#",
+    atomUri: "ostatus:atomUri",
+    inReplyToAtomUri: "ostatus:inReplyToAtomUri",
+    conversation: "ostatus:conversation",
+    sensitive: "as:sensitive",
+    toot: "http://joinmastodon.org/ns#",
+    votersCount: "toot:votersCount",
+    blurhash: "toot:blurhash",
+    focalPoint: { "@container": "@list", "@id": "toot:focalPoint" },
+    Hashtag: "as:Hashtag",
+    Emoji: "toot:Emoji",
+  },
+];
+
+const MISSKEY_CONTEXT = [
+  AS,
+  "https://w3id.org/security/v1",
+  {
+    Key: "sec:Key",
+    manuallyApprovesFollowers: "as:manuallyApprovesFollowers",
+    sensitive: "as:sensitive",
+    Hashtag: "as:Hashtag",
+    quoteUrl: "as:quoteUrl",
+    fedibird: "http://fedibird.com/ns#",
+    quoteUri: "fedibird:quoteUri",
+    toot: "http://joinmastodon.org/ns#",
+    Emoji: "toot:Emoji",
+    featured: "toot:featured",
+    discoverable: "toot:discoverable",
+    schema: "http://schema.org#",
+    PropertyValue: "schema:PropertyValue",
+    value: "schema:value",
+    misskey: "https://misskey-hub.net/ns#",
+    _misskey_content: "misskey:_misskey_content",
+    _misskey_quote: "misskey:_misskey_quote",
+    _misskey_reaction: "misskey:_misskey_reaction",
+    _misskey_votes: "misskey:_misskey_votes",
+    _misskey_summary: "misskey:_misskey_summary",
+    isCat: "misskey:isCat",
+    vcard: "http://www.w3.org/2006/vcard/ns#",
+  },
+];
+
+const alice = "https://mastodon.example/users/alice";
+const published = "2026-11-20T10:15:30Z";
+
+function mastodonNote(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: `${alice}/statuses/1`,
+    type: "Note",
+    summary: null,
+    inReplyTo: null,
+    published,
+    url: "https://mastodon.example/@alice/1",
+    attributedTo: alice,
+    to: [PUBLIC],
+    cc: [`${alice}/followers`, "https://other.example/users/bob"],
+    sensitive: false,
+    atomUri: `${alice}/statuses/1`,
+    inReplyToAtomUri: null,
+    conversation: "tag:mastodon.example,2026-11-20:objectId=1:objectType=Conversation",
+    content: '<p>Hello <span class="h-card"><a href="https://other.example/@bob">@bob</a></span> <a href="https://mastodon.example/tags/kith">#kith</a> :blob:</p>',
+    contentMap: { en: "<p>Hello @bob #kith :blob:</p>" },
+    attachment: [
+      {
+        type: "Document",
+        mediaType: "image/png",
+        url: "https://files.mastodon.example/media/1.png",
+        name: "A cat",
+        blurhash: "UBL_:rOpGG-oBUNG,qRj2so|=eE1w^n4S5NH",
+        focalPoint: [0.0, 0.5],
+        width: 640,
+        height: 480,
+      },
+    ],
+    tag: [
+      { type: "Mention", href: "https://other.example/users/bob", name: "@bob@other.example" },
+      { type: "Hashtag", href: "https://mastodon.example/tags/kith", name: "#kith" },
+      {
+        id: "https://mastodon.example/emojis/7",
+        type: "Emoji",
+        name: ":blob:",
+        updated: "2026-01-01T00:00:00Z",
+        icon: { type: "Image", mediaType: "image/png", url: "https://files.mastodon.example/emoji/blob.png" },
+      },
+    ],
+    replies: {
+      id: `${alice}/statuses/1/replies`,
+      type: "Collection",
+      first: {
+        type: "CollectionPage",
+        next: `${alice}/statuses/1/replies?only_other_accounts=true&page=true`,
+        partOf: `${alice}/statuses/1/replies`,
+        items: [],
+      },
+    },
+    likes: { id: `${alice}/statuses/1/likes`, type: "Collection", totalItems: 3 },
+    shares: { id: `${alice}/statuses/1/shares`, type: "Collection", totalItems: 0 },
+    ...extra,
+  };
+}
+
+function mastodonCreate(note: Record<string, unknown> = mastodonNote(), type = "Create"): Record<string, unknown> {
+  return {
+    "@context": MASTODON_CONTEXT,
+    id: `${alice}/statuses/1/activity`,
+    type,
+    actor: alice,
+    published,
+    to: [PUBLIC],
+    cc: [`${alice}/followers`, "https://other.example/users/bob"],
+    object: note,
+  };
+}
+
+const bench = "https://remote-1.bench.example/users/actor-1";
+const benchCreate = {
+  "@context": AS,
+  id: `${bench}/bench-activities/run-0`,
+  type: "Create",
+  actor: bench,
+  published,
+  to: [PUBLIC],
+  cc: [`${bench}/followers`],
+  object: {
+    id: `${bench}/bench-notes/run-0`,
+    type: "Note",
+    attributedTo: bench,
+    content: "<p>Inbox benchmark note 0 from a remote actor, with a few words of text.</p>",
+    published,
+    to: [PUBLIC],
+    cc: [`${bench}/followers`],
+  },
+};
+const benchLike = {
+  "@context": AS,
+  id: `${bench}/bench-likes/run-1`,
+  type: "Like",
+  actor: bench,
+  object: "https://kith.example/users/carol/posts/01J",
+};
+
+const misskey = "https://misskey.example/users/9abc";
+const misskeyNote = {
+  id: "https://misskey.example/notes/9xyz",
+  type: "Note",
+  attributedTo: misskey,
+  content: "<p>Misskey note</p>",
+  _misskey_content: "Misskey note",
+  source: { content: "Misskey note", mediaType: "text/x.misskeymarkdown" },
+  _misskey_quote: "https://other.example/notes/1",
+  quoteUrl: "https://other.example/notes/1",
+  quoteUri: "https://other.example/notes/1",
+  published: "2026-11-20T10:15:30.123Z",
+  to: [PUBLIC],
+  cc: [`${misskey}/followers`],
+  inReplyTo: null,
+  attachment: [],
+  sensitive: false,
+  tag: [],
+};
+
+/** Documents of each shape the reader takes: it must give what Fedify's parse gives. */
+const ACCEPTED: Record<string, Record<string, unknown>> = {
+  "the benchmark's Create(Note)": benchCreate,
+  "the benchmark's Like": benchLike,
+  "Mastodon Create(Note) with mentions, hashtag, emoji, attachment, collections": mastodonCreate(),
+  "Mastodon Update(Note)": mastodonCreate(mastodonNote({ updated: "2026-11-21T00:00:00Z" }), "Update"),
+  "Mastodon reply with a summary": mastodonCreate(
+    mastodonNote({ inReplyTo: "https://other.example/users/bob/statuses/9", summary: "spoiler", sensitive: true }),
+  ),
+  "Mastodon Like": { "@context": AS, id: `${alice}#likes/12`, type: "Like", actor: alice, object: "https://kith.example/posts/1" },
+  "Mastodon Announce": {
+    "@context": AS,
+    id: `${alice}/statuses/2/activity`,
+    type: "Announce",
+    actor: alice,
+    published,
+    to: [PUBLIC],
+    cc: ["https://kith.example/users/carol", `${alice}/followers`],
+    object: "https://kith.example/posts/1",
+  },
+  "Mastodon Follow": { "@context": AS, id: "https://mastodon.example/0f3c", type: "Follow", actor: alice, object: "https://kith.example/users/carol" },
+  "Mastodon Undo(Follow)": {
+    "@context": AS,
+    id: `${alice}#follows/5/undo`,
+    type: "Undo",
+    actor: alice,
+    object: { id: "https://mastodon.example/0f3c", type: "Follow", actor: alice, object: "https://kith.example/users/carol" },
+  },
+  "Mastodon Undo(Like)": {
+    "@context": AS,
+    id: `${alice}#likes/12/undo`,
+    type: "Undo",
+    actor: alice,
+    object: { id: `${alice}#likes/12`, type: "Like", actor: alice, object: "https://kith.example/posts/1" },
+  },
+  "Mastodon Undo(Announce)": {
+    "@context": AS,
+    id: `${alice}/statuses/2#announces/2/undo`,
+    type: "Undo",
+    actor: alice,
+    to: [PUBLIC],
+    object: {
+      id: `${alice}/statuses/2/activity`,
+      type: "Announce",
+      actor: alice,
+      published,
+      to: [PUBLIC],
+      cc: ["https://kith.example/users/carol"],
+      object: "https://kith.example/posts/1",
+    },
+  },
+  "Mastodon Undo(Block)": {
+    "@context": AS,
+    id: `${alice}#blocks/3/undo`,
+    type: "Undo",
+    actor: alice,
+    object: { id: "https://mastodon.example/b1", type: "Block", actor: alice, object: "https://kith.example/users/carol" },
+  },
+  "Undo of an IRI": { "@context": AS, id: `${alice}#likes/13/undo`, type: "Undo", actor: alice, object: `${alice}#likes/13` },
+  "Mastodon Delete(Tombstone)": {
+    "@context": [AS, { ostatus: "http://ostatus.org#", atomUri: "ostatus:atomUri" }],
+    id: `${alice}/statuses/1#delete`,
+    type: "Delete",
+    actor: alice,
+    to: [PUBLIC],
+    object: { id: `${alice}/statuses/1`, type: "Tombstone", atomUri: `${alice}/statuses/1` },
+  },
+  "Delete of an IRI": { "@context": AS, id: `${alice}/statuses/1#delete`, type: "Delete", actor: alice, object: `${alice}/statuses/1` },
+  "Accept(Follow) of the sender's own Follow": {
+    "@context": AS,
+    id: `${alice}#accepts/follows/1`,
+    type: "Accept",
+    actor: alice,
+    object: { id: `${alice}#follows/1`, type: "Follow", actor: alice, object: "https://kith.example/users/carol" },
+  },
+  "Reject(Follow) of an IRI": {
+    "@context": AS,
+    id: `${alice}#rejects/follows/1`,
+    type: "Reject",
+    actor: alice,
+    object: "https://kith.example/follows/1",
+  },
+  "Misskey Create(Note) with a quote and source": {
+    "@context": MISSKEY_CONTEXT,
+    id: "https://misskey.example/notes/9xyz/activity",
+    actor: misskey,
+    type: "Create",
+    published: "2026-11-20T10:15:30.123Z",
+    object: misskeyNote,
+    to: [PUBLIC],
+    cc: [`${misskey}/followers`],
+  },
+  "Misskey Like with a reaction": {
+    "@context": MISSKEY_CONTEXT,
+    type: "Like",
+    id: "https://misskey.example/likes/9r",
+    actor: misskey,
+    object: "https://kith.example/posts/1",
+    content: "👍",
+    _misskey_reaction: "👍",
+  },
+  "Misskey quote under _misskey_quote only": {
+    "@context": MISSKEY_CONTEXT,
+    id: "https://misskey.example/notes/9q/activity",
+    actor: misskey,
+    type: "Create",
+    object: { ...misskeyNote, id: "https://misskey.example/notes/9q", quoteUrl: undefined, quoteUri: undefined },
+  },
+  "an IRI written as a compact IRI": { ...benchCreate, to: "as:Public" },
+  "a term no context defines (Fedify drops it too)": { ...benchCreate, object: { ...benchCreate.object, sensitive: true } },
+  "a Note with a language map only and a local date without offset": mastodonCreate(
+    mastodonNote({ content: undefined, contentMap: { ja: "<p>こんにちは</p>", en: "<p>hello</p>" }, published: "2026-11-20T10:15:30" }),
+  ),
+};
+
+describe("readCompactActivity", () => {
+  for (const [name, document] of Object.entries(ACCEPTED)) {
+    it(`reads ${name} as Fedify does`, async () => {
+      const json = JSON.parse(JSON.stringify(document));
+      const compact = readCompactActivity(json);
+      expect(compact).not.toBeNull();
+      const parsed = await Activity.fromJsonLd(json, { documentLoader: loader, contextLoader: loader });
+      expect(compact?.constructor).toBe(parsed.constructor);
+      expect(await expanded(compact as Activity)).toEqual(await expanded(parsed));
+      expect(await compact?.toJsonLd()).toEqual(json);
+      // The embedded objects are the same classes, reached the same way (same origin, so no fetch).
+      const object = await compact?.getObject({ documentLoader: loader, suppressError: true });
+      const parsedObject = await parsed.getObject({ documentLoader: loader, suppressError: true });
+      expect(object?.constructor).toBe(parsedObject?.constructor);
+    });
+  }
+
+  it("reads the activities Fedify itself writes", async () => {
+    const note = new Note({
+      id: new URL("https://fedify.example/notes/1"),
+      attribution: new URL("https://fedify.example/users/dana"),
+      contents: ["<p>Hi</p>", new (await import("@fedify/fedify/vocab")).LanguageString("<p>Hi</p>", "en")],
+      published: Temporal.Instant.from(published),
+      tos: [PUBLIC_COLLECTION],
+      ccs: [new URL("https://fedify.example/users/dana/followers")],
+      tags: [
+        new Mention({ href: new URL("https://kith.example/users/carol"), name: "@carol@kith.example" }),
+        new Hashtag({ href: new URL("https://fedify.example/tags/kith"), name: "#kith" }),
+      ],
+      sensitive: false,
+      quoteUrl: new URL("https://other.example/notes/2"),
+    });
+    const documents = [
+      new Create({
+        id: new URL("https://fedify.example/notes/1/create"),
+        actor: new URL("https://fedify.example/users/dana"),
+        object: note,
+        tos: [PUBLIC_COLLECTION],
+      }),
+      new Like({ id: new URL("https://fedify.example/likes/1"), actor: new URL("https://fedify.example/users/dana"), object: new URL("https://kith.example/posts/1") }),
+      new Follow({ id: new URL("https://fedify.example/follows/1"), actor: new URL("https://fedify.example/users/dana"), object: new URL("https://kith.example/users/carol") }),
+      new Undo({
+        id: new URL("https://fedify.example/follows/1/undo"),
+        actor: new URL("https://fedify.example/users/dana"),
+        object: new Follow({
+          id: new URL("https://fedify.example/follows/1"),
+          actor: new URL("https://fedify.example/users/dana"),
+          object: new URL("https://kith.example/users/carol"),
+        }),
+      }),
+    ];
+    for (const activity of documents) {
+      const json = await activity.toJsonLd({ contextLoader: loader });
+      const compact = readCompactActivity(json);
+      expect(compact, JSON.stringify(json)).not.toBeNull();
+      const parsed = await Activity.fromJsonLd(json, { documentLoader: loader, contextLoader: loader });
+      expect(compact?.constructor).toBe(parsed.constructor);
+      expect(await expanded(compact as Activity)).toEqual(await expanded(parsed));
+    }
+  });
+
+  it("keeps the loaders it is given, as Fedify's parse does", () => {
+    const activity = readCompactActivity(benchLike, { documentLoader: loader, contextLoader: loader });
+    expect((activity as unknown as { _documentLoader: unknown })._documentLoader).toBe(loader);
+    expect((activity as unknown as { _contextLoader: unknown })._contextLoader).toBe(loader);
+  });
+
+  it("keeps its own copy of the document", async () => {
+    const json = JSON.parse(JSON.stringify(benchLike));
+    const activity = readCompactActivity(json);
+    json.object = "https://elsewhere.example/";
+    expect(await activity?.toJsonLd()).toEqual(benchLike);
+  });
+});
+
+/** Documents the reader must leave to Fedify. */
+const REFUSED: Record<string, unknown> = {
+  "not an object": "Like",
+  "an array": [benchLike],
+  "no context": { ...benchLike, "@context": undefined },
+  "an unknown context URL": { ...benchLike, "@context": "https://example.com/context.jsonld" },
+  "a context without ActivityStreams": { ...benchLike, "@context": ["https://w3id.org/security/v1"] },
+  "Pleroma's instance context": {
+    ...benchLike,
+    "@context": [AS, "https://pleroma.example/schemas/litepub-0.1.jsonld", { "@language": "und" }],
+  },
+  "an inline @vocab": { ...benchLike, "@context": [AS, { "@vocab": "https://example.com/#" }] },
+  "an inline @language": { ...benchLike, "@context": [AS, { "@language": "en" }] },
+  "a redefined property": { ...benchLike, "@context": [AS, { object: "https://example.com/#object" }] },
+  "a redefined type": { ...benchLike, "@context": [AS, { Like: "https://example.com/#Like" }] },
+  "a redefined prefix that a later term uses": {
+    ...mastodonCreate(mastodonNote({ sensitive: true })),
+    "@context": [AS, { as: "https://example.com/#", sensitive: "as:sensitive" }],
+  },
+  "a redefined id alias": { ...benchLike, "@context": [AS, { id: "https://example.com/#id" }] },
+  "a scoped context in a term": {
+    ...benchLike,
+    "@context": [AS, { object: { "@id": "as:object", "@type": "@id", "@context": {} } }],
+  },
+  "an IRI value with an unknown prefix": { ...benchLike, object: "kith:posts/1" },
+  "an IRI value that is a term": { ...benchLike, object: "Public" },
+  "a relative id": { ...benchLike, id: "/likes/1" },
+  "a relative object": { ...benchLike, object: "../posts/1" },
+  "a blank-node id": { ...benchLike, id: "_:b0" },
+  "no id": { ...benchLike, id: undefined },
+  "an @id alias used directly": { ...benchLike, id: undefined, "@id": "https://remote.example/likes/1" },
+  "an @type key": { ...benchLike, type: undefined, "@type": "Like" },
+  "a type array": { ...benchLike, type: ["Like"] },
+  "an unknown type": { ...benchLike, type: "EmojiReact" },
+  "a Question": { ...benchCreate, object: { ...benchCreate.object, type: "Question" } },
+  "a compact IRI key": { ...benchLike, "as:object": "https://kith.example/posts/1", object: undefined },
+  "an unknown defined property": { ...benchLike, "@context": [AS, { mood: "https://example.com/#mood" }], mood: "happy" },
+  "a property read by Fedify that the reader does not handle": { ...benchLike, target: "https://kith.example/posts/1" },
+  "an undefined term with an object value": { ...benchLike, extra: { id: "https://remote.example/x" } },
+  "a Linked Data signature": {
+    ...benchLike,
+    "@context": [AS, "https://w3id.org/security/v1"],
+    signature: { type: "RsaSignature2017", creator: `${bench}#main-key`, created: published, signatureValue: "abc" },
+  },
+  "an integrity proof": {
+    ...benchLike,
+    "@context": [AS, "https://w3id.org/security/data-integrity/v1"],
+    proof: { type: "DataIntegrityProof", cryptosuite: "eddsa-jcs-2022", proofValue: "z" },
+  },
+  "a value object": { ...benchCreate, object: { ...benchCreate.object, content: { "@value": "hi", "@language": "en" } } },
+  "a Note with an unhandled property": {
+    ...benchCreate,
+    object: { ...benchCreate.object, location: { type: "Place", name: "Somewhere" } },
+  },
+  "a Note with an embedded actor": {
+    ...benchCreate,
+    object: { ...benchCreate.object, attributedTo: { id: bench, type: "Person" } },
+  },
+  "a Note with its own context": { ...benchCreate, object: { ...benchCreate.object, "@context": AS } },
+  "a Note from another origin": {
+    ...benchCreate,
+    object: { ...benchCreate.object, id: "https://elsewhere.example/notes/1" },
+  },
+  "an Accept of a Follow from another origin": {
+    "@context": AS,
+    id: `${alice}#accepts/follows/1`,
+    type: "Accept",
+    actor: alice,
+    object: { id: "https://kith.example/follows/1", type: "Follow", actor: "https://kith.example/users/carol", object: alice },
+  },
+  "a Like of an embedded Note": { ...benchLike, object: benchCreate.object },
+  "an invalid date": { ...benchCreate, published: "yesterday" },
+  "a date as a number": { ...benchCreate, published: 1_700_000_000 },
+  "sensitive as a string": mastodonCreate(mastodonNote({ sensitive: "true" })),
+  "a Hashtag without its definition": {
+    ...benchCreate,
+    object: { ...benchCreate.object, tag: [{ type: "Hashtag", href: "https://x.example/tags/a", name: "#a" }] },
+  },
+  "two published dates": { ...benchCreate, published: [published, published] },
+  "a nested array": { ...benchCreate, to: [[PUBLIC]] },
+  "a language map with @none": mastodonCreate(mastodonNote({ contentMap: { "@none": "hi" } })),
+  "a language map with an invalid tag": mastodonCreate(mastodonNote({ contentMap: { "not a tag": "hi" } })),
+  "a negative width": mastodonCreate(
+    mastodonNote({ attachment: [{ type: "Document", mediaType: "image/png", url: "https://files.example/1.png", width: -1 }] }),
+  ),
+  "an attachment of an unhandled type": mastodonCreate(
+    mastodonNote({ attachment: [{ type: "PropertyValue", name: "a", value: "b" }] }),
+  ),
+  "a focal point redefined as a read property": {
+    ...mastodonCreate(),
+    "@context": [AS, { focalPoint: { "@id": "as:name", "@container": "@list" } }],
+  },
+  "a protected term redefined": {
+    ...benchLike,
+    "@context": [AS, "https://w3id.org/security/data-integrity/v1", { proof: "https://example.com/#proof" }],
+  },
+};
+
+describe("readCompactActivity refuses", () => {
+  for (const [name, document] of Object.entries(REFUSED)) {
+    it(name, () => {
+      expect(readCompactActivity(JSON.parse(JSON.stringify(document)))).toBeNull();
+    });
+  }
+});
