@@ -14,11 +14,21 @@ export function iriOf(value: unknown): URL | null {
   return URL.canParse(value) ? new URL(value) : null;
 }
 
+/**
+ * The last instant read: an activity and its object usually carry the same
+ * `published`, and the polyfill's parse is the reader's costliest step.
+ * Instants are immutable, so sharing one is safe.
+ */
+let lastInstant: { readonly text: string; readonly instant: Temporal.Instant } | null = null;
+
 /** An `xsd:dateTime`, read as Fedify reads it (a missing offset is taken as UTC); null when Fedify's parse would throw. */
 export function instantOf(value: unknown): Temporal.Instant | null {
   if (typeof value !== "string") return null;
+  if (lastInstant?.text === value) return lastInstant.instant;
   try {
-    return Temporal.Instant.from(/[Z+-]/.test(value.substring(19)) ? value : `${value}Z`);
+    const instant = Temporal.Instant.from(/[Z+-]/.test(value.substring(19)) ? value : `${value}Z`);
+    lastInstant = { text: value, instant };
+    return instant;
   } catch {
     return null;
   }
