@@ -1,6 +1,7 @@
 import {
   Accept,
   Announce,
+  Audio,
   Block,
   Collection,
   CollectionPage,
@@ -11,6 +12,8 @@ import {
   Follow,
   Hashtag,
   Image,
+  InteractionPolicy,
+  InteractionRule,
   Like,
   Mention,
   Note,
@@ -19,6 +22,7 @@ import {
   Tombstone,
   Undo,
   Update,
+  Video,
 } from "@fedify/fedify/vocab";
 
 /**
@@ -29,8 +33,11 @@ import {
  */
 
 const AS = "https://www.w3.org/ns/activitystreams#";
-/** Source has no type of its own: the key of its untyped node in TYPES. */
+const GTS = "https://gotosocial.org/ns#";
+/** Source, interaction policies and their rules have no type of their own: the keys of their untyped nodes in TYPES. */
 const SOURCE = "urn:kith:compact:source";
+const POLICY = "urn:kith:compact:interaction-policy";
+const RULE = "urn:kith:compact:interaction-rule";
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 
 /**
@@ -105,7 +112,7 @@ const OBJECT: Record<string, PropertySpec> = {
   mediaType: one("mediaType", { kind: "string" }),
   icon: many("icons", { kind: "node", types: [`${AS}Image`] }),
   tag: many("tags", { kind: "node", types: [`${AS}Mention`, `${AS}Hashtag`, "http://joinmastodon.org/ns#Emoji"] }),
-  attachment: many("attachments", nodes("Document", "Image")),
+  attachment: many("attachments", nodes("Document", "Image", "Video", "Audio")),
   replies: one("replies", nodes("Collection")),
   likes: one("likes", nodes("Collection")),
   shares: one("shares", nodes("Collection")),
@@ -118,16 +125,35 @@ const NOTE_EXTRA: [string, PropertySpec][] = [
   [`${AS}quoteUrl`, one("quoteUrl", { kind: "url" }, 0)],
   ["https://misskey-hub.net/ns#_misskey_quote", one("quoteUrl", { kind: "url" }, 1)],
   ["http://fedibird.com/ns#quoteUri", one("quoteUrl", { kind: "url" }, 2)],
+  // FEP-044f quotes (Mastodon 4.5): the quoted post and the authorization its author gave, as IRIs.
+  ["https://w3id.org/fep/044f#quote", one("quote", IRI)],
+  ["https://w3id.org/fep/044f#quoteAuthorization", one("quoteAuthorization", IRI)],
 ];
 
-function spec(type: VocabularyClass, properties: Record<string, PropertySpec>, extra: [string, PropertySpec][] = []): TypeSpec {
-  const map = new Map<string, PropertySpec>(Object.entries(properties).map(([name, property]) => [AS + name, property]));
+/** GoToSocial's extensions every Object reads. */
+const OBJECT_EXTRA: [string, PropertySpec][] = [
+  [`${GTS}interactionPolicy`, one("interactionPolicy", { kind: "node", types: [], untyped: POLICY })],
+  [`${GTS}approvedBy`, one("approvedBy", IRI)],
+];
+
+function spec(
+  type: VocabularyClass,
+  properties: Record<string, PropertySpec>,
+  extra: [string, PropertySpec][] = [],
+  prefix = AS,
+): TypeSpec {
+  const map = new Map<string, PropertySpec>(Object.entries(properties).map(([name, property]) => [prefix + name, property]));
   for (const [iri, property] of extra) map.set(iri, property);
   return { type, properties: map };
 }
 
+const objectSpec = (type: VocabularyClass, properties: Record<string, PropertySpec>, extra: [string, PropertySpec][] = []) =>
+  spec(type, properties, [...OBJECT_EXTRA, ...extra]);
+
+const RULE_SHAPE: ValueShape = { kind: "node", types: [], untyped: RULE };
+
 const activityOf = (type: VocabularyClass, object: ValueShape): TypeSpec =>
-  spec(type, { ...ACTIVITY, object: many("objects", object) });
+  objectSpec(type, { ...ACTIVITY, object: many("objects", object) });
 
 const COLLECTION: Record<string, PropertySpec> = {
   ...OBJECT,
@@ -162,18 +188,30 @@ export const TYPES: ReadonlyMap<string, TypeSpec> = new Map([
   [`${AS}Reject`, activityOf(Reject, nodes("Follow"))],
   [`${AS}Undo`, activityOf(Undo, REACTIONS)],
   [`${AS}Delete`, activityOf(Delete, nodes("Tombstone"))],
-  [`${AS}Note`, spec(Note, OBJECT, NOTE_EXTRA)],
-  [`${AS}Tombstone`, spec(Tombstone, OBJECT)],
-  [`${AS}Document`, spec(Document, DOCUMENT)],
-  [`${AS}Image`, spec(Image, DOCUMENT)],
-  [`${AS}Collection`, spec(Collection, COLLECTION)],
+  [`${AS}Note`, objectSpec(Note, OBJECT, NOTE_EXTRA)],
+  [`${AS}Tombstone`, objectSpec(Tombstone, OBJECT)],
+  [`${AS}Document`, objectSpec(Document, DOCUMENT)],
+  [`${AS}Image`, objectSpec(Image, DOCUMENT)],
+  [`${AS}Collection`, objectSpec(Collection, COLLECTION)],
   [
     `${AS}CollectionPage`,
-    spec(CollectionPage, { ...COLLECTION, next: one("next", IRI), prev: one("prev", IRI), partOf: one("partOf", IRI) }),
+    objectSpec(CollectionPage, { ...COLLECTION, next: one("next", IRI), prev: one("prev", IRI), partOf: one("partOf", IRI) }),
   ],
   [`${AS}Mention`, spec(Mention, LINK)],
   [`${AS}Hashtag`, spec(Hashtag, LINK)],
-  ["http://joinmastodon.org/ns#Emoji", spec(Emoji, OBJECT)],
+  ["http://joinmastodon.org/ns#Emoji", objectSpec(Emoji, OBJECT)],
+  [`${AS}Video`, objectSpec(Video, DOCUMENT)],
+  [`${AS}Audio`, objectSpec(Audio, DOCUMENT)],
+  [
+    POLICY,
+    spec(
+      InteractionPolicy,
+      { canLike: one("canLike", RULE_SHAPE), canReply: one("canReply", RULE_SHAPE), canAnnounce: one("canAnnounce", RULE_SHAPE), canQuote: one("canQuote", RULE_SHAPE) },
+      [],
+      GTS,
+    ),
+  ],
+  [RULE, spec(InteractionRule, { automaticApproval: many("automaticApprovals", IRI), manualApproval: many("manualApprovals", IRI) }, [], GTS)],
   [SOURCE, spec(Source, { content: many("contents", { kind: "text" }), mediaType: one("mediaType", { kind: "string" }) })],
 ]);
 
@@ -197,4 +235,7 @@ export const IGNORED_PROPERTIES: ReadonlySet<string> = new Set([
   "https://misskey-hub.net/ns#_misskey_content",
   "https://misskey-hub.net/ns#_misskey_summary",
   "https://misskey-hub.net/ns#_misskey_reaction",
+  // GoToSocial's names for a rule's lists before automaticApproval and manualApproval.
+  `${GTS}always`,
+  `${GTS}approvalRequired`,
 ]);
