@@ -592,3 +592,93 @@ describe("readCompactActivity refuses", () => {
     });
   }
 });
+
+/**
+ * Mutations of the accepted documents: whatever the reader still takes must
+ * be what Fedify's parse gives, and Fedify must not fail on it. Seeded, so a
+ * failure names a document that can be replayed.
+ */
+describe("readCompactActivity on mutated documents", () => {
+  const VALUES: unknown[] = [
+    null,
+    "",
+    0,
+    7,
+    -1,
+    1.5,
+    true,
+    "as:Public",
+    "Public",
+    "https://x.example/y",
+    "/relative",
+    "_:b1",
+    [],
+    {},
+    ["https://a.example/1", "https://a.example/2"],
+    [null],
+    [[PUBLIC]],
+    "2026-11-20T10:15:30+09:00",
+    "2026-13-45T99:00:00Z",
+    { en: "hi" },
+    { type: "Note", id: "https://x.example/n" },
+    { type: "Mention", href: "https://x.example/u" },
+    { type: "Collection", totalItems: 2 },
+    { "@value": "x" },
+    { id: "https://x.example/only-id" },
+  ];
+  const KEYS = ["name", "summary", "url", "tag", "sensitive", "content", "contentMap", "mediaType", "width", "href", "object"];
+  const MORE_KEYS = [...KEYS, "actor", "first", "items", "totalItems", "published", "foo", "inReplyTo", "icon", "source", "type", "id"];
+
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+  }
+
+  function objectsOf(value: unknown, found: Record<string, unknown>[] = []): Record<string, unknown>[] {
+    if (Array.isArray(value)) for (const item of value) objectsOf(item, found);
+    else if (value !== null && typeof value === "object") {
+      found.push(value as Record<string, unknown>);
+      for (const [key, item] of Object.entries(value)) if (key !== "@context") objectsOf(item, found);
+    }
+    return found;
+  }
+
+  function mutate(document: Record<string, unknown>, next: () => number): Record<string, unknown> {
+    const copy = JSON.parse(JSON.stringify(document));
+    const objects = objectsOf(copy);
+    const target = objects[Math.floor(next() * objects.length)] as Record<string, unknown>;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const keys = Object.keys(target).filter((key) => key !== "@context");
+    const roll = next();
+    if (roll < 0.3 && keys.length > 0) delete target[pick(keys)];
+    else if (roll < 0.7 && keys.length > 0) target[pick(keys)] = structuredClone(pick(VALUES));
+    else target[pick(MORE_KEYS)] = structuredClone(pick(VALUES));
+    return copy;
+  }
+
+  const documents = Object.values(ACCEPTED);
+  it("agree with Fedify's parse whenever they are read", async () => {
+    let read = 0;
+    for (let seed = 1; seed <= 800; seed++) {
+      const next = random(seed);
+      const original = documents[seed % documents.length] as Record<string, unknown>;
+      const document = seed % 2 === 0 ? mutate(original, next) : mutate(mutate(original, next), next);
+      const compact = readCompactActivity(document);
+      if (compact === null) continue;
+      read++;
+      const label = `seed ${seed}: ${JSON.stringify(document)}`;
+      let parsed: Activity;
+      try {
+        parsed = await Activity.fromJsonLd(document, { documentLoader: loader, contextLoader: loader });
+      } catch (error) {
+        throw new Error(`Fedify refuses what the reader took (${String(error)}), ${label}`);
+      }
+      expect(compact.constructor, label).toBe(parsed.constructor);
+      expect(await expanded(compact), label).toEqual(await expanded(parsed));
+    }
+    expect(read).toBeGreaterThan(100);
+  }, 120_000);
+});
