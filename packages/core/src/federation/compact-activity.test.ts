@@ -646,8 +646,52 @@ describe("readCompactActivity on mutated documents", () => {
     return found;
   }
 
+  const CONTEXT_URLS = [
+    "https://w3id.org/security/v1",
+    "https://w3id.org/identity/v1",
+    "https://w3id.org/security/data-integrity/v1",
+    "https://www.w3.org/ns/did/v1",
+    "https://gotosocial.org/ns",
+    "http://joinmastodon.org/ns",
+    "https://purl.archive.org/miscellany",
+  ];
+  const DEFINITIONS: Record<string, unknown>[] = [
+    { sensitive: "as:sensitive" },
+    { as: "https://example.com/#" },
+    { toot: "http://joinmastodon.org/ns#", Emoji: "toot:Emoji" },
+    { Hashtag: "as:Hashtag" },
+    { url: "as:url" },
+    { name: { "@id": "as:name", "@type": "@id" } },
+    { content: { "@id": "as:content", "@container": "@language" } },
+    { published: "as:published" },
+    { to: "as:to" },
+    { id: "@id", type: "@type" },
+    { Note: "as:Note", Like: "https://www.w3.org/ns/activitystreams#Like" },
+    { object: { "@id": "as:object", "@type": "@id" } },
+    { blurhash: "toot:blurhash", toot: "http://joinmastodon.org/ns#" },
+    { summary: "http://schema.org#summary" },
+    { tag: { "@id": "as:tag", "@type": "@id", "@container": "@set" } },
+    { width: "as:width" },
+  ];
+
+  /** Another context for the document: known URLs around ActivityStreams in some order, and term definitions that may change meanings. */
+  function mutateContext(copy: Record<string, unknown>, next: () => number): void {
+    const current = copy["@context"];
+    const entries: unknown[] = Array.isArray(current) ? [...current] : [current];
+    const roll = next();
+    const at = Math.floor(next() * (entries.length + 1));
+    if (roll < 0.4) entries.splice(at, 0, CONTEXT_URLS[Math.floor(next() * CONTEXT_URLS.length)]);
+    else if (roll < 0.8) entries.splice(at, 0, structuredClone(DEFINITIONS[Math.floor(next() * DEFINITIONS.length)]));
+    else entries.reverse();
+    copy["@context"] = entries;
+  }
+
   function mutate(document: Record<string, unknown>, next: () => number): Record<string, unknown> {
     const copy = JSON.parse(JSON.stringify(document));
+    if (next() < 0.3) {
+      mutateContext(copy, next);
+      return copy;
+    }
     const objects = objectsOf(copy);
     const target = objects[Math.floor(next() * objects.length)] as Record<string, unknown>;
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
@@ -662,7 +706,7 @@ describe("readCompactActivity on mutated documents", () => {
   const documents = Object.values(ACCEPTED);
   it("agree with Fedify's parse whenever they are read", async () => {
     let read = 0;
-    for (let seed = 1; seed <= 800; seed++) {
+    for (let seed = 1; seed <= 1500; seed++) {
       const next = random(seed);
       const original = documents[seed % documents.length] as Record<string, unknown>;
       const document = seed % 2 === 0 ? mutate(original, next) : mutate(mutate(original, next), next);
