@@ -1,4 +1,5 @@
 import { preloadedContexts } from "@fedify/fedify";
+import { BoundedMap } from "../bounded-map.js";
 
 /**
  * The meaning of a term in an activity's `@context`, as far as the compact
@@ -85,10 +86,24 @@ export class CompactContext {
     this.#entries = entries;
   }
 
-  /** The context of `value`, or null when any part of it is unknown or would need a JSON-LD processor. */
+  /**
+   * The context of `value`, or null when any part of it is unknown or would
+   * need a JSON-LD processor. Servers send the same few context arrays again
+   * and again: the contexts read are kept by their JSON text, with the
+   * meanings already looked up in them.
+   */
   static of(value: unknown): CompactContext | null {
     if (value === ACTIVITYSTREAMS_CONTEXT) return SHARED_ACTIVITYSTREAMS;
     if (!Array.isArray(value) || value.length === 0) return null;
+    const text = JSON.stringify(value);
+    const known = RECENT_CONTEXTS.use(text);
+    if (known !== undefined) return known;
+    const context = CompactContext.#read(value);
+    if (context !== null && text.length <= MAX_KEPT_CONTEXT_LENGTH) RECENT_CONTEXTS.set(text, context);
+    return context;
+  }
+
+  static #read(value: readonly unknown[]): CompactContext | null {
     const entries: ContextEntry[] = [];
     let hasActivityStreams = false;
     for (const item of value) {
@@ -117,6 +132,7 @@ export class CompactContext {
     const cached = this.#meanings.get(term);
     if (cached !== undefined || this.#meanings.has(term)) return cached ?? null;
     const index = this.#definer(term, this.#entries.length - 1);
+    // Only defined terms are kept: they are as many as the context has, where undefined keys are whatever a sender writes.
     if (index < 0) return undefined;
     const meaning = this.#interpret(this.#entries[index]?.terms.get(term), index);
     this.#meanings.set(term, meaning);
@@ -190,5 +206,9 @@ export class CompactContext {
     return base + value.slice(colon + 1);
   }
 }
+
+/** How many context arrays are kept, and the longest JSON text of one that is. */
+const RECENT_CONTEXTS = new BoundedMap<string, CompactContext>(32);
+const MAX_KEPT_CONTEXT_LENGTH = 8192;
 
 const SHARED_ACTIVITYSTREAMS = CompactContext.of([ACTIVITYSTREAMS_CONTEXT]) as CompactContext;
