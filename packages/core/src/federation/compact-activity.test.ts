@@ -338,6 +338,9 @@ const ACCEPTED: Record<string, Record<string, unknown>> = {
     type: "Create",
     object: { ...misskeyNote, id: "https://misskey.example/notes/9q", quoteUrl: undefined, quoteUri: undefined },
   },
+  "keys sharing an IRI written in reverse order": mastodonCreate(
+    Object.fromEntries(Object.entries(mastodonNote({ contentMap: { fr: "<p>Salut</p>", de: "<p>Hallo</p>" } })).reverse()),
+  ),
   "an IRI written as a compact IRI": { ...benchCreate, to: "as:Public" },
   "Mastodon 4.5 quote post": {
     ...mastodonCreate(
@@ -537,6 +540,8 @@ const REFUSED: Record<string, unknown> = {
   },
   "two published dates": { ...benchCreate, published: [published, published] },
   "a nested array": { ...benchCreate, to: [[PUBLIC]] },
+  "a language map in an array": mastodonCreate(mastodonNote({ contentMap: [{ en: "hi" }] })),
+  "a language map with several texts for one language": mastodonCreate(mastodonNote({ contentMap: { en: ["hi", "hello"] } })),
   "a language map with @none": mastodonCreate(mastodonNote({ contentMap: { "@none": "hi" } })),
   "a language map with an invalid tag": mastodonCreate(mastodonNote({ contentMap: { "not a tag": "hi" } })),
   "a negative width": mastodonCreate(
@@ -620,14 +625,18 @@ describe("readCompactActivity on mutated documents", () => {
     "2026-11-20T10:15:30+09:00",
     "2026-13-45T99:00:00Z",
     { en: "hi" },
+    { "en-GB": "hi", EN: "HI" },
+    [{ en: "hi" }],
+    { type: "Image", url: "https://x.example/i.png", mediaType: "image/png" },
+    { canLike: { automaticApproval: "https://x.example/u" } },
     { type: "Note", id: "https://x.example/n" },
     { type: "Mention", href: "https://x.example/u" },
     { type: "Collection", totalItems: 2 },
     { "@value": "x" },
     { id: "https://x.example/only-id" },
   ];
-  const KEYS = ["name", "summary", "url", "tag", "sensitive", "content", "contentMap", "mediaType", "width", "href", "object"];
-  const MORE_KEYS = [...KEYS, "actor", "first", "items", "totalItems", "published", "foo", "inReplyTo", "icon", "source", "type", "id"];
+  const KEYS = ["name", "summary", "url", "tag", "sensitive", "content", "contentMap", "nameMap", "mediaType", "width", "href", "object"];
+  const MORE_KEYS = [...KEYS, "actor", "first", "items", "totalItems", "published", "foo", "inReplyTo", "icon", "source", "type", "id", "interactionPolicy", "attachment"];
 
   function random(seed: number): () => number {
     let state = seed;

@@ -143,6 +143,9 @@ class NodeReader {
     if (meaning.container === "@list") {
       // Lists only occur among ignored properties (focalPoint); a property read from a list is refused.
       written.push({ list: value, meaning });
+    } else if (meaning.container === "@language") {
+      // JSON-LD reads a language map only from an object; an array under the term is not one.
+      written.push({ item: value, meaning });
     } else if (Array.isArray(value)) {
       for (const item of value) if (item !== null) written.push({ item, meaning });
     } else {

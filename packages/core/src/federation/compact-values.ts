@@ -40,7 +40,7 @@ export function countOf(value: unknown): number | null {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : null;
 }
 
-/** The values of a language map (`contentMap` ...), in the order JSON-LD expansion gives them (sorted by language). */
+/** The values of a language map (`contentMap` ...), in the order JSON-LD expansion gives them (sorted by key). */
 export function languageStringsOf(value: unknown): LanguageString[] | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
   const map = value as Record<string, unknown>;
@@ -49,7 +49,8 @@ export function languageStringsOf(value: unknown): LanguageString[] | null {
     const text = map[language];
     if (text === null) continue;
     if (typeof text !== "string" || !isLanguageTag(language)) return null;
-    strings.push(new LanguageString(text, language));
+    // JSON-LD expansion lowercases the tag.
+    strings.push(new LanguageString(text, language.toLowerCase()));
   }
   return strings;
 }
