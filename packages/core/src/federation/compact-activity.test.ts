@@ -395,6 +395,8 @@ describe("readCompactActivity", () => {
       expect(compact?.constructor).toBe(parsed.constructor);
       expect(await expanded(compact as Activity)).toEqual(await expanded(parsed));
       expect(await compact?.toJsonLd()).toEqual(json);
+      // Instants of the same Temporal implementation as Fedify's.
+      expect(compact?.published?.constructor).toBe(parsed.published?.constructor);
       // The embedded objects are the same classes, reached the same way (same origin, so no fetch).
       const object = await compact?.getObject({ documentLoader: loader, suppressError: true });
       const parsedObject = await parsed.getObject({ documentLoader: loader, suppressError: true });
@@ -557,6 +559,10 @@ const REFUSED: Record<string, unknown> = {
   "quoteUrl coerced to an IRI (Fedify's parse throws on it)": {
     ...mastodonCreate(mastodonNote({ quoteUrl: "https://other.example/notes/1" })),
     "@context": [...MASTODON_CONTEXT, { quoteUrl: { "@id": "as:quoteUrl", "@type": "@id" } }],
+  },
+  "a term with a definition the reader cannot read redefined": {
+    ...benchLike,
+    "@context": [AS, { like: { "@id": "https://example.com/#like", "@protected": true } }, { like: "https://example.com/#other" }],
   },
   "a protected term redefined": {
     ...benchLike,

@@ -139,13 +139,19 @@ export class CompactContext {
     return meaning;
   }
 
-  /** JSON-LD refuses to redefine a protected term other than identically; the reader refuses a document that tries. */
+  /**
+   * JSON-LD refuses to redefine a protected term other than identically; the
+   * reader refuses a document that tries, or that redefines a term whose
+   * definition it cannot read.
+   */
   #redefinesProtectedTerm(): boolean {
     const entries = this.#entries;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];
-      if (entry === undefined || !entry.protected) continue;
+      if (entry === undefined) continue;
       for (const [term, definition] of entry.terms) {
+        // A definition the reader does not interpret may protect its term itself (`"@protected": true` inside it).
+        if (!entry.protected && definition !== UNSUPPORTED) continue;
         for (let j = i + 1; j < entries.length; j++) {
           const later = entries[j]?.terms.get(term);
           if (later === undefined) continue;
