@@ -481,6 +481,13 @@ const REFUSED: Record<string, unknown> = {
     ...mastodonCreate(mastodonNote({ sensitive: true })),
     "@context": [AS, { as: "https://example.com/#", sensitive: "as:sensitive" }],
   },
+  "another alias of @id": {
+    ...benchLike,
+    "@context": [AS, { uri: "@id" }],
+    id: undefined,
+    uri: "https://remote-1.bench.example/likes/1",
+  },
+  "another alias of @type": { ...benchLike, "@context": [AS, { kind: "@type" }], type: undefined, kind: "Like" },
   "a redefined id alias": { ...benchLike, "@context": [AS, { id: "https://example.com/#id" }] },
   "a scoped context in a term": {
     ...benchLike,

@@ -134,7 +134,7 @@ export class CompactContext {
     const index = this.#definer(term, this.#entries.length - 1);
     // Only defined terms are kept: they are as many as the context has, where undefined keys are whatever a sender writes.
     if (index < 0) return undefined;
-    const meaning = this.#interpret(this.#entries[index]?.terms.get(term), index);
+    const meaning = this.#interpret(term, this.#entries[index]?.terms.get(term), index);
     this.#meanings.set(term, meaning);
     return meaning;
   }
@@ -155,8 +155,8 @@ export class CompactContext {
         for (let j = i + 1; j < entries.length; j++) {
           const later = entries[j]?.terms.get(term);
           if (later === undefined) continue;
-          const before = this.#interpret(definition, i);
-          const after = this.#interpret(later, j);
+          const before = this.#interpret(term, definition, i);
+          const after = this.#interpret(term, later, j);
           if (before === null || after === null || JSON.stringify(before) !== JSON.stringify(after)) return true;
         }
       }
@@ -169,11 +169,14 @@ export class CompactContext {
     return -1;
   }
 
-  #interpret(definition: RawDefinition | typeof UNSUPPORTED | undefined, index: number): TermMeaning | null {
+  #interpret(term: string, definition: RawDefinition | typeof UNSUPPORTED | undefined, index: number): TermMeaning | null {
     if (definition === undefined || definition === UNSUPPORTED) return null;
     const id = typeof definition === "string" ? definition : definition["@id"];
     if (id === undefined) return null;
-    if (id === "@id" || id === "@type") return typeof definition === "string" ? { iri: id, keyword: id } : null;
+    if (id === "@id" || id === "@type") {
+      // `id` and `type` are the only keyword aliases taken; any other (`uri` for `@id` ...) is refused.
+      return typeof definition === "string" && term === id.slice(1) ? { iri: id, keyword: id } : null;
+    }
     const iri = this.#expand(id, index);
     if (iri === null || typeof definition === "string") return iri === null ? null : { iri };
     let coercion: string | undefined;
