@@ -1,5 +1,21 @@
 import { type DocumentLoader, preloadedContexts } from "@fedify/fedify";
-import { Activity, Create, Follow, Hashtag, Like, Mention, Note, PUBLIC_COLLECTION, Undo } from "@fedify/fedify/vocab";
+import {
+  Activity,
+  Announce,
+  Create,
+  Delete,
+  Document,
+  Follow,
+  Hashtag,
+  Image,
+  Like,
+  Mention,
+  Note,
+  PUBLIC_COLLECTION,
+  Tombstone,
+  Undo,
+  Update,
+} from "@fedify/fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import { describe, expect, it } from "vitest";
 import { readCompactActivity } from "./compact-activity.js";
@@ -425,6 +441,31 @@ describe("readCompactActivity", () => {
         actor: new URL("https://fedify.example/users/dana"),
         object: note,
         tos: [PUBLIC_COLLECTION],
+      }),
+      new Update({
+        id: new URL("https://fedify.example/notes/1/update"),
+        actor: new URL("https://fedify.example/users/dana"),
+        object: note.clone({
+          updated: Temporal.Instant.from("2026-11-21T00:00:00Z"),
+          attachments: [
+            new Document({ mediaType: "image/png", url: new URL("https://files.fedify.example/1.png"), width: 10, height: 20, name: "a" }),
+            new Image({ mediaType: "image/jpeg", url: new URL("https://files.fedify.example/2.jpg") }),
+          ],
+          replyTarget: new URL("https://kith.example/posts/1"),
+          summary: "cw",
+        }),
+      }),
+      new Announce({
+        id: new URL("https://fedify.example/announces/1"),
+        actor: new URL("https://fedify.example/users/dana"),
+        object: new URL("https://kith.example/posts/1"),
+        published: Temporal.Instant.from(published),
+        tos: [PUBLIC_COLLECTION],
+      }),
+      new Delete({
+        id: new URL("https://fedify.example/notes/1/delete"),
+        actor: new URL("https://fedify.example/users/dana"),
+        object: new Tombstone({ id: new URL("https://fedify.example/notes/1") }),
       }),
       new Like({ id: new URL("https://fedify.example/likes/1"), actor: new URL("https://fedify.example/users/dana"), object: new URL("https://kith.example/posts/1") }),
       new Follow({ id: new URL("https://fedify.example/follows/1"), actor: new URL("https://fedify.example/users/dana"), object: new URL("https://kith.example/users/carol") }),
