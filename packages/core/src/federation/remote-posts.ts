@@ -40,7 +40,7 @@ const logger = getLogger(["federation", "posts"]);
 /** What storing remote posts needs. */
 export interface RemotePostDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock" | "config">;
-  readonly services: Pick<KithServices, "events" | "media" | "domainPolicy">;
+  readonly services: Pick<KithServices, "events" | "media" | "domainPolicy" | "batchedWrites">;
 }
 
 /** The kinds of objects Kith keeps as posts. */
@@ -285,8 +285,10 @@ export async function storeRemotePost(
   // Tags, attachments or poll options that could not be fetched in a request's pass: a worker stores the post.
   assertNothingRefused(ctx);
   const id = env.deps.ids.next("status");
+  const conversationId = parent?.conversation_id ?? env.deps.ids.next("conversation");
   try {
-    await env.deps.storage.transaction(async (trx) => {
+    // Committed with the other activities of the same moment: a commit costs more than the post's rows.
+    await env.services.batchedWrites.transaction(async (trx) => {
       await insertStatus(trx, {
         id,
         account_id: author.id,
@@ -295,7 +297,7 @@ export async function storeRemotePost(
         local: writeFlag(false),
         in_reply_to_id: parent?.id ?? null,
         in_reply_to_account_id: parent?.account_id ?? null,
-        conversation_id: parent?.conversation_id ?? env.deps.ids.next("conversation"),
+        conversation_id: conversationId,
         text: fields.text,
         content: fields.content,
         spoiler_text: fields.spoilerText,

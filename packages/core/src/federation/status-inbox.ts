@@ -219,7 +219,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const now = env.deps.clock.now().toISOString();
     const target = original;
     try {
-      await env.deps.storage.transaction(async (trx) => {
+      await env.services.batchedWrites.transaction(async (trx) => {
         await insertStatus(trx, {
           id,
           account_id: booster.id,
@@ -254,12 +254,11 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     // Likes of remote posts are their servers' business.
     const status = await localStatusAt(ctx, db, like.objectId);
     if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;
-    const added = await env.deps.storage.transaction(async (trx) => {
-      const inserted = await insertFavourite(
-        trx,
-        { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id?.href ?? "" },
-        env.deps.clock.now().toISOString(),
-      );
+    const favourite = { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id.href };
+    const now = env.deps.clock.now().toISOString();
+    // Committed with the other activities of the same moment.
+    const added = await env.services.batchedWrites.transaction(async (trx) => {
+      const inserted = await insertFavourite(trx, favourite, now);
       if (inserted) await bumpStatusCounter(trx, status.id, "favourites_count", 1);
       return inserted;
     });
