@@ -262,7 +262,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       if (inserted) await bumpStatusCounter(trx, status.id, "favourites_count", 1);
       return inserted;
     });
-    if (added) await env.services.events.emit({ type: "favourite.created", accountId: liker.id, statusId: status.id });
+    if (added)
+      await env.services.events.emit({ type: "favourite.created", accountId: liker.id, statusId: status.id, statusAccountId: status.account_id });
   }
 
   async function onUndo(ctx: Ctx, undo: Undo): Promise<void> {
