@@ -8,7 +8,7 @@ import type { Database } from "./schema.js";
  * own once the batch is committed.
  */
 export interface BatchedWriteKind<T, R = void> {
-  write(trx: Kysely<Database>, items: readonly T[]): Promise<readonly R[] | undefined>;
+  write(trx: Kysely<Database>, items: readonly T[]): Promise<readonly R[]> | Promise<void>;
 }
 
 /** A piece of work run in a batch's transaction: its own small transaction, committed with the others. */
