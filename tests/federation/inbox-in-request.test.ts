@@ -140,6 +140,9 @@ describe("inbox activities handled in their request", () => {
     });
     expect((await deliver(activityOf("Create", note))).status).toBe(202);
     const stored = await statusAt(note.id);
+    // Counted without the account being read back: introduce's post and this one.
+    const author = await kith.request("GET", `/api/v1/accounts/${malloryId}`, { token: alice.token });
+    expect(((await author.json()) as { statuses_count: number }).statuses_count).toBe(2);
     const home = (await (await kith.request("GET", "/api/v1/timelines/home", { token: alice.token })).json()) as { id: string }[];
     expect(home.map((status) => status.id)).toContain(stored?.id);
     const posted = await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "like me", visibility: "public" } });

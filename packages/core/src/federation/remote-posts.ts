@@ -23,8 +23,8 @@ import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import {
-  bumpAccountStatuses,
   bumpStatusCounter,
+  countAccountStatuses,
   ensureTags,
   insertStatus,
   replaceMentions,
@@ -323,7 +323,7 @@ export async function storeRemotePost(
       await attachMedia(env, trx, author, id, fields);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
-      await bumpAccountStatuses(trx, author.id, 1, fields.published);
+      await countAccountStatuses(trx, author.id, 1, fields.published);
       return written;
     });
   } catch (error) {
