@@ -116,6 +116,48 @@ describe("inbox activities handled in their request", () => {
     expect(await federationJobs()).toBe(jobs);
   });
 
+  it("fans a stored post out, notifies its mentions and a Like's author from what the activity's handling knew", async () => {
+    await introduce();
+    const malloryId = (await kith.storage.db.selectFrom("accounts").select("id").where("uri", "=", mallory().id.href).executeTakeFirst())?.id;
+    const now = kith.clock.now().toISOString();
+    await kith.storage.db
+      .insertInto("follows")
+      .values({
+        id: kith.ids.next("follow"),
+        account_id: alice.account.id,
+        target_account_id: malloryId ?? expect.unreachable("mallory's account"),
+        languages: null,
+        uri: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const note = noteOf({
+      content: "<p>hi @alice</p>",
+      tag: [
+        { type: "Mention", href: "https://kith.test/users/alice", name: "@alice@kith.test" },
+      ],
+    });
+    expect((await deliver(activityOf("Create", note))).status).toBe(202);
+    const stored = await statusAt(note.id);
+    // Counted without the account being read back: introduce's post and this one.
+    const author = await kith.request("GET", `/api/v1/accounts/${malloryId}`, { token: alice.token });
+    expect(((await author.json()) as { statuses_count: number }).statuses_count).toBe(2);
+    const home = (await (await kith.request("GET", "/api/v1/timelines/home", { token: alice.token })).json()) as { id: string }[];
+    expect(home.map((status) => status.id)).toContain(stored?.id);
+    const posted = await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "like me", visibility: "public" } });
+    const { id } = (await posted.json()) as { id: string };
+    expect((await deliver(activityOf("Like", `https://kith.test/users/alice/statuses/${id}`))).status).toBe(202);
+    const notifications = (await (await kith.request("GET", "/api/v1/notifications", { token: alice.token })).json()) as {
+      type: string;
+      status: { id: string };
+    }[];
+    expect(notifications.map((n) => [n.type, n.status.id])).toEqual([
+      ["favourite", id],
+      ["mention", stored?.id],
+    ]);
+  });
+
   it("ignores a Like of a post named under another local account's path", async () => {
     await introduce();
     const bob = await kith.createUser("bob");

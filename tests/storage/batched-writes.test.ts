@@ -77,4 +77,32 @@ describe("batched writes", () => {
     await insert("b");
     expect(await names()).toEqual(["a", "b"]);
   });
+
+  it("gives each writer its own result once its batch is committed", async () => {
+    const lengths: BatchedWriteKind<string, number> = {
+      async write(trx, names) {
+        await sql`INSERT INTO items (name) VALUES ${sql.join(names.map((name) => sql`(${name})`))}`.execute(trx);
+        return names.map((name) => name.length);
+      },
+    };
+    expect(await Promise.all([batched.write(lengths, "a"), batched.write(lengths, "bbb")])).toEqual([1, 3]);
+    expect(transactions).toBe(1);
+  });
+
+  it("runs transactions of the same moment in one, each with its own result, and a failing one alone", async () => {
+    const work = (name: string) =>
+      batched.transaction(async (trx) => {
+        await sql`INSERT INTO items (name) VALUES (${name})`.execute(trx);
+        const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM items`.execute(trx);
+        return `${name}:${rows[0]?.n}`;
+      });
+    expect(await Promise.all([work("a"), work("b")])).toEqual(["a:1", "b:2"]);
+    expect(transactions).toBe(1);
+    // "a" again breaks the key: the batch is rolled back and each runs alone, "c" seeing only what was committed.
+    const results = await Promise.allSettled([work("a"), work("c")]);
+    expect(results.map((result) => result.status)).toEqual(["rejected", "fulfilled"]);
+    expect((results[1] as PromiseFulfilledResult<string>).value).toBe("c:3");
+    expect(await names()).toEqual(["a", "b", "c"]);
+    expect(transactions).toBe(4);
+  });
 });

@@ -15,6 +15,7 @@ import {
 import type { Kysely } from "kysely";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
+import type { NewRemotePost } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
 import { normalizeTag } from "../services/statuses/text-formatter.js";
 import { findLocalActorAccount, findStatusOfLocalActor } from "../storage/repositories/federation-reads.js";
@@ -22,8 +23,8 @@ import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import {
-  bumpAccountStatuses,
   bumpStatusCounter,
+  countAccountStatuses,
   ensureTags,
   insertStatus,
   replaceMentions,
@@ -40,7 +41,7 @@ const logger = getLogger(["federation", "posts"]);
 /** What storing remote posts needs. */
 export interface RemotePostDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock" | "config">;
-  readonly services: Pick<KithServices, "events" | "media" | "domainPolicy">;
+  readonly services: Pick<KithServices, "events" | "media" | "domainPolicy" | "batchedWrites">;
 }
 
 /** The kinds of objects Kith keeps as posts. */
@@ -213,6 +214,12 @@ async function attachMedia(env: RemotePostDeps, trx: Kysely<Database>, author: A
   }
 }
 
+/** The accounts a post mentions and the names of its hashtags, as written. */
+interface PostRelations {
+  readonly mentionedAccountIds: readonly string[];
+  readonly tagNames: readonly string[];
+}
+
 async function writeRelations(
   ctx: Context<FederationContextData>,
   env: RemotePostDeps,
@@ -221,11 +228,14 @@ async function writeRelations(
   fields: PostFields,
   now: string,
   options: { fresh?: boolean } = {},
-) {
+): Promise<PostRelations> {
+  const mentionedAccountIds = await mentionedAccounts(ctx, trx, fields.tags);
   // A post just inserted has no mentions or tags to replace.
-  await replaceMentions(trx, statusId, await mentionedAccounts(ctx, trx, fields.tags), now, options);
-  const tagIds = await ensureTags(trx, hashtagsOf(fields.tags), () => env.deps.ids.next("tag"), now);
+  await replaceMentions(trx, statusId, mentionedAccountIds, now, options);
+  const tags = hashtagsOf(fields.tags);
+  const tagIds = await ensureTags(trx, tags, () => env.deps.ids.next("tag"), now);
   await replaceStatusTags(trx, statusId, [...tagIds.values()], options);
+  return { mentionedAccountIds, tagNames: tags.map((tag) => tag.name) };
 }
 
 async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: string, accountId: string, poll: PollFields, now: string) {
@@ -285,8 +295,11 @@ export async function storeRemotePost(
   // Tags, attachments or poll options that could not be fetched in a request's pass: a worker stores the post.
   assertNothingRefused(ctx);
   const id = env.deps.ids.next("status");
+  const conversationId = parent?.conversation_id ?? env.deps.ids.next("conversation");
+  let relations: PostRelations;
   try {
-    await env.deps.storage.transaction(async (trx) => {
+    // Committed with the other activities of the same moment: a commit costs more than the post's rows.
+    relations = await env.services.batchedWrites.transaction(async (trx) => {
       await insertStatus(trx, {
         id,
         account_id: author.id,
@@ -295,7 +308,7 @@ export async function storeRemotePost(
         local: writeFlag(false),
         in_reply_to_id: parent?.id ?? null,
         in_reply_to_account_id: parent?.account_id ?? null,
-        conversation_id: parent?.conversation_id ?? env.deps.ids.next("conversation"),
+        conversation_id: conversationId,
         text: fields.text,
         content: fields.content,
         spoiler_text: fields.spoilerText,
@@ -306,11 +319,12 @@ export async function storeRemotePost(
         updated_at: now,
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
       });
-      await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
+      const written = await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
       await attachMedia(env, trx, author, id, fields);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
-      await bumpAccountStatuses(trx, author.id, 1, fields.published);
+      await countAccountStatuses(trx, author.id, 1, fields.published);
+      return written;
     });
   } catch (error) {
     // The same post arriving twice at once (shared and personal inbox): the second insert loses on the unique URI.
@@ -318,7 +332,21 @@ export async function storeRemotePost(
     if (raced) return raced.id;
     throw error;
   }
-  await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id });
+  // What the reactions need of the post goes with the event, so none of them reads it back.
+  const remotePost: NewRemotePost | undefined =
+    author.domain === null
+      ? undefined
+      : {
+          authorDomain: author.domain,
+          visibility: fields.visibility,
+          inReplyToId: parent?.id ?? null,
+          inReplyToAccountId: parent?.account_id ?? null,
+          conversationId,
+          createdAt: fields.published,
+          tagNames: relations.tagNames,
+          mentionedAccountIds: relations.mentionedAccountIds,
+        };
+  await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id, remotePost });
   return id;
 }
 

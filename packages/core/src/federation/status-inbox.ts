@@ -12,7 +12,7 @@ import {
   listStatusIdsOfAccount,
 } from "../storage/repositories/federated-posts.js";
 import { findAccountByUri, retireRemoteAccount } from "../storage/repositories/federation-writes.js";
-import { bumpAccountStatuses, bumpStatusCounter, deleteStatusRows, findStatus, insertStatus } from "../storage/repositories/statuses.js";
+import { bumpStatusCounter, countAccountStatuses, deleteStatusRows, findStatus, insertStatus } from "../storage/repositories/statuses.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import type { FederationContextData } from "./kith-federation.js";
@@ -153,8 +153,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       const removed = await deleteStatusRows(trx, [row.id]);
       if (row.in_reply_to_id) await bumpStatusCounter(trx, row.in_reply_to_id, "replies_count", -1);
       if (row.reblog_of_id) await bumpStatusCounter(trx, row.reblog_of_id, "reblogs_count", -1);
-      await bumpAccountStatuses(trx, row.account_id, -1, null);
-      for (const boost of removed) await bumpAccountStatuses(trx, boost.account_id, -1, null);
+      await countAccountStatuses(trx, row.account_id, -1, null);
+      for (const boost of removed) await countAccountStatuses(trx, boost.account_id, -1, null);
       return removed;
     });
     for (const gone of [...boosts, row]) {
@@ -219,7 +219,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const now = env.deps.clock.now().toISOString();
     const target = original;
     try {
-      await env.deps.storage.transaction(async (trx) => {
+      await env.services.batchedWrites.transaction(async (trx) => {
         await insertStatus(trx, {
           id,
           account_id: booster.id,
@@ -231,7 +231,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
           updated_at: now,
         });
         await bumpStatusCounter(trx, target.id, "reblogs_count", 1);
-        await bumpAccountStatuses(trx, booster.id, 1, now);
+        await countAccountStatuses(trx, booster.id, 1, now);
       });
     } catch (error) {
       if (await findStatusByUri(db, announce.id.href)) return;
@@ -254,16 +254,16 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     // Likes of remote posts are their servers' business.
     const status = await localStatusAt(ctx, db, like.objectId);
     if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;
-    const added = await env.deps.storage.transaction(async (trx) => {
-      const inserted = await insertFavourite(
-        trx,
-        { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id?.href ?? "" },
-        env.deps.clock.now().toISOString(),
-      );
+    const favourite = { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id.href };
+    const now = env.deps.clock.now().toISOString();
+    // Committed with the other activities of the same moment.
+    const added = await env.services.batchedWrites.transaction(async (trx) => {
+      const inserted = await insertFavourite(trx, favourite, now);
       if (inserted) await bumpStatusCounter(trx, status.id, "favourites_count", 1);
       return inserted;
     });
-    if (added) await env.services.events.emit({ type: "favourite.created", accountId: liker.id, statusId: status.id });
+    if (added)
+      await env.services.events.emit({ type: "favourite.created", accountId: liker.id, statusId: status.id, statusAccountId: status.account_id });
   }
 
   async function onUndo(ctx: Ctx, undo: Undo): Promise<void> {

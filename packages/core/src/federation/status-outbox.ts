@@ -243,9 +243,11 @@ export function federatePosts(options: StatusOutboxOptions): void {
 
   /** A like or its undo, sent to the author of a remote post only (a local post's author already sees it). */
   async function onFavourite(accountId: string, statusId: string, removed: boolean): Promise<void> {
+    // A remote account's Like (an incoming one) is its own server's to deliver: the post is not read for it.
     const liker = await localAuthor(accountId);
+    if (!liker) return;
     const status = await findStatus(db, statusId);
-    if (!liker || !status || flag(status.local)) return;
+    if (!status || flag(status.local)) return;
     const author = await authorOf(status);
     const object = author ? statusUriOf(origin, status, author) : null;
     if (!author || !object) return;
@@ -365,7 +367,8 @@ export function federatePosts(options: StatusOutboxOptions): void {
   }
 
   const { events } = services;
-  events.on("status.created", (event) => onCreated(event.statusId, event.accountId, event.post));
+  // A remote account's post is its own server's to deliver.
+  events.on("status.created", (event) => (event.remotePost ? undefined : onCreated(event.statusId, event.accountId, event.post)));
   events.on("status.updated", (event) => onUpdated(event.statusId));
   events.on("status.deleted", (event) => onDeleted(event));
   events.on("favourite.created", (event) => onFavourite(event.accountId, event.statusId, false));

@@ -65,6 +65,8 @@ export interface KithServices {
   readonly adminAccounts: AdminAccountService;
   /** What happened in the social core, for the parts that react to it (timelines, notifications, streaming, federation). */
   readonly events: DomainEvents;
+  /** Writes committed together with the others of the same moment (home rows, incoming activities, notifications). */
+  readonly batchedWrites: BatchedWrites;
   /** Content filters (v1 and v2) and the matcher timelines, notifications and streams apply. */
   readonly filters: FilterService;
   /** Full-text search of accounts, hashtags and posts. */
@@ -168,6 +170,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const follows = new FollowService(deps, events);
   return {
     events,
+    batchedWrites,
     media,
     accountViews,
     profiles: new ProfileService(deps, events, media),

@@ -2,15 +2,31 @@ import type { Kysely } from "kysely";
 import type { Storage } from "../ports/storage.js";
 import type { Database } from "./schema.js";
 
-/** A kind of write gathered into batches: the items of a kind in one batch are written by one call, in its transaction. */
-export interface BatchedWriteKind<T> {
-  write(trx: Kysely<Database>, items: readonly T[]): Promise<void>;
+/**
+ * A kind of write gathered into batches: the items of a kind in one batch are written by one call, in its
+ * transaction. A kind with results (`R`) returns one per item, in the items' order; each item's writer gets its
+ * own once the batch is committed.
+ */
+export interface BatchedWriteKind<T, R = void> {
+  write(trx: Kysely<Database>, items: readonly T[]): Promise<readonly R[]> | Promise<void>;
 }
 
+/** A piece of work run in a batch's transaction: its own small transaction, committed with the others. */
+type TransactionWork = (trx: Kysely<Database>) => Promise<unknown>;
+
+/** Runs each piece of work in turn, in the batch's transaction; each one's result is its writer's. */
+const transactionWork: BatchedWriteKind<TransactionWork, unknown> = {
+  async write(trx, works) {
+    const results: unknown[] = [];
+    for (const work of works) results.push(await work(trx));
+    return results;
+  },
+};
+
 interface Waiting {
-  readonly kind: BatchedWriteKind<unknown>;
+  readonly kind: BatchedWriteKind<unknown, unknown>;
   readonly item: unknown;
-  readonly resolve: () => void;
+  readonly resolve: (result: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -35,14 +51,31 @@ export class BatchedWrites {
 
   constructor(private readonly storage: Pick<Storage, "transaction">) {}
 
-  /** Resolves once `item` is committed with its batch; rejects with its own error when it fails. */
-  write<T>(kind: BatchedWriteKind<T>, item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#next.push({ kind: kind as BatchedWriteKind<unknown>, item, resolve, reject });
+  /** Resolves with the item's result once `item` is committed with its batch; rejects with its own error when it fails. */
+  write<T, R = void>(kind: BatchedWriteKind<T, R>, item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#next.push({
+        kind: kind as BatchedWriteKind<unknown, unknown>,
+        item,
+        resolve: resolve as (result: unknown) => void,
+        reject,
+      });
       if (this.#draining) return;
       this.#draining = true;
       setImmediate(() => void this.#drain());
     });
+  }
+
+  /**
+   * Runs `work` as a transaction committed with the batch it joins (the
+   * writes of an incoming activity, of a notification): like
+   * `Storage.transaction`, but a commit shared with the other work of the
+   * same moment. `work` may read and write in `trx` only, and may be run
+   * again when its batch fails (it then runs alone); the result is that of
+   * the run that was committed.
+   */
+  transaction<R>(work: (trx: Kysely<Database>) => Promise<R>): Promise<R> {
+    return this.write(transactionWork, work) as Promise<R>;
   }
 
   async #drain(): Promise<void> {
@@ -58,15 +91,22 @@ export class BatchedWrites {
   }
 
   async #commit(batch: readonly Waiting[]): Promise<void> {
-    const byKind = new Map<BatchedWriteKind<unknown>, unknown[]>();
+    const byKind = new Map<BatchedWriteKind<unknown, unknown>, Waiting[]>();
     for (const waiting of batch) {
-      const items = byKind.get(waiting.kind);
-      if (items) items.push(waiting.item);
-      else byKind.set(waiting.kind, [waiting.item]);
+      const same = byKind.get(waiting.kind);
+      if (same) same.push(waiting);
+      else byKind.set(waiting.kind, [waiting]);
     }
+    const results = new Map<Waiting, unknown>();
     try {
       await this.storage.transaction(async (trx) => {
-        for (const [kind, items] of byKind) await kind.write(trx, items);
+        for (const [kind, same] of byKind) {
+          const written = await kind.write(
+            trx,
+            same.map((waiting) => waiting.item),
+          );
+          if (written) for (const [i, waiting] of same.entries()) results.set(waiting, written[i]);
+        }
       });
     } catch (error) {
       if (batch.length === 1) {
@@ -76,6 +116,6 @@ export class BatchedWrites {
       for (const waiting of batch) await this.#commit([waiting]);
       return;
     }
-    for (const waiting of batch) waiting.resolve();
+    for (const waiting of batch) waiting.resolve(results.get(waiting));
   }
 }

@@ -11,9 +11,16 @@ import { getLogger } from "../../logging.js";
 export type DomainEvent =
   /**
    * A post or a boost (`reblog_of_id` set) was written. `post` is set when a local account wrote a post (not a
-   * boost) through the API: what the reactions need of it, so none of them reads the post back.
+   * boost) through the API, `remotePost` when a remote account's post (not a boost) was stored from an incoming
+   * activity: what the reactions need of it, so none of them reads the post back.
    */
-  | { readonly type: "status.created"; readonly statusId: string; readonly accountId: string; readonly post?: NewLocalPost }
+  | {
+      readonly type: "status.created";
+      readonly statusId: string;
+      readonly accountId: string;
+      readonly post?: NewLocalPost;
+      readonly remotePost?: NewRemotePost;
+    }
   | { readonly type: "status.updated"; readonly statusId: string; readonly accountId: string }
   /** Emitted after the row is gone: what reactions need is carried in the event. */
   | {
@@ -28,7 +35,8 @@ export type DomainEvent =
        */
       readonly reachedAccountIds?: readonly string[];
     }
-  | { readonly type: "favourite.created"; readonly accountId: string; readonly statusId: string }
+  /** `statusAccountId`: the liked post's author, when the code that stored the favourite had it at hand. */
+  | { readonly type: "favourite.created"; readonly accountId: string; readonly statusId: string; readonly statusAccountId?: string }
   | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string }
   | { readonly type: "follow.created"; readonly accountId: string; readonly targetAccountId: string }
   | { readonly type: "follow.requested"; readonly accountId: string; readonly targetAccountId: string }
@@ -52,8 +60,8 @@ export type DomainEvent =
    */
   | { readonly type: "account.deleting"; readonly accountId: string };
 
-/** A new post by a local account, as it was written (its author's own home entry included). */
-export interface NewLocalPost {
+/** A new post as it was written: what the reactions to it need. */
+export interface NewPost {
   readonly visibility: string;
   readonly inReplyToId: string | null;
   readonly inReplyToAccountId: string | null;
@@ -63,6 +71,15 @@ export interface NewLocalPost {
   readonly tagNames: readonly string[];
   /** Every account it mentions, local or remote. */
   readonly mentionedAccountIds: readonly string[];
+}
+
+/** A new post by a local account, as it was written (its author's own home entry included). */
+export type NewLocalPost = NewPost;
+
+/** A new post by a remote account, as it was stored. */
+export interface NewRemotePost extends NewPost {
+  /** Its author's domain. */
+  readonly authorDomain: string;
 }
 
 export type DomainEventType = DomainEvent["type"];

@@ -10,7 +10,7 @@ import {
   type NotifiedStatus,
 } from "../../storage/repositories/notification-audiences.js";
 import type { ServiceDeps } from "../deps.js";
-import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
+import type { DomainEvents, NewPost } from "../events/domain-events.js";
 import type { NotificationService } from "./notification-service.js";
 
 /** How far up a thread a new reply looks for subscriptions. */
@@ -20,7 +20,7 @@ const SUBSCRIPTION_DEPTH = 64;
 export function reactForNotifications(events: DomainEvents, notifications: NotificationService, deps: Pick<ServiceDeps, "storage">): void {
   const db = deps.storage.db;
 
-  async function onStatusCreated(statusId: string, accountId: string, post: NewLocalPost | undefined): Promise<void> {
+  async function onStatusCreated(statusId: string, accountId: string, post: NewPost | undefined): Promise<void> {
     const status = post ? notifiedStatusOf(statusId, accountId, post) : await loadNotifiedStatus(db, statusId);
     if (!status) return;
     if (status.reblogOfId !== null) {
@@ -59,14 +59,14 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
     );
   }
 
-  events.on("status.created", (event) => onStatusCreated(event.statusId, event.accountId, event.post));
+  events.on("status.created", (event) => onStatusCreated(event.statusId, event.accountId, event.post ?? event.remotePost));
   events.on("status.updated", async (event) => {
     await notifications.notifyMany(await localRebloggers(db, event.statusId), event.accountId, "update", event.statusId);
   });
   events.on("favourite.created", async (event) => {
-    const status = await loadNotifiedStatus(db, event.statusId);
-    if (status)
-      await notifications.notify({ recipientId: status.accountId, fromAccountId: event.accountId, type: "favourite", statusId: status.id });
+    const recipientId = event.statusAccountId ?? (await loadNotifiedStatus(db, event.statusId))?.accountId;
+    if (recipientId)
+      await notifications.notify({ recipientId, fromAccountId: event.accountId, type: "favourite", statusId: event.statusId });
   });
   events.on("follow.created", async (event) => {
     if (await notifications.settleFollowRequest(event.targetAccountId, event.accountId)) return;
@@ -93,7 +93,7 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
   });
 }
 
-function notifiedStatusOf(statusId: string, accountId: string, post: NewLocalPost): NotifiedStatus {
+function notifiedStatusOf(statusId: string, accountId: string, post: NewPost): NotifiedStatus {
   return {
     id: statusId,
     accountId,

@@ -17,6 +17,7 @@ import {
   recipientsRefusing,
   setReadAt,
 } from "../../storage/repositories/notifications.js";
+import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writes.js";
 import { recipientsSilencedFor } from "../../storage/repositories/limited-domains.js";
 import { localOnly } from "../../storage/repositories/notification-audiences.js";
 import type { ServiceDeps } from "../deps.js";
@@ -60,6 +61,19 @@ export interface NotificationGroupPage {
   readonly notificationIds: readonly string[];
 }
 
+/** Rows a statement inserts at most: eight values each, within both engines' limits on a statement's parameters. */
+const ROWS_PER_INSERT = 1_000;
+
+/** The notifications written at the same moment, inserted together. */
+const notificationRows: BatchedWriteKind<readonly NotificationRecord[]> = {
+  async write(trx, batches) {
+    const records = batches.flat();
+    for (let start = 0; start < records.length; start += ROWS_PER_INSERT) {
+      await insertNotifications(trx, records.slice(start, start + ROWS_PER_INSERT));
+    }
+  },
+};
+
 /** Longest a v2 unread count goes, as Mastodon caps it. */
 export const UNREAD_COUNT_MAX = 1000;
 
@@ -71,7 +85,10 @@ export const UNREAD_COUNT_MAX = 1000;
  * read/unread filter and the marker.
  */
 export class NotificationService {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "pubsub">) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "pubsub">,
+    private readonly batchedWrites: BatchedWrites,
+  ) {}
 
   #now(): string {
     return this.deps.clock.now().toISOString();
@@ -133,7 +150,8 @@ export class NotificationService {
         createdAt: now,
       };
     });
-    await insertNotifications(db, records);
+    // Committed with the other writes of the same moment (a notification is often written for each incoming Like).
+    if (records.length > 0) await this.batchedWrites.write(notificationRows, records);
     await Promise.all(
       records.map((r) => this.deps.pubsub.publish(streamChannels.user(r.recipientId), { event: "notification", notificationId: r.id })),
     );

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { PubSub } from "../../ports/pubsub.js";
 import type { Database } from "../../storage/schema.js";
-import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
+import type { DomainEvents, NewPost } from "../events/domain-events.js";
 import { type StreamMessage, streamChannels } from "./channels.js";
 
 /**
@@ -29,13 +29,13 @@ export function publishPublicStreams(
       .execute();
     return { visibility: status.visibility, boost: status.reblog_of_id !== null, tagNames: tags.map((tag) => tag.name) };
   };
-  const publish = async (statusId: string, event: "update" | "status.update", post?: NewLocalPost) => {
+  const publish = async (statusId: string, event: "update" | "status.update", post?: NewPost) => {
     const status = post ? { visibility: post.visibility, boost: false, tagNames: post.tagNames } : await load(statusId);
     if (status?.visibility !== "public" || status.boost) return;
     const message: StreamMessage = { event, statusId };
     await deps.pubsub.publish(streamChannels.public(), message);
     for (const name of status.tagNames) await deps.pubsub.publish(streamChannels.hashtag(name), message);
   };
-  events.on("status.created", (event) => publish(event.statusId, "update", event.post));
+  events.on("status.created", (event) => publish(event.statusId, "update", event.post ?? event.remotePost));
   events.on("status.updated", (event) => publish(event.statusId, "status.update"));
 }

@@ -42,7 +42,7 @@ export function createFeedServices(
   homeFeed.registerJobs(deps.queue);
   const lists = new ListService(deps);
   const conversations = new ConversationService(deps);
-  const notifications = new NotificationService(deps);
+  const notifications = new NotificationService(deps, batchedWrites);
   const markers = new MarkerService(deps, async (accountId, upToId) => {
     await notifications.markAllRead(accountId, upToId);
   });

@@ -67,7 +67,7 @@ import {
 import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writes.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
-import type { NewLocalPost } from "../events/domain-events.js";
+import type { NewLocalPost, NewPost, NewRemotePost } from "../events/domain-events.js";
 import { streamChannels } from "../streaming/channels.js";
 
 /** Audiences up to this size are written while the post is created; larger ones by a queued job. */
@@ -114,12 +114,18 @@ export class HomeFeedWriter {
    * Fan-out of a new post or boost: the author and mentioned readers now, followers now or in a job. `post`, for a
    * local post, says what it is without reading it back; its author's home entry was written with it.
    */
-  async onStatusCreated(statusId: string, accountId: string, post?: NewLocalPost): Promise<void> {
+  async onStatusCreated(statusId: string, accountId: string, post?: NewLocalPost, remotePost?: NewRemotePost): Promise<void> {
     const db = this.deps.storage.db;
-    const status = post ? fanOutStatusOf(statusId, accountId, post) : await loadFanOutStatus(db, statusId);
+    const status = post
+      ? fanOutStatusOf(statusId, accountId, post, null)
+      : remotePost
+        ? fanOutStatusOf(statusId, accountId, remotePost, remotePost.authorDomain)
+        : await loadFanOutStatus(db, statusId);
     if (!status) return;
     if (post) await this.#tellStreams([status.accountId], status.id);
-    else if (await this.#isLocal(status.accountId)) await this.#deliver(status, [status.accountId], { skipRules: true });
+    // A remote author has no home feed.
+    else if (!remotePost && (await this.#isLocal(status.accountId)))
+      await this.#deliver(status, [status.accountId], { skipRules: true });
     if (status.visibility === "direct") {
       const mentioned = (await mentionedLocalAccounts(db, status.id)).map((m) => m.accountId);
       const following = await readersFollowing(db, mentioned, status.accountId);
@@ -298,11 +304,11 @@ const fanOutRows: BatchedWriteKind<readonly HomeFeedEntry[]> = {
 };
 
 /** A new local post as fan-out sees it: a post by a local author (no domain), not a boost. */
-function fanOutStatusOf(statusId: string, accountId: string, post: NewLocalPost): FanOutStatus {
+function fanOutStatusOf(statusId: string, accountId: string, post: NewPost, authorDomain: string | null): FanOutStatus {
   return {
     id: statusId,
     accountId,
-    authorDomain: null,
+    authorDomain,
     visibility: post.visibility,
     inReplyToAccountId: post.inReplyToAccountId,
     reblogOfId: null,

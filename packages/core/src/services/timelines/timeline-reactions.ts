@@ -15,9 +15,10 @@ export function reactForTimelines(
   conversations: ConversationService,
 ): void {
   events.on("status.created", async (event) => {
-    await feed.onStatusCreated(event.statusId, event.accountId, event.post);
+    await feed.onStatusCreated(event.statusId, event.accountId, event.post, event.remotePost);
     // Only direct posts make conversations; a known visibility spares reading the post again.
-    if (!event.post || event.post.visibility === "direct") await conversations.onStatusCreated(event.statusId);
+    const known = event.post ?? event.remotePost;
+    if (!known || known.visibility === "direct") await conversations.onStatusCreated(event.statusId);
   });
   events.on("status.updated", (event) => feed.onStatusUpdated(event.statusId));
   events.on("status.deleted", async (event) => {

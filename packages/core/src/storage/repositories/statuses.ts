@@ -214,17 +214,37 @@ export async function bumpAccountStatuses(
   return (await updateAccountStatuses(db, { accountId, delta, lastStatusAt }))[0];
 }
 
-// Written for every post: built and compiled once per delta, with or without a new last post time.
-const updateAccountStatuses = compiledOnce((db, args: { accountId: string; delta: number; lastStatusAt: string | null }) =>
+/**
+ * Keeps an account's `statuses_count` (and `last_status_at`) in step where nothing renders the account from the
+ * write (a remote post stored, a boost or post removed): its wide row is not sent back.
+ */
+export async function countAccountStatuses(
+  db: Kysely<Database>,
+  accountId: string,
+  delta: number,
+  lastStatusAt: string | null,
+): Promise<void> {
+  await updateAccountStatusesOnly(db, { accountId, delta, lastStatusAt });
+}
+
+interface AccountStatusesChange extends StatementArgs {
+  readonly accountId: string;
+  readonly delta: number;
+  readonly lastStatusAt: string | null;
+}
+
+const accountStatusesUpdate = (db: Kysely<Database>, args: AccountStatusesChange) =>
   db
     .updateTable("accounts")
     .set({
       statuses_count: sql<number>`case when statuses_count + ${args.delta} < 0 then 0 else statuses_count + ${args.delta} end`,
       ...(args.lastStatusAt !== null && { last_status_at: args.lastStatusAt }),
     })
-    .where("id", "=", args.accountId)
-    .returningAll(),
-);
+    .where("id", "=", args.accountId);
+
+// Written for every post: built and compiled once per delta, with or without a new last post time.
+const updateAccountStatuses = compiledOnce((db, args: AccountStatusesChange) => accountStatusesUpdate(db, args).returningAll());
+const updateAccountStatusesOnly = compiledOnce(accountStatusesUpdate);
 
 /** The post an account made with `key` at or after `since`, if any. */
 export async function findIdempotentStatus(db: Kysely<Database>, accountId: string, key: string, since: string): Promise<string | null> {
