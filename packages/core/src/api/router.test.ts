@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { publicAccess } from "./access.js";
 import { type AnyRoute, type HttpMethod, route } from "./route.js";
 import { Router } from "./router.js";
+import { routeTable } from "./routes/index.js";
 
 function fake(method: HttpMethod, path: string): AnyRoute {
   return route({ method, path, summary: `${method} ${path}`, access: publicAccess, handler: () => null });
@@ -120,5 +121,22 @@ describe("the router", () => {
 
   it("allows the same path under different methods", () => {
     expect(() => new Router([fake("GET", "/api/v1/instance"), fake("POST", "/api/v1/instance")])).not.toThrow();
+  });
+
+  it("finds every route of the table from its own path, as a search of all the routes in order would", () => {
+    const router = new Router(routeTable);
+    const sorted = routeTable.map((entry) => new Router([entry]));
+    const paths = routeTable.flatMap((entry) => {
+      const path = entry.path.replace(/\{\w+\}/g, "x1");
+      return [path, `${path}/`];
+    });
+    for (const path of [...paths, "/inbox", "/users/alice/inbox", "/api", "/api/v1", "/api/v1/", "/nowhere/at/all/here"]) {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        // The whole table tried route by route: every route that takes the path, in the router's order of preference.
+        const takers = routeTable.filter((_, i) => sorted[i]?.match(method, path).kind !== "not_found");
+        const expected = takers.length === 0 ? "not_found" : landsOn(new Router(takers), method, path);
+        expect(`${method} ${path}: ${landsOn(router, method, path)}`).toBe(`${method} ${path}: ${expected}`);
+      }
+    }
   });
 });

@@ -7,12 +7,27 @@ interface CompiledRoute {
   readonly paramNames: readonly string[];
   /** Literal segments sort before parameters, so `/reports/list` wins over `/reports/{id}`. */
   readonly rank: string;
+  /** Its first `PREFIX_SEGMENTS` segments when all are literal text; null when one is (or holds) a parameter, or it is shorter. */
+  readonly prefix: string | null;
 }
 
-export type RouteMatch =
-  | { readonly kind: "found"; readonly route: AnyRoute; readonly params: Record<string, string> }
-  | { readonly kind: "method_not_allowed"; readonly allowed: readonly HttpMethod[] }
-  | { readonly kind: "not_found" };
+/**
+ * How many leading segments index the routes: most paths share `/api/v1`, and
+ * the third segment (`/api/v1/timelines`) leaves a handful of routes to try
+ * instead of all of them (a POST to an inbox, which no route answers, tried
+ * every pattern).
+ */
+const PREFIX_SEGMENTS = 3;
+
+/** The first `PREFIX_SEGMENTS` segments of a path that has more, or null. */
+function prefixOf(path: string): string | null {
+  let end = 0;
+  for (let i = 0; i < PREFIX_SEGMENTS; i++) {
+    end = path.indexOf("/", end + 1);
+    if (end === -1) return null;
+  }
+  return path.slice(0, end);
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -36,12 +51,17 @@ function compile(route: AnyRoute): CompiledRoute {
       rank += "0";
     }
   }
-  return { route, pattern: new RegExp(`^${source}/?$`), paramNames, rank };
+  const leading = segments.slice(0, PREFIX_SEGMENTS);
+  const literal = leading.length === PREFIX_SEGMENTS && segments.length > PREFIX_SEGMENTS && !leading.some((part) => part.includes("{"));
+  return { route, pattern: new RegExp(`^${source}/?$`), paramNames, rank, prefix: literal ? `/${leading.join("/")}` : null };
 }
 
 /** Matches requests against the route table; one table, built once. */
 export class Router {
-  readonly #compiled: readonly CompiledRoute[];
+  /** By prefix: the routes with that prefix and those without one, in the order of the whole table. */
+  readonly #byPrefix = new Map<string, readonly CompiledRoute[]>();
+  /** The routes without a prefix, for the paths no prefix names. */
+  readonly #unprefixed: readonly CompiledRoute[];
 
   constructor(routes: readonly AnyRoute[]) {
     const seen = new Set<string>();
@@ -50,13 +70,23 @@ export class Router {
       if (seen.has(key)) throw new Error(`Route declared twice: ${key}`);
       seen.add(key);
     }
-    this.#compiled = routes.map(compile).sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+    const compiled = routes.map(compile).sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+    this.#unprefixed = compiled.filter((entry) => entry.prefix === null);
+    for (const prefix of new Set(compiled.map((entry) => entry.prefix))) {
+      if (prefix !== null) this.#byPrefix.set(prefix, compiled.filter((entry) => entry.prefix === null || entry.prefix === prefix));
+    }
+  }
+
+  /** The routes that may match `pathname`: those of its prefix (a route with another prefix cannot). */
+  #candidates(pathname: string): readonly CompiledRoute[] {
+    const prefix = prefixOf(pathname);
+    return (prefix !== null && this.#byPrefix.get(prefix)) || this.#unprefixed;
   }
 
   match(method: string, pathname: string): RouteMatch {
     const allowed: HttpMethod[] = [];
     const lookup = method === "HEAD" ? "GET" : method;
-    for (const entry of this.#compiled) {
+    for (const entry of this.#candidates(pathname)) {
       const match = entry.pattern.exec(pathname);
       if (!match) continue;
       if (entry.route.method !== lookup) {
