@@ -11,6 +11,11 @@ interface CompiledRoute {
   readonly prefix: string | null;
 }
 
+export type RouteMatch =
+  | { readonly kind: "found"; readonly route: AnyRoute; readonly params: Record<string, string> }
+  | { readonly kind: "method_not_allowed"; readonly allowed: readonly HttpMethod[] }
+  | { readonly kind: "not_found" };
+
 /**
  * How many leading segments index the routes: most paths share `/api/v1`, and
  * the third segment (`/api/v1/timelines`) leaves a handful of routes to try
