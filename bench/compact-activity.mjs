@@ -20,11 +20,8 @@ async function load(specifier) {
   }
 }
 
-const core = await load("@kith/core");
-if (typeof core.readCompactActivity !== "function") {
-  console.error("The build of @kith/core has no readCompactActivity: it is older than the sources; run `pnpm build` first.");
-  process.exit(1);
-}
+// Its own entry point: the main one does not load Fedify, which a server loads on its first federation use.
+const core = await load("@kith/core/compact-activity");
 // Fedify is core's dependency, not the workspace's: it is found from core's build.
 const fromCore = createRequire(import.meta.resolve("@kith/core"));
 const fedify = await import(pathToFileURL(fromCore.resolve("@fedify/fedify")).href);
@@ -113,7 +110,12 @@ const kinds = {
       replies: {
         id: `${alice}/statuses/${i}/replies`,
         type: "Collection",
-        first: { type: "CollectionPage", next: `${alice}/statuses/${i}/replies?page=true`, partOf: `${alice}/statuses/${i}/replies`, items: [] },
+        first: {
+          type: "CollectionPage",
+          next: `${alice}/statuses/${i}/replies?page=true`,
+          partOf: `${alice}/statuses/${i}/replies`,
+          items: [],
+        },
       },
     },
   }),

@@ -16,7 +16,8 @@ import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const LOADER = join(ROOT, "tests/support/source-loader.mjs");
-const NODE_FLAGS = ["--conditions=source", "--experimental-transform-types", "--no-warnings", "--import", LOADER];
+/** Node flags that run the workspace's TypeScript sources directly. */
+export const NODE_FLAGS = ["--conditions=source", "--experimental-transform-types", "--no-warnings", "--import", LOADER];
 /** How to start the server command: from its build, or from sources through the loader. */
 const SERVER: readonly string[] =
   process.env.KITH_TEST_SERVER === "dist"

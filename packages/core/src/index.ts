@@ -87,7 +87,6 @@ export {
 export type { FederationContextData, KithFederation } from "./federation/kith-federation.js";
 export type { DeferredFederation } from "./federation/deferred-federation.js";
 export { SqlKvStore } from "./federation/sql-kv-store.js";
-export { readCompactActivity, type CompactReadOptions } from "./federation/compact-activity.js";
 export type { KeyPairStore } from "./federation/key-pairs.js";
 export type { DomainPolicy } from "./services/domain-policy/domain-policy-service.js";
 export { MemoryPubSub } from "./memory/memory-pubsub.js";
