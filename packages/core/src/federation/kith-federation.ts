@@ -32,6 +32,7 @@ import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { keepImportedKeys } from "./imported-keys.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
+import { NOTE_PATH } from "./local-note-uris.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { remoteReplies } from "./remote-replies.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
@@ -281,7 +282,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       return account ? (await listFeaturedStatuses(db, account.id)).length : null;
     });
 
-  federation.setObjectDispatcher(Note, "/users/{identifier}/statuses/{id}", async (_ctx, values) => {
+  federation.setObjectDispatcher(Note, NOTE_PATH, async (_ctx, values) => {
     const account = await accountFor(values.identifier);
     if (!account) return null;
     const status = await findStatusOf(db, account.id, values.id);

@@ -34,6 +34,7 @@ import type { AccountRow, Database, StatusRow, Visibility } from "../storage/sch
 import type { FederationContextData } from "./kith-federation.js";
 import { sanitizeHtml, textOfHtml } from "./html-sanitizer.js";
 import { assertNothingRefused } from "./inbox-request-pass.js";
+import { localNoteAt } from "./local-note-uris.js";
 import { flag } from "./notes.js";
 
 const logger = getLogger(["federation", "posts"]);
@@ -81,12 +82,9 @@ export function visibilityOf(object: { toIds: URL[]; ccIds: URL[] }, followers: 
 
 /** A local post a URI names, if it is one of ours. */
 export async function localStatusAt(ctx: Context<FederationContextData>, db: Kysely<Database>, uri: URL | null): Promise<StatusRow | null> {
-  if (!uri) return null;
-  const parsed = ctx.parseUri(uri);
-  if (parsed?.type !== "object") return null;
-  const { identifier, id } = parsed.values;
-  if (!identifier || !id) return null;
-  const status = await findStatusOfLocalActor(db, identifier, id);
+  const note = uri && localNoteAt(ctx, uri);
+  if (!note) return null;
+  const status = await findStatusOfLocalActor(db, note.identifier, note.id);
   return status && flag(status.local) ? status : null;
 }
 
