@@ -10,18 +10,10 @@
 
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-
-async function load(specifier) {
-  try {
-    return await import(specifier);
-  } catch (error) {
-    console.error(`Cannot load ${specifier} from its build (dist): run \`pnpm build\` first.\n${error}`);
-    process.exit(1);
-  }
-}
+import { importBuilt } from "./lib/built.mjs";
 
 // Its own entry point: the main one does not load Fedify, which a server loads on its first federation use.
-const core = await load("@kith/core/compact-activity");
+const core = await importBuilt("@kith/core/compact-activity");
 // Fedify is core's dependency, not the workspace's: it is found from core's build.
 const fromCore = createRequire(import.meta.resolve("@kith/core"));
 const fedify = await import(pathToFileURL(fromCore.resolve("@fedify/fedify")).href);

@@ -14,22 +14,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { importBuilt } from "./lib/built.mjs";
 
-async function load(specifier) {
-  try {
-    return await import(specifier);
-  } catch (error) {
-    console.error(`Cannot load ${specifier} from its build (dist): run \`pnpm build\` first.\n${error}`);
-    process.exit(1);
-  }
-}
-
-const core = await load("@kith/core");
+const core = await importBuilt("@kith/core");
 if (typeof core.SqlQueue !== "function") {
   console.error("The build of @kith/core has no SqlQueue: it is older than the sources; run `pnpm build` first.");
   process.exit(1);
 }
-const { createSqliteStorage } = await load("@kith/storage-sqlite");
+const { createSqliteStorage } = await importBuilt("@kith/storage-sqlite");
 
 const JOBS = Number(process.env.KITH_BENCH_JOBS ?? 2_000);
 const CONCURRENCIES = (process.env.KITH_BENCH_CONCURRENCY ?? "1,8").split(",").map(Number);
@@ -63,7 +55,7 @@ const backends = [
 ];
 
 if (POSTGRES_URL) {
-  const postgres = await load("@kith/storage-postgres");
+  const postgres = await importBuilt("@kith/storage-postgres");
   let counter = 0;
   backends.push({
     name: "postgres",

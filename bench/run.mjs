@@ -32,6 +32,7 @@ import { report } from "./lib/report.mjs";
 import { load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
 import { deliveryScenario, describeStatements, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
 import { rsaKeyPairs } from "./lib/http-signature.mjs";
+import { importBuilt } from "./lib/built.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -48,16 +49,8 @@ const log = (line) => process.stderr.write(`${line}\n`);
 /** `--only` values that mean the federation scenarios (both, or one of them). */
 const FEDERATION_ONLY = new Set(["federation", "inbox", "delivery"]);
 
-async function load_(specifier) {
-  try {
-    return await import(specifier);
-  } catch (error) {
-    log(`Cannot load ${specifier} from its build: run \`pnpm build\` first.\n${error}`);
-    process.exit(1);
-  }
-}
-const { createSqliteStorage } = await load_("@kith/storage-sqlite");
-const { createPostgresStorage, createPostgresDatabase, dropPostgresDatabase } = await load_("@kith/storage-postgres");
+const { createSqliteStorage } = await importBuilt("@kith/storage-sqlite");
+const { createPostgresStorage, createPostgresDatabase, dropPostgresDatabase } = await importBuilt("@kith/storage-postgres");
 
 async function postgresServer() {
   if (process.env.KITH_BENCH_POSTGRES_URL) return { url: process.env.KITH_BENCH_POSTGRES_URL, stop: async () => {} };
