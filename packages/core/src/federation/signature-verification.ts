@@ -43,6 +43,9 @@ export interface SignatureWindow {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const DRAFT_ALGORITHMS = new Set(["rsa-sha256", "hs2019"]);
+/** The pseudo-headers a draft-cavage signature may cover; any other name must be a header name (an RFC 9110 token). */
+const DRAFT_PSEUDO_HEADERS = new Set(["(request-target)", "(created)", "(expires)"]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
 /** Fedify's digest algorithms for the `Digest` header. */
 const DIGEST_ALGORITHMS: Readonly<Record<string, string>> = { sha: "sha1", "sha-256": "sha256", "sha-512": "sha512" };
 const CONTENT_DIGEST_ALGORITHMS: Readonly<Record<string, string>> = { "sha-256": "sha256", "sha-512": "sha512" };
@@ -116,6 +119,8 @@ function readDraftSignature(request: SignedRequest, header: string, window: Sign
   if (fields.created !== undefined && !(/^\d+$/.test(fields.created) && withinWindow(Number(fields.created) * 1000, window))) return null;
   if (fields.expires !== undefined && !(/^\d+$/.test(fields.expires) && Number(fields.expires) * 1000 >= window.now)) return null;
   const covered = names.split(/\s+/g);
+  // A name that is no header name (an empty one from a stray space, an unknown pseudo-header) is Fedify's to judge.
+  if (!covered.every((name) => DRAFT_PSEUDO_HEADERS.has(name) || HEADER_NAME.test(name))) return null;
   if (!["(request-target)", "date", "digest", "host"].every((name) => covered.includes(name))) return null;
   if (!digestMatches(digest, request.body)) return null;
   const lines: string[] = [];
