@@ -6,6 +6,8 @@ import { VerifiedKeys } from "./verified-keys.js";
 const KEY_ID = "https://remote.example/users/bob#main-key";
 const OWNER = "https://remote.example/users/bob";
 const SECURITY = "https://w3id.org/security#";
+const SECURITY_CONTEXT = "https://w3id.org/security/v1";
+const AS_CONTEXT = "https://www.w3.org/ns/activitystreams";
 
 function rsaPem(): string {
   return generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ type: "spki", format: "pem" }).toString();
@@ -50,9 +52,44 @@ describe("verified keys", () => {
     }
   });
 
-  it("reads the compact form too", async () => {
-    const { kv } = store({ [entryKey(KEY_ID)]: { id: KEY_ID, type: "CryptographicKey", owner: OWNER, publicKeyPem: rsaPem() } });
-    expect((await new VerifiedKeys(kv).get(KEY_ID))?.owner).toBe(OWNER);
+  it("reads the compact form too, under the security context alone or with ActivityStreams'", async () => {
+    for (const context of [SECURITY_CONTEXT, [AS_CONTEXT, SECURITY_CONTEXT]]) {
+      const entry = { "@context": context, id: KEY_ID, type: "CryptographicKey", owner: OWNER, publicKeyPem: rsaPem() };
+      const { kv } = store({ [entryKey(KEY_ID)]: entry });
+      expect((await new VerifiedKeys(kv).get(KEY_ID))?.owner).toBe(OWNER);
+    }
+  });
+
+  it("reads no compact key whose context may give its names another meaning, or gives them none", async () => {
+    const eve = "https://remote.example/users/eve";
+    // "owner" mapped elsewhere: Fedify sees no owner here, and would fetch the actor to find the key.
+    const remapped = [AS_CONTEXT, SECURITY_CONTEXT, { owner: "https://remote.example/ns#claimedBy" }];
+    for (const context of [undefined, AS_CONTEXT, remapped, [SECURITY_CONTEXT, "https://remote.example/context.jsonld"]]) {
+      const entry = { "@context": context, id: KEY_ID, type: "CryptographicKey", owner: eve, publicKeyPem: rsaPem() };
+      const { kv } = store({ [entryKey(KEY_ID)]: entry });
+      expect(await new VerifiedKeys(kv).get(KEY_ID)).toBeNull();
+    }
+  });
+
+  it("reads a kept key's entry again after a minute: the same key is kept, a replaced or removed one is not", async () => {
+    const entries: Record<string, unknown> = { [entryKey(KEY_ID)]: expanded(rsaPem()) };
+    const { kv, reads } = store(entries);
+    let now = 1_000_000;
+    const keys = new VerifiedKeys(kv, () => now);
+    const first = await keys.get(KEY_ID);
+    now += 59_000;
+    expect(await keys.get(KEY_ID)).toBe(first);
+    expect(reads()).toBe(1);
+    now += 2_000;
+    expect(await keys.get(KEY_ID)).toBe(first);
+    expect(reads()).toBe(2);
+    entries[entryKey(KEY_ID)] = expanded(rsaPem());
+    now += 61_000;
+    const replaced = await keys.get(KEY_ID);
+    expect(replaced?.key.equals(first?.key ?? replaced.key)).toBe(false);
+    delete entries[entryKey(KEY_ID)];
+    now += 61_000;
+    expect(await keys.get(KEY_ID)).toBeNull();
   });
 
   it("finds nothing for a key Fedify has not fetched, could not fetch, or keeps as something else", async () => {
