@@ -789,3 +789,63 @@ describe("readCompactActivity on mutated documents", () => {
     expect(read).toBeGreaterThan(100);
   }, 120_000);
 });
+
+describe("readCompactActivity on contexts JSON-LD reads otherwise, or refuses", () => {
+  const victim = "https://victim.example/users/v";
+  const follow = (context: unknown, extra: Record<string, unknown> = {}) => ({
+    "@context": context,
+    id: "https://attacker.example/follows/1",
+    type: "Follow",
+    actor: "https://attacker.example/users/a",
+    object: "https://kith.example/users/carol",
+    ...extra,
+  });
+
+  it("reads `_:` as a blank node whatever a context defines `_` as: the document is Fedify's", async () => {
+    const documents = [
+      // A reader of prefixes would see the attacker's actor first; JSON-LD sees a blank node, then the victim.
+      follow([AS, { _: "https://attacker.example/users/" }], { actor: ["_:a", victim] }),
+      follow([AS, { _: `${AS}#`, aaa: { "@id": "_:actor", "@type": "@id" } }], { aaa: "https://attacker.example/users/a", actor: victim }),
+      follow([AS, { x: "https://attacker.example/" }], { actor: ["x://attacker.example/users/a", victim] }),
+    ];
+    for (const document of documents) {
+      expect(readCompactActivity(document), JSON.stringify(document)).toBeNull();
+      const parsed = await Activity.fromJsonLd(document, { documentLoader: loader, contextLoader: loader });
+      expect(parsed.actorIds.map((url) => url.href)).not.toContain("https://attacker.example/users/a");
+    }
+  });
+
+  it("refuses an inline context with a definition JSON-LD refuses, even unused", async () => {
+    const bad: Record<string, unknown>[] = [
+      { "foo:bar": "https://x.example/#y" },
+      { "a/b": "https://x.example/" },
+      { "": "https://x.example/" },
+      { foo: { "@id": "https://x.example/foo", "@type": "@bogus" } },
+      { foo: { "@id": "https://x.example/foo", "@container": "@bogus" } },
+      { p: "q:x", q: "p:y" },
+    ];
+    for (const definitions of bad) {
+      const document = follow([AS, definitions]);
+      expect(readCompactActivity(document), JSON.stringify(definitions)).toBeNull();
+      await expect(Activity.fromJsonLd(document, { documentLoader: loader, contextLoader: loader })).rejects.toThrow();
+    }
+  });
+
+  it("refuses contexts too large to be a server's, without reading them through", () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({ [`t${i}`]: `${AS}#name` }));
+    expect(readCompactActivity(follow([AS, ...many]))).toBeNull();
+    const wide = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`t${i}`, `${AS}#name`]));
+    expect(readCompactActivity(follow([AS, wide]))).toBeNull();
+    // Under the limits, the same kind of context is read.
+    expect(readCompactActivity(follow([AS, ...many.slice(0, 3)]))).not.toBeNull();
+  });
+
+  it("returns null for objects nested deeper than servers nest them, instead of running out of stack", () => {
+    let icon: Record<string, unknown> = { type: "Image", url: "https://mastodon.example/i.png" };
+    for (let depth = 0; depth < 3_000; depth++) icon = { type: "Image", url: "https://mastodon.example/i.png", icon };
+    const note = { id: `${alice}/statuses/9`, type: "Note", attributedTo: alice, content: "<p>deep</p>", attachment: [icon] };
+    const create = { "@context": AS, id: `${alice}/statuses/9/activity`, type: "Create", actor: alice, object: note };
+    expect(() => readCompactActivity(create)).not.toThrow();
+    expect(readCompactActivity(create)).toBeNull();
+  });
+});

@@ -33,7 +33,13 @@ export function readCompactActivity(json: unknown, options: CompactReadOptions =
   const id = typeof json.id === "string" ? iriOf(json.id) : null;
   if (id === null) return null;
   const reader = new NodeReader(context, { ...options, baseUrl: id });
-  const activity = reader.node(json, ACTIVITY_TYPES, null, true);
+  let activity: object | null;
+  try {
+    activity = reader.node(json, ACTIVITY_TYPES, null, true);
+  } catch {
+    // A value a constructor refuses: Fedify's parse says what becomes of the document.
+    return null;
+  }
   if (activity === null) return null;
   (activity as { _cachedJsonLd?: unknown })._cachedJsonLd = structuredClone(json);
   return activity as Activity;
@@ -46,9 +52,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** One value of a property as written, with the meaning of the key it came under (`content` and `contentMap` share an IRI). */
 type Written = { readonly item: unknown; readonly meaning: TermMeaning } | { readonly list: unknown; readonly meaning: TermMeaning };
 
+/** How deep objects may nest (an activity, its Note, an attachment, its icon ...); deeper documents are Fedify's to parse. */
+const MAX_NODE_DEPTH = 16;
+
 class NodeReader {
   readonly #context: CompactContext;
   readonly #options: Record<string, unknown>;
+  #depth = 0;
 
   constructor(context: CompactContext, options: Record<string, unknown>) {
     this.#context = context;
@@ -67,6 +77,22 @@ class NodeReader {
     owner: URL | null,
     top = false,
     untyped?: string,
+  ): object | null {
+    if (this.#depth >= MAX_NODE_DEPTH) return null;
+    this.#depth++;
+    try {
+      return this.#node(json, allowed, owner, top, untyped);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #node(
+    json: Record<string, unknown>,
+    allowed: ReadonlySet<string> | readonly string[],
+    owner: URL | null,
+    top: boolean,
+    untyped: string | undefined,
   ): object | null {
     let typeIri: string | null = null;
     let id: URL | null = null;

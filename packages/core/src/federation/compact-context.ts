@@ -104,7 +104,10 @@ export class CompactContext {
   }
 
   static #read(value: readonly unknown[]): CompactContext | null {
+    if (value.length > MAX_CONTEXT_ENTRIES) return null;
     const entries: ContextEntry[] = [];
+    const inline = new Set<number>();
+    let inlineTerms = 0;
     let hasActivityStreams = false;
     for (const item of value) {
       if (typeof item === "string") {
@@ -114,13 +117,33 @@ export class CompactContext {
         entries.push(entry);
       } else {
         const entry = entryOf(item, NO_KEYWORDS);
-        if (entry === null) return null;
+        if (entry === null || ![...entry.terms.keys()].every(isPlainTerm)) return null;
+        inlineTerms += entry.terms.size;
+        if (inlineTerms > MAX_INLINE_TERMS) return null;
+        inline.add(entries.length);
         entries.push(entry);
       }
     }
     if (!hasActivityStreams) return null;
     const context = new CompactContext(entries);
-    return context.#redefinesProtectedTerm() ? null : context;
+    return context.#definesEveryInlineTerm(inline) && !context.#redefinesProtectedTerm() ? context : null;
+  }
+
+  /**
+   * Whether every plain definition of the inline contexts reads, used or not:
+   * a JSON-LD processor refuses a whole context for one bad definition (an
+   * unknown `@type` or `@container`, a prefix that does not resolve), and so
+   * does Fedify's parse. Definitions of other shapes are refused where used.
+   */
+  #definesEveryInlineTerm(inline: ReadonlySet<number>): boolean {
+    for (const index of inline) {
+      const entry = this.#entries[index];
+      if (entry === undefined) continue;
+      for (const [term, definition] of entry.terms) {
+        if (definition !== UNSUPPORTED && this.#interpret(term, definition, index) === null) return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -206,6 +229,8 @@ export class CompactContext {
     const colon = value.indexOf(":");
     if (colon <= 0) return null;
     const prefix = value.slice(0, colon);
+    // `_:` is a blank node and `x://` an absolute IRI, whatever a context defines `_` or `x` as.
+    if (prefix === "_" || value.startsWith("//", colon + 1)) return null;
     const definer = this.#definer(prefix, index);
     if (definer < 0) return null;
     const definition = this.#entries[definer]?.terms.get(prefix);
@@ -215,6 +240,19 @@ export class CompactContext {
     return base + value.slice(colon + 1);
   }
 }
+
+/**
+ * A term an inline context may define for the reader: not empty, not `_`
+ * (the blank-node prefix), not a compact or relative IRI (`a:b`, `a/b`),
+ * whose definitions JSON-LD checks against their own expansion.
+ */
+function isPlainTerm(term: string): boolean {
+  return term !== "" && term !== "_" && !term.includes(":") && !term.includes("/");
+}
+
+/** The largest context the reader reads: servers send a few entries of some dozens of terms. */
+const MAX_CONTEXT_ENTRIES = 16;
+const MAX_INLINE_TERMS = 512;
 
 /** How many context arrays are kept, and the longest JSON text of one that is. */
 const RECENT_CONTEXTS = new BoundedMap<string, CompactContext>(32);
