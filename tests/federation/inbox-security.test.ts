@@ -189,6 +189,73 @@ describe("inbox security", () => {
     expect(await sideEffects()).toEqual(NOTHING);
   });
 
+  describe("keys of another origin than the actor's", () => {
+    /** Another server, with an account whose activities mallory's server must not be able to speak. */
+    let other: RemoteServer;
+    let keys = 0;
+    beforeAll(async () => {
+      other = await startRemoteServer(["bob"]);
+    });
+    afterAll(async () => {
+      await other.close();
+    });
+    const bob = () => other.actors.bob ?? expect.unreachable("bob");
+
+    /** A key served by mallory's server whose document says it is bob's. */
+    const keyClaimingBob = () => remote.serveKeyClaiming(`/keys/claiming-bob-${++keys}`, bob().id, mallory());
+
+    it("refuses an activity of bob signed with a key on mallory's server that names bob as its owner", async () => {
+      for (const spec of ["draft-cavage-http-signatures-12", "rfc9421"] as const) {
+        const key = await keyClaimingBob();
+        // Fedify fetches the key for a request of mallory's own (refused: the key is not hers); the next request finds it cached.
+        const own = await post(await remote.signedPost("https://kith.test/users/alice/inbox", followOf(mallory()), mallory(), { keyOf: key, spec }));
+        expect(own.status).toBe(401);
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const response = await post(await remote.signedPost("https://kith.test/users/alice/inbox", followOf(bob()), bob(), { keyOf: key, spec }));
+          expect(response.status).toBe(401);
+          expect(await response.json()).toMatchObject({ code: "federation.signer_not_actor" });
+        }
+      }
+      expect(await sideEffects()).toEqual(NOTHING);
+    });
+
+    it("refuses an activity of bob with a Linked Data signature by a key on mallory's server that names bob as its owner", async () => {
+      const key = await keyClaimingBob();
+      const signed = await remote.withLdSignature(followOf(bob()), key);
+      const response = await post(
+        new Request("https://kith.test/users/alice/inbox", {
+          method: "POST",
+          headers: { "content-type": "application/activity+json" },
+          body: JSON.stringify(signed),
+        }),
+      );
+      expect(response.status).toBe(401);
+      expect(await sideEffects()).toEqual(NOTHING);
+    });
+
+    it("answers 400 for a body that is no JSON-LD, and 401 for an activity of no actor, which no key vouches for", async () => {
+      const send = (body: string) =>
+        post(new Request("https://kith.test/inbox", { method: "POST", headers: { "content-type": "application/activity+json" }, body }));
+      for (const body of ["not json", JSON.stringify("text"), "null"]) {
+        const response = await send(body);
+        expect(response.status, body).toBe(400);
+        expect(await response.json()).toMatchObject({ code: "federation.invalid_activity" });
+      }
+      const { actor: _, ...actorless } = followOf(mallory());
+      const response = await send(JSON.stringify(actorless));
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: "federation.signer_not_actor" });
+      expect(await sideEffects()).toEqual(NOTHING);
+    });
+
+    it("takes bob's activity relayed by mallory's server when bob's own key signs it (a relay, a forwarded reply)", async () => {
+      const signed = await other.withLdSignature(followOf(bob()), bob());
+      const response = await post(await remote.signedPost("https://kith.test/users/alice/inbox", signed, mallory()));
+      expect(response.status).toBe(202);
+      expect((await sideEffects()).follows).toBe(1);
+    });
+  });
+
   it("ignores an activity whose embedded object claims to be of another origin", async () => {
     const undo = {
       "@context": "https://www.w3.org/ns/activitystreams",

@@ -136,6 +136,8 @@ export const errorCatalog = {
   "federation.domain_refused": { status: 403, message: "This server does not federate with that domain" },
   "federation.domain_not_unreachable": { status: 404, message: "That domain is not marked unreachable" },
   "federation.signature_in_future": { status: 401, message: "The request is signed with a date too far in the future" },
+  "federation.signer_not_actor": { status: 401, message: "The activity is signed with a key of another origin than its actor's" },
+  "federation.invalid_activity": { status: 400, message: "The request body is not an activity" },
 
   // Timelines, lists, markers, conversations, notifications
   "list.not_found": { status: 404, message: "List not found" },

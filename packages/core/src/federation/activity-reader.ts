@@ -3,7 +3,8 @@ import { Activity } from "@fedify/fedify/vocab";
 import { readCompactActivity } from "./compact-activity.js";
 
 /** What reading an activity needs of a context: its loaders. */
-export type ActivityReaderContext = Pick<Context<unknown>, "documentLoader" | "contextLoader" | "tracerProvider">;
+export type ActivityReaderContext = Pick<Context<unknown>, "documentLoader" | "contextLoader"> &
+  Partial<Pick<Context<unknown>, "tracerProvider">>;
 
 /**
  * Reads a received activity (its JSON, signature already checked) into

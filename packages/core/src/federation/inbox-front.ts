@@ -6,6 +6,7 @@ import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import type { FederationContextData } from "./kith-federation.js";
 import type { InboxDispatcher } from "./shared-inbox-listeners.js";
 import { readSignature, verifySignature } from "./signature-verification.js";
+import { signerVerdict } from "./signer-origins.js";
 import type { VerifiedKeys } from "./verified-keys.js";
 
 const logger = getLogger(["federation", "inbox"]);
@@ -147,6 +148,8 @@ export function createInboxFront(deps: InboxFrontDeps): InboxFront {
       return null;
     }
     if (activity.actorId?.href !== key.owner) return null;
+    // A key's word for whose it is counts only on that actor's origin (signer-origins.ts); Fedify's path refuses the rest.
+    if (signerVerdict({ actors: activity.actorIds, embeddedSigners: [] }, [new URL(signature.keyId)]) !== "same-origin") return null;
     const ctx = requestCtx.toInboxContext(recipient, json, activity.id?.href, typeIdOf(activity));
     // Every fetch a listener makes goes through the context's loader: the signed one, made on first use.
     Object.defineProperty(ctx, "documentLoader", { value: documentLoader, enumerable: true });

@@ -4,6 +4,7 @@ import { KithError } from "../domain/errors.js";
 import { getLogger } from "../logging.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
 import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
+import { HTTP_SIGNATURE_HEADERS, type SignedParties, httpSignerIds, signerVerdict } from "./signer-origins.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -30,6 +31,13 @@ export interface InboxGuardDeps {
    * guard read and parsed; null hands the request to `next`.
    */
   readonly front?: (request: Request, body: Uint8Array, json: unknown) => Promise<Response | null>;
+  /**
+   * The actors of an activity and the keys of its own signatures, as Fedify
+   * reads them (signer-origins.ts), for the origin rule on what goes on to
+   * Fedify; null when the body is no activity. Without it, Fedify's own
+   * rule stands alone.
+   */
+  readonly signedParties?: (json: unknown) => Promise<SignedParties | null>;
 }
 
 /** The host of an activity's `actor` (a URL, or an object with an `id`), or null. */
@@ -41,12 +49,6 @@ function actorHostOf(activity: unknown): string | null {
   return typeof actor === "string" && URL.canParse(actor) ? new URL(actor).host : null;
 }
 
-/** The host of the key a request says it is signed with (draft-cavage `keyId` or RFC 9421 `keyid`), or null. */
-function keyHostOf(headers: Headers): string | null {
-  const text = `${headers.get("signature") ?? ""} ${headers.get("signature-input") ?? ""}`;
-  const keyId = /keyid="([^"]+)"/i.exec(text)?.[1];
-  return keyId && URL.canParse(keyId) ? new URL(keyId).host : null;
-}
 
 /**
  * The latest time a request says it was signed at: its Date header and the
@@ -98,7 +100,8 @@ export async function guardInbox(
   }
   const json = parseJson(body);
   const actorHost = actorHostOf(json);
-  const hosts = new Set([actorHost, keyHostOf(request.headers)].filter((host): host is string => host !== null));
+  const httpSigners = httpSignerIds(request.headers);
+  const hosts = new Set([actorHost, ...httpSigners.map((signer) => signer.host)].filter((host): host is string => host !== null));
   for (const host of hosts) {
     const policy = await deps.domainPolicy.policyFor(host);
     if (policy.blocked) {
@@ -106,8 +109,33 @@ export async function guardInbox(
       return errorToResponse(new KithError("federation.domain_refused"), request);
     }
   }
-  const response =
-    (await deps.front?.(request, body, json)) ?? (await next(new Request(request.url, { method: "POST", headers: request.headers, body })));
+  const response = (await deps.front?.(request, body, json)) ?? (await toFedify(request, body, json, httpSigners, deps, next));
   if (response?.ok && actorHost) await deps.monitor.recordInbox(actorHost);
   return response;
+}
+
+/** What the front did not answer goes on to Fedify, once the origin rule allows it (signer-origins.ts). */
+async function toFedify(
+  request: Request,
+  body: Uint8Array<ArrayBuffer>,
+  json: unknown,
+  httpSigners: readonly URL[],
+  deps: InboxGuardDeps,
+  next: (request: Request) => Promise<Response | null>,
+): Promise<Response | null> {
+  const headers = new Headers(request.headers);
+  if (deps.signedParties) {
+    const parties = await deps.signedParties(json);
+    if (parties === null) return errorToResponse(new KithError("federation.invalid_activity"), request);
+    const verdict = signerVerdict(parties, httpSigners);
+    if (verdict === "refused") {
+      logger.info("Refused an activity of {actors} signed with {signers}", {
+        actors: parties.actors.map((actor) => actor.href),
+        signers: [...httpSigners, ...parties.embeddedSigners].map((signer) => signer.href),
+      });
+      return errorToResponse(new KithError("federation.signer_not_actor"), request);
+    }
+    if (verdict === "embedded-only") for (const name of HTTP_SIGNATURE_HEADERS) headers.delete(name);
+  }
+  return next(new Request(request.url, { method: "POST", headers, body }));
 }

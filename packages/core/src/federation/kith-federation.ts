@@ -40,6 +40,7 @@ import type { SafeFetch } from "./safe-fetch.js";
 import { queueInboxActivity } from "./queued-inbox.js";
 import { sharedListeners } from "./shared-inbox-listeners.js";
 import { type InboxFrontCounts, createInboxFront } from "./inbox-front.js";
+import { signedPartiesOf } from "./signer-origins.js";
 import { VerifiedKeys } from "./verified-keys.js";
 import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 import { userAgentOf } from "./user-agent.js";
@@ -333,6 +334,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     monitor: services.federationMonitor,
     maxBodyBytes: config.limits.maxJsonBodyBytes,
     front: inboxFront.answer,
+    signedParties: (json: unknown) => signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true })),
   };
   const handle: FallbackHandler = (request) => guardInbox(request, inboxGuard, handleFedify);
   const handleFedify = async (request: Request): Promise<Response | null> => {

@@ -1,6 +1,6 @@
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type HttpMessageSignaturesSpec, generateCryptoKeyPair, signObject, signRequest, verifyRequest } from "@fedify/fedify";
+import { type HttpMessageSignaturesSpec, generateCryptoKeyPair, signJsonLd, signObject, signRequest, verifyRequest } from "@fedify/fedify";
 import { Activity, CryptographicKey, Endpoints, Multikey, Person } from "@fedify/fedify/vocab";
 
 /** An actor of the remote server, with the key pairs a test signs as it with. */
@@ -68,6 +68,14 @@ export interface RemoteServer {
   signedPost(url: string | URL, activity: unknown, actor: RemoteActor, options?: SignOptions): Promise<Request>;
   /** The activity with an FEP-8b32 integrity proof by the actor's Ed25519 key. */
   withProof(activity: Record<string, unknown>, actor: RemoteActor): Promise<Record<string, unknown>>;
+  /** The activity with a Linked Data signature (RsaSignature2017, as Mastodon signs what relays forward) by `signer`'s RSA key. */
+  withLdSignature(activity: Record<string, unknown>, signer: RemoteActor): Promise<Record<string, unknown>>;
+  /**
+   * Serves a key document at `path` of this server whose `owner` is
+   * `owner` (any actor, of any server: an owner is only the document's
+   * word), and returns `signer` signing with that key instead of its own.
+   */
+  serveKeyClaiming(path: string, owner: URL, signer: RemoteActor): Promise<RemoteActor>;
   /**
    * Whether the HTTP signature of a POST it received verifies, as a server
    * would check it (Fedify's verifyRequest, either form); `fetchDocument`
@@ -185,6 +193,16 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
       const object = await Activity.fromJsonLd(activity);
       const signed = await signObject(object, actor.ed25519.privateKey, actor.ed25519KeyId);
       return (await signed.toJsonLd({ format: "compact" })) as Record<string, unknown>;
+    },
+    async withLdSignature(activity, signer) {
+      return (await signJsonLd(activity, signer.rsa.privateKey, signer.rsaKeyId, {})) as Record<string, unknown>;
+    },
+    async serveKeyClaiming(path, owner, signer) {
+      const rsa = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+      const rsaKeyId = new URL(path, origin);
+      const key = new CryptographicKey({ id: rsaKeyId, owner, publicKey: rsa.publicKey });
+      documents.set(path, await key.toJsonLd({ format: "compact" }));
+      return { ...signer, rsa, rsaKeyId };
     },
     async signatureVerifies(request, fetchDocument) {
       const headers = new Headers();
