@@ -49,7 +49,6 @@ function actorHostOf(activity: unknown): string | null {
   return typeof actor === "string" && URL.canParse(actor) ? new URL(actor).host : null;
 }
 
-
 /**
  * The latest time a request says it was signed at: its Date header and the
  * `created` of its signatures (draft-cavage and RFC 9421), in milliseconds.
@@ -77,8 +76,11 @@ function parseJson(bytes: Uint8Array): unknown {
  * activity whose actor or signing key belongs to a domain that may not
  * federate is refused with 403 before any key is fetched, one signed more
  * than an hour in the future is refused with 401 (Fedify's window is the
- * same both ways; Mastodon's is twelve hours back, one ahead), and accepted
- * activities are counted per domain for the inbox metrics.
+ * same both ways; Mastodon's is twelve hours back, one ahead), what the
+ * inbox front does not answer must pass the origin rule (signer-origins.ts:
+ * 401 for a key of another origin than the actor's, 400 for a body that is
+ * no activity), and accepted activities are counted per domain for the
+ * inbox metrics.
  */
 export async function guardInbox(
   request: Request,

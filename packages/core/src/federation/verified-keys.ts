@@ -49,6 +49,8 @@ function isPlainKeyContext(context: unknown): boolean {
 /** The id, owner and PEM of a key as Fedify's `toJsonLd` writes it: expanded (what its key cache writes) or compact. */
 function keyFieldsOf(value: Record<string, unknown>): KeyFields | null {
   if ("@id" in value) {
+    // Expanded JSON-LD has no context; a document that has one is read by name below, or not at all.
+    if ("@context" in value) return null;
     // Fedify reads an entry without a type as a CryptographicKey too (a key document may leave it out).
     const types = value["@type"];
     if (types !== undefined && !(Array.isArray(types) && types.length === 1 && types[0] === `${SECURITY}Key`)) return null;
