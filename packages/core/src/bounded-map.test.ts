@@ -28,4 +28,22 @@ describe("a bounded map", () => {
     expect(map.delete("b")).toBe(true);
     expect(map.size).toBe(1);
   });
+
+  it("never drops an entry within half its capacity of writes after its last use", () => {
+    const capacity = 8;
+    const map = new BoundedMap<string, number>(capacity);
+    for (let i = 0; i < capacity; i++) map.set(`k${i}`, i);
+    // k0 used after every write: however many writes follow, it stays.
+    for (let i = capacity; i < capacity * 10; i++) {
+      expect(map.use("k0"), `write ${i}`).toBe(0);
+      map.set(`k${i}`, i);
+    }
+    // Used once more, then left alone: it outlasts half the capacity of writes.
+    expect(map.use("k0")).toBe(0);
+    for (let i = 0; i < capacity / 2; i++) map.set(`later${i}`, i);
+    expect(map.get("k0")).toBe(0);
+    for (let i = 0; i < capacity; i++) map.set(`last${i}`, i);
+    expect(map.get("k0")).toBeUndefined();
+    expect(map.size).toBe(capacity);
+  });
 });
