@@ -72,6 +72,8 @@ export { expandRailsParams } from "./api/rails-params.js";
 
 export { systemClock, FakeClock } from "./memory/system-clock.js";
 export { systemRandom } from "./memory/system-random.js";
+/** The bounded least-recently-used map core's caches use; storage adapters keep their prepared statements in one. */
+export { BoundedMap } from "./bounded-map.js";
 export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
 export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/memory-queue.js";
 export { SqlQueue, type SqlQueueOptions } from "./queue/sql-queue.js";

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { BoundedMap } from "@kith/core";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
 import { withUnplannedParameters } from "./unplanned-parameters.js";
 
@@ -24,19 +25,12 @@ function toSqliteParameter(value: Parameter): Parameter {
  * SQLite does not re-plan on (unplanned-parameters.ts).
  */
 export function wrapSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  const cache = new BoundedMap<string, BetterSqlite3.Statement>(STATEMENT_CACHE_SIZE);
   const prepare = (text: string): BetterSqlite3.Statement => {
-    let statement = cache.get(text);
-    if (statement) {
-      cache.delete(text);
+    let statement = cache.use(text);
+    if (statement === undefined) {
+      statement = db.prepare(withUnplannedParameters(text));
       cache.set(text, statement);
-      return statement;
-    }
-    statement = db.prepare(withUnplannedParameters(text));
-    cache.set(text, statement);
-    if (cache.size > STATEMENT_CACHE_SIZE) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
     }
     return statement;
   };
