@@ -6,6 +6,17 @@ import { withUnplannedParameters } from "./unplanned-parameters.js";
 /** Statements prepared per SQL text are reused; preparing is a large part of a small query's cost. */
 const STATEMENT_CACHE_SIZE = 500;
 
+/**
+ * Kysely's `begin`, sent as `begin immediate`: the transaction takes the
+ * write lock at once. A deferred transaction that reads and then writes
+ * fails at once with SQLITE_BUSY ("database is locked") when another
+ * process (a `kith` command beside the server) wrote in between, since its
+ * snapshot is stale; the busy timeout does not apply to that. Taking the
+ * lock first makes the other writer wait instead, as the timeout intends.
+ * Within one process Kysely runs one transaction at a time anyway.
+ */
+const BEGIN_IMMEDIATE = "begin immediate";
+
 type Parameter = unknown;
 
 /**
@@ -29,7 +40,7 @@ export function wrapSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
   const prepare = (text: string): BetterSqlite3.Statement => {
     let statement = cache.use(text);
     if (statement === undefined) {
-      statement = db.prepare(withUnplannedParameters(text));
+      statement = db.prepare(withUnplannedParameters(text === "begin" ? BEGIN_IMMEDIATE : text));
       cache.set(text, statement);
     }
     return statement;
