@@ -72,7 +72,7 @@ export { expandRailsParams } from "./api/rails-params.js";
 
 export { systemClock, FakeClock } from "./memory/system-clock.js";
 export { systemRandom } from "./memory/system-random.js";
-/** The bounded least-recently-used map core's caches use; storage adapters keep their prepared statements in one. */
+/** The bounded map core's caches use (it drops what was used longest ago); storage adapters keep their prepared statements in one. */
 export { BoundedMap } from "./bounded-map.js";
 export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
 export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/memory-queue.js";

@@ -32,8 +32,9 @@ function toSqliteParameter(value: Parameter): Parameter {
 
 /**
  * Wraps a better-sqlite3 connection in the interface Kysely's SqliteDialect
- * expects, adding parameter conversion, a statement cache, and parameters
- * SQLite does not re-plan on (unplanned-parameters.ts).
+ * expects, adding parameter conversion, a statement cache, transactions
+ * that take the write lock at once, and parameters SQLite does not re-plan
+ * on (unplanned-parameters.ts).
  */
 export function wrapSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
   const cache = new BoundedMap<string, BetterSqlite3.Statement>(STATEMENT_CACHE_SIZE);
