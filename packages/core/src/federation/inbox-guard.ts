@@ -125,7 +125,7 @@ async function toFedify(
   deps: InboxGuardDeps,
   next: (request: Request) => Promise<Response | null>,
 ): Promise<Response | null> {
-  const headers = new Headers(request.headers);
+  let headers = request.headers;
   if (deps.signedParties) {
     const parties = await deps.signedParties(json);
     if (parties === null) return errorToResponse(new KithError("federation.invalid_activity"), request);
@@ -137,7 +137,10 @@ async function toFedify(
       });
       return errorToResponse(new KithError("federation.signer_not_actor"), request);
     }
-    if (verdict === "embedded-only") for (const name of HTTP_SIGNATURE_HEADERS) headers.delete(name);
+    if (verdict === "embedded-only") {
+      headers = new Headers(headers);
+      for (const name of HTTP_SIGNATURE_HEADERS) headers.delete(name);
+    }
   }
   return next(new Request(request.url, { method: "POST", headers, body }));
 }
