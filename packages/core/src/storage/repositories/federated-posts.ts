@@ -121,13 +121,18 @@ export async function insertFavourite(
   favourite: { id: string; accountId: string; statusId: string; uri: string },
   now: string,
 ): Promise<boolean> {
-  const result = await db
-    .insertInto("favourites")
-    .values({ id: favourite.id, account_id: favourite.accountId, status_id: favourite.statusId, uri: favourite.uri, created_at: now })
-    .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const inserted = await insertFavouriteRow(db, { ...favourite, now });
+  return inserted.length > 0;
 }
+
+// Compiled once: likes from other servers arrive here. RETURNING tells whether the row was new on both engines.
+const insertFavouriteRow = compiledOnce((db, args: { id: string; accountId: string; statusId: string; uri: string; now: string }) =>
+  db
+    .insertInto("favourites")
+    .values({ id: args.id, account_id: args.accountId, status_id: args.statusId, uri: args.uri, created_at: args.now })
+    .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing())
+    .returning("id"),
+);
 
 /** Removes an account's favourite of a post (found by the Like's id or by the pair); the removed row. */
 export async function deleteFavourite(

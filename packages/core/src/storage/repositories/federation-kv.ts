@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import type { Database } from "../schema.js";
 
 export interface FederationKvEntry {
@@ -16,9 +17,14 @@ export async function readFederationKvEntry(
   key: string,
   now: string,
 ): Promise<{ value: string; expiresAt: string | null } | undefined> {
-  const row = await db.selectFrom("federation_kv").select(["value", "expires_at"]).where("key", "=", key).where(live(now)).executeTakeFirst();
+  const [row] = await selectLiveEntry(db, { key, now });
   return row && { value: row.value, expiresAt: row.expires_at };
 }
+
+// Compiled once: every inbox POST reads its key and its replay guard here.
+const selectLiveEntry = compiledOnce((db, args: { key: string; now: string }) =>
+  db.selectFrom("federation_kv").select(["value", "expires_at"]).where("key", "=", args.key).where(live(args.now)),
+);
 
 export async function writeFederationKv(db: Kysely<Database>, key: string, value: string, expiresAt: string | null): Promise<void> {
   await db

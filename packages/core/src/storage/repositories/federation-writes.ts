@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database } from "../schema.js";
 
 /** What Kith keeps of a remote actor in `accounts`. */
@@ -20,8 +21,11 @@ export interface RemoteActorFields {
 }
 
 export async function findAccountByUri(db: Kysely<Database>, uri: string): Promise<AccountRow | null> {
-  return (await db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirst()) ?? null;
+  return (await selectAccountByUri(db, { uri }))[0] ?? null;
 }
+
+// Compiled once: every activity an inbox takes looks its actor up here.
+const selectAccountByUri = compiledOnce((db, args: { uri: string }) => db.selectFrom("accounts").selectAll().where("uri", "=", args.uri));
 
 /** Inserts the remote actor or refreshes its row (matched by URI); returns the row. */
 export async function upsertRemoteAccount(db: Kysely<Database>, id: string, actor: RemoteActorFields, now: string): Promise<AccountRow> {

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { compiledOnce } from "../compiled-once.js";
 import type { Database } from "../schema.js";
 
 /** Remote accounts of `domain` or one of its subdomains (a block covers them), on any port. */
@@ -63,19 +64,22 @@ export async function recipientsSilencedFor(
   fromAccountId: string,
 ): Promise<Set<string>> {
   if (recipientIds.length === 0) return new Set();
-  const limited = await db
-    .selectFrom("accounts")
-    .select("id")
-    .where("id", "=", fromAccountId)
-    .where(sql<boolean>`not ${notFromLimitedDomain("accounts.domain", "accounts.id", null)}`)
-    .executeTakeFirst();
+  const [limited] = await selectIfLimited(db, { fromAccountId });
   if (!limited) return new Set();
-  const followers = await db
-    .selectFrom("follows")
-    .select("account_id")
-    .where("target_account_id", "=", fromAccountId)
-    .where("account_id", "in", recipientIds)
-    .execute();
+  const followers = await selectFollowersAmong(db, { fromAccountId, recipientIds });
   const following = new Set(followers.map((row) => row.account_id));
   return new Set(recipientIds.filter((id) => !following.has(id)));
 }
+
+// Compiled once: every notification from another server asks whether its sender is limited.
+const selectIfLimited = compiledOnce((db, args: { fromAccountId: string }) =>
+  db
+    .selectFrom("accounts")
+    .select("id")
+    .where("id", "=", args.fromAccountId)
+    .where(sql<boolean>`not ${notFromLimitedDomain("accounts.domain", "accounts.id", null)}`),
+);
+
+const selectFollowersAmong = compiledOnce((db, args: { fromAccountId: string; recipientIds: readonly string[] }) =>
+  db.selectFrom("follows").select("account_id").where("target_account_id", "=", args.fromAccountId).where("account_id", "in", args.recipientIds),
+);

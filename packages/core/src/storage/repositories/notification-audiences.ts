@@ -44,10 +44,14 @@ export async function loadNotifiedStatus(db: Kysely<Database>, statusId: string)
 /** Of `ids`, the local accounts, in the given order. */
 export async function localOnly(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom("accounts").select("id").where("id", "in", ids).where("domain", "is", null).execute();
+  const rows = await selectLocal(db, { ids });
   const local = new Set(rows.map((row) => row.id));
   return ids.filter((id) => local.has(id));
 }
+
+const selectLocal = compiledOnce((db, args: { ids: readonly string[] }) =>
+  db.selectFrom("accounts").select("id").where("id", "in", args.ids).where("domain", "is", null),
+);
 
 /** Local accounts mentioned (not silently) in a post. */
 export async function notifiedMentions(db: Kysely<Database>, statusId: string): Promise<string[]> {

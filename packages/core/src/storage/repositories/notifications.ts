@@ -253,36 +253,48 @@ export async function recipientsRefusing(
   now: string,
 ): Promise<Set<string>> {
   if (recipientIds.length === 0) return new Set();
+  const args = { recipientIds, fromId, now };
   const [blocking, blockedBy, muting, domainBlocking] = await Promise.all([
-    db
-      .selectFrom("blocks")
-      .select("account_id as id")
-      .where("account_id", "in", recipientIds)
-      .where("target_account_id", "=", fromId)
-      .execute(),
-    db
-      .selectFrom("blocks")
-      .select("target_account_id as id")
-      .where("account_id", "=", fromId)
-      .where("target_account_id", "in", recipientIds)
-      .execute(),
-    db
-      .selectFrom("mutes")
-      .select("account_id as id")
-      .where("account_id", "in", recipientIds)
-      .where("target_account_id", "=", fromId)
-      .where("hide_notifications", "=", writeFlag(true))
-      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-      .execute(),
-    db
-      .selectFrom("account_domain_blocks")
-      .select("account_id as id")
-      .where("account_id", "in", recipientIds)
-      .where("domain", "in", db.selectFrom("accounts").select("domain").where("id", "=", fromId).where("domain", "is not", null))
-      .execute(),
+    selectBlocking(db, args),
+    selectBlockedBy(db, args),
+    selectMutingNotifications(db, args),
+    selectBlockingDomain(db, args),
   ]);
   return new Set([...blocking, ...blockedBy, ...muting, ...domainBlocking].map((row) => row.id));
 }
+
+// Compiled once, as every notification an inbox activity makes passes these.
+type RefusalArgs = { recipientIds: readonly string[]; fromId: string; now: string };
+
+const selectBlocking = compiledOnce((db, args: RefusalArgs) =>
+  db.selectFrom("blocks").select("account_id as id").where("account_id", "in", args.recipientIds).where("target_account_id", "=", args.fromId),
+);
+
+const selectBlockedBy = compiledOnce((db, args: RefusalArgs) =>
+  db
+    .selectFrom("blocks")
+    .select("target_account_id as id")
+    .where("account_id", "=", args.fromId)
+    .where("target_account_id", "in", args.recipientIds),
+);
+
+const selectMutingNotifications = compiledOnce((db, args: RefusalArgs) =>
+  db
+    .selectFrom("mutes")
+    .select("account_id as id")
+    .where("account_id", "in", args.recipientIds)
+    .where("target_account_id", "=", args.fromId)
+    .where("hide_notifications", "=", writeFlag(true))
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", args.now)])),
+);
+
+const selectBlockingDomain = compiledOnce((db, args: RefusalArgs) =>
+  db
+    .selectFrom("account_domain_blocks")
+    .select("account_id as id")
+    .where("account_id", "in", args.recipientIds)
+    .where("domain", "in", db.selectFrom("accounts").select("domain").where("id", "=", args.fromId).where("domain", "is not", null)),
+);
 
 /** Of `recipientIds`, those already told about `statusId` by a notification of one of `types`. */
 export async function recipientsNotifiedAbout(
@@ -309,33 +321,64 @@ export async function recipientsMutingConversationOf(
   statusId: string,
 ): Promise<Set<string>> {
   if (recipientIds.length === 0) return new Set();
-  const status = await db.selectFrom("statuses").select(["id", "conversation_id"]).where("id", "=", statusId).executeTakeFirst();
+  const [status] = await selectConversationOf(db, { statusId });
   if (!status) return new Set();
-  const rows = await db
-    .selectFrom("conversation_mutes")
-    .select("account_id")
-    .where("account_id", "in", recipientIds)
-    .where("conversation_id", "in", [status.id, ...(status.conversation_id ? [status.conversation_id] : [])])
-    .execute();
+  const conversationIds = [status.id, ...(status.conversation_id ? [status.conversation_id] : [])];
+  const rows = await selectMutingConversation(db, { recipientIds, conversationIds });
   return new Set(rows.map((row) => row.account_id));
 }
+
+const selectConversationOf = compiledOnce((db, args: { statusId: string }) =>
+  db.selectFrom("statuses").select(["id", "conversation_id"]).where("id", "=", args.statusId),
+);
+
+const selectMutingConversation = compiledOnce((db, args: { recipientIds: readonly string[]; conversationIds: readonly string[] }) =>
+  db
+    .selectFrom("conversation_mutes")
+    .select("account_id")
+    .where("account_id", "in", args.recipientIds)
+    .where("conversation_id", "in", args.conversationIds),
+);
+
+/** Notifications as compiledOnce takes them: a list per column, in the same order (one shape per number of rows). */
+type NotificationColumns = {
+  readonly ids: readonly string[];
+  readonly accountIds: readonly string[];
+  readonly fromAccountIds: readonly string[];
+  readonly types: readonly string[];
+  readonly statusIds: readonly (string | null)[];
+  readonly groupKeys: readonly string[];
+  readonly readAts: readonly (string | null)[];
+  readonly createdAts: readonly string[];
+};
+
+// Compiled once: likes, boosts, replies and follows from other servers write their notifications here.
+const insertNotificationRows = compiledOnce((db, args: NotificationColumns) =>
+  db.insertInto("notifications").values(
+    args.ids.map((id, i) => ({
+      id,
+      account_id: args.accountIds[i] as string,
+      from_account_id: args.fromAccountIds[i] as string,
+      type: args.types[i] as string,
+      status_id: args.statusIds[i] ?? null,
+      group_key: args.groupKeys[i] as string,
+      read_at: args.readAts[i] ?? null,
+      created_at: args.createdAts[i] as string,
+    })),
+  ),
+);
 
 /** Writes several notifications in one statement. */
 export async function insertNotifications(db: Kysely<Database>, records: readonly NotificationRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await db
-    .insertInto("notifications")
-    .values(
-      records.map((record) => ({
-        id: record.id,
-        account_id: record.recipientId,
-        from_account_id: record.fromAccountId,
-        type: record.type,
-        status_id: record.statusId,
-        group_key: record.groupKey,
-        read_at: record.readAt,
-        created_at: record.createdAt,
-      })),
-    )
-    .execute();
+  await insertNotificationRows(db, {
+    ids: records.map((record) => record.id),
+    accountIds: records.map((record) => record.recipientId),
+    fromAccountIds: records.map((record) => record.fromAccountId),
+    types: records.map((record) => record.type),
+    statusIds: records.map((record) => record.statusId),
+    groupKeys: records.map((record) => record.groupKey),
+    readAts: records.map((record) => record.readAt),
+    createdAts: records.map((record) => record.createdAt),
+  });
 }
