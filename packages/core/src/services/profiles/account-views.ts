@@ -10,8 +10,16 @@ import { type ProfileField, parseProfileFields } from "./profile-fields.js";
 
 export type AccountRow = Selectable<AccountsTable>;
 
-/** Accounts whose JSON text is kept (about 1 KB each); the least recently used go first. */
+/** Accounts whose entity and JSON text are kept (about 2 KB each); the least recently used go first. */
 export const ACCOUNT_TEXT_MEMO_SIZE = 5_000;
+
+/** An account as rendered: its entity (shared by every render of the same inputs, so frozen) and the entity's JSON text. */
+interface AccountView {
+  readonly entity: AccountEntity;
+  readonly text: string;
+}
+
+type ImageUrls = ReadonlyMap<string, { url: string; previewUrl: string }>;
 
 /** Where processed media is served; the media service provides it. */
 export interface MediaUrls {
@@ -31,8 +39,8 @@ export class AccountViews {
     private readonly media: MediaUrls,
   ) {}
 
-  /** Each account's JSON text, made again when its row, images or the account it moved to differ. */
-  readonly #texts = new RenderMemo<string>(ACCOUNT_TEXT_MEMO_SIZE);
+  /** Each account's entity and text, made again when its row, images or the account it moved to differ. */
+  readonly #views = new RenderMemo<AccountView>(ACCOUNT_TEXT_MEMO_SIZE);
 
   /** With `texts`, the JSON text of each account returned is put there too. */
   async render(ids: readonly string[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
@@ -50,14 +58,14 @@ export class AccountViews {
     const mediaIds = [...byId.values()]
       .flatMap((row) => [row.avatar_media_id, row.header_media_id])
       .filter((id): id is string => id !== null);
-    const urls = mediaIds.length > 0 ? await this.media.publicUrls(mediaIds) : new Map<string, { url: string; previewUrl: string }>();
+    const urls: ImageUrls = mediaIds.length > 0 ? await this.media.publicUrls(mediaIds) : new Map();
     const result = new Map<string, AccountEntity>();
     for (const row of rows) {
       const target = row.moved_to_account_id ? byId.get(row.moved_to_account_id) : undefined;
-      const moved = target ? this.renderRow(target, urls, null) : null;
-      const entity = this.renderRow(row, urls, moved);
+      const moved = target ? this.#view(target, urls, null) : null;
+      const { entity, text } = this.#view(row, urls, moved);
       result.set(row.id, entity);
-      if (texts) texts.set(entity, this.#text(row, entity, moved));
+      texts?.set(entity, text);
     }
     return result;
   }
@@ -76,24 +84,28 @@ export class AccountViews {
     return findAccountRows(this.deps.storage.db, ids);
   }
 
-  /** The entity's JSON text, kept from an earlier render when its row, images and moved-to account are the same. */
-  #text(row: AccountRow, entity: AccountEntity, moved: AccountEntity | null): string {
+  /**
+   * The account's entity and text, kept from an earlier render when its row, images and moved-to account are the same:
+   * a page of posts names the same authors request after request, and building an entity cost more than comparing.
+   */
+  #view(row: AccountRow, urls: ImageUrls, moved: AccountView | null): AccountView {
+    const avatar = imageUrl(urls, row.avatar_media_id, row.avatar_remote_url);
+    const header = imageUrl(urls, row.header_media_id, row.header_remote_url);
     const inputs: unknown[] = Object.values(row);
-    inputs.push(entity.avatar, entity.header, moved === null ? null : JSON.stringify(moved));
-    return this.#texts.getOrMake(row.id, inputs, () => JSON.stringify(entity));
+    inputs.push(avatar, header, moved === null ? null : moved.text);
+    return this.#views.getOrMake(row.id, inputs, () => {
+      const entity = deepFreeze(this.renderRow(row, { avatar, header }, moved?.entity ?? null));
+      return { entity, text: JSON.stringify(entity) };
+    });
   }
 
-  private renderRow(
-    row: AccountRow,
-    urls: ReadonlyMap<string, { url: string; previewUrl: string }>,
-    moved: AccountEntity | null,
-  ): AccountEntity {
+  private renderRow(row: AccountRow, images: { avatar: string | null; header: string | null }, moved: AccountEntity | null): AccountEntity {
     const origin = this.deps.config.origin;
     const local = row.domain === null;
     const { url, uri } = local ? localAccountUrls(origin, row.username) : { url: row.url ?? row.uri ?? "", uri: row.uri ?? "" };
     const suspended = row.suspended_at !== null;
-    const avatar = (!suspended && imageUrl(urls, row.avatar_media_id, row.avatar_remote_url)) || defaultAvatarUrl(origin);
-    const header = (!suspended && imageUrl(urls, row.header_media_id, row.header_remote_url)) || defaultHeaderUrl(origin);
+    const avatar = (!suspended && images.avatar) || defaultAvatarUrl(origin);
+    const header = (!suspended && images.header) || defaultHeaderUrl(origin);
     const indexable = toBool(row.indexable);
     const discoverable = toBool(row.discoverable);
     const base = {
@@ -156,7 +168,13 @@ export class AccountViews {
   }
 }
 
-function imageUrl(urls: ReadonlyMap<string, { url: string }>, mediaId: string | null, remoteUrl: string | null): string | null {
+/** Freezes the entity and what it holds: one object serves every render of the same inputs, so none may change it. */
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === "object" && inner !== null && !Object.isFrozen(inner)) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
+function imageUrl(urls: ImageUrls, mediaId: string | null, remoteUrl: string | null): string | null {
   return (mediaId ? urls.get(mediaId)?.url : undefined) ?? remoteUrl;
 }
 
