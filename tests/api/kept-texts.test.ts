@@ -2,9 +2,11 @@
  * Timeline and notification answers are assembled from JSON texts kept
  * between requests (StatusViews and AccountViews keep each post's and
  * account's text while what it was made from is the same). Each answer must
- * be byte for byte the JSON of the same entities rendered afresh, after every
- * kind of write that changes how a post or its author looks, on both engines.
+ * be byte for byte the JSON of the same entities rendered afresh (by views
+ * that keep nothing yet), after every kind of write that changes how a post
+ * or its author looks, on both engines.
  */
+import { AccountViews, StatusViews } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeFeedsOnEngines } from "./timelines-engines.js";
@@ -43,8 +45,14 @@ describeFeedsOnEngines("timeline and notification answers from kept texts", (mak
     expect(response.status).toBe(200);
     const text = await response.text();
     const ids = (JSON.parse(text) as { id: string }[]).map((status) => status.id);
-    const fresh = JSON.stringify(await kith.services.statusViews.renderList(ids, viewer?.account.id ?? null));
+    const fresh = JSON.stringify(await freshViews().renderList(ids, viewer?.account.id ?? null));
     return { text, fresh, ids };
+  }
+
+  /** Views of posts and accounts made for one render, so nothing they give was kept from an earlier one. */
+  function freshViews(): StatusViews {
+    const media = kith.services.media;
+    return new StatusViews(kith, new AccountViews(kith, media), media);
   }
 
   /** Alice's notifications, and their JSON rendered afresh. */

@@ -38,6 +38,7 @@ export type { PageRequest } from "./domain/page.js";
 
 export { createServices, type KithServices, type ServiceDeps } from "./services/index.js";
 export * from "./services/events/domain-events.js";
+export { AccountViews, type MediaUrls } from "./services/profiles/account-views.js";
 export { StatusViews, type AccountRenderer, type StatusMediaRenderer, type RenderOptions } from "./services/statuses/status-views.js";
 export { visibleTo, visibleStatusIds, isVisibleTo, mayView, type VisibilityFacts } from "./services/statuses/visibility.js";
 export * from "./services/streaming/channels.js";
