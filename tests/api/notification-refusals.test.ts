@@ -92,7 +92,10 @@ describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
     // A mute kept under the post's own id (as for a post that names no conversation) counts too.
     const muting = users.muting as TestUser;
     const other = String((await ok(sender, "POST", "/api/v1/statuses", { status: "another thread" })).id);
-    await kith.storage.db.insertInto("conversation_mutes").values({ account_id: muting.account.id, conversation_id: other, created_at: now() }).execute();
+    await kith.storage.db
+      .insertInto("conversation_mutes")
+      .values({ account_id: muting.account.id, conversation_id: other, created_at: now() })
+      .execute();
     expect([...(await recipientsMutingConversationOf(kith.storage.db, asked, other))]).toEqual([muting.account.id]);
   });
 });

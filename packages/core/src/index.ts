@@ -47,7 +47,12 @@ export { SessionService, type IssuedSession } from "./services/auth/session-serv
 export { PasswordHasher } from "./services/auth/password-hasher.js";
 export { SettingsService } from "./services/settings/settings-service.js";
 export { JobsService, type JobTotals, type QueueSummary } from "./services/jobs/jobs-service.js";
-export { RegistrationService, type RegistrationInput, type RegistrationErrorCode, EMAIL_CONFIRMATION_KIND } from "./services/registration/registration-service.js";
+export {
+  RegistrationService,
+  type RegistrationInput,
+  type RegistrationErrorCode,
+  EMAIL_CONFIRMATION_KIND,
+} from "./services/registration/registration-service.js";
 export { EmailAllowService } from "./services/registration/email-allow-service.js";
 export { checkEmailAddress, normalizeDomain, type EmailCheck } from "./services/registration/email-address.js";
 export * as registrationRateLimits from "./services/registration/rate-limits.js";

@@ -81,5 +81,9 @@ const selectIfLimited = compiledOnce((db, args: { fromAccountId: string }) =>
 );
 
 const selectFollowersAmong = compiledOnce((db, args: { fromAccountId: string; recipientIds: readonly string[] }) =>
-  db.selectFrom("follows").select("account_id").where("target_account_id", "=", args.fromAccountId).where("account_id", "in", args.recipientIds),
+  db
+    .selectFrom("follows")
+    .select("account_id")
+    .where("target_account_id", "=", args.fromAccountId)
+    .where("account_id", "in", args.recipientIds),
 );
