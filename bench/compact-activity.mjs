@@ -8,44 +8,19 @@
 //
 // A measurement, not a test: numbers depend on the machine and its load.
 
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
 import { importBuilt } from "./lib/built.mjs";
 
 // Its own entry point: the main one does not load Fedify, which a server loads on its first federation use.
 const core = await importBuilt("@kith/core/compact-activity");
-// Fedify is core's dependency, not the workspace's: it is found from core's build.
-const fromCore = createRequire(import.meta.resolve("@kith/core"));
-const fedify = await import(pathToFileURL(fromCore.resolve("@fedify/fedify")).href);
-const vocab = await import(pathToFileURL(fromCore.resolve("@fedify/fedify/vocab")).href);
-
-const loader = async (url) => {
-  const document = fedify.preloadedContexts[url];
-  if (document === undefined) throw new Error(`refused: ${url}`);
-  return { contextUrl: null, documentUrl: url, document };
-};
+// Fedify's vocabulary as core's testing entry gives it (Fedify is core's dependency, not the workspace's), and a loader
+// that serves Fedify's preloaded contexts and refuses the rest.
+const { vocab, preloadedContextLoader: loader, MASTODON_CONTEXT } = await importBuilt("@kith/core/testing");
 
 const AS = "https://www.w3.org/ns/activitystreams";
 const PUBLIC = `${AS}#Public`;
 const actor = "https://remote-1.bench.example/users/actor-1";
 const alice = "https://mastodon.example/users/alice";
 const published = new Date().toISOString();
-const MASTODON_CONTEXT = [
-  AS,
-  {
-    ostatus: "http://ostatus.org#",
-    atomUri: "ostatus:atomUri",
-    inReplyToAtomUri: "ostatus:inReplyToAtomUri",
-    conversation: "ostatus:conversation",
-    sensitive: "as:sensitive",
-    toot: "http://joinmastodon.org/ns#",
-    votersCount: "toot:votersCount",
-    blurhash: "toot:blurhash",
-    focalPoint: { "@container": "@list", "@id": "toot:focalPoint" },
-    Hashtag: "as:Hashtag",
-    Emoji: "toot:Emoji",
-  },
-];
 
 const kinds = {
   "benchmark Create(Note)": (i) => ({

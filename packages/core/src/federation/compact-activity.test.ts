@@ -1,4 +1,3 @@
-import { type DocumentLoader, preloadedContexts } from "@fedify/fedify";
 import {
   Activity,
   Announce,
@@ -18,14 +17,10 @@ import {
 } from "@fedify/fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import { describe, expect, it } from "vitest";
+import { MASTODON_CONTEXT, preloadedContextLoader } from "../testing/offline-documents.js";
 import { readCompactActivity } from "./compact-activity.js";
 
-/** Serves the contexts Fedify preloads and refuses everything else, so that no parse below reaches the network. */
-const loader: DocumentLoader = async (url) => {
-  const document = (preloadedContexts as Record<string, unknown>)[url];
-  if (document === undefined) throw new Error(`refused: ${url}`);
-  return { contextUrl: null, documentUrl: url, document };
-};
+const loader = preloadedContextLoader;
 
 async function expanded(activity: Activity): Promise<unknown> {
   return await activity.toJsonLd({ format: "expand", contextLoader: loader });
@@ -33,23 +28,6 @@ async function expanded(activity: Activity): Promise<unknown> {
 
 const AS = "https://www.w3.org/ns/activitystreams";
 const PUBLIC = `${AS}#Public`;
-
-const MASTODON_CONTEXT = [
-  AS,
-  {
-    ostatus: "http://ostatus.org#",
-    atomUri: "ostatus:atomUri",
-    inReplyToAtomUri: "ostatus:inReplyToAtomUri",
-    conversation: "ostatus:conversation",
-    sensitive: "as:sensitive",
-    toot: "http://joinmastodon.org/ns#",
-    votersCount: "toot:votersCount",
-    blurhash: "toot:blurhash",
-    focalPoint: { "@container": "@list", "@id": "toot:focalPoint" },
-    Hashtag: "as:Hashtag",
-    Emoji: "toot:Emoji",
-  },
-];
 
 const MISSKEY_CONTEXT = [
   AS,
@@ -98,7 +76,8 @@ function mastodonNote(extra: Record<string, unknown> = {}): Record<string, unkno
     atomUri: `${alice}/statuses/1`,
     inReplyToAtomUri: null,
     conversation: "tag:mastodon.example,2026-11-20:objectId=1:objectType=Conversation",
-    content: '<p>Hello <span class="h-card"><a href="https://other.example/@bob">@bob</a></span> <a href="https://mastodon.example/tags/kith">#kith</a> :blob:</p>',
+    content:
+      '<p>Hello <span class="h-card"><a href="https://other.example/@bob">@bob</a></span> <a href="https://mastodon.example/tags/kith">#kith</a> :blob:</p>',
     contentMap: { en: "<p>Hello @bob #kith :blob:</p>" },
     attachment: [
       {
@@ -266,7 +245,13 @@ const ACCEPTED: Record<string, Record<string, unknown>> = {
     cc: ["https://kith.example/users/carol", `${alice}/followers`],
     object: "https://kith.example/posts/1",
   },
-  "Mastodon Follow": { "@context": AS, id: "https://mastodon.example/0f3c", type: "Follow", actor: alice, object: "https://kith.example/users/carol" },
+  "Mastodon Follow": {
+    "@context": AS,
+    id: "https://mastodon.example/0f3c",
+    type: "Follow",
+    actor: alice,
+    object: "https://kith.example/users/carol",
+  },
   "Mastodon Undo(Follow)": {
     "@context": AS,
     id: `${alice}#follows/5/undo`,
@@ -467,8 +452,16 @@ describe("readCompactActivity", () => {
         actor: new URL("https://fedify.example/users/dana"),
         object: new Tombstone({ id: new URL("https://fedify.example/notes/1") }),
       }),
-      new Like({ id: new URL("https://fedify.example/likes/1"), actor: new URL("https://fedify.example/users/dana"), object: new URL("https://kith.example/posts/1") }),
-      new Follow({ id: new URL("https://fedify.example/follows/1"), actor: new URL("https://fedify.example/users/dana"), object: new URL("https://kith.example/users/carol") }),
+      new Like({
+        id: new URL("https://fedify.example/likes/1"),
+        actor: new URL("https://fedify.example/users/dana"),
+        object: new URL("https://kith.example/posts/1"),
+      }),
+      new Follow({
+        id: new URL("https://fedify.example/follows/1"),
+        actor: new URL("https://fedify.example/users/dana"),
+        object: new URL("https://kith.example/users/carol"),
+      }),
       new Undo({
         id: new URL("https://fedify.example/follows/1/undo"),
         actor: new URL("https://fedify.example/users/dana"),
@@ -597,9 +590,7 @@ const REFUSED: Record<string, unknown> = {
   "a negative width": mastodonCreate(
     mastodonNote({ attachment: [{ type: "Document", mediaType: "image/png", url: "https://files.example/1.png", width: -1 }] }),
   ),
-  "an attachment of an unhandled type": mastodonCreate(
-    mastodonNote({ attachment: [{ type: "PropertyValue", name: "a", value: "b" }] }),
-  ),
+  "an attachment of an unhandled type": mastodonCreate(mastodonNote({ attachment: [{ type: "PropertyValue", name: "a", value: "b" }] })),
   "a focal point redefined as a read property": {
     ...mastodonCreate(),
     "@context": [AS, { focalPoint: { "@id": "as:name", "@container": "@list" } }],
@@ -621,9 +612,7 @@ const REFUSED: Record<string, unknown> = {
 describe("the properties the reader skips", () => {
   it("are dropped by Fedify's parse as well", async () => {
     // Every ignored property, on a Note Fedify parses: none of their IRIs may survive in its expanded form.
-    const json = mastodonCreate(
-      mastodonNote({ _misskey_content: "x", _misskey_summary: "y", _misskey_reaction: "z" }),
-    );
+    const json = mastodonCreate(mastodonNote({ _misskey_content: "x", _misskey_summary: "y", _misskey_reaction: "z" }));
     json["@context"] = [
       ...MASTODON_CONTEXT,
       "https://gotosocial.org/ns",
@@ -690,7 +679,22 @@ describe("readCompactActivity on mutated documents", () => {
     { id: "https://x.example/only-id" },
   ];
   const KEYS = ["name", "summary", "url", "tag", "sensitive", "content", "contentMap", "nameMap", "mediaType", "width", "href", "object"];
-  const MORE_KEYS = [...KEYS, "actor", "first", "items", "totalItems", "published", "foo", "inReplyTo", "icon", "source", "type", "id", "interactionPolicy", "attachment"];
+  const MORE_KEYS = [
+    ...KEYS,
+    "actor",
+    "first",
+    "items",
+    "totalItems",
+    "published",
+    "foo",
+    "inReplyTo",
+    "icon",
+    "source",
+    "type",
+    "id",
+    "interactionPolicy",
+    "attachment",
+  ];
 
   function random(seed: number): () => number {
     let state = seed;

@@ -1,13 +1,8 @@
-import { type DocumentLoader, preloadedContexts } from "@fedify/fedify";
 import { describe, expect, it } from "vitest";
+import { preloadedContextLoader } from "../testing/offline-documents.js";
 import { httpSignerIds, signedPartiesOf, signerVerdict } from "./signer-origins.js";
 
-/** Serves the contexts Fedify preloads and refuses everything else, so that nothing below reaches the network. */
-const loader: DocumentLoader = async (url) => {
-  const document = (preloadedContexts as Record<string, unknown>)[url];
-  if (document === undefined) throw new Error(`refused: ${url}`);
-  return { contextUrl: null, documentUrl: url, document };
-};
+const loader = preloadedContextLoader;
 const loaders = { documentLoader: loader, contextLoader: loader };
 
 const AS = "https://www.w3.org/ns/activitystreams";
@@ -37,9 +32,14 @@ describe("signer origins", () => {
   });
 
   it("reads the key ids of both signature forms, each way a reader may take an escaped quote", () => {
-    const draft = new Headers({ signature: 'keyId="https://a.example/users/x#main-key",algorithm="rsa-sha256",headers="date",signature="AA=="' });
+    const draft = new Headers({
+      signature: 'keyId="https://a.example/users/x#main-key",algorithm="rsa-sha256",headers="date",signature="AA=="',
+    });
     expect(httpSignerIds(draft).map((url) => url.href)).toEqual(["https://a.example/users/x#main-key"]);
-    const rfc9421 = new Headers({ signature: "sig1=:AA==:", "signature-input": 'sig1=("@method");keyid="https://ok.example\\"@blocked.example/k";created=1' });
+    const rfc9421 = new Headers({
+      signature: "sig1=:AA==:",
+      "signature-input": 'sig1=("@method");keyid="https://ok.example\\"@blocked.example/k";created=1',
+    });
     expect(new Set(httpSignerIds(rfc9421).map((url) => url.host))).toEqual(new Set(["ok.example", "blocked.example"]));
     expect(httpSignerIds(new Headers())).toEqual([]);
   });
@@ -63,7 +63,12 @@ describe("signer origins", () => {
 
   it("names the keys of a Linked Data signature and of integrity proofs", async () => {
     const signed = follow({
-      signature: { type: "RsaSignature2017", creator: "https://mallory.example/key", created: "2026-01-01T00:00:00Z", signatureValue: "AA==" },
+      signature: {
+        type: "RsaSignature2017",
+        creator: "https://mallory.example/key",
+        created: "2026-01-01T00:00:00Z",
+        signatureValue: "AA==",
+      },
     });
     expect((await signedPartiesOf(signed, loaders))?.embeddedSigners.map((url) => url.href)).toEqual(["https://mallory.example/key"]);
     const proved = follow({

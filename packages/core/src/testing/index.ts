@@ -8,3 +8,4 @@ export { describePubSubContract, type PubSubUnderTest } from "./pubsub-contract.
 /** ActivityStreams vocabulary (Fedify's), for tests that build activities themselves: forged, replayed or hand-made ones. */
 export * as vocab from "@fedify/fedify/vocab";
 export { startRemoteServer, type RemoteServer, type RemoteActor, type ReceivedRequest, type SignOptions } from "./remote-server.js";
+export { preloadedContextLoader, MASTODON_CONTEXT } from "./offline-documents.js";
