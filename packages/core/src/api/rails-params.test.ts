@@ -83,6 +83,13 @@ describe("Rails-style parameters", () => {
     expect(JSON.stringify(result)).not.toContain("polluted");
   });
 
+  it("keep plain keys as they are, the last of a repeated one winning, and turn top-level indexes into a list", () => {
+    expect(expand("limit=40&max_id=7&limit=20&only_media=true")).toEqual({ limit: "20", max_id: "7", only_media: "true" });
+    expect(expand("=x&a=1")).toEqual({ "": "x", a: "1" });
+    expect(expand("0=a&1=b")).toEqual(["a", "b"]);
+    expect(expand("limit=40&ids[]=1")).toEqual({ limit: "40", ids: ["1"] });
+  });
+
   it("keep a malformed bracket key as a plain key", () => {
     expect(expand("a[b=1")).toEqual({ "a[b": "1" });
   });

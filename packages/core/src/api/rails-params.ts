@@ -69,10 +69,22 @@ function indexObjectsToArrays(value: unknown): unknown {
 /** Builds a nested object from flat form or query entries. */
 export function expandRailsParams(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
   const tree: Tree = {};
+  // Most requests name plain keys only (`limit=40`): those skip the parsing and the walk that turns indexes into arrays.
+  let plain = true;
   for (const [key, value] of entries) {
+    if (isPlainKey(key)) {
+      if (!FORBIDDEN.has(key)) tree[key] = value;
+      continue;
+    }
+    plain = false;
     const segments = splitKey(key);
     if (segments) assign(tree, segments, value);
     else if (!FORBIDDEN.has(key)) tree[key] = value;
   }
-  return indexObjectsToArrays(tree) as Record<string, unknown>;
+  return plain ? tree : (indexObjectsToArrays(tree) as Record<string, unknown>);
+}
+
+/** A key that is neither empty nor an index, nor holds brackets: its value goes under it as it is. */
+function isPlainKey(key: string): boolean {
+  return key !== "" && !key.includes("[") && !key.includes("]") && !/^\d+$/.test(key);
 }
