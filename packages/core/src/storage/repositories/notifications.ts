@@ -337,7 +337,8 @@ const selectMutingConversation = compiledOnce((db, args: { recipientIds: readonl
             .selectFrom("statuses")
             .select("statuses.conversation_id")
             .where("statuses.id", "=", args.statusId)
-            .where("statuses.conversation_id", "is not", null),
+            .where("statuses.conversation_id", "is not", null)
+            .$narrowType<{ conversation_id: string }>(),
         ),
     ),
 );
