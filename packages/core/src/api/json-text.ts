@@ -1,3 +1,15 @@
+import { Buffer } from "node:buffer";
+
+/**
+ * JSON text as pieces in order: strings, and UTF-8 bytes a renderer kept
+ * from earlier requests. An answer assembled from kept bytes is copied out as
+ * it is, instead of being joined into one string and encoded again.
+ */
+export type JsonPieces = readonly (string | Uint8Array)[];
+
+/** An entity's JSON text: one string, or pieces. */
+export type JsonText = string | JsonPieces;
+
 /**
  * The JSON texts of entities a renderer already has (assembled from pieces it
  * kept from earlier requests), keyed by the entity object, so an answer made
@@ -6,17 +18,73 @@
  * code that adapts one (the filters setting `filtered`) makes a new object,
  * which is not in the map and is serialized as usual.
  */
-export type JsonTexts = Map<object, string>;
+export type JsonTexts = Map<object, JsonText>;
 
-/** `JSON.stringify(value)` (null for undefined), taking the texts of the value or of a list's items from `texts`. */
-export function jsonText(value: unknown, texts?: ReadonlyMap<object, string>): string {
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Adds `text` at the end of `pieces`. */
+export function appendText(pieces: (string | Uint8Array)[], text: JsonText): void {
+  if (typeof text === "string") pieces.push(text);
+  else for (const piece of text) pieces.push(piece);
+}
+
+/**
+ * `JSON.stringify(value)` (null for undefined) as an answer's body, taking the
+ * texts of the value or of a list's items from `texts`: a string, or the
+ * UTF-8 bytes of the whole when a text holds kept bytes.
+ */
+export function jsonBody(value: unknown, texts?: ReadonlyMap<object, JsonText>): string | Uint8Array {
   if (texts === undefined || texts.size === 0 || typeof value !== "object" || value === null) return JSON.stringify(value ?? null);
   const known = texts.get(value);
-  if (known !== undefined) return known;
+  if (known !== undefined) return stringOrBytes(known);
   if (!Array.isArray(value)) return JSON.stringify(value);
-  // As in JSON.stringify: what has no JSON form is null inside a list.
-  const items = value.map(
-    (item: unknown) => (typeof item === "object" && item !== null ? texts.get(item) : undefined) ?? JSON.stringify(item) ?? "null",
-  );
-  return `[${items.join(",")}]`;
+  const pieces: (string | Uint8Array)[] = ["["];
+  value.forEach((item: unknown, index) => {
+    if (index > 0) pieces.push(",");
+    const text = typeof item === "object" && item !== null ? texts.get(item) : undefined;
+    // As in JSON.stringify: what has no JSON form is null inside a list.
+    if (text === undefined) pieces.push(JSON.stringify(item) ?? "null");
+    else appendText(pieces, text);
+  });
+  pieces.push("]");
+  return stringOrBytes(pieces);
+}
+
+/** The text as one string: for readers of the characters (tests, a text kept as a string). */
+export function jsonString(text: JsonText): string {
+  if (typeof text === "string") return text;
+  return text.map((piece) => (typeof piece === "string" ? piece : decoder.decode(piece))).join("");
+}
+
+/** UTF-8 bytes of a piece of JSON, to be kept and written out again. */
+export function jsonBytes(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+function stringOrBytes(text: JsonText): string | Uint8Array {
+  if (typeof text === "string") return text;
+  if (text.every((piece) => typeof piece === "string")) return text.join("");
+  return utf8Of(text);
+}
+
+/**
+ * The pieces' bytes in one array of their exact length: kept bytes are
+ * copied, strings written in place (encoding each short string into an array
+ * of its own cost more than the copying it saves).
+ */
+function utf8Of(pieces: JsonPieces): Uint8Array {
+  let length = 0;
+  for (const piece of pieces) length += typeof piece === "string" ? Buffer.byteLength(piece, "utf8") : piece.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const piece of pieces) {
+    if (typeof piece !== "string") {
+      out.set(piece, at);
+      at += piece.length;
+    } else if (piece.length > 0) {
+      at += out.write(piece, at, "utf8");
+    }
+  }
+  return out;
 }

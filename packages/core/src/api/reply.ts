@@ -1,5 +1,5 @@
 import { bufferedResponse } from "./buffered-response.js";
-import { type JsonTexts, jsonText } from "./json-text.js";
+import { type JsonTexts, jsonBody } from "./json-text.js";
 
 /**
  * What a handler may return besides a plain value (sent as JSON, 200): a
@@ -36,7 +36,7 @@ export class Reply {
         ? bufferedResponse(this.body, init)
         : new Response(this.body as BodyInit, init);
     }
-    return bufferedResponse(jsonText(this.body, this.texts), {
+    return bufferedResponse(jsonBody(this.body, this.texts), {
       status: this.status,
       headers: { "content-type": "application/json; charset=utf-8", ...this.headers },
     });

@@ -1,7 +1,7 @@
 import type { AccountEntity } from "../../api/entities/account.js";
 import type { GroupedNotificationsEntity, NotificationEntity, NotificationGroupEntity } from "../../api/entities/notification.js";
 import type { StatusEntity } from "../../api/entities/status.js";
-import type { JsonTexts } from "../../api/json-text.js";
+import { type JsonPieces, type JsonText, type JsonTexts, appendText } from "../../api/json-text.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
 import { renderFiltered } from "../timelines/apply-filters.js";
@@ -101,9 +101,14 @@ export class NotificationViews {
 }
 
 /** A notification's JSON text from its account's and post's texts, in the entity's key order. */
-function notificationText(entity: NotificationEntity, accountText: string, statusText: string): string {
+function notificationText(entity: NotificationEntity, accountText: JsonText, statusText: JsonText): JsonPieces {
   const { id, type, group_key, created_at, report, read_at } = entity;
   const before = JSON.stringify({ id, type, group_key, created_at });
   const after = JSON.stringify({ report, read_at });
-  return `${before.slice(0, -1)},"account":${accountText},"status":${statusText},${after.slice(1)}`;
+  const pieces: (string | Uint8Array)[] = [`${before.slice(0, -1)},"account":`];
+  appendText(pieces, accountText);
+  pieces.push(',"status":');
+  appendText(pieces, statusText);
+  pieces.push(`,${after.slice(1)}`);
+  return pieces;
 }

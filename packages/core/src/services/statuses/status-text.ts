@@ -1,4 +1,5 @@
 import type { InnerStatusEntity, StatusEntity } from "../../api/entities/status.js";
+import { type JsonPieces, type JsonText, appendText, jsonBytes } from "../../api/json-text.js";
 
 /**
  * A post's JSON text in the pieces that stay the same from request to request
@@ -6,11 +7,13 @@ import type { InnerStatusEntity, StatusEntity } from "../../api/entities/status.
  * and everything from `card` to `quote_approval`. The boosted post, the poll,
  * `filtered` and the viewer's marks are written in between for each render.
  * The keys are in the order `statusEntityOf` gives them, so the assembled
- * text is the one `JSON.stringify` gives for the entity (tested).
+ * text is the one `JSON.stringify` gives for the entity (tested). The pieces
+ * are kept as UTF-8 bytes, which an answer copies out without encoding them
+ * again (json-text.ts).
  */
 export interface StatusTextParts {
-  readonly head: string;
-  readonly tail: string;
+  readonly head: Uint8Array;
+  readonly tail: Uint8Array;
 }
 
 /** The lasting pieces of `entity`'s text, its author's text being `accountText`. */
@@ -39,15 +42,22 @@ export function statusTextParts(entity: StatusEntity | InnerStatusEntity, accoun
   });
   const tail = JSON.stringify({ card, language, text, edited_at, quote, quote_approval });
   return {
-    head: `${before.slice(0, -1)},"account":${accountText},${after.slice(1, -1)}`,
-    tail: `,${tail.slice(1, -1)}`,
+    head: jsonBytes(`${before.slice(0, -1)},"account":${accountText},${after.slice(1, -1)}`),
+    tail: jsonBytes(`,${tail.slice(1, -1)}`),
   };
 }
 
 /** The whole text of `entity` from its lasting pieces; `reblogText` is the boosted post's text, or "null". */
-export function statusText(entity: StatusEntity | InnerStatusEntity, parts: StatusTextParts, reblogText: string): string {
+export function statusText(entity: StatusEntity | InnerStatusEntity, parts: StatusTextParts, reblogText: JsonText): JsonPieces {
   const filtered = entity.filtered;
-  return `${parts.head},"reblog":${reblogText}${member("poll", entity.poll)}${parts.tail}${filtered?.length === 0 ? ',"filtered":[]' : member("filtered", filtered)}${marksText(entity)}}`;
+  const pieces: (string | Uint8Array)[] = [parts.head, ',"reblog":'];
+  appendText(pieces, reblogText);
+  pieces.push(
+    member("poll", entity.poll),
+    parts.tail,
+    `${filtered?.length === 0 ? ',"filtered":[]' : member("filtered", filtered)}${marksText(entity)}}`,
+  );
+  return pieces;
 }
 
 /** `,"name":value` as JSON.stringify writes a member; nothing for undefined, which it leaves out. */

@@ -1,6 +1,6 @@
 import type { AccountEntity } from "../../api/entities/account.js";
 import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../api/entities/status.js";
-import type { JsonTexts } from "../../api/json-text.js";
+import { type JsonTexts, jsonString } from "../../api/json-text.js";
 import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../api/serializers/status.js";
 import {
   type ViewerMarks,
@@ -156,7 +156,7 @@ export class StatusViews {
       });
       if (marks) Object.assign(entity, viewerFlags(row, marks));
       if (!texts) return { entity, textParts: null };
-      const accountText = texts.get(account) ?? JSON.stringify(account);
+      const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
       // What the lasting pieces are made of: the columns of the row that change (an edit sets `updated_at` and the
       // columns compared here, so two edits in one millisecond are told apart too; the rest never change), the author's
       // text, the media, the parts and the source when shown.
@@ -197,7 +197,7 @@ export class StatusViews {
       const boost = reblogEntity(row, content.entity, account, origin);
       result.set(id, boost);
       if (!texts || !content.textParts) continue;
-      const accountText = texts.get(account) ?? JSON.stringify(account);
+      const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
       // The boost's pieces carry the boosted post's counters: its pieces (the same object while unchanged) are an input.
       const inputs = [row.updated_at, accountText, content.textParts];
       const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(boost, accountText));
