@@ -52,6 +52,14 @@ describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
     expect([...later].sort()).toEqual(ids(["blocking", "blocked", "muting"]).sort());
   });
 
+  it("takes lists of any length: more recipients than a statement may bind, four times over, as one statement would", async () => {
+    const many = Array.from({ length: 9_000 }, (_, i) => `us_unknown${String(i).padStart(19, "0")}`);
+    const asked = [...many.slice(0, 4_500), ...ids(["blocking", "muting", "bystander"]), ...many.slice(4_500)];
+    const refusing = await recipientsRefusing(kith.storage.db, asked, sender.account.id, now());
+    expect([...refusing].sort()).toEqual(ids(["blocking", "muting"]).sort());
+    expect(await recipientsMutingConversationOf(kith.storage.db, asked, "st_missing")).toEqual(new Set());
+  });
+
   it("names those who block the sender's domain", async () => {
     const remote = await upsertRemoteAccount(
       kith.storage.db,

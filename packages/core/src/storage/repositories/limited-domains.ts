@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
+import { readInSlices } from "../id-slices.js";
 import type { Database } from "../schema.js";
 
 /** Remote accounts of `domain` or one of its subdomains (a block covers them), on any port. */
@@ -66,7 +67,7 @@ export async function recipientsSilencedFor(
   if (recipientIds.length === 0) return new Set();
   const [limited] = await selectIfLimited(db, { fromAccountId });
   if (!limited) return new Set();
-  const followers = await selectFollowersAmong(db, { fromAccountId, recipientIds });
+  const followers = await readInSlices(recipientIds, (slice) => selectFollowersAmong(db, { fromAccountId, recipientIds: slice }));
   const following = new Set(followers.map((row) => row.account_id));
   return new Set(recipientIds.filter((id) => !following.has(id)));
 }

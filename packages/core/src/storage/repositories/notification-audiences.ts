@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
+import { readInSlices } from "../id-slices.js";
 import { readFlag, writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 
@@ -44,7 +45,7 @@ export async function loadNotifiedStatus(db: Kysely<Database>, statusId: string)
 /** Of `ids`, the local accounts, in the given order. */
 export async function localOnly(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await selectLocal(db, { ids });
+  const rows = await readInSlices(ids, (slice) => selectLocal(db, { ids: slice }));
   const local = new Set(rows.map((row) => row.id));
   return ids.filter((id) => local.has(id));
 }

@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../compiled-once.js";
+import { readInSlices } from "../id-slices.js";
 import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
@@ -253,7 +254,7 @@ export async function recipientsRefusing(
   now: string,
 ): Promise<Set<string>> {
   if (recipientIds.length === 0) return new Set();
-  const rows = await selectRefusing(db, { recipientIds, fromId, now });
+  const rows = await readInSlices(recipientIds, (slice) => selectRefusing(db, { recipientIds: slice, fromId, now }));
   return new Set(rows.map((row) => row.id));
 }
 
@@ -317,7 +318,7 @@ export async function recipientsMutingConversationOf(
   statusId: string,
 ): Promise<Set<string>> {
   if (recipientIds.length === 0) return new Set();
-  const rows = await selectMutingConversation(db, { recipientIds, statusId });
+  const rows = await readInSlices(recipientIds, (slice) => selectMutingConversation(db, { recipientIds: slice, statusId }));
   return new Set(rows.map((row) => row.account_id));
 }
 
