@@ -4,10 +4,14 @@
  * its domain) and muted conversations (under the post's own id or its
  * conversation's), read by one statement each, on both engines.
  */
-import type { TestKith, TestUser } from "@kith/core/testing";
+import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { upsertRemoteAccount } from "../../packages/core/src/storage/repositories/federation-writes.js";
-import { recipientsMutingConversationOf, recipientsRefusing } from "../../packages/core/src/storage/repositories/notifications.js";
+import {
+  recipientsMutingConversationOf,
+  recipientsNotifiedAbout,
+  recipientsRefusing,
+} from "../../packages/core/src/storage/repositories/notifications.js";
 import { describeFeedsOnEngines } from "./timelines-engines.js";
 
 describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
@@ -58,6 +62,19 @@ describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
     const refusing = await recipientsRefusing(kith.storage.db, asked, sender.account.id, now());
     expect([...refusing].sort()).toEqual(ids(["blocking", "muting"]).sort());
     expect(await recipientsMutingConversationOf(kith.storage.db, asked, "st_missing")).toEqual(new Set());
+  });
+
+  it("finds those already told about a post among more recipients than one statement may bind", async () => {
+    const bystander = users.bystander as TestUser;
+    const post = String((await ok(sender, "POST", "/api/v1/statuses", { status: "@ref_bystander told once" })).id);
+    const many = Array.from({ length: 33_000 }, (_, i) => `us_unknown${String(i).padStart(19, "0")}`);
+    const asked = [...many.slice(0, 16_500), bystander.account.id, ...many.slice(16_500)];
+    const told = await eventually(async () => {
+      const found = await recipientsNotifiedAbout(kith.storage.db, asked, post, ["mention", "status"]);
+      expect(found.size).toBe(1);
+      return found;
+    });
+    expect([...told]).toEqual([bystander.account.id]);
   });
 
   it("names those who block the sender's domain", async () => {

@@ -301,13 +301,15 @@ export async function recipientsNotifiedAbout(
   types: readonly string[],
 ): Promise<Set<string>> {
   if (recipientIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("notifications")
-    .select("account_id")
-    .where("status_id", "=", statusId)
-    .where("account_id", "in", recipientIds)
-    .where("type", "in", types)
-    .execute();
+  const rows = await readInSlices(recipientIds, (slice) =>
+    db
+      .selectFrom("notifications")
+      .select("account_id")
+      .where("status_id", "=", statusId)
+      .where("account_id", "in", slice)
+      .where("type", "in", types)
+      .execute(),
+  );
   return new Set(rows.map((row) => row.account_id));
 }
 
