@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { readInSlices } from "../id-slices.js";
 import type { Database } from "../schema.js";
 
 /**
@@ -67,27 +68,30 @@ export async function hiddenAuthorsOfViewers(
 /**
  * Of `viewerIds`, those who did something to the post that shows in its
  * rendering for them: favourited, boosted, bookmarked or pinned it, or muted
- * its conversation. One statement for any number of viewers.
+ * its conversation. One statement for up to 500 viewers (id-slices.ts), one
+ * per slice of them beyond (the statement names the list five times).
  */
 export async function viewersWithMarks(db: Kysely<Database>, statusId: string, viewerIds: readonly string[]): Promise<Set<string>> {
   const ids = [...new Set(viewerIds)];
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("favourites")
-    .select("account_id")
-    .where("status_id", "=", statusId)
-    .where("account_id", "in", ids)
-    .unionAll(db.selectFrom("statuses").select("account_id").where("reblog_of_id", "=", statusId).where("account_id", "in", ids))
-    .unionAll(db.selectFrom("bookmarks").select("account_id").where("status_id", "=", statusId).where("account_id", "in", ids))
-    .unionAll(db.selectFrom("status_pins").select("account_id").where("status_id", "=", statusId).where("account_id", "in", ids))
-    .unionAll(
-      db
-        .selectFrom("conversation_mutes")
-        .select("account_id")
-        .where("account_id", "in", ids)
-        .where("conversation_id", "=", (eb) => eb.selectFrom("statuses").select("conversation_id").where("id", "=", statusId)),
-    )
-    .execute();
+  const rows = await readInSlices(ids, (slice) =>
+    db
+      .selectFrom("favourites")
+      .select("account_id")
+      .where("status_id", "=", statusId)
+      .where("account_id", "in", slice)
+      .unionAll(db.selectFrom("statuses").select("account_id").where("reblog_of_id", "=", statusId).where("account_id", "in", slice))
+      .unionAll(db.selectFrom("bookmarks").select("account_id").where("status_id", "=", statusId).where("account_id", "in", slice))
+      .unionAll(db.selectFrom("status_pins").select("account_id").where("status_id", "=", statusId).where("account_id", "in", slice))
+      .unionAll(
+        db
+          .selectFrom("conversation_mutes")
+          .select("account_id")
+          .where("account_id", "in", slice)
+          .where("conversation_id", "=", (eb) => eb.selectFrom("statuses").select("conversation_id").where("id", "=", statusId)),
+      )
+      .execute(),
+  );
   return new Set(rows.map((row) => row.account_id));
 }
 
