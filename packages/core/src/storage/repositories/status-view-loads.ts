@@ -117,35 +117,32 @@ type WithPage = Kysely<Database & { page: { id: string } }>;
 
 /**
  * The marks of the posts whose ids are the rows of `page`, a table the statement itself holds: binding a page's 40
- * ids once instead of once per mark cost 26 instead of 37 µs of SQLite CPU.
+ * ids once instead of once per mark cost 26 instead of 37 µs of SQLite CPU. Each mark is the page joined to its
+ * table, one index probe per post: an `in (select id from page)` made SQLite build a list of the page for each of the
+ * four marks first, which cost 45-75 µs for a page of 40 against 28-43 µs for the joins.
  */
 function marksOf(db: WithPage, viewerId: string) {
-  const onPage = db.selectFrom("page").select("page.id");
   return db
-    .selectFrom("favourites")
-    .select([sql<string>`'f'`.as("kind"), "status_id as ref"])
-    .where("account_id", "=", viewerId)
-    .where("status_id", "in", onPage)
+    .selectFrom("page")
+    .innerJoin("favourites", (join) => join.onRef("favourites.status_id", "=", "page.id").on("favourites.account_id", "=", viewerId))
+    .select([sql<string>`'f'`.as("kind"), "favourites.status_id as ref"])
     .unionAll(
       db
-        .selectFrom("statuses")
-        .select([sql<string>`'r'`.as("kind"), sql<string>`reblog_of_id`.as("ref")])
-        .where("account_id", "=", viewerId)
-        .where("reblog_of_id", "in", onPage),
+        .selectFrom("page")
+        .innerJoin("statuses", (join) => join.onRef("statuses.reblog_of_id", "=", "page.id").on("statuses.account_id", "=", viewerId))
+        .select([sql<string>`'r'`.as("kind"), "page.id as ref"]),
     )
     .unionAll(
       db
-        .selectFrom("bookmarks")
-        .select([sql<string>`'b'`.as("kind"), "status_id as ref"])
-        .where("account_id", "=", viewerId)
-        .where("status_id", "in", onPage),
+        .selectFrom("page")
+        .innerJoin("bookmarks", (join) => join.onRef("bookmarks.status_id", "=", "page.id").on("bookmarks.account_id", "=", viewerId))
+        .select([sql<string>`'b'`.as("kind"), "bookmarks.status_id as ref"]),
     )
     .unionAll(
       db
-        .selectFrom("status_pins")
-        .select([sql<string>`'p'`.as("kind"), "status_id as ref"])
-        .where("account_id", "=", viewerId)
-        .where("status_id", "in", onPage),
+        .selectFrom("page")
+        .innerJoin("status_pins", (join) => join.onRef("status_pins.status_id", "=", "page.id").on("status_pins.account_id", "=", viewerId))
+        .select([sql<string>`'p'`.as("kind"), "status_pins.status_id as ref"]),
     );
 }
 
