@@ -327,6 +327,11 @@ export interface StatusesTable {
    */
   updated_at: Timestamp;
   edited_at: Timestamp | null;
+  /**
+   * Raised by the database itself (migration 0020's triggers) by every update that names a column but the three
+   * counters, so a row kept in memory is still the row while its version is the same (kept-status-rows.ts).
+   */
+  version: Generated<number>;
 }
 
 export interface StatusEditsTable {

@@ -10,13 +10,13 @@ import {
   loadPolls,
   loadStatusTags,
   loadViewerMarks,
-  loadVisibleStatuses,
 } from "../../storage/repositories/status-view-loads.js";
 import { readFlag } from "../../storage/repositories/status-columns.js";
 import type { StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import { RenderMemo } from "../render-memo.js";
+import { KeptStatusRows } from "./kept-status-rows.js";
 import { type StatusParts, StatusPartsCache } from "./status-parts-cache.js";
 import { type StatusTextParts, statusText, statusTextParts } from "./status-text.js";
 
@@ -64,11 +64,13 @@ export class StatusViews {
     events?.on("status.deleted", (event) => this.#forget(event.statusId));
   }
 
+  readonly #rows = new KeptStatusRows(STATUS_TEXT_MEMO_SIZE);
   readonly #parts = new StatusPartsCache();
   /** The lasting pieces of each post's JSON text, made again when anything they are made from differs. */
   readonly #texts = new RenderMemo<StatusTextParts>(STATUS_TEXT_MEMO_SIZE);
 
   #forget(statusId: string): void {
+    this.#rows.forget(statusId);
     this.#parts.forget(statusId);
     this.#texts.forget(statusId);
   }
@@ -76,9 +78,9 @@ export class StatusViews {
   async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
     const db = this.deps.storage.db;
     const unique = [...new Set(ids)];
-    const outer = await loadVisibleStatuses(db, unique, viewerId);
+    const outer = await this.#rows.visible(db, unique, viewerId);
     const boostedIds = [...new Set(outer.flatMap((row) => (row.reblog_of_id ? [row.reblog_of_id] : [])))];
-    const boosted = await loadVisibleStatuses(db, boostedIds, viewerId);
+    const boosted = await this.#rows.visible(db, boostedIds, viewerId);
     const rows = new Map<string, StatusRow>();
     for (const row of [...outer, ...boosted]) rows.set(row.id, row);
     // The posts whose content is shown: every non-boost, and the boosted posts.

@@ -8,18 +8,43 @@ import type { Database, PollRow, StatusRow } from "../schema.js";
  * rendering a page costs the same number of queries however long it is.
  */
 
-/** The posts among `ids` the viewer may see. */
-export async function loadVisibleStatuses(db: Kysely<Database>, ids: readonly string[], viewerId: string | null): Promise<StatusRow[]> {
+/** What of a post can change without a new version: its counters. */
+export type StatusVersionRow = Pick<StatusRow, "id" | "version" | "replies_count" | "reblogs_count" | "favourites_count">;
+
+/** The version and counters of the posts among `ids` the viewer may see: what tells whether a kept row is current. */
+export async function loadVisibleStatusVersions(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  viewerId: string | null,
+): Promise<StatusVersionRow[]> {
   if (ids.length === 0) return [];
-  return viewerId === null ? selectVisibleToGuest(db, { ids }) : selectVisibleTo(db, { ids, viewerId });
+  return viewerId === null ? selectVersionsVisibleToGuest(db, { ids }) : selectVersionsVisibleTo(db, { ids, viewerId });
 }
 
-const selectVisibleToGuest = compiledOnce((db, args: { ids: readonly string[] }) =>
-  db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "in", args.ids).where(visibleTo(null)),
+const VERSION_COLUMNS = [
+  "statuses.id",
+  "statuses.version",
+  "statuses.replies_count",
+  "statuses.reblogs_count",
+  "statuses.favourites_count",
+] as const;
+
+const selectVersionsVisibleToGuest = compiledOnce((db, args: { ids: readonly string[] }) =>
+  db.selectFrom("statuses").select(VERSION_COLUMNS).where("statuses.id", "in", args.ids).where(visibleTo(null)),
 );
 
-const selectVisibleTo = compiledOnce((db, args: { ids: readonly string[]; viewerId: string }) =>
-  db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "in", args.ids).where(visibleTo(args.viewerId)),
+const selectVersionsVisibleTo = compiledOnce((db, args: { ids: readonly string[]; viewerId: string }) =>
+  db.selectFrom("statuses").select(VERSION_COLUMNS).where("statuses.id", "in", args.ids).where(visibleTo(args.viewerId)),
+);
+
+/** The rows of the posts among `ids` that exist, whoever may see them. */
+export async function loadStatusRows(db: Kysely<Database>, ids: readonly string[]): Promise<StatusRow[]> {
+  if (ids.length === 0) return [];
+  return selectStatusRows(db, { ids });
+}
+
+const selectStatusRows = compiledOnce((db, args: { ids: readonly string[] }) =>
+  db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "in", args.ids),
 );
 
 export interface MentionedAccountRow {
