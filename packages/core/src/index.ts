@@ -19,7 +19,7 @@ export { federationMonitoringMigration } from "./storage/migrations/0015-federat
 export { publicTimelineIndexMigration } from "./storage/migrations/0016-public-timeline-index.js";
 export { partialIndexesMigration } from "./storage/migrations/0018-partial-indexes.js";
 export { pendingPostReactionsMigration } from "./storage/migrations/0019-pending-post-reactions.js";
-export { statusVersionsMigration } from "./storage/migrations/0020-status-versions.js";
+export { rowVersionsMigration } from "./storage/migrations/0020-row-versions.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";

@@ -58,6 +58,11 @@ export interface AccountsTable {
   note_source: Generated<string | null>;
   /** Whether the account's public posts may be indexed by search (migration 0011). */
   indexable: DbBoolWithDefault;
+  /**
+   * Raised by the database itself (migration 0020's triggers) by every update that names a column but the counters
+   * and `last_status_at`, so a row kept in memory is still the row while its version is the same (kept-rows.ts).
+   */
+  version: Generated<number>;
 }
 
 export interface UsersTable {
@@ -329,7 +334,7 @@ export interface StatusesTable {
   edited_at: Timestamp | null;
   /**
    * Raised by the database itself (migration 0020's triggers) by every update that names a column but the three
-   * counters, so a row kept in memory is still the row while its version is the same (kept-status-rows.ts).
+   * counters, so a row kept in memory is still the row while its version is the same (kept-rows.ts).
    */
   version: Generated<number>;
 }

@@ -14,7 +14,7 @@ import * as federationMonitoring from "./0015_federation_monitoring.js";
 import * as publicTimelineIndex from "./0016_public_timeline_index.js";
 import * as partialIndexes from "./0018_partial_indexes.js";
 import * as pendingPostReactions from "./0019_pending_post_reactions.js";
-import * as statusVersions from "./0020_status_versions.js";
+import * as rowVersions from "./0020_row_versions.js";
 
 /** Numbered migrations, in order. The PostgreSQL adapter has one of each number. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -33,5 +33,5 @@ export const sqliteMigrations: Record<string, Migration> = {
   "0016_public_timeline_index": publicTimelineIndex,
   "0018_partial_indexes": partialIndexes,
   "0019_pending_post_reactions": pendingPostReactions,
-  "0020_status_versions": statusVersions,
+  "0020_row_versions": rowVersions,
 };

@@ -2,9 +2,10 @@ import type { Selectable } from "kysely";
 import type { AccountEntity } from "../../api/entities/account.js";
 import type { JsonTexts } from "../../api/json-text.js";
 import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../api/serializers/account.js";
-import { findAccountRows } from "../../storage/repositories/accounts.js";
+import { ACCOUNT_COUNTERS, type AccountCounter, findAccountRows, findAccountVersions } from "../../storage/repositories/accounts.js";
 import { type AccountsTable, toBool } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
+import { KeptRows } from "../kept-rows.js";
 import { RenderMemo } from "../render-memo.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
 
@@ -39,6 +40,9 @@ export class AccountViews {
     private readonly media: MediaUrls,
   ) {}
 
+  /** The accounts' rows, read again whole only when their version differs. */
+  readonly #rows = new KeptRows<AccountRow, AccountCounter>(ACCOUNT_TEXT_MEMO_SIZE, ACCOUNT_COUNTERS);
+
   /** Each account's entity and text, made again when its row, images or the account it moved to differ. */
   readonly #views = new RenderMemo<AccountView>(ACCOUNT_TEXT_MEMO_SIZE);
 
@@ -46,14 +50,14 @@ export class AccountViews {
   async render(ids: readonly string[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    return this.renderLoaded(await this.#rows(unique), texts);
+    return this.renderLoaded(await this.#read(unique), texts);
   }
 
   /** Renders accounts whose rows were just read or written, as `render` would after reading them. */
   async renderLoaded(rows: readonly AccountRow[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
     const unique = rows.map((row) => row.id);
     const movedIds = rows.map((row) => row.moved_to_account_id).filter((id): id is string => id !== null && !unique.includes(id));
-    const movedRows = movedIds.length > 0 ? await this.#rows(movedIds) : [];
+    const movedRows = movedIds.length > 0 ? await this.#read(movedIds) : [];
     const byId = new Map([...rows, ...movedRows].map((row) => [row.id, row]));
     const mediaIds = [...byId.values()]
       .flatMap((row) => [row.avatar_media_id, row.header_media_id])
@@ -80,8 +84,9 @@ export class AccountViews {
     return this.render(rows.map((row) => row.id));
   }
 
-  async #rows(ids: readonly string[]): Promise<AccountRow[]> {
-    return findAccountRows(this.deps.storage.db, ids);
+  async #read(ids: readonly string[]): Promise<AccountRow[]> {
+    const db = this.deps.storage.db;
+    return this.#rows.rows(await findAccountVersions(db, ids), (unkept) => findAccountRows(db, unkept));
   }
 
   /**

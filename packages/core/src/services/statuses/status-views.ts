@@ -9,14 +9,18 @@ import {
   loadOwnVotes,
   loadPolls,
   loadStatusTags,
+  STATUS_COUNTERS,
+  type StatusCounter,
+  loadStatusRows,
   loadViewerMarks,
+  loadVisibleStatusVersions,
 } from "../../storage/repositories/status-view-loads.js";
 import { readFlag } from "../../storage/repositories/status-columns.js";
 import type { StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
+import { KeptRows } from "../kept-rows.js";
 import { RenderMemo } from "../render-memo.js";
-import { KeptStatusRows } from "./kept-status-rows.js";
 import { type StatusParts, StatusPartsCache } from "./status-parts-cache.js";
 import { type StatusTextParts, statusText, statusTextParts } from "./status-text.js";
 
@@ -64,7 +68,8 @@ export class StatusViews {
     events?.on("status.deleted", (event) => this.#forget(event.statusId));
   }
 
-  readonly #rows = new KeptStatusRows(STATUS_TEXT_MEMO_SIZE);
+  /** The posts' rows, read again whole only when their version differs. */
+  readonly #rows = new KeptRows<StatusRow, StatusCounter>(STATUS_TEXT_MEMO_SIZE, STATUS_COUNTERS);
   readonly #parts = new StatusPartsCache();
   /** The lasting pieces of each post's JSON text, made again when anything they are made from differs. */
   readonly #texts = new RenderMemo<StatusTextParts>(STATUS_TEXT_MEMO_SIZE);
@@ -75,12 +80,18 @@ export class StatusViews {
     this.#texts.forget(statusId);
   }
 
+  /** The rows of the posts among `ids` the viewer may see, in no particular order. */
+  async #visibleRows(ids: readonly string[], viewerId: string | null): Promise<StatusRow[]> {
+    const db = this.deps.storage.db;
+    return this.#rows.rows(await loadVisibleStatusVersions(db, ids, viewerId), (unkept) => loadStatusRows(db, unkept));
+  }
+
   async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
     const db = this.deps.storage.db;
     const unique = [...new Set(ids)];
-    const outer = await this.#rows.visible(db, unique, viewerId);
+    const outer = await this.#visibleRows(unique, viewerId);
     const boostedIds = [...new Set(outer.flatMap((row) => (row.reblog_of_id ? [row.reblog_of_id] : [])))];
-    const boosted = await this.#rows.visible(db, boostedIds, viewerId);
+    const boosted = await this.#visibleRows(boostedIds, viewerId);
     const rows = new Map<string, StatusRow>();
     for (const row of [...outer, ...boosted]) rows.set(row.id, row);
     // The posts whose content is shown: every non-boost, and the boosted posts.

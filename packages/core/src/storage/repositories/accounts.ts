@@ -37,6 +37,26 @@ const selectAccountRows = compiledOnce((db, args: { ids: readonly string[] }) =>
   db.selectFrom("accounts").selectAll().where("id", "in", args.ids),
 );
 
+/** What of an account changes without a new version (migration 0020): its counters and the date of its last post. */
+export type AccountCounter = "statuses_count" | "followers_count" | "following_count" | "last_status_at";
+export const ACCOUNT_COUNTERS: readonly AccountCounter[] = ["statuses_count", "followers_count", "following_count", "last_status_at"];
+
+/** The version and counters of these accounts: what tells whether a kept row is current. */
+export async function findAccountVersions(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Pick<Selectable<AccountsTable>, "id" | "version" | AccountCounter>[]> {
+  if (ids.length === 0) return [];
+  return selectAccountVersions(db, { ids });
+}
+
+const selectAccountVersions = compiledOnce((db, args: { ids: readonly string[] }) =>
+  db
+    .selectFrom("accounts")
+    .select(["id", "version", "statuses_count", "followers_count", "following_count", "last_status_at"])
+    .where("id", "in", args.ids),
+);
+
 function selectLocalAccounts(db: Kysely<Database>) {
   return db
     .selectFrom("accounts")

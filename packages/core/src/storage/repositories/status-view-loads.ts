@@ -8,8 +8,10 @@ import type { Database, PollRow, StatusRow } from "../schema.js";
  * rendering a page costs the same number of queries however long it is.
  */
 
-/** What of a post can change without a new version: its counters. */
-export type StatusVersionRow = Pick<StatusRow, "id" | "version" | "replies_count" | "reblogs_count" | "favourites_count">;
+/** What of a post changes without a new version (migration 0020): its counters. */
+export type StatusCounter = "replies_count" | "reblogs_count" | "favourites_count";
+export const STATUS_COUNTERS: readonly StatusCounter[] = ["replies_count", "reblogs_count", "favourites_count"];
+export type StatusVersionRow = Pick<StatusRow, "id" | "version" | StatusCounter>;
 
 /** The version and counters of the posts among `ids` the viewer may see: what tells whether a kept row is current. */
 export async function loadVisibleStatusVersions(
