@@ -70,6 +70,15 @@ describe("statusText", () => {
     }
   });
 
+  it("ends with the marks as JSON.stringify writes them, for each combination of the five", () => {
+    const names = ["favourited", "reblogged", "muted", "bookmarked", "pinned"] as const;
+    for (let bits = 0; bits < 32; bits++) {
+      const each = entity(Object.fromEntries(names.map((name, i) => [name, (bits & (1 << i)) !== 0])));
+      const parts = statusTextParts(each, JSON.stringify(each.account));
+      expect(jsonString(statusText(each, parts, "null")), `marks ${bits}`).toBe(JSON.stringify(each));
+    }
+  });
+
   it("nests the boosted post's text", () => {
     const inner = entity(marks);
     const boost = entity({ ...marks, id: "st_2", content: "", reblog: inner as unknown as StatusEntity["reblog"] });
