@@ -185,15 +185,18 @@ async function measureEngineSize(engine, size, pg, results) {
   try {
     for (const scenario of captured) {
       const peakKnown = resetPeakMemory(kith.pid);
-      // The server's CPU in the measured window: the load generator reads it after its warm-up.
-      const measured = await load(kith.url, scenario.request, { connections, durationMs, pid: kith.pid });
+      // The server's CPU in the measured windows: the load generator reads it around each of them, after its warm-up.
+      // The baseline is steady from its first request (it answers from memory): a second or two in all measures it,
+      // in turns with the server's windows.
+      const measured = await load(kith.url, scenario.request, {
+        connections,
+        durationMs,
+        pid: kith.pid,
+        baseline: { url: baseline.url, durationMs: Math.min(durationMs, quick ? 1_000 : 2_000) },
+      });
       const cpu = measured.serverCpuMs;
       const peakRssMb = peakKnown ? memoryMb(kith.pid).peak : null;
-      // The baseline is steady from its first request (it answers from memory): a second or two measures it.
-      const bare = await load(baseline.url, scenario.request, {
-        connections,
-        durationMs: Math.min(durationMs, quick ? 1_000 : 2_000),
-      });
+      const bare = measured.baseline;
       const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
       results.rows.push({
         engine,

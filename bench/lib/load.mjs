@@ -3,23 +3,31 @@
 // line of results. Closed loop: each connection sends its next request when
 // the previous answer has been read (keep-alive), for a fixed duration.
 //
-// Input: { url, method, path, headers, body?, bodyTemplate?, connections, durationMs, warmupMs, pid? }
-// With the server's `pid`, the result has `serverCpuMs`: its CPU in the measured window, without the warm-up.
+// Input: { url, method, path, headers, body?, bodyTemplate?, connections, durationMs, warmupMs, pid?, baseline? }
+// With the server's `pid`, the result has `serverCpuMs`: its CPU from the first measured window on, without the warm-up.
 // `bodyTemplate` has `{n}` replaced by a request counter, so posts differ.
+//
+// With `baseline: { url, durationMs }`, the same requests go to the baseline too, in turns: the measured time is cut
+// into `rounds` windows for each target, taken one after the other (the server's, then the baseline's, ...), and the
+// result has `baseline: { requests, rps }` for the baseline's windows together. The machine's speed drifts by tens of
+// percent within a minute; taken in turns, both sides see the same drift and their ratio stays put.
 
 import http from "node:http";
 import { cpuMs } from "./processes.mjs";
 
 const spec = JSON.parse(process.argv[2]);
-const target = new URL(spec.url);
-const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
+const rounds = spec.baseline ? (spec.rounds ?? 3) : 1;
 
-function once(n) {
+function target(url) {
+  return { url: new URL(url), agent: new http.Agent({ keepAlive: true, maxSockets: spec.connections }) };
+}
+
+function once({ url, agent }, n) {
   return new Promise((resolve) => {
     const body = spec.bodyTemplate ? spec.bodyTemplate.replaceAll("{n}", String(n)) : spec.body;
     const started = process.hrtime.bigint();
     const request = http.request(
-      { host: target.hostname, port: target.port, method: spec.method ?? "GET", path: spec.path, agent, headers: spec.headers ?? {} },
+      { host: url.hostname, port: url.port, method: spec.method ?? "GET", path: spec.path, agent, headers: spec.headers ?? {} },
       (response) => {
         response.on("data", () => {});
         response.on("end", () => resolve({ status: response.statusCode ?? 0, ns: Number(process.hrtime.bigint() - started) }));
@@ -31,32 +39,51 @@ function once(n) {
   });
 }
 
-async function run(durationMs, record) {
+let counter = 0;
+
+/** Sends requests on every connection for `durationMs`; the seconds it took, every answer read. */
+async function run(to, durationMs, record) {
+  const started = process.hrtime.bigint();
   const deadline = Date.now() + durationMs;
-  let counter = 0;
   const worker = async () => {
     while (Date.now() < deadline) {
-      const result = await once(counter++);
+      const result = await once(to, counter++);
       record?.(result);
     }
   };
   await Promise.all(Array.from({ length: spec.connections }, worker));
+  return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-await run(spec.warmupMs ?? 500);
+const server = target(spec.url);
+const baseline = spec.baseline ? target(spec.baseline.url) : null;
+await run(server, spec.warmupMs ?? 500);
+if (baseline) await run(baseline, Math.min(spec.warmupMs ?? 500, 300));
+
 const latencies = [];
 const statuses = {};
+// The server's CPU from its first window to the end: in the baseline's windows it may still finish work the requests
+// before left (a post's fan-out), which is theirs.
 const serverCpuBefore = spec.pid ? cpuMs(spec.pid) : null;
-const startedAt = process.hrtime.bigint();
-await run(spec.durationMs, (result) => {
-  latencies.push(result.ns);
-  statuses[result.status] = (statuses[result.status] ?? 0) + 1;
-});
-const elapsedS = Number(process.hrtime.bigint() - startedAt) / 1e9;
+let serverSeconds = 0;
+let baselineRequests = 0;
+let baselineSeconds = 0;
+for (let round = 0; round < rounds; round++) {
+  serverSeconds += await run(server, spec.durationMs / rounds, (result) => {
+    latencies.push(result.ns);
+    statuses[result.status] = (statuses[result.status] ?? 0) + 1;
+  });
+  if (baseline) {
+    baselineSeconds += await run(baseline, spec.baseline.durationMs / rounds, () => {
+      baselineRequests++;
+    });
+  }
+}
 const serverCpuMs = serverCpuBefore === null ? null : cpuMs(spec.pid) - serverCpuBefore;
 latencies.sort((a, b) => a - b);
 const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] / 1e6 : null);
-agent.destroy();
-process.stdout.write(
-  `${JSON.stringify({ requests: latencies.length, rps: latencies.length / elapsedS, p50: at(0.5), p99: at(0.99), statuses, serverCpuMs })}\n`,
-);
+server.agent.destroy();
+baseline?.agent.destroy();
+const result = { requests: latencies.length, rps: latencies.length / serverSeconds, p50: at(0.5), p99: at(0.99), statuses, serverCpuMs };
+if (baseline) result.baseline = { requests: baselineRequests, rps: baselineRequests / baselineSeconds };
+process.stdout.write(`${JSON.stringify(result)}\n`);

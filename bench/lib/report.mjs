@@ -115,8 +115,10 @@ export function report({ results, machine, quick, connections, durationMs, readi
 
 Measured ${results.startedAt.toISOString().slice(0, 10)} by \`pnpm bench${quick ? " --quick" : ""}\` on ${machine.cpu} (${machine.cores} cores), ${machine.memoryGb.toFixed(0)} GB, ${machine.os}, Node ${machine.node}.
 Each request scenario ran ${durationMs / 1000} s after a warm-up, with ${connections} keep-alive connections from a separate load-generator process,
-first against Kith (\`kith serve\`, its own process) and then against a bare node:http server answering the same bytes from memory
-(the baseline), in the same run. CPU time is the server process's user + system time in the measured window (after the warm-up) divided by the requests answered in it; peak RSS is the server's highest resident memory during the scenario.
+against Kith (\`kith serve\`, its own process) and against a bare node:http server answering the same bytes from memory
+(the baseline), in the same run and in turns: three windows of each, one after the other, so that the machine's drift in speed
+(tens of percent within a minute here) falls on both alike. CPU time is the server process's user + system time from its first
+measured window on (after the warm-up) divided by the requests it answered; peak RSS is the server's highest resident memory during the scenario.
 
 ## Requests
 
