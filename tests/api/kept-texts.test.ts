@@ -110,10 +110,14 @@ describeFeedsOnEngines("timeline and notification answers from kept texts", (mak
     await expectFresh("a reply");
     await call(alice, "PUT", `/api/v1/statuses/${first}`, { status: "First, edited" });
     await expectFresh("an edit");
-    // Another process's edit in the same millisecond leaves `updated_at` as it was.
+    // Another process's edit in the same millisecond leaves `updated_at` as it was; it may change the mentions too.
+    await kith.storage.db
+      .insertInto("mentions")
+      .values({ status_id: first, account_id: dave.account.id, created_at: new Date().toISOString() })
+      .execute();
     await kith.storage.db
       .updateTable("statuses")
-      .set({ content: "<p>Edited again, same millisecond</p>" })
+      .set({ content: "<p>Edited again, same millisecond, @txt_dave</p>" })
       .where("id", "=", first)
       .execute();
     await kith.storage.db

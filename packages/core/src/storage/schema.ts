@@ -327,14 +327,15 @@ export interface StatusesTable {
   created_at: Timestamp;
   /**
    * Set by every write of the row but its three counters (an edit, which may change text, content, spoiler_text,
-   * sensitive, language and edited_at; no other column changes after the insert), so a post's rendering is the same
-   * while these are: the renderers keep parts of it by them (status-parts-cache.ts, StatusViews' JSON pieces).
+   * sensitive, language and edited_at; no other column changes after the insert). Renderers keep what they made of a
+   * row by `version` below, which two edits in the same millisecond cannot leave as it was.
    */
   updated_at: Timestamp;
   edited_at: Timestamp | null;
   /**
    * Raised by the database itself (migration 0020's triggers) by every update that names a column but the three
-   * counters, so a row kept in memory is still the row while its version is the same (kept-rows.ts).
+   * counters, so a row kept in memory is still the row while its version is the same (kept-rows.ts), and so is what
+   * was made of it (status-parts-cache.ts, StatusViews' JSON pieces).
    */
   version: Generated<number>;
 }

@@ -6,9 +6,9 @@ import { RenderMemo } from "../render-memo.js";
  * written (created, edited): its mentions, tags, application and whether it
  * has a poll. Each costs a query to load, and a page of posts is read far
  * more often than it is written, so they are kept per process, keyed by the
- * post's id and version (`updated_at`, bumped by every edit on every
- * process). Edits in this process also forget the entry at once, so two
- * writes in the same millisecond cannot leave an old version behind.
+ * post's id and version (`statuses.version`, raised by the database on every
+ * edit from any process, migration 0020). Edits in this process also forget
+ * the entry at once, which frees it sooner.
  * Counters, visibility, polls' tallies, media and the viewer's own marks are
  * never cached: they are read fresh with the post's row.
  */
@@ -29,11 +29,11 @@ export class StatusPartsCache {
     this.#memo = new RenderMemo(capacity);
   }
 
-  get(id: string, version: string): StatusParts | undefined {
+  get(id: string, version: number): StatusParts | undefined {
     return this.#memo.get(id, [version]);
   }
 
-  set(id: string, version: string, parts: StatusParts): void {
+  set(id: string, version: number, parts: StatusParts): void {
     this.#memo.set(id, [version], parts);
   }
 

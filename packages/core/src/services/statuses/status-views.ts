@@ -103,7 +103,7 @@ export class StatusViews {
     const now = this.deps.clock.now();
     const parts = new Map<string, StatusParts>();
     for (const row of shown) {
-      const cached = this.#parts.get(row.id, row.updated_at);
+      const cached = this.#parts.get(row.id, row.version);
       if (cached) parts.set(row.id, cached);
     }
     const missing = shown.filter((row) => !parts.has(row.id));
@@ -143,7 +143,7 @@ export class StatusViews {
         hasPoll: pollBy.has(row.id),
       };
       parts.set(row.id, loaded);
-      this.#parts.set(row.id, row.updated_at, loaded);
+      this.#parts.set(row.id, row.version, loaded);
     }
 
     const texts = options.texts;
@@ -170,16 +170,10 @@ export class StatusViews {
       if (marks) Object.assign(entity, viewerFlags(row, marks));
       if (!texts) return { entity, textParts: null };
       const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
-      // What the lasting pieces are made of: the columns of the row that change (an edit sets `updated_at` and the
-      // columns compared here, so two edits in one millisecond are told apart too; the rest never change), the author's
-      // text, the media, the parts and the source when shown.
+      // What the lasting pieces are made of: the row's version (raised by the database on every write but the
+      // counters', migration 0020) and counters, the author's text, the media, the parts and the source when shown.
       const inputs = [
-        row.updated_at,
-        row.edited_at,
-        row.content,
-        row.spoiler_text,
-        row.sensitive,
-        row.language,
+        row.version,
         row.reblogs_count,
         row.favourites_count,
         row.replies_count,
@@ -212,7 +206,7 @@ export class StatusViews {
       if (!texts || !content.textParts) continue;
       const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
       // The boost's pieces carry the boosted post's counters: its pieces (the same object while unchanged) are an input.
-      const inputs = [row.updated_at, accountText, content.textParts];
+      const inputs = [row.version, accountText, content.textParts];
       const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(boost, accountText));
       texts.set(boost, statusText(boost, textParts, texts.get(content.entity) ?? JSON.stringify(content.entity)));
     }
