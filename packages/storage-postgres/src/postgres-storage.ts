@@ -50,6 +50,7 @@ const CAPABILITIES: StorageCapabilities = {
   fullTextSearch: "tsvector",
   skipLocked: true,
   concurrentProcesses: true,
+  fenceCorrelatedExists: true,
 };
 
 /**

@@ -11,6 +11,15 @@ export interface StorageCapabilities {
   readonly skipLocked: boolean;
   /** Several processes may write the same database at once. */
   readonly concurrentProcesses: boolean;
+  /**
+   * The planner may run a correlated `exists` over the whole inner table (as a
+   * join, or by hashing every row the subquery could match) where probing an
+   * index once per outer row is cheaper. PostgreSQL does this with the
+   * visibility checks of a page of posts: it hashed all 995 follows of a reader
+   * to check five posts. Such checks are then written with `offset 0`, which
+   * it does not look through (`storage/exists-fence.ts`). Absent: false.
+   */
+  readonly fenceCorrelatedExists?: boolean;
 }
 
 export interface ConsumeOnceInput {

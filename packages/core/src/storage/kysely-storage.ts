@@ -10,6 +10,7 @@ import type {
   StorageInfo,
 } from "../ports/storage.js";
 import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
+import { registerStorageHandle } from "./exists-fence.js";
 import { applyMigrations } from "./migrator.js";
 import type { Database, OneTimeSecretRow } from "./schema.js";
 
@@ -24,7 +25,9 @@ export abstract class KyselyStorage implements Storage {
   constructor(
     readonly db: Kysely<Database>,
     private readonly migrations: Record<string, Migration>,
-  ) {}
+  ) {
+    registerStorageHandle(db, this);
+  }
 
   transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);

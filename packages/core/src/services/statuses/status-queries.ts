@@ -121,7 +121,7 @@ export class StatusQueries {
         .selectFrom("statuses")
         .select(["statuses.id", "statuses.account_id"])
         .where("statuses.reblog_of_id", "=", status.id)
-        .where(visibleTo(viewerId)),
+        .where(visibleTo(viewerId, "statuses", this.deps.storage.db)),
       "statuses.id",
       page,
     );
@@ -210,7 +210,7 @@ export class StatusQueries {
           .innerJoin("statuses", "statuses.id", "status_pins.status_id")
           .select(["status_pins.id", "status_pins.status_id"])
           .where("status_pins.account_id", "=", accountId)
-          .where(visibleTo(viewerId)),
+          .where(visibleTo(viewerId, "statuses", db)),
         "status_pins.id",
         page,
       );
@@ -219,7 +219,11 @@ export class StatusQueries {
         viewerId,
       );
     }
-    let q = db.selectFrom("statuses").select("statuses.id").where("statuses.account_id", "=", accountId).where(visibleTo(viewerId));
+    let q = db
+      .selectFrom("statuses")
+      .select("statuses.id")
+      .where("statuses.account_id", "=", accountId)
+      .where(visibleTo(viewerId, "statuses", db));
     if (query.excludeReplies) {
       // Replies to oneself (threads) stay, as Mastodon keeps them.
       q = q.where((eb) => eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", accountId)]));

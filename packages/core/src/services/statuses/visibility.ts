@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
+import { existsFence } from "../../storage/exists-fence.js";
 import type { Database, Visibility } from "../../storage/schema.js";
 
 /**
@@ -20,9 +21,11 @@ import type { Database, Visibility } from "../../storage/schema.js";
  *
  * Signatures:
  *
- *   visibleTo(viewerId: string | null, table = "statuses"): Expression<SqlBool>
+ *   visibleTo(viewerId: string | null, table = "statuses", db?): Expression<SqlBool>
  *     A WHERE condition over the statuses table (or an alias of it), for list
- *     queries: `db.selectFrom("statuses").where(visibleTo(viewerId))`.
+ *     queries: `db.selectFrom("statuses").where(visibleTo(viewerId, "statuses", db))`.
+ *     Given the handle, each check is written as that engine probes it per
+ *     post (storage/exists-fence.ts); without it, the results are the same.
  *
  *   visibleStatusIds(db, ids: readonly string[], viewerId: string | null): Promise<Set<string>>
  *     Which of `ids` the viewer may see, in one query.
@@ -41,12 +44,16 @@ export function isVisibility(value: string): value is Visibility {
   return value === "public" || value === "unlisted" || value === "private" || value === "direct";
 }
 
-/** A WHERE condition over `table` (the statuses table or an alias of it) holding the rules above for `viewerId`. */
-export function visibleTo(viewerId: string | null, table = "statuses"): Expression<SqlBool> {
+/**
+ * A WHERE condition over `table` (the statuses table or an alias of it) holding the rules above for `viewerId`,
+ * each check written as `db`'s engine probes it once per post.
+ */
+export function visibleTo(viewerId: string | null, table = "statuses", db?: Kysely<Database>): Expression<SqlBool> {
   const id = sql.ref(`${table}.id`);
   const author = sql.ref(`${table}.account_id`);
   const visibility = sql.ref(`${table}.visibility`);
-  const authorActive = sql<SqlBool>`exists (select 1 from accounts vis_a where vis_a.id = ${author} and vis_a.suspended_at is null)`;
+  const fence = existsFence(db);
+  const authorActive = sql<SqlBool>`exists (select 1 from accounts vis_a where vis_a.id = ${author} and vis_a.suspended_at is null${fence})`;
   if (viewerId === null) {
     return sql<SqlBool>`(${visibility} in ('public', 'unlisted') and ${authorActive})`;
   }
@@ -55,13 +62,13 @@ export function visibleTo(viewerId: string | null, table = "statuses"): Expressi
     or (
       (
         ${visibility} in ('public', 'unlisted')
-        or (${visibility} = 'private' and exists (select 1 from follows vis_f where vis_f.account_id = ${viewerId} and vis_f.target_account_id = ${author}))
-        or (${visibility} in ('private', 'direct') and exists (select 1 from mentions vis_m where vis_m.status_id = ${id} and vis_m.account_id = ${viewerId}))
+        or (${visibility} = 'private' and exists (select 1 from follows vis_f where vis_f.account_id = ${viewerId} and vis_f.target_account_id = ${author}${fence}))
+        or (${visibility} in ('private', 'direct') and exists (select 1 from mentions vis_m where vis_m.status_id = ${id} and vis_m.account_id = ${viewerId}${fence}))
       )
       and not exists (
         select 1 from blocks vis_b
         where (vis_b.account_id = ${viewerId} and vis_b.target_account_id = ${author})
-           or (vis_b.account_id = ${author} and vis_b.target_account_id = ${viewerId})
+           or (vis_b.account_id = ${author} and vis_b.target_account_id = ${viewerId})${fence}
       )
     )
   ))`;
@@ -74,7 +81,7 @@ export async function visibleStatusIds(db: Kysely<Database>, ids: readonly strin
     .selectFrom("statuses")
     .select("statuses.id")
     .where("statuses.id", "in", [...new Set(ids)])
-    .where(visibleTo(viewerId))
+    .where(visibleTo(viewerId, "statuses", db))
     .execute();
   return new Set(rows.map((row) => row.id));
 }

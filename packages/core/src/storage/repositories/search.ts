@@ -248,7 +248,7 @@ async function searchMatching(db: Kysely<Database>, search: StatusSearch, match:
     .selectFrom("statuses")
     .select("statuses.id")
     .where(match)
-    .where(visibleTo(viewer))
+    .where(visibleTo(viewer, "statuses", db))
     .where(notHiddenFrom("statuses.account_id", viewer, search.now))
     .where(
       sql<SqlBool>`(

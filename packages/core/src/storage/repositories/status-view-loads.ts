@@ -32,11 +32,19 @@ const VERSION_COLUMNS = [
 ] as const;
 
 const selectVersionsVisibleToGuest = compiledOnce((db, args: { ids: readonly string[] }) =>
-  db.selectFrom("statuses").select(VERSION_COLUMNS).where("statuses.id", "in", args.ids).where(visibleTo(null)),
+  db
+    .selectFrom("statuses")
+    .select(VERSION_COLUMNS)
+    .where("statuses.id", "in", args.ids)
+    .where(visibleTo(null, "statuses", db)),
 );
 
 const selectVersionsVisibleTo = compiledOnce((db, args: { ids: readonly string[]; viewerId: string }) =>
-  db.selectFrom("statuses").select(VERSION_COLUMNS).where("statuses.id", "in", args.ids).where(visibleTo(args.viewerId)),
+  db
+    .selectFrom("statuses")
+    .select(VERSION_COLUMNS)
+    .where("statuses.id", "in", args.ids)
+    .where(visibleTo(args.viewerId, "statuses", db)),
 );
 
 /** The rows of the posts among `ids` that exist, whoever may see them. */

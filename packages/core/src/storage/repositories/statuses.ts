@@ -12,8 +12,12 @@ export async function findStatus(db: Kysely<Database>, id: string): Promise<Stat
 /** The post if the viewer may see it, else null. */
 export async function findVisibleStatus(db: Kysely<Database>, id: string, viewerId: string | null): Promise<StatusRow | null> {
   return (
-    (await db.selectFrom("statuses").selectAll("statuses").where("statuses.id", "=", id).where(visibleTo(viewerId)).executeTakeFirst()) ??
-    null
+    (await db
+      .selectFrom("statuses")
+      .selectAll("statuses")
+      .where("statuses.id", "=", id)
+      .where(visibleTo(viewerId, "statuses", db))
+      .executeTakeFirst()) ?? null
   );
 }
 
@@ -45,7 +49,11 @@ export interface PostingDefaults {
 }
 
 /** What a new post of the account takes by default, and the application of the session it is made through: one statement for both. */
-export async function postingDefaults(db: Kysely<Database>, accountId: string, sessionId: string | null): Promise<PostingDefaults | undefined> {
+export async function postingDefaults(
+  db: Kysely<Database>,
+  accountId: string,
+  sessionId: string | null,
+): Promise<PostingDefaults | undefined> {
   return (await selectPostingDefaults(db, { accountId, sessionId: sessionId ?? "" }))[0];
 }
 
@@ -100,7 +108,10 @@ export function accountsByIds(db: Kysely<Database>, ids: readonly string[]): Pro
  * Mastodon counts them for a Delete: the ones it mentions or replies to, and
  * those that boosted, favourited or replied to it.
  */
-export async function reachedRemoteAccountIds(db: Kysely<Database>, status: Pick<StatusRow, "id" | "in_reply_to_account_id">): Promise<string[]> {
+export async function reachedRemoteAccountIds(
+  db: Kysely<Database>,
+  status: Pick<StatusRow, "id" | "in_reply_to_account_id">,
+): Promise<string[]> {
   const rows = await db
     .selectFrom("accounts")
     .select("id")
