@@ -145,3 +145,40 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
     }
   });
 });
+
+describe.skipIf(serverUrl === null)("session settings", () => {
+  const name = `kith_settings_${process.pid}_${randomBytes(3).toString("hex")}`;
+  let url: string;
+
+  beforeAll(async () => {
+    url = await createPostgresDatabase(serverUrl ?? "", name);
+  });
+
+  afterAll(async () => {
+    if (serverUrl) await dropPostgresDatabase(serverUrl, name);
+  });
+
+  it("runs without JIT on every connection of its pool, as the server's default has it on", async () => {
+    const storage = createPostgresStorage({ connectionString: url, max: 3 });
+    try {
+      // Three connections at once, each asked on its own: the setting must hold for every one the pool opens.
+      const answers = await Promise.all(
+        [1, 2, 3].map(() =>
+          storage.transaction(async (trx) => {
+            const { rows } = await sql<{
+              jit: string;
+              pid: number;
+            }>`SELECT current_setting('jit') AS jit, pg_backend_pid() AS pid, pg_sleep(0.05)`.execute(trx);
+            return rows[0];
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer?.jit)).toEqual(["off", "off", "off"]);
+      expect(new Set(answers.map((answer) => answer?.pid)).size).toBe(3);
+      const { rows } = await sql<{ jit: string }>`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`.execute(storage.db);
+      expect(rows[0]?.jit).toBe("on");
+    } finally {
+      await storage.close();
+    }
+  });
+});
