@@ -52,17 +52,21 @@ describe.skipIf(serverUrl === null)("createPostgresStorage on a caller's pool", 
   });
 });
 
-describe.skipIf(serverUrl === null)("prepared statements", () => {
-  const name = `kith_prepared_${process.pid}_${randomBytes(3).toString("hex")}`;
-  let url: string;
-
+/** A database of the suite's own, made before its tests and dropped after them; the getter gives its URL. */
+function suiteDatabase(prefix: string): () => string {
+  const name = `${prefix}_${process.pid}_${randomBytes(3).toString("hex")}`;
+  let url = "";
   beforeAll(async () => {
     url = await createPostgresDatabase(serverUrl ?? "", name);
   });
-
   afterAll(async () => {
     if (serverUrl) await dropPostgresDatabase(serverUrl, name);
   });
+  return () => url;
+}
+
+describe.skipIf(serverUrl === null)("prepared statements", () => {
+  const databaseUrl = suiteDatabase("kith_prepared");
 
   /** The statements the pool's one connection has prepared. */
   async function prepared(storage: ReturnType<typeof createPostgresStorage>): Promise<string[]> {
@@ -74,7 +78,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
     storage.db.selectFrom("instance_settings").selectAll().where("key", "=", "k").execute();
 
   it("prepares a statement on its second run, and runs it again anew after another process changed its table", async () => {
-    const storage = createPostgresStorage({ connectionString: url, max: 1 });
+    const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 1 });
     try {
       await storage.migrate();
       await storage.db.insertInto("instance_settings").values({ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z" }).execute();
@@ -84,7 +88,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
       expect((await prepared(storage)).some((text) => text.includes('from "instance_settings"'))).toBe(true);
       expect(await readSettings(storage)).toEqual([{ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z" }]);
 
-      const other = new pg.Client({ connectionString: url });
+      const other = new pg.Client({ connectionString: databaseUrl() });
       await other.connect();
       await other.query("ALTER TABLE instance_settings ADD COLUMN note text");
       await other.end();
@@ -100,12 +104,12 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
   });
 
   it("tells a transaction that ran into a stale prepared statement why it failed", async () => {
-    const storage = createPostgresStorage({ connectionString: url, max: 1 });
+    const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 1 });
     try {
       await storage.migrate();
       await readSettings(storage);
       await readSettings(storage);
-      const other = new pg.Client({ connectionString: url });
+      const other = new pg.Client({ connectionString: databaseUrl() });
       await other.connect();
       await other.query("ALTER TABLE instance_settings ADD COLUMN remark text");
       await other.end();
@@ -119,7 +123,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
   });
 
   it("keeps a statement prepared in a transaction that was rolled back", async () => {
-    const storage = createPostgresStorage({ connectionString: url, max: 1 });
+    const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 1 });
     try {
       await storage.migrate();
       const failed = storage.transaction(async (trx) => {
@@ -136,7 +140,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
   });
 
   it("runs every statement unnamed when told to", async () => {
-    const storage = createPostgresStorage({ connectionString: url, max: 1, prepareStatements: false });
+    const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 1, prepareStatements: false });
     try {
       for (let i = 0; i < 3; i++) await readSettings(storage);
       expect(await prepared(storage)).toEqual([]);
@@ -147,19 +151,10 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
 });
 
 describe.skipIf(serverUrl === null)("session settings", () => {
-  const name = `kith_settings_${process.pid}_${randomBytes(3).toString("hex")}`;
-  let url: string;
-
-  beforeAll(async () => {
-    url = await createPostgresDatabase(serverUrl ?? "", name);
-  });
-
-  afterAll(async () => {
-    if (serverUrl) await dropPostgresDatabase(serverUrl, name);
-  });
+  const databaseUrl = suiteDatabase("kith_settings");
 
   it("runs without JIT on every connection of its pool, as the server's default has it on", async () => {
-    const storage = createPostgresStorage({ connectionString: url, max: 3 });
+    const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 3 });
     try {
       // Three connections at once, each asked on its own: the setting must hold for every one the pool opens.
       const answers = await Promise.all(
