@@ -86,6 +86,34 @@ export function isValidHost(host: string): boolean {
   return HOST_PATTERN.test(host);
 }
 
+const NO_CLIENT: ForwardedView = Object.freeze({ clientIp: null, protocol: null, host: null });
+
+/** What the address a connection comes from says, whatever its headers: parsed, canonical, trusted or not. */
+interface ConnectionView {
+  readonly direct: ForwardedView;
+  readonly trusted: boolean;
+}
+
+/** Remote addresses already read, per proxy list: a keep-alive connection, or a client that comes back, sends the same. */
+const connectionsByList = new WeakMap<TrustedProxies, Map<string, ConnectionView | null>>();
+const MAX_REMEMBERED_ADDRESSES = 1024;
+
+function connectionOf(remoteAddress: string, trusted: TrustedProxies): ConnectionView | null {
+  let known = connectionsByList.get(trusted);
+  if (!known) {
+    known = new Map();
+    connectionsByList.set(trusted, known);
+  }
+  const remembered = known.get(remoteAddress);
+  if (remembered !== undefined) return remembered;
+  const ip = parseIp(remoteAddress);
+  const view: ConnectionView | null =
+    ip === null ? null : { direct: Object.freeze({ clientIp: formatIp(ip), protocol: null, host: null }), trusted: trusted.trusts(ip) };
+  if (known.size >= MAX_REMEMBERED_ADDRESSES) known.clear();
+  known.set(remoteAddress, view);
+  return view;
+}
+
 /**
  * Reads the client's address, protocol and host from the connection, believing
  * X-Forwarded-* only when the connection comes from a trusted proxy.
@@ -96,11 +124,9 @@ export function isValidHost(host: string): boolean {
  * reached; when proxies append rather than replace, the left-most one is it.
  */
 export function resolveForwarded(remoteAddress: string | undefined, headers: IncomingHttpHeaders, trusted: TrustedProxies): ForwardedView {
-  const remote = remoteAddress === undefined ? null : parseIp(remoteAddress);
-  const direct: ForwardedView = { clientIp: remote ? formatIp(remote) : null, protocol: null, host: null };
-  if (remote === null || !trusted.trusts(remote)) return direct;
-
-  let clientIp = direct.clientIp;
+  const connection = remoteAddress === undefined ? null : connectionOf(remoteAddress, trusted);
+  if (connection === null || !connection.trusted) return connection?.direct ?? NO_CLIENT;
+  let clientIp = connection.direct.clientIp;
   const hops = listOf(headerValue(headers, "x-forwarded-for"));
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parseForwardedAddress(hops[i] ?? "");

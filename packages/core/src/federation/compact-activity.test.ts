@@ -494,6 +494,13 @@ describe("readCompactActivity", () => {
     json.object = "https://elsewhere.example/";
     expect(await activity?.toJsonLd()).toEqual(benchLike);
   });
+
+  it("keeps the document it is given without a copy when the caller owns it", async () => {
+    const json = JSON.parse(JSON.stringify(benchLike));
+    const activity = readCompactActivity(json, {}, true);
+    expect(await activity?.toJsonLd()).toBe(json);
+    expect(await readCompactActivity(json)?.toJsonLd()).not.toBe(json);
+  });
 });
 
 /** Documents the reader must leave to Fedify. */

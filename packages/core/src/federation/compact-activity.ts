@@ -22,11 +22,13 @@ const SIGNATURE_KEYS = new Set(["signature", "proof"]);
  * or blank-node id, a signature. The caller then parses with Fedify.
  *
  * Like Fedify's parse, the activity keeps a copy of the document (what
- * `toJsonLd()` returns) and the loaders it was given. Embedded objects are
- * only accepted from the activity's own origin: the constructors mark them
+ * `toJsonLd()` returns) and the loaders it was given; a caller that made the
+ * document for this read alone and will not change it (`owned`) lets the
+ * activity keep it as it is, without the copy. Embedded objects are only
+ * accepted from the activity's own origin: the constructors mark them
  * trusted, where Fedify's parse would fetch a foreign one again.
  */
-export function readCompactActivity(json: unknown, options: CompactReadOptions = {}): Activity | null {
+export function readCompactActivity(json: unknown, options: CompactReadOptions = {}, owned = false): Activity | null {
   if (!isRecord(json)) return null;
   const context = CompactContext.of(json["@context"]);
   if (context === null) return null;
@@ -41,7 +43,7 @@ export function readCompactActivity(json: unknown, options: CompactReadOptions =
     return null;
   }
   if (activity === null) return null;
-  (activity as { _cachedJsonLd?: unknown })._cachedJsonLd = structuredClone(json);
+  (activity as { _cachedJsonLd?: unknown })._cachedJsonLd = owned ? json : structuredClone(json);
   return activity as Activity;
 }
 

@@ -143,7 +143,8 @@ export function createInboxFront(deps: InboxFrontDeps): InboxFront {
     };
     let activity: Activity;
     try {
-      activity = await readActivity(json, loaders);
+      // The guard parsed `json` from the body for this request, and nothing changes it afterwards.
+      activity = await readActivity(json, loaders, true);
     } catch {
       return null;
     }
