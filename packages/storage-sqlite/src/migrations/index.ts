@@ -15,6 +15,7 @@ import * as publicTimelineIndex from "./0016_public_timeline_index.js";
 import * as partialIndexes from "./0018_partial_indexes.js";
 import * as pendingPostReactions from "./0019_pending_post_reactions.js";
 import * as rowVersions from "./0020_row_versions.js";
+import * as searchMerges from "./0021_search_merges.js";
 
 /** Numbered migrations, in order. The PostgreSQL adapter has one of each number. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const sqliteMigrations: Record<string, Migration> = {
   "0018_partial_indexes": partialIndexes,
   "0019_pending_post_reactions": pendingPostReactions,
   "0020_row_versions": rowVersions,
+  "0021_search_merges": searchMerges,
 };
