@@ -2,6 +2,7 @@ import { type Storage, visibleTo } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { type PlanNode, nodesOf, planOf } from "../support/postgres-plans.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
 /**
@@ -14,20 +15,6 @@ import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase }
 const AUTHORS = 400;
 const POSTS_PER_AUTHOR = 5;
 const READER = "reader";
-
-/** One plan node of `EXPLAIN (FORMAT JSON)`, with the fields read here. */
-interface PlanNode {
-  readonly "Node Type": string;
-  readonly "Relation Name"?: string;
-  readonly "Parent Relationship"?: string;
-  readonly Filter?: string;
-  readonly "Join Filter"?: string;
-  readonly Plans?: readonly PlanNode[];
-}
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
 
 describeIfPostgres("visibility checks on PostgreSQL", () => {
   let database: FreshPostgresDatabase;
@@ -58,29 +45,25 @@ describeIfPostgres("visibility checks on PostgreSQL", () => {
     await database?.drop();
   });
 
-  async function planOf(viewerId: string | null): Promise<PlanNode> {
+  async function pagePlan(viewerId: string | null): Promise<PlanNode> {
     const query = storage.db
       .selectFrom("statuses")
       .select("statuses.id")
       .where("statuses.id", "in", page)
       .where(visibleTo(viewerId, "statuses", storage.db));
     const compiled = query.compile();
-    const explained = await storage.db.executeQuery<{ "QUERY PLAN": string }>({
+    const explained = await storage.db.executeQuery<{ "QUERY PLAN": unknown }>({
       ...compiled,
       sql: `explain (format json) ${compiled.sql}`,
     });
-    const text = explained.rows[0]?.["QUERY PLAN"];
-    // The adapter leaves json as text (its type parsers keep the schema's conventions).
-    const plan = text === undefined ? undefined : (JSON.parse(text) as readonly { Plan: PlanNode }[])[0]?.Plan;
-    if (!plan) throw new Error("no plan");
-    return plan;
+    return planOf(explained.rows[0]?.["QUERY PLAN"]);
   }
 
   it.each([
     ["a reader", READER],
     ["a guest", null],
   ])("checks each post of a page with index probes for %s, joining and hashing no whole table", async (_who, viewerId) => {
-    const plan = await planOf(viewerId);
+    const plan = await pagePlan(viewerId);
     const nodes = nodesOf(plan);
     const described = JSON.stringify(plan, null, 1);
     expect(
