@@ -53,7 +53,7 @@ export async function findAccountVersions(
 const selectAccountVersions = compiledOnce((db, args: { ids: readonly string[] }) =>
   db
     .selectFrom("accounts")
-    .select(["id", "version", "statuses_count", "followers_count", "following_count", "last_status_at"])
+    .select(["id", "version", ...ACCOUNT_COUNTERS])
     .where("id", "in", args.ids),
 );
 
