@@ -176,12 +176,10 @@ describe("request bodies", () => {
 
   it("closes the connection rather than read an unread body of unknown or excessive size", async () => {
     const server = await start({ handler: async () => new Response("ignored"), bodyLimits: { json: 1000 } });
-    const large = await nodeRequest(server.url, {
-      method: "POST",
-      headers: { "content-length": "5000", connection: "keep-alive" },
-      chunks: ["x".repeat(5000)],
-    });
-    expect(large.headers.connection).toBe("close");
+    // Over the limit and still arriving: part of the declared body is sent, the rest would follow on the connection.
+    const large = await rawExchange(server.url, `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n${"x".repeat(2000)}`);
+    expect(large).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(large).toMatch(/\r\nconnection: close\r\n/i);
     const chunked = await rawExchange(server.url, "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n");
     expect(chunked).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(chunked).toMatch(/\r\nconnection: close\r\n/i);
