@@ -209,11 +209,13 @@ async function measureEngineSize(engine, size, pg, results) {
         cpuMsPerRequest: measured.requests ? cpu / measured.requests : null,
         peakRssMb,
         baselineRps: bare.rps,
+        baselineP50: bare.p50,
+        baselineP99: bare.p99,
         ratio: measured.rps / bare.rps,
         failures: failures.map(([status, count]) => `${count}×${status}`).join(", "),
       });
       log(
-        `  ${scenario.name}: ${measured.rps.toFixed(0)} req/s (baseline ${bare.rps.toFixed(0)}), p50 ${measured.p50?.toFixed(2)} ms, p99 ${measured.p99?.toFixed(2)} ms`,
+        `  ${scenario.name}: ${measured.rps.toFixed(0)} req/s (baseline ${bare.rps.toFixed(0)}), p50 ${measured.p50?.toFixed(2)} ms, p99 ${measured.p99?.toFixed(2)} ms (baseline ${bare.p50?.toFixed(2)} / ${bare.p99?.toFixed(2)} ms)`,
       );
     }
     for (const probe of scenarios.probes) {

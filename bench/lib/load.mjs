@@ -9,7 +9,7 @@
 //
 // With `baseline: { url, durationMs }`, the same requests go to the baseline too, in turns: the measured time is cut
 // into `rounds` windows for each target, taken one after the other (the server's, then the baseline's, ...), and the
-// result has `baseline: { requests, rps }` for the baseline's windows together. The machine's speed drifts by tens of
+// result has `baseline: { requests, rps, p50, p99 }` for the baseline's windows together. The machine's speed drifts by tens of
 // percent within a minute; taken in turns, both sides see the same drift and their ratio stays put.
 
 import http from "node:http";
@@ -61,12 +61,12 @@ await run(server, spec.warmupMs ?? 500);
 if (baseline) await run(baseline, Math.min(spec.warmupMs ?? 500, 300));
 
 const latencies = [];
+const baselineLatencies = [];
 const statuses = {};
 // The server's CPU from its first window to the end: in the baseline's windows it may still finish work the requests
 // before left (a post's fan-out), which is theirs.
 const serverCpuBefore = spec.pid ? cpuMs(spec.pid) : null;
 let serverSeconds = 0;
-let baselineRequests = 0;
 let baselineSeconds = 0;
 for (let round = 0; round < rounds; round++) {
   serverSeconds += await run(server, spec.durationMs / rounds, (result) => {
@@ -74,16 +74,32 @@ for (let round = 0; round < rounds; round++) {
     statuses[result.status] = (statuses[result.status] ?? 0) + 1;
   });
   if (baseline) {
-    baselineSeconds += await run(baseline, spec.baseline.durationMs / rounds, () => {
-      baselineRequests++;
+    baselineSeconds += await run(baseline, spec.baseline.durationMs / rounds, (result) => {
+      baselineLatencies.push(result.ns);
     });
   }
 }
 const serverCpuMs = serverCpuBefore === null ? null : cpuMs(spec.pid) - serverCpuBefore;
-latencies.sort((a, b) => a - b);
-const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] / 1e6 : null);
+/** The quantile `q` of a list of nanoseconds, in milliseconds. */
+function quantile(list, q) {
+  const sorted = list.toSorted((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6 : null;
+}
 server.agent.destroy();
 baseline?.agent.destroy();
-const result = { requests: latencies.length, rps: latencies.length / serverSeconds, p50: at(0.5), p99: at(0.99), statuses, serverCpuMs };
-if (baseline) result.baseline = { requests: baselineRequests, rps: baselineRequests / baselineSeconds };
+const result = {
+  requests: latencies.length,
+  rps: latencies.length / serverSeconds,
+  p50: quantile(latencies, 0.5),
+  p99: quantile(latencies, 0.99),
+  statuses,
+  serverCpuMs,
+};
+if (baseline)
+  result.baseline = {
+    requests: baselineLatencies.length,
+    rps: baselineLatencies.length / baselineSeconds,
+    p50: quantile(baselineLatencies, 0.5),
+    p99: quantile(baselineLatencies, 0.99),
+  };
 process.stdout.write(`${JSON.stringify(result)}\n`);

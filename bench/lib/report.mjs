@@ -5,16 +5,16 @@ const percent = (ratio) => (ratio === undefined ? "–" : `${(ratio * 100).toFix
 
 function requestTable(rows) {
   const lines = [
-    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | peak RSS MB | baseline req/s | Kith / baseline | errors |",
-    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | peak RSS MB | baseline req/s | baseline p50 / p99 ms | Kith / baseline | errors |",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
     if (row.skipped) {
-      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | |`);
+      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | | |`);
       continue;
     }
     lines.push(
-      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.peakRssMb, 0)} | ${fixed(row.baselineRps, 0)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
+      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.peakRssMb, 0)} | ${fixed(row.baselineRps, 0)} | ${fixed(row.baselineP50, 2)} / ${fixed(row.baselineP99, 2)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
     );
   }
   return lines.join("\n");
