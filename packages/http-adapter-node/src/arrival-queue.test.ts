@@ -1,6 +1,6 @@
 import { type AddressInfo, type Socket, connect, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createArrivalQueue } from "./arrival-queue.js";
+import { createArrivalQueue, startsInArrivalOrder } from "./arrival-queue.js";
 
 /** A scheduler whose turns the test runs by hand. */
 function manualTurns() {
@@ -105,5 +105,10 @@ describe("createArrivalQueue", () => {
       serverSide.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("orders reads only: a write starts as Node reads it, to share its commit with the writes read beside it", () => {
+    for (const method of ["GET", "HEAD", "OPTIONS", undefined]) expect(startsInArrivalOrder(method)).toBe(true);
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) expect(startsInArrivalOrder(method)).toBe(false);
   });
 });

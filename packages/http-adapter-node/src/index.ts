@@ -1,5 +1,5 @@
 export { type BodyLimits, BODY_TOO_LARGE_CODE, BodyTooLargeError, bodyLimitFor } from "./body-limits.js";
-export { type ArrivalQueue, type ScheduleTurn, createArrivalQueue } from "./arrival-queue.js";
+export { type ArrivalQueue, type ScheduleTurn, createArrivalQueue, startsInArrivalOrder } from "./arrival-queue.js";
 export { closeOnSignals } from "./close-on-signals.js";
 export { type IpAddress, type IpRange, formatIp, ipInRange, normalizeIp, parseIp, parseIpRange } from "./ip-address.js";
 export {

@@ -2,7 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { createArrivalQueue } from "./arrival-queue.js";
+import { createArrivalQueue, startsInArrivalOrder } from "./arrival-queue.js";
 import type { BodyLimits } from "./body-limits.js";
 import { badRequestResponse, internalErrorResponse, methodNotAllowedResponse } from "./error-responses.js";
 import { type RequestFromNode, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";
@@ -174,17 +174,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   }
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    // First come, first served, one per turn of the event loop (arrival-queue.ts).
-    const task = arrivals
-      .admit()
-      .then(() => handle(req, res))
-      .catch((error: unknown) => {
-        // Only a bug in the adapter itself (or in onError) gets here.
-        if (!res.headersSent && !res.destroyed)
-          res.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end(INTERNAL_ERROR_BODY);
-        else res.destroy();
-        console.error("kith http: unexpected adapter failure:", error);
-      });
+    // Reads first come, first served, one per turn of the event loop; writes at once (arrival-queue.ts).
+    const started = startsInArrivalOrder(req.method) ? arrivals.admit().then(() => handle(req, res)) : handle(req, res);
+    const task = started.catch((error: unknown) => {
+      // Only a bug in the adapter itself (or in onError) gets here.
+      if (!res.headersSent && !res.destroyed)
+        res.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end(INTERNAL_ERROR_BODY);
+      else res.destroy();
+      console.error("kith http: unexpected adapter failure:", error);
+    });
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));
   });
