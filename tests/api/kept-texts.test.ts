@@ -110,6 +110,23 @@ describeFeedsOnEngines("timeline and notification answers from kept texts", (mak
     await expectFresh("a reply");
     await call(alice, "PUT", `/api/v1/statuses/${first}`, { status: "First, edited" });
     await expectFresh("an edit");
+    // The post was kept as one without media: an edit that attaches some must show them.
+    const now = new Date().toISOString();
+    const media = "md_000000000000000000000txt01";
+    await kith.storage.db
+      .insertInto("media_attachments")
+      .values({
+        id: media,
+        account_id: alice.account.id,
+        type: "image",
+        upload_type: "IMAGE",
+        state: "completed",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await call(alice, "PUT", `/api/v1/statuses/${first}`, { status: "First, with media", media_ids: [media] });
+    await expectFresh("an edit attaching media");
     // Another process's edit in the same millisecond leaves `updated_at` as it was; it may change the mentions too.
     await kith.storage.db
       .insertInto("mentions")

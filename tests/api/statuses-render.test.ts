@@ -135,4 +135,34 @@ describe("rendering posts", () => {
     expect(forGuest?.favourited).toBeUndefined();
     expect(forGuest?.favourites_count).toBe(1);
   });
+
+  it("asks for the media of kept posts only when they have some, and again after an edit", async () => {
+    const asked: string[][] = [];
+    const media = {
+      renderForStatuses: (ids: readonly string[]) => {
+        asked.push([...ids].sort());
+        return kith.services.media.renderForStatuses(ids);
+      },
+    };
+    const accounts = { render: (ids: readonly string[]) => kith.services.feedAccounts.render(ids) };
+    const views = new StatusViews(kith, accounts, media);
+    const plain = await post(kith, alice, { status: "no media yet" });
+    const withMedia = await post(kith, alice, { status: "", media_ids: [await completedMedia(alice, "md_00000000000000000000000k01")] });
+    const both = [plain.id, withMedia.id];
+
+    await views.render(both, alice.account.id);
+    await views.render(both, alice.account.id);
+    expect(asked).toEqual([[...both].sort(), [withMedia.id]]);
+
+    const added = await completedMedia(alice, "md_00000000000000000000000k02");
+    const edited = await kith.request("PUT", `/api/v1/statuses/${plain.id}`, {
+      token: alice.token,
+      json: { status: "with media now", media_ids: [added] },
+    });
+    expect(edited.status).toBe(200);
+    asked.length = 0;
+    const rendered = await views.render(both, alice.account.id);
+    expect(asked).toEqual([[...both].sort()]);
+    expect(rendered.get(plain.id)?.media_attachments.map((attachment) => attachment.id)).toEqual([added]);
+  });
 });

@@ -5,6 +5,7 @@ const parts = (name: string): StatusParts => ({
   mentions: [],
   tags: [{ name, url: `https://kith.test/tags/${name}`, history: [] }],
   application: null,
+  hasMedia: false,
   hasPoll: false,
 });
 

@@ -4,18 +4,23 @@ import { RenderMemo } from "../render-memo.js";
 /**
  * The parts of a rendered post that change only when the post itself is
  * written (created, edited): its mentions, tags, application and whether it
- * has a poll. Each costs a query to load, and a page of posts is read far
+ * has media or a poll (attachments and polls are added only in the
+ * transaction that writes the post's row). Each costs a query to load, and a
+ * page of posts is read far
  * more often than it is written, so they are kept per process, keyed by the
  * post's id and version (`statuses.version`, raised by the database on every
  * edit from any process, migration 0020). Edits in this process also forget
  * the entry at once, which frees it sooner.
- * Counters, visibility, polls' tallies, media and the viewer's own marks are
- * never cached: they are read fresh with the post's row.
+ * Counters, visibility, polls' tallies, the media themselves (their
+ * descriptions and processing change without the post) and the viewer's own
+ * marks are never cached: they are read fresh with the post's row, the media
+ * and polls only of posts that have them.
  */
 export interface StatusParts {
   readonly mentions: readonly MentionEntity[];
   readonly tags: readonly TagEntity[];
   readonly application: { readonly name: string; readonly website: string | null } | null;
+  readonly hasMedia: boolean;
   readonly hasPoll: boolean;
 }
 

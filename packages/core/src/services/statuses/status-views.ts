@@ -109,11 +109,13 @@ export class StatusViews {
     const missing = shown.filter((row) => !parts.has(row.id));
     const missingIds = missing.map((row) => row.id);
     const appIds = [...new Set(missing.flatMap((row) => (row.application_id ? [row.application_id] : [])))];
+    // Kept posts known to have no media or no poll are not looked up for them (status-parts-cache.ts).
+    const mediaCandidates = shownIds.filter((id) => parts.get(id)?.hasMedia !== false);
     const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
 
     const [accounts, media, mentions, tags, polls, apps, marks] = await Promise.all([
       this.accounts.render([...new Set([...rows.values()].map((row) => row.account_id))], options.texts),
-      this.media.renderForStatuses(shownIds),
+      this.media.renderForStatuses(mediaCandidates),
       loadMentions(db, missingIds),
       loadStatusTags(db, missingIds),
       loadPolls(db, pollCandidates),
@@ -140,6 +142,7 @@ export class StatusViews {
         mentions: inTextOrder(row, mentionsBy.get(row.id) ?? []).map((mention) => serializeMention(origin, mention)),
         tags: (tagsBy.get(row.id) ?? []).map((tag) => serializeTag(origin, tag.name)),
         application: app && readFlag(row.local) ? { name: app.name, website: app.website } : null,
+        hasMedia: (media.get(row.id)?.length ?? 0) > 0,
         hasPoll: pollBy.has(row.id),
       };
       parts.set(row.id, loaded);
