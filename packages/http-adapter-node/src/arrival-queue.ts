@@ -1,18 +1,3 @@
-/** The methods that only read. */
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * Whether a request waits for its turn in the arrival queue: reads do. A
- * write starts as soon as Node reads it, because the writes that start at one
- * poll share one commit (Kith's BatchedWrites gathers the writes of a turn),
- * and a commit costs more than the rows it writes: admitted one a turn, each
- * would commit alone (posts with a fan-out to 10 followers went from 545-634
- * to 347-405 a second on SQLite, incoming activities lost 5-9 %).
- */
-export function startsInArrivalOrder(method: string | undefined): boolean {
-  return READS.has(method ?? "GET");
-}
-
 /** Runs a callback on a later turn of the event loop, after its I/O phase (setImmediate). */
 export type ScheduleTurn = (callback: () => void) => void;
 
@@ -27,7 +12,7 @@ export type ScheduleTurn = (callback: () => void) => void;
  * for the whole batch and then for the one after it: the client served last
  * in a batch sends its next request just after the poll, so the same
  * connection waits two rounds every other round. Under a steady load that
- * doubles the latency of one request in ten (p99 about 2.2 times p50 at 10
+ * doubles the latency of one request in ten (p99 2.1-2.7 times p50 at 10
  * connections, even for a server that does nothing but spend a fixed time on
  * each request; bench/latency-floor.mjs). Taking one request per turn, with a
  * poll between two, serves them first come, first served: the same work in
@@ -80,4 +65,20 @@ export function createArrivalQueue(schedule: ScheduleTurn = setImmediate): Arriv
       });
     },
   };
+}
+
+/** The methods that only read. */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request waits for its turn in the arrival queue: reads do. A
+ * write starts as soon as Node reads it, because the writes that start at one
+ * poll share one commit (Kith's BatchedWrites gathers the writes of a turn),
+ * and a commit costs more than the rows it writes: admitted one a turn, each
+ * would commit alone (on SQLite, posts with a fan-out to 10 followers went
+ * from 545-634 to 347-405 a second, incoming activities from 684-742 to
+ * 578-708).
+ */
+export function startsInArrivalOrder(method: string | undefined): boolean {
+  return READS.has(method ?? "GET");
 }
