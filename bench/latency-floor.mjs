@@ -17,16 +17,12 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
+import { benchArgs } from "./lib/args.mjs";
 import { importBuilt } from "./lib/built.mjs";
 
 const PAGE_BYTES = 72_000;
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value] = arg.replace(/^--/, "").split("=");
-    return [key, value ?? "true"];
-  }),
-);
+const args = benchArgs();
 
 /** The server side, run as a child process (`--serve=<ms>`) so the load generator's CPU is not its own. */
 async function serve(spinMs, inArrivalOrder) {

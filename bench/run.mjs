@@ -32,14 +32,10 @@ import { report } from "./lib/report.mjs";
 import { load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
 import { deliveryScenario, describeStatements, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
 import { rsaKeyPairs } from "./lib/http-signature.mjs";
+import { benchArgs } from "./lib/args.mjs";
 import { importBuilt } from "./lib/built.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => {
-    const [key, value] = arg.replace(/^--/, "").split("=");
-    return [key, value ?? "true"];
-  }),
-);
+const args = benchArgs();
 const quick = args.quick === "true";
 const sizes = (args.sizes ?? (quick ? "small" : "small,medium,large")).split(",");
 const engines = (args.engines ?? "sqlite,postgres").split(",");
