@@ -9,6 +9,7 @@
 import { AccountViews, StatusViews } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { insertCompletedMedia } from "../support/completed-media.js";
 import { describeFeedsOnEngines } from "./timelines-engines.js";
 
 describeFeedsOnEngines("timeline and notification answers from kept texts", (makeKith) => {
@@ -111,20 +112,7 @@ describeFeedsOnEngines("timeline and notification answers from kept texts", (mak
     await call(alice, "PUT", `/api/v1/statuses/${first}`, { status: "First, edited" });
     await expectFresh("an edit");
     // The post was kept as one without media: an edit that attaches some must show them.
-    const now = new Date().toISOString();
-    const media = "md_000000000000000000000txt01";
-    await kith.storage.db
-      .insertInto("media_attachments")
-      .values({
-        id: media,
-        account_id: alice.account.id,
-        type: "image",
-        upload_type: "IMAGE",
-        state: "completed",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const media = await insertCompletedMedia(kith, alice.account.id, "md_000000000000000000000txt01");
     await call(alice, "PUT", `/api/v1/statuses/${first}`, { status: "First, with media", media_ids: [media] });
     await expectFresh("an edit attaching media");
     // Another process's edit in the same millisecond leaves `updated_at` as it was; it may change the mentions too.

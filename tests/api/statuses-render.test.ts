@@ -3,6 +3,7 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import type { Storage } from "@kith/core";
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertCompletedMedia } from "../support/completed-media.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 import { type StatusBody, follow, post } from "./statuses-support.js";
 
@@ -30,22 +31,7 @@ describe("rendering posts", () => {
   });
   afterAll(() => kith.close());
 
-  async function completedMedia(owner: TestUser, id: string): Promise<string> {
-    const now = new Date().toISOString();
-    await kith.storage.db
-      .insertInto("media_attachments")
-      .values({
-        id,
-        account_id: owner.account.id,
-        type: "image",
-        upload_type: "IMAGE",
-        state: "completed",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
-  }
+  const completedMedia = (owner: TestUser, id: string): Promise<string> => insertCompletedMedia(kith, owner.account.id, id);
 
   it("renders any number of posts with the same number of queries", async () => {
     const counter = new QueryCounter();

@@ -8,6 +8,7 @@ import type { TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { follow, post, remoteAccount } from "../api/timelines-fixtures.js";
 import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+import { insertCompletedMedia } from "../support/completed-media.js";
 
 describeOnEngines("masto.js timelines, lists, markers, conversations, notifications", (engine) => {
   let server: CompatServer;
@@ -127,19 +128,7 @@ describeOnEngines("masto.js timelines, lists, markers, conversations, notificati
   it("public timelines: local, remote and only media; followers-only posts never shown there", async () => {
     const remote = await remoteAccount(server.kith, "farposter", "far.example");
     const remotePost = await post(server.kith, remote, { local: false, tags: ["kithremote"] });
-    const now = server.kith.clock.now().toISOString();
-    await server.kith.storage.db
-      .insertInto("media_attachments")
-      .values({
-        id: "md_0000000000000000000000compat",
-        account_id: alice.account.id,
-        type: "image",
-        upload_type: "IMAGE",
-        state: "completed",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertCompletedMedia(server.kith, alice.account.id, "md_0000000000000000000000compat");
     const withMedia = await server.client(alice).v1.statuses.create({ mediaIds: ["md_0000000000000000000000compat"], status: "a picture" });
     const secret = await server.client(alice).v1.statuses.create({ status: "followers only", visibility: "private" });
     const guest = server.client();
