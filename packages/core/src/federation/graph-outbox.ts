@@ -3,13 +3,9 @@ import { Accept, Block, Delete, Follow, Move, PUBLIC_COLLECTION, Reject, Undo, U
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { DomainEvents } from "../services/events/domain-events.js";
+import { findAccountById } from "../storage/repositories/accounts.js";
 import { pairExists } from "../storage/repositories/relationships.js";
-import {
-  findAccountById,
-  findFollowActivity,
-  remoteAccountsKnowing,
-  setFollowActivityUri,
-} from "../storage/repositories/remote-graph.js";
+import { findFollowActivity, remoteAccountsKnowing, setFollowActivityUri } from "../storage/repositories/remote-graph.js";
 import type { AccountRow } from "../storage/schema.js";
 import { type MediaUrls, localActorOf } from "./actors.js";
 import type { KeyPairStore } from "./key-pairs.js";

@@ -1,5 +1,6 @@
 import type { DocumentLoader, Federation, InboxContext, RequestContext } from "@fedify/fedify";
 import type { Activity } from "@fedify/fedify/vocab";
+import { bufferedResponse } from "../api/buffered-response.js";
 import { getLogger } from "../logging.js";
 import { type ActivityReaderContext, readActivity } from "./activity-reader.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";
@@ -20,6 +21,9 @@ const PERSONAL_INBOX = /^\/users\/([^/%]+)\/inbox$/;
 const SHARED_INBOX = /^\/inbox$/;
 /** The Accept types for which Fedify answers with `Vary: Accept` (its `acceptsJsonLd`). */
 const JSON_TYPES = new Set(["application/activity+json", "application/ld+json", "application/json"]);
+/** The headers of the front's answers, as Fedify's: plain text, and `Vary: Accept` when Fedify would say it. */
+const PLAIN_HEADERS: Readonly<Record<string, string>> = { "content-type": "text/plain; charset=utf-8" };
+const VARY_ACCEPT_HEADERS: Readonly<Record<string, string>> = { ...PLAIN_HEADERS, vary: "Accept" };
 
 export interface InboxFrontDeps {
   readonly federation: Federation<FederationContextData>;
@@ -167,11 +171,8 @@ export function createInboxFront(deps: InboxFrontDeps): InboxFront {
     }
     counts.accepted++;
     const { activity, ctx } = found;
-    const respond = (status: number, text: string): Response => {
-      const headers = new Headers({ "content-type": "text/plain; charset=utf-8" });
-      if (vary) headers.set("vary", "Accept");
-      return new Response(text, { status, headers });
-    };
+    const respond = (status: number, text: string): Response =>
+      bufferedResponse(text, { status, headers: vary ? VARY_ACCEPT_HEADERS : PLAIN_HEADERS });
     const keyString = inboxIdempotenceKey(ctx, activity);
     const remembered = keyString === null ? null : [...IDEMPOTENCE_PREFIX, keyString];
     if (remembered !== null && (await deps.kv.get(remembered)) === true)

@@ -62,9 +62,12 @@ function signedAtOf(headers: Headers): number | null {
   return times.length === 0 ? null : Math.max(...times);
 }
 
+/** One decoder for every body: decoding a whole body at once keeps no state between calls. */
+const UTF8 = new TextDecoder();
+
 function parseJson(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(UTF8.decode(bytes));
   } catch {
     return null;
   }

@@ -1,7 +1,8 @@
 import { localAccountUrls } from "../../api/serializers/account.js";
 import { KithError, isKithError } from "../../domain/errors.js";
 import { findPasswordHash } from "../../storage/repositories/credential-accounts.js";
-import { findAccountById, localFollowerIds, setAlsoKnownAs, setMovedTo } from "../../storage/repositories/remote-graph.js";
+import { findAccountById } from "../../storage/repositories/accounts.js";
+import { localFollowerIds, setAlsoKnownAs, setMovedTo } from "../../storage/repositories/remote-graph.js";
 import type { AccountRow } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";

@@ -1,5 +1,5 @@
 import { KithError } from "../../domain/errors.js";
-import { findAccountById } from "../../storage/repositories/remote-graph.js";
+import { findAccountById } from "../../storage/repositories/accounts.js";
 import type { ServiceDeps } from "../deps.js";
 import type { RemoteAccountService } from "./remote-account-service.js";
 import type { FlagInput } from "./remote-directory.js";

@@ -1,7 +1,8 @@
 import type { AccountEntity } from "../../api/entities/account.js";
 import { acctKey } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
-import { findAccountByAcctKey, findAccountById } from "../../storage/repositories/remote-graph.js";
+import { findAccountById } from "../../storage/repositories/accounts.js";
+import { findAccountByAcctKey } from "../../storage/repositories/remote-graph.js";
 import { findAccountByUri } from "../../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
@@ -85,7 +86,8 @@ export class RemoteAccountService {
     if (bare) return (await findAccountByAcctKey(this.deps.storage.db, acctKey(bare, null)))?.id ?? null;
     const handle = parseAcct(input);
     if (handle) {
-      if (handle.host === this.#ownHost()) return (await findAccountByAcctKey(this.deps.storage.db, acctKey(handle.username, null)))?.id ?? null;
+      if (handle.host === this.#ownHost())
+        return (await findAccountByAcctKey(this.deps.storage.db, acctKey(handle.username, null)))?.id ?? null;
       const known = await findAccountByAcctKey(this.deps.storage.db, acctKey(handle.username, handle.host));
       if (known) return this.#fresh(known);
       return this.#fetch(`${handle.username}@${handle.host}`);

@@ -33,6 +33,11 @@ export async function findAccountRows(db: Kysely<Database>, ids: readonly string
   return selectAccountRows(db, { ids });
 }
 
+/** One account's row, local or remote, or null (compiled once with the lists: listeners and deliveries ask for nearly every activity). */
+export async function findAccountById(db: Kysely<Database>, id: string): Promise<Selectable<AccountsTable> | null> {
+  return (await findAccountRows(db, [id]))[0] ?? null;
+}
+
 const selectAccountRows = compiledOnce((db, args: { ids: readonly string[] }) =>
   db.selectFrom("accounts").selectAll().where("id", "in", args.ids),
 );

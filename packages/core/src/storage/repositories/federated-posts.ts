@@ -5,8 +5,11 @@ import type { AccountRow, Database, PollRow, StatusRow } from "../schema.js";
 /** Reads and writes of posts, favourites, votes and pins as they cross between servers. */
 
 export async function findStatusByUri(db: Kysely<Database>, uri: string): Promise<StatusRow | null> {
-  return (await db.selectFrom("statuses").selectAll().where("uri", "=", uri).executeTakeFirst()) ?? null;
+  return (await selectStatusByUri(db, { uri }))[0] ?? null;
 }
+
+// Compiled once: every post and reply from another server is looked up by its URI before it is stored.
+const selectStatusByUri = compiledOnce((db, args: { uri: string }) => db.selectFrom("statuses").selectAll().where("uri", "=", args.uri));
 
 /** Where a local account's remote followers are reached: one row per follower, with its inboxes. */
 export async function listRemoteFollowers(
@@ -39,10 +42,6 @@ export async function listRemoteVoters(
     .where("accounts.suspended_at", "is", null)
     .where("accounts.id", "in", db.selectFrom("poll_votes").select("poll_votes.account_id").where("poll_votes.poll_id", "=", pollId))
     .execute();
-}
-
-export async function findAccountById(db: Kysely<Database>, id: string): Promise<AccountRow | null> {
-  return (await db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
 }
 
 /** Names of the hashtags of each post, keyed by post id. */

@@ -7,10 +7,6 @@ import type { AccountRow, Database } from "../schema.js";
  */
 type Db = Kysely<Database>;
 
-export async function findAccountById(db: Db, id: string): Promise<AccountRow | null> {
-  return (await db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
-}
-
 export async function findAccountByAcctKey(db: Db, key: string): Promise<AccountRow | null> {
   return (await db.selectFrom("accounts").selectAll().where("acct_key", "=", key).executeTakeFirst()) ?? null;
 }

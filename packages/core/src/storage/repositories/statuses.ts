@@ -199,20 +199,29 @@ const insertStatusTags = compiledOnce((db, args: { statusId: string; tagIds: rea
   db.insertInto("status_tags").values(args.tagIds.map((tagId) => ({ tag_id: tagId ?? "", status_id: args.statusId }))),
 );
 
+type StatusCounterColumn = "replies_count" | "reblogs_count" | "favourites_count";
+
 /** Adds `delta` to a post's counter, never below zero. */
-export async function bumpStatusCounter(
-  db: Kysely<Database>,
-  statusId: string,
-  column: "replies_count" | "reblogs_count" | "favourites_count",
-  delta: number,
-): Promise<void> {
-  const ref = sql.ref(column);
-  await db
-    .updateTable("statuses")
-    .set({ [column]: sql<number>`case when ${ref} + ${delta} < 0 then 0 else ${ref} + ${delta} end` })
-    .where("id", "=", statusId)
-    .execute();
+export async function bumpStatusCounter(db: Kysely<Database>, statusId: string, column: StatusCounterColumn, delta: number): Promise<void> {
+  await counterUpdates[column](db, { statusId, delta });
 }
+
+function counterUpdate(column: StatusCounterColumn) {
+  const ref = sql.ref(column);
+  return compiledOnce((db, args: { statusId: string; delta: number }) =>
+    db
+      .updateTable("statuses")
+      .set({ [column]: sql<number>`case when ${ref} + ${args.delta} < 0 then 0 else ${ref} + ${args.delta} end` })
+      .where("id", "=", args.statusId),
+  );
+}
+
+// Every like, boost and reply from here or elsewhere bumps one: built and compiled once per column and delta.
+const counterUpdates = {
+  replies_count: counterUpdate("replies_count"),
+  reblogs_count: counterUpdate("reblogs_count"),
+  favourites_count: counterUpdate("favourites_count"),
+};
 
 /** Keeps an account's `statuses_count` (and, for a new post, `last_status_at`) in step. */
 export async function bumpAccountStatuses(
