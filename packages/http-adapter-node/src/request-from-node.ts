@@ -88,22 +88,22 @@ export function requestFromNode(req: IncomingMessage, options: RequestFromNodeOp
     throw new UnacceptableRequestError(400, "The request target or Host is not a valid URL");
   }
 
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i] ?? "", raw[i + 1] ?? "");
-    } catch {
-      // Node's parser is more lenient than Headers about a few names; such a header is dropped.
-    }
-  }
-
   const withBody = method !== "GET" && method !== "HEAD" && hasBody(req);
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: options.signal };
+  const init: RequestInit & { duplex?: "half" } = { method, signal: options.signal };
   if (withBody) {
     init.body = requestBodyStream(req, bodyLimitFor(req.headers["content-type"], options.bodyLimits));
     // Required by fetch for a streamed body: the request is sent (here: read) while the response may already start.
     init.duplex = "half";
   }
-  return { request: new Request(url, init), clientIp: forwarded.clientIp };
+  const request = new Request(url, init);
+  // Appended to the Request's own headers: a Headers handed to the constructor is checked and sorted a second time as it is copied.
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      request.headers.append(raw[i] ?? "", raw[i + 1] ?? "");
+    } catch {
+      // Node's parser is more lenient than Headers about a few names; such a header is dropped.
+    }
+  }
+  return { request, clientIp: forwarded.clientIp };
 }
