@@ -1,4 +1,4 @@
-import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
+import { type Agent, type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterEach } from "vitest";
 import { type NodeServer, type NodeServerOptions, startNodeServer } from "./node-server.js";
@@ -43,11 +43,25 @@ export interface RawResponse {
 /** node:http, for what fetch cannot do: a chosen Host, chunked bodies written piece by piece. */
 export function nodeRequest(
   url: string,
-  options: { method?: string; path?: string; headers?: Record<string, string>; chunks?: readonly (string | Uint8Array)[] } = {},
+  options: {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    chunks?: readonly (string | Uint8Array)[];
+    /** A keep-alive agent, for requests on the same connection; a connection of its own by default. */
+    agent?: Agent;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url);
-    const target = { hostname, port, path: options.path ?? "/", method: options.method ?? "GET", headers: options.headers, agent: false };
+    const target = {
+      hostname,
+      port,
+      path: options.path ?? "/",
+      method: options.method ?? "GET",
+      headers: options.headers,
+      agent: options.agent ?? false,
+    };
     const req = httpRequest(target, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));

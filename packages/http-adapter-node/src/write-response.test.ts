@@ -1,4 +1,4 @@
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
 import { deferred, nodeRequest, rawExchange, useServers, within } from "./test-support.js";
 
@@ -68,6 +68,38 @@ describe("writeResponse", () => {
     expect((await nodeRequest(server.url, { path: "/bytes" })).body).toBe("bytes");
     expect((await nodeRequest(server.url, { path: "/other" })).body).toBe("the stream");
     const raw = await rawExchange(server.url, "HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(raw.endsWith("\r\n\r\n")).toBe(true);
+  });
+
+  it("writes a body of pieces in one piece with its length, and the shorter body after it on the same connection exactly", async () => {
+    const long = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ id: String(i), content: "caf\u00e9 \u{1f600}" })));
+    const short = '[{"id":"short","content":"\u00fc"}]';
+    const piecesOf = (text: string) => [text.slice(0, 12), encoder.encode(text.slice(12, -2)), text.slice(-2)];
+    const server = await start({
+      handler: async (request) => {
+        const path = new URL(request.url).pathname;
+        const buffered = path === "/long" ? piecesOf(long) : path === "/not-pieces" ? [1, 2] : piecesOf(short);
+        return Object.assign(new Response("the stream"), { [BUFFERED_BODY]: buffered });
+      },
+    });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const [path, body] of [
+        ["/long", long],
+        ["/short", short],
+        ["/long", long],
+      ] as const) {
+        const response = await nodeRequest(server.url, { path, agent });
+        expect(response.headers["content-length"]).toBe(String(Buffer.byteLength(body)));
+        expect(response.headers["transfer-encoding"]).toBeUndefined();
+        expect(response.body).toBe(body);
+      }
+      expect((await nodeRequest(server.url, { path: "/not-pieces", agent })).body).toBe("the stream");
+    } finally {
+      agent.destroy();
+    }
+    const raw = await rawExchange(server.url, "HEAD /long HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(raw.endsWith("\r\n\r\n")).toBe(true);
   });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { BodyBuffers, type BodyPieces, piecesLength, writePieces } from "./body-buffers.js";
 import { internalErrorResponse } from "./error-responses.js";
 import { leavesUnreadBody } from "./request-body.js";
 
@@ -15,16 +16,32 @@ const COALESCE_BYTES = 1024 * 1024;
 const NOT_READY = Symbol("not ready");
 
 /**
- * Where Kith's fetch handler puts a body it already holds in memory (a string
- * or bytes; see BufferedResponse in @kith/core): written as it is, without
- * building and reading the Response's stream. `Symbol.for` so the adapter and
- * core agree without importing each other.
+ * Where Kith's fetch handler puts a body it already holds in memory (a string,
+ * bytes, or pieces of both; see BufferedResponse in @kith/core): written as it
+ * is, without building and reading the Response's stream. `Symbol.for` so the
+ * adapter and core agree without importing each other.
  */
 const BUFFERED_BODY = Symbol.for("kith.response.bufferedBody");
 
-function bufferedBodyOf(response: Response): string | Uint8Array | undefined {
+/** Where answers made of pieces are assembled, the same memory answer after answer. */
+const bodyBuffers = new BodyBuffers();
+
+function isPieces(value: unknown): value is BodyPieces {
+  return Array.isArray(value) && value.every((piece) => typeof piece === "string" || piece instanceof Uint8Array);
+}
+
+function bufferedBodyOf(response: Response): string | Uint8Array | BodyPieces | undefined {
   const value = (response as unknown as Record<symbol, unknown>)[BUFFERED_BODY];
-  return typeof value === "string" || value instanceof Uint8Array ? value : undefined;
+  return typeof value === "string" || value instanceof Uint8Array || isPieces(value) ? value : undefined;
+}
+
+/** Writes a body made of pieces in one write with the headers, assembled in a buffer used again once it has gone out. */
+async function endWithPieces(res: ServerResponse, pieces: BodyPieces): Promise<void> {
+  const buffer = bodyBuffers.take(piecesLength(pieces));
+  res.end(writePieces(pieces, buffer));
+  await untilFinished(res);
+  // Only a flushed answer frees its memory: on a connection closed mid-write the socket may still hold it.
+  if (res.writableFinished) bodyBuffers.give(buffer);
 }
 
 type Chunk = ReadableStreamReadResult<Uint8Array>;
@@ -126,8 +143,9 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
   const buffered = bufferedBodyOf(response);
   if (buffered !== undefined) {
     // One write with the headers; Node sets the Content-Length of what `end` is given.
-    if (mayHaveBody(res)) res.end(buffered);
-    else res.end();
+    if (!mayHaveBody(res)) res.end();
+    else if (typeof buffered === "string" || buffered instanceof Uint8Array) res.end(buffered);
+    else return endWithPieces(res, buffered);
     return untilFinished(res);
   }
   const body = response.body;

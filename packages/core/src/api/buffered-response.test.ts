@@ -73,6 +73,16 @@ describe("bufferedResponse", () => {
     expect(early.headers.get("link")).toBe("<x>");
   });
 
+  it("takes pieces of JSON text, held for a host as they are and read as the Response of their UTF-8", async () => {
+    const pieces = ['[{"id":"st_1","content":', new TextEncoder().encode('"<p>caf\u00e9 \u{1f600}</p>"'), "}]"];
+    const response = bufferedResponse(pieces, init());
+    expect(bufferedOf(response)).toBe(pieces);
+    expect(await response.clone().text()).toBe(PAGE);
+    expect([...(await response.bytes())]).toEqual([...new TextEncoder().encode(PAGE)]);
+    expect(bufferedOf(response)).toBeUndefined();
+    expect(bufferedResponse(pieces).headers.get("content-type")).toBeNull();
+  });
+
   it("refuses a body with a status that takes none, as a Response does", () => {
     expect(() => bufferedResponse("x", { status: 204 })).toThrow(TypeError);
   });
