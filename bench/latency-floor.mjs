@@ -19,6 +19,7 @@ import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { benchArgs } from "./lib/args.mjs";
 import { importBuilt } from "./lib/built.mjs";
+import { load } from "./lib/processes.mjs";
 
 const PAGE_BYTES = 72_000;
 
@@ -51,16 +52,11 @@ async function measure(spinMs, inArrivalOrder, seconds, connections) {
   try {
     const [chunk] = await once(server.stdout, "data");
     const port = Number(String(chunk).trim());
-    const spec = { url: `http://127.0.0.1:${port}`, path: "/", connections, durationMs: seconds * 1000, warmupMs: 500, pid: server.pid };
-    const load = spawn(process.execPath, [fileURLToPath(new URL("./lib/load.mjs", import.meta.url)), JSON.stringify(spec)], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    load.stdout.on("data", (data) => {
-      out += data;
-    });
-    await once(load, "exit");
-    const result = JSON.parse(out);
+    const result = await load(
+      `http://127.0.0.1:${port}`,
+      { path: "/" },
+      { connections, durationMs: seconds * 1000, warmupMs: 500, pid: server.pid },
+    );
     return { ...result, cpuMsPerRequest: result.serverCpuMs / result.requests };
   } finally {
     server.kill();

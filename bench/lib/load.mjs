@@ -80,18 +80,18 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 const serverCpuMs = serverCpuBefore === null ? null : cpuMs(spec.pid) - serverCpuBefore;
-/** The quantile `q` of a list of nanoseconds, in milliseconds. */
-function quantile(list, q) {
+/** The p50 and p99 of a list of nanoseconds, in milliseconds (null for an empty list). */
+function quantiles(list) {
   const sorted = list.toSorted((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6 : null;
+  const at = (q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6 : null);
+  return { p50: at(0.5), p99: at(0.99) };
 }
 server.agent.destroy();
 baseline?.agent.destroy();
 const result = {
   requests: latencies.length,
   rps: latencies.length / serverSeconds,
-  p50: quantile(latencies, 0.5),
-  p99: quantile(latencies, 0.99),
+  ...quantiles(latencies),
   statuses,
   serverCpuMs,
 };
@@ -99,7 +99,6 @@ if (baseline)
   result.baseline = {
     requests: baselineLatencies.length,
     rps: baselineLatencies.length / baselineSeconds,
-    p50: quantile(baselineLatencies, 0.5),
-    p99: quantile(baselineLatencies, 0.99),
+    ...quantiles(baselineLatencies),
   };
 process.stdout.write(`${JSON.stringify(result)}\n`);

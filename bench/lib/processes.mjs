@@ -133,17 +133,15 @@ export async function startBaseline(answersFile) {
 
 /**
  * Runs the load generator in its own process against `url`. Given the server's `pid`, the result's `serverCpuMs` is
- * the CPU the server used in the measured windows alone (not in the warm-up before them). Given a `baseline` ({ url,
+ * the CPU the server used in the measured windows alone (not in the warm-up before them: `warmupMs`, by default a
+ * quarter of the duration up to a second). Given a `baseline` ({ url,
  * durationMs }), the same requests go to it in turns with the server's (load.mjs), and the result has its rate.
  */
-export function load(url, request, { connections, durationMs, pid, baseline }) {
+export function load(url, request, { connections, durationMs, pid, baseline, warmupMs = Math.min(1_000, durationMs / 4) }) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [
-        join(ROOT, "bench/lib/load.mjs"),
-        JSON.stringify({ url, ...request, connections, durationMs, warmupMs: Math.min(1_000, durationMs / 4), pid, baseline }),
-      ],
+      [join(ROOT, "bench/lib/load.mjs"), JSON.stringify({ url, ...request, connections, durationMs, warmupMs, pid, baseline })],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";
