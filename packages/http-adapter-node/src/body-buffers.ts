@@ -29,17 +29,12 @@ export class BodyBuffers {
 
   /** A buffer of at least `size` bytes, its contents undefined. */
   take(size: number): Buffer {
-    let best = -1;
-    for (let i = 0; i < this.#free.length; i++) {
-      const length = this.#free[i]?.length ?? 0;
-      if (length >= size && (best < 0 || length < (this.#free[best]?.length ?? 0))) best = i;
-    }
-    if (best >= 0) {
-      const [buffer] = this.#free.splice(best, 1);
-      if (buffer) {
-        this.#freeBytes -= buffer.length;
-        return buffer;
-      }
+    let best: Buffer | undefined;
+    for (const buffer of this.#free) if (buffer.length >= size && (best === undefined || buffer.length < best.length)) best = buffer;
+    if (best !== undefined) {
+      this.#free.splice(this.#free.indexOf(best), 1);
+      this.#freeBytes -= best.length;
+      return best;
     }
     // Sizes in powers of two, so a buffer serves the bodies of about its size that follow.
     return Buffer.allocUnsafeSlow(size <= SMALLEST ? SMALLEST : 2 ** Math.ceil(Math.log2(size)));
