@@ -122,6 +122,10 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   if (options.filename !== ":memory:") connection.pragma("journal_mode = WAL");
   connection.pragma("synchronous = NORMAL");
   connection.pragma("foreign_keys = ON");
+  // A statement that changes many rows in a longer transaction (a batch of incoming activities) journals the pages it
+  // changes, to undo itself alone; past 64 KB, SQLite would write that journal to a file in /var/tmp, page by page.
+  // Kept in memory instead, as are the temporary tables and sorts of queries, which Kith's paged reads keep small.
+  connection.pragma("temp_store = MEMORY");
   connection.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
   return new SqliteStorage(connection, options.filename);
 }
