@@ -1,20 +1,22 @@
 /**
- * Who refuses a notification before it is written: each of the four refusals
- * (blocking the sender, blocked by it, muting it with notifications, blocking
- * its domain) and muted conversations (under the post's own id or its
- * conversation's), read by one statement each, on both engines.
+ * Who a notification reaches before it is written: local accounts only, and
+ * not those who block the sender, are blocked by it, mute it with
+ * notifications or block its domain, not those who do not follow a sender of
+ * a limited domain, and not those who muted the post's conversation (under
+ * the post's own id or its conversation's); all read by one statement, on
+ * both engines.
  */
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { upsertRemoteAccount } from "../../packages/core/src/storage/repositories/federation-writes.js";
 import {
-  recipientsMutingConversationOf,
+  type NotificationAudience,
   recipientsNotifiedAbout,
-  recipientsRefusing,
+  recipientsReached,
 } from "../../packages/core/src/storage/repositories/notifications.js";
 import { describeFeedsOnEngines } from "./timelines-engines.js";
 
-describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
+describeFeedsOnEngines("recipients a notification reaches", (makeKith) => {
   let kith: TestKith;
   let sender: TestUser;
   let users: Record<string, TestUser>;
@@ -38,8 +40,10 @@ describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
   const now = () => kith.clock.now().toISOString();
   const ids = (names: readonly string[]) => names.map((name) => users[name]?.account.id ?? "");
   const all = () => Object.keys(users);
+  const reached = (recipientIds: readonly string[], audience: Partial<NotificationAudience> = {}) =>
+    recipientsReached(kith.storage.db, { recipientIds, fromId: sender.account.id, conversationOf: null, now: now(), ...audience });
 
-  it("names those who block the sender, are blocked by it, or mute its notifications, and no one else", async () => {
+  it("leaves out those who block the sender, are blocked by it, or mute its notifications, and no one else", async () => {
     const user = (name: string) => users[name] as TestUser;
     await ok(user("blocking"), "POST", `/api/v1/accounts/${sender.account.id}/block`);
     await ok(sender, "POST", `/api/v1/accounts/${user("blocked").account.id}/block`);
@@ -47,21 +51,20 @@ describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
     await ok(user("mutingPostsOnly"), "POST", `/api/v1/accounts/${sender.account.id}/mute`, { notifications: "false" });
     await ok(user("mutedUntil"), "POST", `/api/v1/accounts/${sender.account.id}/mute`, { notifications: "true", duration: "60" });
 
-    const refusing = await recipientsRefusing(kith.storage.db, ids(all()), sender.account.id, now());
-    expect([...refusing].sort()).toEqual(ids(["blocking", "blocked", "muting", "mutedUntil"]).sort());
+    // In the order asked.
+    expect(await reached(ids(all()))).toEqual(ids(["mutingPostsOnly", "domainBlocking", "bystander"]));
+    expect(await reached(ids(["bystander", "mutingPostsOnly"]))).toEqual(ids(["bystander", "mutingPostsOnly"]));
 
-    // A mute that has ended refuses nothing.
+    // A mute that has ended keeps no one out.
     kith.clock.advance(61_000);
-    const later = await recipientsRefusing(kith.storage.db, ids(all()), sender.account.id, now());
-    expect([...later].sort()).toEqual(ids(["blocking", "blocked", "muting"]).sort());
+    expect(await reached(ids(all()))).toEqual(ids(["mutingPostsOnly", "mutedUntil", "domainBlocking", "bystander"]));
   });
 
-  it("takes lists of any length: more recipients than a statement may bind, four times over, as one statement would", async () => {
+  it("takes lists of any length: more recipients than a statement may bind, many times over, as one statement would", async () => {
     const many = Array.from({ length: 9_000 }, (_, i) => `us_unknown${String(i).padStart(19, "0")}`);
-    const asked = [...many.slice(0, 4_500), ...ids(["blocking", "muting", "bystander"]), ...many.slice(4_500)];
-    const refusing = await recipientsRefusing(kith.storage.db, asked, sender.account.id, now());
-    expect([...refusing].sort()).toEqual(ids(["blocking", "muting"]).sort());
-    expect(await recipientsMutingConversationOf(kith.storage.db, asked, "st_missing")).toEqual(new Set());
+    const asked = [...many.slice(0, 4_500), ...ids(["blocking", "bystander", "muting", "mutingPostsOnly"]), ...many.slice(4_500)];
+    expect(await reached(asked)).toEqual(ids(["bystander", "mutingPostsOnly"]));
+    expect(await reached(asked, { conversationOf: "st_missing" })).toEqual(ids(["bystander", "mutingPostsOnly"]));
   });
 
   it("finds those already told about a post among more recipients than one statement may bind", async () => {
@@ -77,7 +80,7 @@ describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
     expect([...told]).toEqual([bystander.account.id]);
   });
 
-  it("names those who block the sender's domain", async () => {
+  it("leaves out remote accounts, those who block the sender's domain and, for a sender of a limited domain, those who do not follow it", async () => {
     const remote = await upsertRemoteAccount(
       kith.storage.db,
       "us_refusalsremote000000000001",
@@ -96,31 +99,57 @@ describeFeedsOnEngines("recipients refusing a notification", (makeKith) => {
       },
       now(),
     );
+    // Notifications are for local accounts: a remote one is never reached.
+    expect(await reached([remote.id, ...ids(["bystander"])])).toEqual(ids(["bystander"]));
+
     await ok(users.domainBlocking as TestUser, "POST", "/api/v1/domain_blocks", { domain: "refused.example" });
-    const refusing = await recipientsRefusing(kith.storage.db, ids(["domainBlocking", "bystander"]), remote.id, now());
-    expect([...refusing]).toEqual(ids(["domainBlocking"]));
+    const fromRemote = { fromId: remote.id };
+    expect(await reached(ids(["domainBlocking", "bystander", "mutingPostsOnly"]), fromRemote)).toEqual(
+      ids(["bystander", "mutingPostsOnly"]),
+    );
+
+    // LIMIT on a parent domain: the sender reaches only those who follow it.
+    const at = now();
+    await kith.storage.db
+      .insertInto("follows")
+      .values({
+        id: kith.ids.next("follow"),
+        account_id: users.bystander?.account.id ?? "",
+        target_account_id: remote.id,
+        uri: null,
+        languages: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await kith.services.domainPolicy.createBlock({ domain: "example", severity: "LIMIT" });
+    expect(await reached(ids(["domainBlocking", "bystander", "mutingPostsOnly"]), fromRemote)).toEqual(ids(["bystander"]));
+    // A local sender is on no domain.
+    expect(await reached(ids(["bystander", "mutingPostsOnly"]))).toEqual(ids(["bystander", "mutingPostsOnly"]));
   });
 
-  it("names those who muted a post's conversation, by the post's own id or by its conversation's", async () => {
+  it("leaves out those who muted a post's conversation, by the post's own id or by its conversation's", async () => {
     const bystander = users.bystander as TestUser;
     const root = String((await ok(bystander, "POST", "/api/v1/statuses", { status: "a root" })).id);
     const reply = String((await ok(sender, "POST", "/api/v1/statuses", { status: "@ref_bystander a reply", in_reply_to_id: root })).id);
-    const asked = ids(["bystander", "muting"]);
-    expect(await recipientsMutingConversationOf(kith.storage.db, asked, root)).toEqual(new Set());
-    expect(await recipientsMutingConversationOf(kith.storage.db, asked, reply)).toEqual(new Set());
+    const asked = ids(["bystander", "mutingPostsOnly"]);
+    expect(await reached(asked, { conversationOf: root })).toEqual(asked);
+    expect(await reached(asked, { conversationOf: reply })).toEqual(asked);
 
     await ok(bystander, "POST", `/api/v1/statuses/${root}/mute`);
-    expect([...(await recipientsMutingConversationOf(kith.storage.db, asked, root))]).toEqual([bystander.account.id]);
-    expect([...(await recipientsMutingConversationOf(kith.storage.db, asked, reply))]).toEqual([bystander.account.id]);
-    expect(await recipientsMutingConversationOf(kith.storage.db, asked, "st_missing")).toEqual(new Set());
+    expect(await reached(asked, { conversationOf: root })).toEqual(ids(["mutingPostsOnly"]));
+    expect(await reached(asked, { conversationOf: reply })).toEqual(ids(["mutingPostsOnly"]));
+    expect(await reached(asked, { conversationOf: "st_missing" })).toEqual(asked);
+    // About no post: a muted conversation keeps no one out.
+    expect(await reached(asked)).toEqual(asked);
 
     // A mute kept under the post's own id (as for a post that names no conversation) counts too.
-    const muting = users.muting as TestUser;
+    const mutingPostsOnly = users.mutingPostsOnly as TestUser;
     const other = String((await ok(sender, "POST", "/api/v1/statuses", { status: "another thread" })).id);
     await kith.storage.db
       .insertInto("conversation_mutes")
-      .values({ account_id: muting.account.id, conversation_id: other, created_at: now() })
+      .values({ account_id: mutingPostsOnly.account.id, conversation_id: other, created_at: now() })
       .execute();
-    expect([...(await recipientsMutingConversationOf(kith.storage.db, asked, other))]).toEqual([muting.account.id]);
+    expect(await reached(asked, { conversationOf: other })).toEqual(ids(["bystander"]));
   });
 });

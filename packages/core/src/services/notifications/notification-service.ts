@@ -12,14 +12,11 @@ import {
   insertNotifications,
   notificationsOfGroup,
   pageNotifications,
-  recipientsMutingConversationOf,
   recipientsNotifiedAbout,
-  recipientsRefusing,
+  recipientsReached,
   setReadAt,
 } from "../../storage/repositories/notifications.js";
 import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writes.js";
-import { recipientsSilencedFor } from "../../storage/repositories/limited-domains.js";
-import { localOnly } from "../../storage/repositories/notification-audiences.js";
 import type { ServiceDeps } from "../deps.js";
 import { streamChannels } from "../streaming/channels.js";
 import { GROUPABLE_TYPES, type NotificationGroup, groupKeyFor, groupNotifications } from "./notification-groups.js";
@@ -119,18 +116,13 @@ export class NotificationService {
   ): Promise<string[]> {
     const db = this.deps.storage.db;
     const now = this.#now();
-    let recipients = [...new Set(recipientIds)].filter((id) => options.allowSelf || id !== fromAccountId);
-    recipients = await localOnly(db, recipients);
-    const refusing = await recipientsRefusing(db, recipients, fromAccountId, now);
-    recipients = recipients.filter((id) => !refusing.has(id));
-    // LIMIT: accounts of a limited domain reach only their followers.
-    const silenced = await recipientsSilencedFor(db, recipients, fromAccountId);
-    recipients = recipients.filter((id) => !silenced.has(id));
-    if (statusId && type !== "poll") {
+    let recipients = await recipientsReached(db, {
+      recipientIds: [...new Set(recipientIds)].filter((id) => options.allowSelf || id !== fromAccountId),
+      fromId: fromAccountId,
       // A muted conversation stays quiet (Mastodon's "mute conversation"); a poll's end is still told.
-      const muting = await recipientsMutingConversationOf(db, recipients, statusId);
-      recipients = recipients.filter((id) => !muting.has(id));
-    }
+      conversationOf: type === "poll" ? null : statusId,
+      now,
+    });
     if (statusId && (type === "status" || type === "mention")) {
       // One notice per post: a follower who is also mentioned, or also subscribed to the thread, hears once.
       const told = await recipientsNotifiedAbout(db, recipients, statusId, ["mention", "status"]);

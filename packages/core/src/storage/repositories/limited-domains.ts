@@ -1,6 +1,4 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
-import { readInSlices } from "../id-slices.js";
 import type { Database } from "../schema.js";
 
 /** Remote accounts of `domain` or one of its subdomains (a block covers them), on any port. */
@@ -54,37 +52,3 @@ export async function deleteFollowRequestsWithDomain(db: Kysely<Database>, domai
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/**
- * The recipients a notification from `fromAccountId` is silenced for: when
- * the sender is on a limited (or suspended) domain, those who do not follow it.
- */
-export async function recipientsSilencedFor(
-  db: Kysely<Database>,
-  recipientIds: readonly string[],
-  fromAccountId: string,
-): Promise<Set<string>> {
-  if (recipientIds.length === 0) return new Set();
-  const [limited] = await selectIfLimited(db, { fromAccountId });
-  if (!limited) return new Set();
-  const followers = await readInSlices(recipientIds, (slice) => selectFollowersAmong(db, { fromAccountId, recipientIds: slice }));
-  const following = new Set(followers.map((row) => row.account_id));
-  return new Set(recipientIds.filter((id) => !following.has(id)));
-}
-
-// Compiled once: every notification from another server asks whether its sender is limited.
-const selectIfLimited = compiledOnce((db, args: { fromAccountId: string }) =>
-  db
-    .selectFrom("accounts")
-    .select("id")
-    .where("id", "=", args.fromAccountId)
-    .where(sql<boolean>`not ${notFromLimitedDomain("accounts.domain", "accounts.id", null)}`),
-);
-
-const selectFollowersAmong = compiledOnce((db, args: { fromAccountId: string; recipientIds: readonly string[] }) =>
-  db
-    .selectFrom("follows")
-    .select("account_id")
-    .where("target_account_id", "=", args.fromAccountId)
-    .where("account_id", "in", args.recipientIds),
-);

@@ -5,6 +5,7 @@ import { readInSlices } from "../id-slices.js";
 import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
+import { notFromLimitedDomain } from "./limited-domains.js";
 import { writeFlag } from "./status-columns.js";
 
 export interface NotificationRecord {
@@ -246,51 +247,128 @@ export async function deleteFollowRequestNotifications(db: Kysely<Database>, rec
   return Number(result.numDeletedRows);
 }
 
-/** Of `recipientIds`, those who refuse notifications from `fromId`: they block it or its domain, mute it with notifications, or it blocks them. */
-export async function recipientsRefusing(
-  db: Kysely<Database>,
-  recipientIds: readonly string[],
-  fromId: string,
-  now: string,
-): Promise<Set<string>> {
-  if (recipientIds.length === 0) return new Set();
-  const rows = await readInSlices(recipientIds, (slice) => selectRefusing(db, { recipientIds: slice, fromId, now }));
-  return new Set(rows.map((row) => row.id));
+/** Who a notification is for, and what it is about. */
+export interface NotificationAudience {
+  readonly recipientIds: readonly string[];
+  readonly fromId: string;
+  /** The post whose muted conversation keeps it quiet; null: none does. */
+  readonly conversationOf: string | null;
+  readonly now: string;
 }
 
 /**
- * The four refusals in one statement, compiled once: every notification an inbox activity makes passes here, and four
- * statements cost four times the fixed cost of one for what is mostly a single recipient.
+ * Of `recipientIds`, in their order, the local accounts a notification from
+ * `fromId` reaches: not those who block the sender or its domain, are blocked
+ * by it, or mute it with notifications; when the sender is on a limited (or
+ * suspended) domain, only those who follow it; and not those who muted the
+ * conversation of `conversationOf`.
  */
-const selectRefusing = compiledOnce((db, args: { recipientIds: readonly string[]; fromId: string; now: string }) =>
-  db
-    .selectFrom("blocks")
-    .select("account_id as id")
-    .where("account_id", "in", args.recipientIds)
-    .where("target_account_id", "=", args.fromId)
-    .unionAll(
-      db
-        .selectFrom("blocks")
-        .select("target_account_id as id")
-        .where("account_id", "=", args.fromId)
-        .where("target_account_id", "in", args.recipientIds),
-    )
-    .unionAll(
-      db
-        .selectFrom("mutes")
-        .select("account_id as id")
-        .where("account_id", "in", args.recipientIds)
-        .where("target_account_id", "=", args.fromId)
-        .where("hide_notifications", "=", writeFlag(true))
-        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", args.now)])),
-    )
-    .unionAll(
-      db
-        .selectFrom("account_domain_blocks")
-        .select("account_id as id")
-        .where("account_id", "in", args.recipientIds)
-        .where("domain", "in", db.selectFrom("accounts").select("domain").where("id", "=", args.fromId).where("domain", "is not", null)),
-    ),
+export async function recipientsReached(db: Kysely<Database>, audience: NotificationAudience): Promise<string[]> {
+  const { recipientIds, fromId, conversationOf, now } = audience;
+  if (recipientIds.length === 0) return [];
+  const rows = await readInSlices(recipientIds, (slice) => selectReached(db, { recipientIds: slice, fromId, conversationOf, now }));
+  const reached = new Set(rows.map((row) => row.id));
+  return recipientIds.filter((id) => reached.has(id));
+}
+
+/**
+ * Every rule in one statement, compiled once: every notification an inbox activity makes passes here, and in a busy
+ * server a statement's fixed cost is several times what SQLite takes to check one more rule in it.
+ */
+const selectReached = compiledOnce(
+  (db, args: { recipientIds: readonly string[]; fromId: string; conversationOf: string | null; now: string }) =>
+    db
+      .selectFrom("accounts as recipient")
+      .select("recipient.id")
+      .where("recipient.id", "in", args.recipientIds)
+      .where("recipient.domain", "is", null)
+      .where(({ and, exists, not, or, selectFrom }) => {
+        const rules = [
+          not(
+            exists(
+              selectFrom("blocks")
+                .select("blocks.account_id")
+                .whereRef("blocks.account_id", "=", "recipient.id")
+                .where("blocks.target_account_id", "=", args.fromId),
+            ),
+          ),
+          not(
+            exists(
+              selectFrom("blocks")
+                .select("blocks.account_id")
+                .where("blocks.account_id", "=", args.fromId)
+                .whereRef("blocks.target_account_id", "=", "recipient.id"),
+            ),
+          ),
+          not(
+            exists(
+              selectFrom("mutes")
+                .select("mutes.account_id")
+                .whereRef("mutes.account_id", "=", "recipient.id")
+                .where("mutes.target_account_id", "=", args.fromId)
+                .where("mutes.hide_notifications", "=", writeFlag(true))
+                .where((inner) => inner.or([inner("mutes.expires_at", "is", null), inner("mutes.expires_at", ">", args.now)])),
+            ),
+          ),
+          not(
+            exists(
+              selectFrom("account_domain_blocks")
+                .select("account_domain_blocks.account_id")
+                .whereRef("account_domain_blocks.account_id", "=", "recipient.id")
+                .where(
+                  "account_domain_blocks.domain",
+                  "in",
+                  selectFrom("accounts as sender")
+                    .select("sender.domain")
+                    .where("sender.id", "=", args.fromId)
+                    .where("sender.domain", "is not", null),
+                ),
+            ),
+          ),
+          // LIMIT: accounts of a limited domain reach only their followers.
+          or([
+            not(
+              exists(
+                selectFrom("accounts as sender")
+                  .select("sender.id")
+                  .where("sender.id", "=", args.fromId)
+                  .where(sql<boolean>`not ${notFromLimitedDomain("sender.domain", "sender.id", null)}`),
+              ),
+            ),
+            exists(
+              selectFrom("follows")
+                .select("follows.account_id")
+                .whereRef("follows.account_id", "=", "recipient.id")
+                .where("follows.target_account_id", "=", args.fromId),
+            ),
+          ]),
+        ];
+        const { conversationOf } = args;
+        if (conversationOf !== null) {
+          // Muted under the post's own id or its conversation's.
+          const conversation = selectFrom("statuses")
+            .select("statuses.id as conversation_id")
+            .where("statuses.id", "=", conversationOf)
+            .unionAll(
+              selectFrom("statuses")
+                .select("statuses.conversation_id")
+                .where("statuses.id", "=", conversationOf)
+                .where("statuses.conversation_id", "is not", null)
+                .$narrowType<{ conversation_id: string }>(),
+            );
+          rules.push(
+            not(
+              exists(
+                selectFrom("conversation_mutes")
+                  .select("conversation_mutes.account_id")
+                  .whereRef("conversation_mutes.account_id", "=", "recipient.id")
+                  .where("conversation_mutes.conversation_id", "in", conversation),
+              ),
+            ),
+          );
+        }
+        return and(rules);
+      }),
 );
 
 /** Of `recipientIds`, those already told about `statusId` by a notification of one of `types`. */
@@ -312,39 +390,6 @@ export async function recipientsNotifiedAbout(
   );
   return new Set(rows.map((row) => row.account_id));
 }
-
-/** Of `recipientIds`, those who muted the conversation `statusId` belongs to. */
-export async function recipientsMutingConversationOf(
-  db: Kysely<Database>,
-  recipientIds: readonly string[],
-  statusId: string,
-): Promise<Set<string>> {
-  if (recipientIds.length === 0) return new Set();
-  const rows = await readInSlices(recipientIds, (slice) => selectMutingConversation(db, { recipientIds: slice, statusId }));
-  return new Set(rows.map((row) => row.account_id));
-}
-
-/** A post's conversation is muted under the post's own id or its conversation's; one statement, compiled once. */
-const selectMutingConversation = compiledOnce((db, args: { recipientIds: readonly string[]; statusId: string }) =>
-  db
-    .selectFrom("conversation_mutes")
-    .select("account_id")
-    .where("account_id", "in", args.recipientIds)
-    .where("conversation_id", "in", (eb) =>
-      eb
-        .selectFrom("statuses")
-        .select("statuses.id as conversation_id")
-        .where("statuses.id", "=", args.statusId)
-        .unionAll(
-          eb
-            .selectFrom("statuses")
-            .select("statuses.conversation_id")
-            .where("statuses.id", "=", args.statusId)
-            .where("statuses.conversation_id", "is not", null)
-            .$narrowType<{ conversation_id: string }>(),
-        ),
-    ),
-);
 
 /** Notifications as compiledOnce takes them: a list per column, in the same order (one shape per number of rows). */
 type NotificationColumns = {
