@@ -263,7 +263,13 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       return inserted;
     });
     if (added)
-      await env.services.events.emit({ type: "favourite.created", accountId: liker.id, statusId: status.id, statusAccountId: status.account_id });
+      await env.services.events.emit({
+        type: "favourite.created",
+        accountId: liker.id,
+        statusId: status.id,
+        statusAccountId: status.account_id,
+        received: true,
+      });
   }
 
   async function onUndo(ctx: Ctx, undo: Undo): Promise<void> {
@@ -285,7 +291,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
         if (row) await bumpStatusCounter(trx, row.status_id, "favourites_count", -1);
         return row;
       });
-      if (removed) await env.services.events.emit({ type: "favourite.removed", accountId: actor.id, statusId: removed.status_id });
+      if (removed)
+        await env.services.events.emit({ type: "favourite.removed", accountId: actor.id, statusId: removed.status_id, received: true });
       return;
     }
     const boost = await findStatusByUri(db, objectId.href);

@@ -371,8 +371,13 @@ export function federatePosts(options: StatusOutboxOptions): void {
   events.on("status.created", (event) => (event.remotePost ? undefined : onCreated(event.statusId, event.accountId, event.post)));
   events.on("status.updated", (event) => onUpdated(event.statusId));
   events.on("status.deleted", (event) => onDeleted(event));
-  events.on("favourite.created", (event) => onFavourite(event.accountId, event.statusId, false));
-  events.on("favourite.removed", (event) => onFavourite(event.accountId, event.statusId, true));
+  // An incoming Like, or its Undo, is its own server's to deliver.
+  events.on("favourite.created", async (event) => {
+    if (!event.received) await onFavourite(event.accountId, event.statusId, false);
+  });
+  events.on("favourite.removed", async (event) => {
+    if (!event.received) await onFavourite(event.accountId, event.statusId, true);
+  });
   events.on("poll.voted", (event) => onVoted(event.accountId, event.pollId));
   events.on("poll.closed", async (event) => {
     const status = await findStatus(db, event.statusId);

@@ -35,9 +35,19 @@ export type DomainEvent =
        */
       readonly reachedAccountIds?: readonly string[];
     }
-  /** `statusAccountId`: the liked post's author, when the code that stored the favourite had it at hand. */
-  | { readonly type: "favourite.created"; readonly accountId: string; readonly statusId: string; readonly statusAccountId?: string }
-  | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string }
+  /**
+   * `statusAccountId`: the liked post's author, when the code that stored the favourite had it at hand. `received`
+   * (here and on its removal): the change came from another server (an incoming Like or its Undo), so there is
+   * nothing to send.
+   */
+  | {
+      readonly type: "favourite.created";
+      readonly accountId: string;
+      readonly statusId: string;
+      readonly statusAccountId?: string;
+      readonly received?: boolean;
+    }
+  | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string; readonly received?: boolean }
   | { readonly type: "follow.created"; readonly accountId: string; readonly targetAccountId: string }
   | { readonly type: "follow.requested"; readonly accountId: string; readonly targetAccountId: string }
   /** `followUri`: the id of the Follow activity the follow came from, when it came over federation or was sent there. */
