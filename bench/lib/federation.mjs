@@ -10,12 +10,11 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { cpuMs } from "./processes.mjs";
 import { addDeliveryAudience } from "./seed.mjs";
+import { inboxActors, landedActivities, likeTargetUrls } from "./inbox-activities.mjs";
 
 const LIB = new URL(".", import.meta.url).pathname;
 const HOSTS = 100;
 const ACTORS_PER_HOST = 10;
-/** The inbox scenario's senders: the first actors of the first hosts. */
-const INBOX_HOSTS = 10;
 /** Activities each inbox sender sends in the warm-up, before the measured run. */
 const WARM_ACTIVITIES_PER_ACTOR = 5;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,27 +52,13 @@ function startJson(script, args) {
   });
 }
 
-async function count(db, table, column, pattern) {
-  const row = await db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll().as("n"))
-    .where(column, "like", pattern)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Activities of `tag` that landed: notes stored from Creates plus favourites stored from Likes. */
-async function landed(db, tag) {
-  return (await count(db, "statuses", "uri", `%/bench-notes/${tag}-%`)) + (await count(db, "favourites", "uri", `%/bench-likes/${tag}-%`));
-}
-
 /** Polls until `expected` activities of `tag` landed, or nothing new landed for `idleMs`; the time of the last increase. */
 async function waitLanded(db, tag, expected, idleMs = 15_000) {
   let seen = -1;
   let lastChange = epochMs();
   let lastIncreaseAt = epochMs();
   while (true) {
-    const now = await landed(db, tag);
+    const now = await landedActivities(db, tag);
     if (now !== seen) {
       if (now > seen) lastIncreaseAt = epochMs();
       seen = now;
@@ -129,22 +114,9 @@ export function startRemoteHosts(workDir, keys) {
 
 /** Inbox throughput: `count` signed activities to Kith's shared inbox, then the same requests to the bare baseline. */
 export async function inboxScenario({ kith, storage, workDir, keys, remote, count, connections, log }) {
-  const warmCount = WARM_ACTIVITIES_PER_ACTOR * INBOX_HOSTS * ACTORS_PER_HOST;
-  const actors = remote.info.hosts
-    .slice(0, INBOX_HOSTS)
-    .flatMap((origin, h) =>
-      Array.from({ length: ACTORS_PER_HOST }, (_, a) => ({ id: `${origin}/users/a${a}`, key: (h * ACTORS_PER_HOST + a) % keys.length })),
-    );
-  const targets = await storage.db
-    .selectFrom("statuses")
-    .innerJoin("accounts", "accounts.id", "statuses.account_id")
-    .select(["statuses.id", "accounts.username"])
-    .where("statuses.visibility", "=", "public")
-    .where("accounts.domain", "is", null)
-    .orderBy("statuses.id", "desc")
-    .limit(count + warmCount)
-    .execute();
-  const postUrls = targets.map((row) => `${kith.url}/users/${row.username}/statuses/${row.id}`);
+  const actors = inboxActors(remote.info.hosts, keys.length);
+  const warmCount = WARM_ACTIVITIES_PER_ACTOR * actors.length;
+  const postUrls = await likeTargetUrls(storage.db, kith.url, count + warmCount);
   // The warm-up likes other posts than the run: a second like of a post by the same actor would store nothing.
   const likeTargets = postUrls.slice(0, count);
   const warmTargets = postUrls.slice(count);
@@ -207,7 +179,7 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
   const bareRate = (bare.statuses[202] ?? 0) / ((bare.endedAt - bare.startedAt) / 1000);
   const rate = done.landed / seconds;
   return {
-    scenario: `inbox, ${count} signed activities (Create/Like) from ${actors.length} actors on ${INBOX_HOSTS} hosts`,
+    scenario: `inbox, ${count} signed activities (Create/Like) from ${actors.length} actors on ${new Set(actors.map((actor) => new URL(actor.id).host)).size} hosts`,
     rate,
     p50: percentile(sent.p50),
     p99: percentile(sent.p99),

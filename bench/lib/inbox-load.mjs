@@ -12,56 +12,21 @@
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import { signedHeaders } from "./http-signature.mjs";
+import { signedActivity } from "./inbox-activities.mjs";
 
 const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const target = new URL(spec.url);
-const privateKeys = spec.keys.map((pem) => createPrivateKey(pem));
-const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
-
-function activity(i) {
-  const actor = spec.actors[i % spec.actors.length];
-  const published = new Date().toISOString();
-  const like = spec.likeTargets.length > 0 && i % 2 === 1;
-  const document = like
-    ? {
-        "@context": "https://www.w3.org/ns/activitystreams",
-        id: `${actor.id}/bench-likes/${spec.tag}-${i}`,
-        type: "Like",
-        actor: actor.id,
-        object: spec.likeTargets[Math.floor(i / 2) % spec.likeTargets.length],
-      }
-    : {
-        "@context": "https://www.w3.org/ns/activitystreams",
-        id: `${actor.id}/bench-activities/${spec.tag}-${i}`,
-        type: "Create",
-        actor: actor.id,
-        published,
-        to: [PUBLIC],
-        cc: [`${actor.id}/followers`],
-        object: {
-          id: `${actor.id}/bench-notes/${spec.tag}-${i}`,
-          type: "Note",
-          attributedTo: actor.id,
-          content: `<p>Inbox benchmark note ${i} from a remote actor, with a few words of text.</p>`,
-          published,
-          to: [PUBLIC],
-          cc: [`${actor.id}/followers`],
-        },
-      };
-  const body = JSON.stringify(document);
-  const headers = signedHeaders({
-    host: spec.host,
-    path: target.pathname,
-    body,
-    keyId: `${actor.id}#main-key`,
-    privateKey: privateKeys[actor.key],
-  });
-  return { body, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } };
-}
+const activities = {
+  host: spec.host,
+  path: target.pathname,
+  tag: spec.tag,
+  actors: spec.actors,
+  privateKeys: spec.keys.map((pem) => createPrivateKey(pem)),
+  likeTargets: spec.likeTargets,
+};
 
 const signingStarted = performance.now();
-const requests = Array.from({ length: spec.count }, (_, i) => activity(i));
+const requests = Array.from({ length: spec.count }, (_, i) => signedActivity(activities, i));
 const signingMs = performance.now() - signingStarted;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
