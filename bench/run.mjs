@@ -16,7 +16,7 @@
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
 //   KITH_BENCH_STATEMENTS=1    SQLite: the server counts its statements (and SQLite's time in them), and the
-//                              federation scenarios print those of one stored activity and one delivery
+//                              scenarios print those of one request, one stored activity and one delivery
 //                              (the counting costs CPU: compare CPU figures only between runs alike).
 //
 // A measurement, not a test: it asserts nothing and never fails on a number.
@@ -30,7 +30,8 @@ import { scenarioSet } from "./lib/scenarios.mjs";
 import { SIZES, seed } from "./lib/seed.mjs";
 import { report } from "./lib/report.mjs";
 import { load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
-import { deliveryScenario, describeStatements, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
+import { deliveryScenario, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
+import { describeStatements, statementTotals, statementsPer } from "./lib/statement-totals.mjs";
 import { rsaKeyPairs } from "./lib/http-signature.mjs";
 import { benchArgs } from "./lib/args.mjs";
 import { importBuilt } from "./lib/built.mjs";
@@ -181,6 +182,7 @@ async function measureEngineSize(engine, size, pg, results) {
   try {
     for (const scenario of captured) {
       const peakKnown = resetPeakMemory(kith.pid);
+      const statementsBefore = await statementTotals(kith);
       // The server's CPU in the measured windows: the load generator reads it around each of them, after its warm-up.
       // The baseline is steady from its first request (it answers from memory): a second or two in all measures it,
       // in turns with the server's windows.
@@ -191,6 +193,7 @@ async function measureEngineSize(engine, size, pg, results) {
         baseline: { url: baseline.url, durationMs: Math.min(durationMs, quick ? 1_000 : 2_000) },
       });
       const cpu = measured.serverCpuMs;
+      const statements = statementsPer(statementsBefore, await statementTotals(kith), measured.serverAnswered);
       const peakRssMb = peakKnown ? memoryMb(kith.pid).peak : null;
       const bare = measured.baseline;
       const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
@@ -213,6 +216,7 @@ async function measureEngineSize(engine, size, pg, results) {
       log(
         `  ${scenario.name}: ${measured.rps.toFixed(0)} req/s (baseline ${bare.rps.toFixed(0)}), p50 ${measured.p50?.toFixed(2)} ms, p99 ${measured.p99?.toFixed(2)} ms (baseline ${bare.p50?.toFixed(2)} / ${bare.p99?.toFixed(2)} ms)`,
       );
+      for (const line of describeStatements("per request", statements)) log(line);
     }
     for (const probe of scenarios.probes) {
       const outcome = await probe.run({ url: kith.url, storage: prepared.storage, dataset: prepared.dataset });

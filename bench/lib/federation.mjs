@@ -5,12 +5,13 @@
 
 import { spawn } from "node:child_process";
 import { createPublicKey } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { cpuMs } from "./processes.mjs";
 import { addDeliveryAudience } from "./seed.mjs";
 import { inboxActors, landedActivities, likeTargetUrls } from "./inbox-activities.mjs";
+import { statementTotals, statementsPer } from "./statement-totals.mjs";
 
 const LIB = new URL(".", import.meta.url).pathname;
 const HOSTS = 100;
@@ -67,41 +68,6 @@ async function waitLanded(db, tag, expected, idleMs = 15_000) {
     if (seen >= expected || epochMs() - lastChange > idleMs) return { landed: seen, at: lastIncreaseAt };
     await sleep(25);
   }
-}
-
-/** The server's statement totals so far (KITH_BENCH_STATEMENTS), after its next flush; null when it does not count. */
-async function statementTotals(kith) {
-  if (!kith.statements) return null;
-  await sleep(300);
-  try {
-    return JSON.parse(readFileSync(kith.statements, "utf8"));
-  } catch {
-    return {};
-  }
-}
-
-/** Statements run between two totals, per unit of work: how many, SQLite's time, and the heaviest by time. */
-function statementsPer(before, after, units) {
-  if (!before || !after || !units) return null;
-  const rows = Object.entries(after)
-    .map(([text, { count, us }]) => ({ text, count: count - (before[text]?.count ?? 0), us: us - (before[text]?.us ?? 0) }))
-    .filter((row) => row.count > 0)
-    .sort((a, b) => b.us - a.us);
-  const sum = (key) => rows.reduce((total, row) => total + row[key], 0);
-  return {
-    perUnit: sum("count") / units,
-    msPerUnit: sum("us") / 1000 / units,
-    top: rows.slice(0, 12).map((row) => ({ perUnit: row.count / units, msPerUnit: row.us / 1000 / units, text: row.text.slice(0, 120) })),
-  };
-}
-
-/** Log lines for `statementsPer`. */
-export function describeStatements(label, statements) {
-  if (!statements) return [];
-  return [
-    `  ${label}: ${statements.perUnit.toFixed(1)} statements, ${statements.msPerUnit.toFixed(2)} ms in SQLite`,
-    ...statements.top.map((row) => `    ${row.perUnit.toFixed(2).padStart(6)} × ${row.msPerUnit.toFixed(3)} ms  ${row.text}`),
-  ];
 }
 
 const percentile = (value) => (value === null || value === undefined ? null : value);

@@ -5,6 +5,7 @@
 //
 // Input: { url, method, path, headers, body?, bodyTemplate?, connections, durationMs, warmupMs, pid?, baseline? }
 // With the server's `pid`, the result has `serverCpuMs`: its CPU from the first measured window on, without the warm-up.
+// `serverAnswered` counts every request the server answered, the warm-up's included.
 // `bodyTemplate` has `{n}` replaced by a request counter, so posts differ.
 //
 // With `baseline: { url, durationMs }`, the same requests go to the baseline too, in turns: the measured time is cut
@@ -40,6 +41,8 @@ function once({ url, agent }, n) {
 }
 
 let counter = 0;
+/** Every request the server answered, the warm-up's too: what its statement totals are divided by. */
+let serverAnswered = 0;
 
 /** Sends requests on every connection for `durationMs`; the seconds it took, every answer read. */
 async function run(to, durationMs, record) {
@@ -48,6 +51,7 @@ async function run(to, durationMs, record) {
   const worker = async () => {
     while (Date.now() < deadline) {
       const result = await once(to, counter++);
+      if (to === server) serverAnswered++;
       record?.(result);
     }
   };
@@ -94,6 +98,7 @@ const result = {
   ...quantiles(latencies),
   statuses,
   serverCpuMs,
+  serverAnswered,
 };
 if (baseline)
   result.baseline = {
