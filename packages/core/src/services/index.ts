@@ -163,8 +163,8 @@ export function createServices(deps: ServiceDeps): KithServices {
   const remoteAccounts = new RemoteAccountService(deps, accountViews);
   const pendingPostReactions = new PendingPostReactions(deps, events, batchedWrites);
   pendingPostReactions.registerJobs(deps.queue);
-  const statuses = new StatusService(deps, events, polls, media, pendingPostReactions, remoteAccounts);
-  const statusInteractions = new StatusInteractions(deps, events, statuses, settings);
+  const statuses = new StatusService(deps, events, polls, media, pendingPostReactions, batchedWrites, remoteAccounts);
+  const statusInteractions = new StatusInteractions(deps, events, statuses, settings, batchedWrites);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
   const feeds = createFeedServices(deps, events, statusViews, accountViews, batchedWrites);
   const follows = new FollowService(deps, events);

@@ -68,7 +68,8 @@ export class BatchedWrites {
 
   /**
    * Runs `work` as a transaction committed with the batch it joins (the
-   * writes of an incoming activity, of a notification): like
+   * writes of an incoming activity, of a notification, of a new post, a
+   * boost or a favourite): like
    * `Storage.transaction`, but a commit shared with the other work of the
    * same moment. `work` may read and write in `trx` only, and may be run
    * again when its batch fails (it then runs alone); the result is that of

@@ -2,6 +2,7 @@ import { KithError } from "../../domain/errors.js";
 import { ancestorIds } from "../../storage/repositories/statuses.js";
 import { bumpStatusCounter } from "../../storage/repositories/statuses.js";
 import type { StatusRow } from "../../storage/schema.js";
+import type { BatchedWrites } from "../../storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import type { SettingsService } from "../settings/settings-service.js";
@@ -22,6 +23,8 @@ export class StatusInteractions {
     private readonly events: DomainEvents,
     private readonly statuses: StatusService,
     private readonly settings: SettingsService,
+    /** Favourites are committed with the other writes of the same moment. */
+    private readonly writes: Pick<BatchedWrites, "transaction">,
   ) {}
 
   /** A boost stands for the boosted post in every action, as Mastodon does. */
@@ -33,7 +36,7 @@ export class StatusInteractions {
   async favourite(accountId: string, statusId: string): Promise<string> {
     const target = await this.#target(statusId, accountId);
     const now = this.deps.clock.now().toISOString();
-    const added = await this.deps.storage.transaction(async (trx) => {
+    const added = await this.writes.transaction(async (trx) => {
       const result = await trx
         .insertInto("favourites")
         .values({ id: this.deps.ids.next("favourite"), account_id: accountId, status_id: target.id, created_at: now })
@@ -49,7 +52,7 @@ export class StatusInteractions {
 
   async unfavourite(accountId: string, statusId: string): Promise<string> {
     const target = await this.#target(statusId, accountId);
-    const removed = await this.deps.storage.transaction(async (trx) => {
+    const removed = await this.writes.transaction(async (trx) => {
       const result = await trx
         .deleteFrom("favourites")
         .where("account_id", "=", accountId)

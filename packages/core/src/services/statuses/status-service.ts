@@ -18,6 +18,7 @@ import {
 import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
 import { insertHomeFeedEntries } from "../../storage/repositories/home-feed.js";
 import type { AccountRow, Database, StatusRow, Visibility } from "../../storage/schema.js";
+import type { BatchedWrites } from "../../storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
 import type { PollInput, PollService } from "../polls/poll-service.js";
@@ -88,9 +89,10 @@ interface Rendered {
 /**
  * Writing posts: create, edit, delete. Counters (`replies_count`,
  * `statuses_count`, `last_status_at`), mentions, tags, polls, media and the
- * idempotency key are written in the post's transaction; the domain event
- * goes out after the commit, and timelines, notifications and streaming
- * react to it. A new post's transaction also records its reactions as
+ * idempotency key are written in the post's transaction, committed with
+ * the other writes of the same moment (`BatchedWrites`: one commit for
+ * several posts); the domain event goes out after the commit, and
+ * timelines, notifications and streaming react to it. A new post's transaction also records its reactions as
  * pending, so they are not lost if the process stops before they ran.
  */
 export class StatusService {
@@ -100,6 +102,8 @@ export class StatusService {
     private readonly polls: PollService,
     private readonly media: StatusMediaAttacher,
     private readonly pendingReactions: PendingPostReactions,
+    /** New posts and boosts are committed with the other writes of the same moment. */
+    private readonly writes: Pick<BatchedWrites, "transaction">,
     /** Looks up remote accounts a post mentions that this server has never seen; none in a server that does not federate. */
     private readonly remoteHandles: RemoteHandleResolver | null = null,
   ) {}
@@ -210,7 +214,7 @@ export class StatusService {
     let rendered: Rendered;
     let written: WrittenPost;
     try {
-      ({ rendered, written } = await this.deps.storage.transaction(async (trx) => {
+      ({ rendered, written } = await this.writes.transaction(async (trx) => {
         const rendered = await this.#render(trx, text, lookedUp);
         await this.pendingReactions.record(trx, id, now);
         const row = await insertStatus(trx, {
@@ -418,7 +422,7 @@ export class StatusService {
     const now = this.deps.clock.now().toISOString();
     const id = this.deps.ids.next("status");
     try {
-      await this.deps.storage.transaction(async (trx) => {
+      await this.writes.transaction(async (trx) => {
         await insertStatus(trx, {
           id,
           account_id: accountId,
