@@ -84,10 +84,11 @@ try {
   for (let round = 1; round <= rounds; round++) {
     const tag = `round${round}`;
     const list = activities(tag, perRound);
+    const since = Date.now();
     const before = process.cpuUsage();
     const statuses = await send(list);
     const cpu = process.cpuUsage(before);
-    const landed = await landedActivities(db, tag);
+    const landed = await landedActivities(db, tag, since);
     const µs = (value) => (value / perRound).toFixed(0).padStart(5);
     console.log(
       `round ${round}: ${µs(cpu.user + cpu.system)} µs of CPU an activity (system ${µs(cpu.system)}); ` +

@@ -53,13 +53,16 @@ function startJson(script, args) {
   });
 }
 
-/** Polls until `expected` activities of `tag` landed, or nothing new landed for `idleMs`; the time of the last increase. */
-async function waitLanded(db, tag, expected, idleMs = 15_000) {
+/**
+ * Polls until `expected` activities of `tag`, sent from `sinceMs` on, landed, or nothing new landed for `idleMs`; the
+ * time of the last increase.
+ */
+async function waitLanded(db, tag, sinceMs, expected, idleMs = 15_000) {
   let seen = -1;
   let lastChange = epochMs();
   let lastIncreaseAt = epochMs();
   while (true) {
-    const now = await landedActivities(db, tag);
+    const now = await landedActivities(db, tag, sinceMs);
     if (now !== seen) {
       if (now > seen) lastIncreaseAt = epochMs();
       seen = now;
@@ -108,8 +111,9 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
   // Warm-up: every actor sends several times, creating and liking, so Kith knows them (their documents fetched and
   // stored) and has compiled its code for both kinds before the clock starts. With one activity an actor, the first
   // few hundred of the run were still the server's slow start: 300 activities came in at 430/s, 3 000 at 700-800/s.
+  const warmSince = epochMs();
   const warm = await runJson("inbox-load.mjs", [specFor("warm", kith.url, warmCount, warmTargets)]);
-  const warmLanded = await waitLanded(storage.db, "warm", warm.statuses[202] ?? 0, 30_000);
+  const warmLanded = await waitLanded(storage.db, "warm", warmSince, warm.statuses[202] ?? 0, 30_000);
   if (warmLanded.landed < warmCount)
     log(`  inbox warm-up: ${warmLanded.landed}/${warmCount} landed (answers ${JSON.stringify(warm.statuses)})`);
 
@@ -118,9 +122,10 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
   const file = specFor(tag, kith.url, count, likeTargets);
   const statementsBefore = await statementTotals(kith);
   const before = cpuMs(kith.pid);
+  const since = epochMs();
   const sent = await runJson("inbox-load.mjs", [file]);
   const accepted = sent.statuses[202] ?? 0;
-  const done = await waitLanded(storage.db, tag, accepted);
+  const done = await waitLanded(storage.db, tag, since, accepted);
   const cpu = cpuMs(kith.pid) - before;
   const statements = statementsPer(statementsBefore, await statementTotals(kith), done.landed);
   const documentsFetched = (await (await fetch(`${remote.info.control}/stats`)).json()).documentsServed - documentsBefore;
