@@ -92,8 +92,9 @@ interface Rendered {
  * idempotency key are written in the post's transaction, committed with
  * the other writes of the same moment (`BatchedWrites`: one commit for
  * several posts); the domain event goes out after the commit, and
- * timelines, notifications and streaming react to it. A new post's transaction also records its reactions as
- * pending, so they are not lost if the process stops before they ran.
+ * timelines, notifications and streaming react to it. A new post's
+ * transaction also records its reactions as pending, so they are not lost
+ * if the process stops before they ran.
  */
 export class StatusService {
   constructor(
