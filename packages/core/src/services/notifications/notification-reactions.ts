@@ -1,7 +1,7 @@
 import {
   ancestorIds,
   loadNotifiedStatus,
-  localRebloggers,
+  rebloggersOf,
   notifiedMentions,
   pollAudience,
   readersWhoMaySee,
@@ -61,7 +61,7 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
 
   events.on("status.created", (event) => onStatusCreated(event.statusId, event.accountId, event.post ?? event.remotePost));
   events.on("status.updated", async (event) => {
-    await notifications.notifyMany(await localRebloggers(db, event.statusId), event.accountId, "update", event.statusId);
+    await notifications.notifyMany(await rebloggersOf(db, event.statusId), event.accountId, "update", event.statusId);
   });
   events.on("favourite.created", async (event) => {
     const recipientId = event.statusAccountId ?? (await loadNotifiedStatus(db, event.statusId))?.accountId;

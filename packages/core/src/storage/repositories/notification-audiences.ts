@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
-import { readInSlices } from "../id-slices.js";
 import { readFlag, writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 
@@ -42,25 +41,13 @@ export async function loadNotifiedStatus(db: Kysely<Database>, statusId: string)
   };
 }
 
-/** Of `ids`, the local accounts, in the given order. */
-export async function localOnly(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await readInSlices(ids, (slice) => selectLocal(db, { ids: slice }));
-  const local = new Set(rows.map((row) => row.id));
-  return ids.filter((id) => local.has(id));
-}
+// The audiences below may hold remote accounts: the notification service's rules (`recipientsReached`) keep the local
+// ones, in the same statement as the refusals, so reading them here again would be a statement more for nothing.
 
-const selectLocal = compiledOnce((db, args: { ids: readonly string[] }) =>
-  db.selectFrom("accounts").select("id").where("id", "in", args.ids).where("domain", "is", null),
-);
-
-/** Local accounts mentioned (not silently) in a post. */
+/** Accounts mentioned (not silently) in a post. */
 export async function notifiedMentions(db: Kysely<Database>, statusId: string): Promise<string[]> {
   const rows = await db.selectFrom("mentions").select(["account_id", "silent"]).where("status_id", "=", statusId).execute();
-  return localOnly(
-    db,
-    rows.filter((row) => !readFlag(row.silent)).map((row) => row.account_id),
-  );
+  return rows.filter((row) => !readFlag(row.silent)).map((row) => row.account_id);
 }
 
 /** Local followers who asked to be told of the author's posts (`notify`). */
@@ -85,35 +72,26 @@ export async function ancestorIds(db: Kysely<Database>, inReplyToId: string, dep
   return ids;
 }
 
-/** Local accounts subscribed to any of `statusIds`. */
+/** Accounts subscribed to any of `statusIds`. */
 export async function subscribersOf(db: Kysely<Database>, statusIds: readonly string[]): Promise<string[]> {
   if (statusIds.length === 0) return [];
   const rows = await db.selectFrom("status_subscriptions").select("account_id").distinct().where("status_id", "in", statusIds).execute();
-  return localOnly(
-    db,
-    rows.map((row) => row.account_id),
-  );
+  return rows.map((row) => row.account_id);
 }
 
-/** Local accounts that boosted a post. */
-export async function localRebloggers(db: Kysely<Database>, statusId: string): Promise<string[]> {
+/** Accounts that boosted a post. */
+export async function rebloggersOf(db: Kysely<Database>, statusId: string): Promise<string[]> {
   const rows = await db.selectFrom("statuses").select("account_id").distinct().where("reblog_of_id", "=", statusId).execute();
-  return localOnly(
-    db,
-    rows.map((row) => row.account_id),
-  );
+  return rows.map((row) => row.account_id);
 }
 
-/** Local accounts that voted in a poll, with the poll's author. */
+/** Accounts that voted in a poll, with the poll's author. */
 export async function pollAudience(db: Kysely<Database>, pollId: string): Promise<{ authorId: string | null; voters: string[] }> {
   const poll = await db.selectFrom("polls").select("account_id").where("id", "=", pollId).executeTakeFirst();
   const rows = await db.selectFrom("poll_votes").select("account_id").distinct().where("poll_id", "=", pollId).execute();
   return {
     authorId: poll?.account_id ?? null,
-    voters: await localOnly(
-      db,
-      rows.map((row) => row.account_id),
-    ),
+    voters: rows.map((row) => row.account_id),
   };
 }
 
