@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from "kysely";
 import type { PageRequest } from "../domain/page.js";
+import { literalLimit } from "./literal-limit.js";
 
 /**
  * Fetches one page of an id-ordered list, newest first. `min_id` pages
@@ -28,7 +29,7 @@ export function idPageQuery<DB, TB extends keyof DB, O>(
   if (page.sinceId !== undefined) q = q.where(sql<boolean>`${id} > ${page.sinceId}`);
   if (page.minId !== undefined) {
     q = q.where(sql<boolean>`${id} > ${page.minId}`);
-    return q.orderBy(sql`${id}`, "asc").limit(page.limit);
+    return q.orderBy(sql`${id}`, "asc").limit(literalLimit(page.limit));
   }
-  return q.orderBy(sql`${id}`, "desc").limit(page.limit);
+  return q.orderBy(sql`${id}`, "desc").limit(literalLimit(page.limit));
 }

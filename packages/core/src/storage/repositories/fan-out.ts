@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import { readFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
+import { literalLimit } from "../literal-limit.js";
 
 /** What fan-out needs to know of a post. */
 export interface FanOutStatus {
@@ -76,7 +77,7 @@ const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: 
     .where("f.target_account_id", "=", args.authorId)
     .where("a.domain", "is", null);
   if (args.after !== undefined) query = query.where("f.account_id", ">", args.after);
-  return query.orderBy("f.account_id").limit(args.limit);
+  return query.orderBy("f.account_id").limit(literalLimit(args.limit));
 });
 
 /** Local accounts mentioned in a post. */
@@ -168,7 +169,7 @@ export async function recentStatusesForFollower(
     .where("account_id", "=", authorId)
     .where("visibility", "in", ["public", "unlisted", "private"])
     .orderBy("id", "desc")
-    .limit(limit)
+    .limit(literalLimit(limit))
     .execute();
   return rows.map((row) => ({
     id: row.id,

@@ -7,6 +7,7 @@ import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
 import { writeFlag } from "./status-columns.js";
+import { literalLimit } from "../literal-limit.js";
 
 export interface NotificationRecord {
   readonly id: string;
@@ -150,7 +151,7 @@ export async function notificationsOfGroup(
   const rows = await visibleNotifications(db, recipientId, {}, now)
     .where("group_key", "=", groupKey)
     .orderBy("id", "desc")
-    .limit(limit)
+    .limit(literalLimit(limit))
     .execute();
   return rows.map(toRecord);
 }
@@ -186,8 +187,8 @@ export async function countUnread(
   const base = visibleNotifications(db, recipientId, { ...filter, read: false }, now);
   const limited =
     by === "notification"
-      ? base.clearSelect().select("id").limit(limit)
-      : base.clearSelect().select("group_key as id").distinct().limit(limit);
+      ? base.clearSelect().select("id").limit(literalLimit(limit))
+      : base.clearSelect().select("group_key as id").distinct().limit(literalLimit(limit));
   const row = await db.selectFrom(limited.as("unread")).select(sql<number>`count(*)`.as("count")).executeTakeFirst();
   return Number(row?.count ?? 0);
 }

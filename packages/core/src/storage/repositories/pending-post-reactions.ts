@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import type { Database } from "../schema.js";
+import { literalLimit } from "../literal-limit.js";
 
 /** The rows of new local posts whose reactions are not all done (migration 0019). */
 
@@ -30,7 +31,7 @@ export async function pendingReactionsBefore(db: Kysely<Database>, before: strin
     .where("created_at", "<", before)
     .orderBy("created_at")
     .orderBy("status_id")
-    .limit(limit)
+    .limit(literalLimit(limit))
     .execute();
   return rows.map((row) => row.status_id);
 }
