@@ -93,6 +93,74 @@ describeFeedsOnEngines("timelines", (makeKith) => {
     expect(await home(bob, `?max_id=${hidden}&limit=2`)).toEqual([visible, older]);
   });
 
+  it("a home page carries the reader's marks of each post shown, a boost those of the post it boosts", async () => {
+    const [alice, bob, carol, erin] = [await user(), await user(), await user(), await user()];
+    await follow(kith, bob.account.id, alice.account.id);
+    await follow(kith, bob.account.id, carol.account.id);
+    const create = (author: TestUser, text: string) => kith.services.statuses.create(author.account.id, { text, visibility: "public" });
+    const act = async (path: string) => expect((await kith.request("POST", path, { token: bob.token })).status, path).toBe(200);
+    const liked = await create(alice, "favourited and bookmarked");
+    const boostedByBob = await create(alice, "boosted by the reader");
+    const muted = await create(alice, "in a muted conversation");
+    const own = await create(bob, "pinned");
+    const unmarked = await create(alice, "nothing done to it");
+    const erinsPost = await create(erin, "boosted by someone the reader follows");
+    await kith.services.events.settled();
+    const boost = await post(kith, carol.account.id, { reblogOf: erinsPost });
+    await act(`/api/v1/statuses/${liked}/favourite`);
+    await act(`/api/v1/statuses/${liked}/bookmark`);
+    await act(`/api/v1/statuses/${boostedByBob}/reblog`);
+    await act(`/api/v1/statuses/${muted}/mute`);
+    await act(`/api/v1/statuses/${own}/pin`);
+    await act(`/api/v1/statuses/${erinsPost}/favourite`);
+    await kith.services.events.settled();
+
+    const response = await kith.request("GET", "/api/v1/timelines/home", { token: bob.token });
+    expect(response.status).toBe(200);
+    type Marked = { id: string; favourited: boolean; reblogged: boolean; muted: boolean; bookmarked: boolean; pinned: boolean };
+    const page = (await response.json()) as (Marked & { reblog: Marked | null })[];
+    const marksOf = (id: string) => {
+      const status = page.find((entry) => entry.id === id);
+      if (!status) throw new Error(`${id} is not on the page`);
+      const { favourited, reblogged, muted, bookmarked, pinned } = status;
+      return { favourited, reblogged, muted, bookmarked, pinned };
+    };
+    const none = { favourited: false, reblogged: false, muted: false, bookmarked: false, pinned: false };
+    expect(marksOf(liked)).toEqual({ ...none, favourited: true, bookmarked: true });
+    expect(marksOf(boostedByBob)).toEqual({ ...none, reblogged: true });
+    expect(marksOf(muted)).toEqual({ ...none, muted: true });
+    expect(marksOf(own)).toEqual({ ...none, pinned: true });
+    expect(marksOf(unmarked)).toEqual(none);
+    expect(marksOf(boost)).toEqual({ ...none, favourited: true });
+    expect(page.find((entry) => entry.id === boost)?.reblog).toMatchObject({ id: erinsPost, favourited: true, reblogged: false });
+  });
+
+  it("a boost of a post the reader may not see is left out of home, and the page still pages by it", async () => {
+    const [bob, carol, frank] = [await user(), await user(), await user()];
+    await follow(kith, bob.account.id, carol.account.id);
+    const before = await post(kith, carol.account.id);
+    const franksPost = await post(kith, frank.account.id);
+    const boost = await post(kith, carol.account.id, { reblogOf: franksPost });
+    expect(await home(bob)).toEqual([boost, before]);
+    // Frank blocks bob: the boost is carol's and stays in bob's feed, but the post it boosts is hidden from him.
+    await kith.storage.db
+      .insertInto("blocks")
+      .values({
+        id: kith.ids.next("block"),
+        account_id: frank.account.id,
+        target_account_id: bob.account.id,
+        uri: null,
+        created_at: kith.clock.now().toISOString(),
+      })
+      .execute();
+    const response = await kith.request("GET", "/api/v1/timelines/home?limit=1", { token: bob.token });
+    expect(await idsOf(response)).toEqual([]);
+    expect(/<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1]).toContain(`max_id=${boost}`);
+    expect(await home(bob)).toEqual([before]);
+    // A reader who may see frank's post still gets the boost.
+    expect(await home(carol)).toEqual([boost, before]);
+  });
+
   it("followers-only posts reach followers; direct posts only the mentioned followers", async () => {
     const [alice, bob, carol] = [await user(), await user(), await user()];
     await follow(kith, bob.account.id, alice.account.id);

@@ -1,11 +1,9 @@
 import type { Storage } from "@kith/core";
-import { createPostgresStorage } from "@kith/storage-postgres";
 import { sql } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pagePublicTimeline, pageTagTimeline } from "../../packages/core/src/storage/repositories/timelines.js";
-import { type PlanNode, nodesOf, planOf } from "../support/postgres-plans.js";
-import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+import { type PlanNode, type RecordingStorage, nodesOf, planOfSent, recordingStorage } from "../support/postgres-plans.js";
+import { describeIfPostgres } from "../support/real-servers.js";
 
 /**
  * How PostgreSQL runs the public and hashtag pages, as the repositories send
@@ -21,32 +19,14 @@ const POSTS = 20_000;
 const TAG_EVERY = 80;
 const VIEWER = "a1";
 
-/** A statement as the adapter gave it to pg. */
-interface Sent {
-  readonly text: string;
-  readonly values?: readonly unknown[];
-}
-
 describeIfPostgres("public and hashtag pages on PostgreSQL", () => {
-  let database: FreshPostgresDatabase;
-  let pool: pg.Pool;
+  let recording: RecordingStorage;
   let storage: Storage;
-  const sent: Sent[] = [];
 
   beforeAll(async () => {
-    database = await freshPostgresDatabase();
-    pool = new pg.Pool({ connectionString: database.url, max: 2 });
     // Every statement the adapter sends is kept, to be explained with the same values.
-    pool.on("connect", (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const config = args[0];
-        if (typeof config === "object" && config !== null && "text" in config) sent.push(config as Sent);
-        return query(...args);
-      };
-    });
-    storage = createPostgresStorage({ pool });
-    await storage.migrate();
+    recording = await recordingStorage(2);
+    storage = recording.storage;
     const now = "2026-11-01T00:00:00.000Z";
     await sql`insert into accounts (id, username, acct_key, created_at, updated_at)
       select 'a' || n, 'a' || n, 'a' || n, ${now}, ${now} from generate_series(1, ${AUTHORS}) n`.execute(storage.db);
@@ -63,22 +43,9 @@ describeIfPostgres("public and hashtag pages on PostgreSQL", () => {
     await sql`analyze`.execute(storage.db);
   });
 
-  afterAll(async () => {
-    await storage?.close();
-    await pool?.end();
-    await database?.drop();
-  });
+  afterAll(() => recording?.close());
 
-  /** The plan of the statement the adapter sent that starts with `start`, explained with the values it was sent with. */
-  async function planOfSent(start: string): Promise<PlanNode> {
-    const statement = sent.findLast((candidate) => candidate.text.startsWith(start));
-    if (!statement) throw new Error(`no statement starting with ${start}`);
-    const { rows } = await pool.query<{ "QUERY PLAN": unknown }>({
-      text: `explain (format json) ${statement.text}`,
-      values: [...(statement.values ?? [])],
-    });
-    return planOf(rows[0]?.["QUERY PLAN"]);
-  }
+  const planOfSentStatement = (start: string): Promise<PlanNode> => planOfSent(recording.pool, recording.sent, start);
 
   function expectWalk(plan: PlanNode, index: RegExp): void {
     const nodes = nodesOf(plan);
@@ -112,12 +79,12 @@ describeIfPostgres("public and hashtag pages on PostgreSQL", () => {
     );
     expect(ids).toHaveLength(40);
     expect(ids[0]).toBe(`s${String(POSTS).padStart(6, "0")}`);
-    expectWalk(await planOfSent('select "status_tags"."status_id"'), /^status_tags_/);
+    expectWalk(await planOfSentStatement('select "status_tags"."status_id"'), /^status_tags_/);
   });
 
   it("walks the public posts newest first, probing each post's author", async () => {
     const ids = await pagePublicTimeline(storage.db, { accountId: VIEWER, now: "2026-11-27T00:00:00.000Z" }, {}, { limit: 40 });
     expect(ids).toHaveLength(40);
-    expectWalk(await planOfSent('select "statuses"."id" from "statuses"'), /^statuses_/);
+    expectWalk(await planOfSentStatement('select "statuses"."id" from "statuses"'), /^statuses_/);
   });
 });

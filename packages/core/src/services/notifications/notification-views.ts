@@ -24,7 +24,9 @@ export class NotificationViews {
   async #statuses(statusIds: readonly string[], viewerId: string, texts?: JsonTexts): Promise<Map<string, StatusEntity>> {
     const ids = [...new Set(statusIds)];
     if (ids.length === 0) return new Map();
-    const kept = await renderFiltered(this.statusViews, this.filters, ids, viewerId, "notifications", texts);
+    const kept = await renderFiltered(this.filters, viewerId, "notifications", () =>
+      this.statusViews.renderList(ids, viewerId, texts ? { texts } : {}),
+    );
     return new Map(kept.map((status) => [status.id, status]));
   }
 

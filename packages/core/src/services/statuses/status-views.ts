@@ -3,18 +3,21 @@ import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../a
 import { type JsonTexts, jsonString } from "../../api/json-text.js";
 import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../api/serializers/status.js";
 import {
-  type ViewerMarks,
   loadApplications,
   loadMentions,
   loadOwnVotes,
   loadPolls,
+  loadStatusRows,
   loadStatusTags,
+} from "../../storage/repositories/status-view-loads.js";
+import {
+  type PostMarks,
   STATUS_COUNTERS,
   type StatusCounter,
-  loadStatusRows,
-  loadViewerMarks,
-  loadVisibleStatusVersions,
-} from "../../storage/repositories/status-view-loads.js";
+  type VisiblePage,
+  type VisiblePost,
+  loadVisiblePosts,
+} from "../../storage/repositories/visible-posts.js";
 import { readFlag } from "../../storage/repositories/status-columns.js";
 import type { StatusRow, Visibility } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
@@ -80,24 +83,35 @@ export class StatusViews {
     this.#texts.forget(statusId);
   }
 
-  /** The rows of the posts among `ids` the viewer may see, in no particular order. */
-  async #visibleRows(ids: readonly string[], viewerId: string | null): Promise<StatusRow[]> {
-    const db = this.deps.storage.db;
-    return this.#rows.rows(await loadVisibleStatusVersions(db, ids, viewerId), (unkept) => loadStatusRows(db, unkept));
+  /** The posts among `ids` the viewer may see, by id. */
+  async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
+    const unique = [...new Set(ids)];
+    return this.#renderVisible(unique, await loadVisiblePosts(this.deps.storage.db, unique, viewerId), viewerId, options);
   }
 
-  async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
+  /** A page read with its posts' versions and marks (a home feed's), in the page's order. */
+  async renderPage(page: VisiblePage, viewerId: string, options: RenderOptions = {}): Promise<StatusEntity[]> {
+    return inOrder(page.ids, await this.#renderVisible(page.ids, page.posts, viewerId, options));
+  }
+
+  /** Renders `ids` (unique) from `visible`, what was read of those the viewer may see (visible-posts.ts). */
+  async #renderVisible(
+    ids: readonly string[],
+    visible: readonly VisiblePost[],
+    viewerId: string | null,
+    options: RenderOptions,
+  ): Promise<Map<string, StatusEntity>> {
     const db = this.deps.storage.db;
-    const unique = [...new Set(ids)];
-    const outer = await this.#visibleRows(unique, viewerId);
-    const boostedIds = [...new Set(outer.flatMap((row) => (row.reblog_of_id ? [row.reblog_of_id] : [])))];
-    const boosted = await this.#visibleRows(boostedIds, viewerId);
+    const versions = new Map(visible.flatMap(({ post, boosted }) => (boosted ? [post, boosted] : [post])).map((row) => [row.id, row]));
     const rows = new Map<string, StatusRow>();
-    for (const row of [...outer, ...boosted]) rows.set(row.id, row);
+    for (const row of await this.#rows.rows([...versions.values()], (unkept) => loadStatusRows(db, unkept))) rows.set(row.id, row);
+    const outer = visible.flatMap(({ post }) => rows.get(post.id) ?? []);
+    // The marks of the posts shown: every non-boost, and the boosted post of a boost.
+    const marks = new Map<string, PostMarks>();
+    for (const { post, boosted, marks: postMarks } of visible) if (postMarks) marks.set(boosted?.id ?? post.id, postMarks);
     // The posts whose content is shown: every non-boost, and the boosted posts.
     const shown = [...rows.values()].filter((row) => row.reblog_of_id === null);
     const shownIds = shown.map((row) => row.id);
-    const conversationIds = [...new Set(shown.flatMap((row) => (row.conversation_id ? [row.conversation_id] : [])))];
 
     const origin = this.deps.config.origin;
     const now = this.deps.clock.now();
@@ -113,14 +127,13 @@ export class StatusViews {
     const mediaCandidates = shownIds.filter((id) => parts.get(id)?.hasMedia !== false);
     const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
 
-    const [accounts, media, mentions, tags, polls, apps, marks] = await Promise.all([
+    const [accounts, media, mentions, tags, polls, apps] = await Promise.all([
       this.accounts.render([...new Set([...rows.values()].map((row) => row.account_id))], options.texts),
       this.media.renderForStatuses(mediaCandidates),
       loadMentions(db, missingIds),
       loadStatusTags(db, missingIds),
       loadPolls(db, pollCandidates),
       loadApplications(db, appIds),
-      viewerId === null ? Promise.resolve(null) : loadViewerMarks(db, shownIds, conversationIds, viewerId),
     ]);
     const ownVotes =
       viewerId === null
@@ -170,7 +183,7 @@ export class StatusViews {
           : null,
         text: options.withSource ? row.text : null,
       });
-      if (marks) Object.assign(entity, viewerFlags(row, marks));
+      if (viewerId !== null) Object.assign(entity, viewerFlags(marks.get(row.id) ?? NO_MARKS));
       if (!texts) return { entity, textParts: null };
       const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
       // What the lasting pieces are made of: the row's version (raised by the database on every write but the
@@ -192,7 +205,7 @@ export class StatusViews {
 
     const asked = new Map(outer.map((row) => [row.id, row]));
     const result = new Map<string, StatusEntity>();
-    for (const id of unique) {
+    for (const id of ids) {
       const row = asked.get(id);
       if (!row) continue;
       if (row.reblog_of_id === null) {
@@ -223,22 +236,29 @@ export class StatusViews {
 
   /** Posts in the order of `ids`, those the viewer may not see left out. */
   async renderList(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
-    const rendered = await this.render(ids, viewerId, options);
-    return ids.flatMap((id) => {
-      const entity = rendered.get(id);
-      return entity ? [entity] : [];
-    });
+    return inOrder(ids, await this.render(ids, viewerId, options));
   }
 }
 
-function viewerFlags(row: StatusRow, marks: ViewerMarks) {
+/** The marks of a post the viewer did nothing to. */
+const NO_MARKS: PostMarks = { favourited: false, reblogged: false, bookmarked: false, pinned: false, muted: false };
+
+/** The marks in the order Mastodon writes them. */
+function viewerFlags(marks: PostMarks) {
   return {
-    favourited: marks.favourited.has(row.id),
-    reblogged: marks.reblogged.has(row.id),
-    muted: row.conversation_id !== null && marks.mutedConversations.has(row.conversation_id),
-    bookmarked: marks.bookmarked.has(row.id),
-    pinned: marks.pinned.has(row.id),
+    favourited: marks.favourited,
+    reblogged: marks.reblogged,
+    muted: marks.muted,
+    bookmarked: marks.bookmarked,
+    pinned: marks.pinned,
   };
+}
+
+function inOrder(ids: readonly string[], rendered: Map<string, StatusEntity>): StatusEntity[] {
+  return ids.flatMap((id) => {
+    const entity = rendered.get(id);
+    return entity ? [entity] : [];
+  });
 }
 
 /** What a status entity holds beyond its row and author: loaded, or known from what was just written. */

@@ -1,9 +1,7 @@
 import type { StatusEntity } from "../../api/entities/status.js";
-import type { JsonTexts } from "../../api/json-text.js";
 import type { FilterContext } from "../../storage/repositories/filters.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.js";
-import type { StatusViews } from "../statuses/status-views.js";
 
 /**
  * Applies a viewer's filters to rendered posts. The Status schema types
@@ -17,21 +15,15 @@ export function applyFilterMatcher(matcher: FilterMatcher, statuses: StatusEntit
 }
 
 /**
- * Posts in the order of `ids` for a signed-in viewer, with the viewer's filters of `context` applied. The filters do
+ * Posts for a signed-in viewer (what `render` returns), with the viewer's filters of `context` applied. The filters do
  * not depend on the posts, so they are read beside them: on PostgreSQL one round trip fewer than one after the other.
- * With `texts`, the JSON text of each post is put there (a post the filters changed is a new object, without one).
  */
 export async function renderFiltered(
-  statusViews: StatusViews,
   filters: FilterService,
-  ids: readonly string[],
   viewerId: string,
   context: FilterContext,
-  texts?: JsonTexts,
+  render: () => Promise<StatusEntity[]>,
 ): Promise<StatusEntity[]> {
-  const [statuses, matcher] = await Promise.all([
-    statusViews.renderList(ids, viewerId, texts ? { texts } : {}),
-    filters.forViewer(viewerId, context),
-  ]);
+  const [statuses, matcher] = await Promise.all([render(), filters.forViewer(viewerId, context)]);
   return applyFilterMatcher(matcher, statuses);
 }

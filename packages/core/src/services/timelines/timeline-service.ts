@@ -1,7 +1,7 @@
 import type { StatusEntity } from "../../api/entities/status.js";
 import type { JsonTexts } from "../../api/json-text.js";
 import type { PageRequest } from "../../domain/page.js";
-import { pageHomeFeed } from "../../storage/repositories/home-feed.js";
+import { loadHomeFeedPage } from "../../storage/repositories/home-feed.js";
 import {
   type PublicTimelineQuery,
   type TagTimelineQuery,
@@ -44,9 +44,16 @@ export class TimelineService {
     private readonly lists: ListService,
   ) {}
 
+  /** The page is read with its posts' versions and the viewer's marks, in one statement beside the filters. */
   async home(viewerId: string, page: PageRequest): Promise<TimelinePage> {
-    const ids = await pageHomeFeed(this.deps.storage.db, viewerId, page);
-    return this.#render(ids, viewerId, "home");
+    const texts: JsonTexts = new Map();
+    let pageIds: readonly string[] = [];
+    const statuses = await renderFiltered(this.filters, viewerId, "home", async () => {
+      const read = await loadHomeFeedPage(this.deps.storage.db, viewerId, page);
+      pageIds = read.ids;
+      return this.statusViews.renderPage(read, viewerId, { texts });
+    });
+    return { statuses, pageIds, texts };
   }
 
   async public(viewerId: string | null, query: PublicTimelineQuery, page: PageRequest): Promise<TimelinePage> {
@@ -86,6 +93,7 @@ export class TimelineService {
     const texts: JsonTexts = new Map();
     if (viewerId === null || ids.length === 0)
       return { statuses: await this.statusViews.renderList(ids, viewerId, { texts }), pageIds: ids, texts };
-    return { statuses: await renderFiltered(this.statusViews, this.filters, ids, viewerId, context, texts), pageIds: ids, texts };
+    const statuses = await renderFiltered(this.filters, viewerId, context, () => this.statusViews.renderList(ids, viewerId, { texts }));
+    return { statuses, pageIds: ids, texts };
   }
 }

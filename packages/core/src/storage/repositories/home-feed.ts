@@ -3,6 +3,7 @@ import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../compiled-once.js";
 import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
+import { type VisiblePage, visiblePostsOf, visiblePostsOn } from "./visible-posts.js";
 
 /** One entry of someone's home feed. */
 export interface HomeFeedEntry {
@@ -62,16 +63,27 @@ export async function readersAlreadyShowing(db: Kysely<Database>, accountIds: re
   return new Set([...direct, ...boosted].map((row) => row.account_id));
 }
 
-/** One page of a home feed, newest first: a range scan of the feed's primary key. */
-export async function pageHomeFeed(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<string[]> {
+/**
+ * One page of a home feed, newest first (a range scan of the feed's primary key), with what rendering its posts needs
+ * to know first (visible-posts.ts): one statement, the busiest read there is.
+ */
+export async function loadHomeFeedPage(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<VisiblePage> {
   const rows = await selectHomeFeedPage(db, { accountId, limit: page.limit, maxId: page.maxId, sinceId: page.sinceId, minId: page.minId });
-  return page.minId === undefined ? rows.map((row) => row.status_id) : rows.map((row) => row.status_id).reverse();
+  return { ids: rows.map((row) => row.page_id), posts: visiblePostsOf(rows) };
 }
 
-// Compiled once per limit and bounds given: the busiest read there is.
+// Compiled once per limit and bounds given. The reader of the feed is its viewer.
 const selectHomeFeedPage = compiledOnce(
   (db, page: { accountId: string; limit: number; maxId: string | undefined; sinceId: string | undefined; minId: string | undefined }) =>
-    idPageQuery(db.selectFrom("home_feed").select("status_id").where("account_id", "=", page.accountId), "status_id", page),
+    visiblePostsOn(
+      db,
+      idPageQuery(
+        db.selectFrom("home_feed").select("home_feed.status_id as id").where("home_feed.account_id", "=", page.accountId),
+        "home_feed.status_id",
+        page,
+      ),
+      page.accountId,
+    ),
 );
 
 /** Removes from a feed what `authorId` wrote, and boosts of their posts. */

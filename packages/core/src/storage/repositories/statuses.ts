@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
 import { type StatementArgs, compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
+import type { StatusCounter } from "./visible-posts.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
 
@@ -199,14 +200,12 @@ const insertStatusTags = compiledOnce((db, args: { statusId: string; tagIds: rea
   db.insertInto("status_tags").values(args.tagIds.map((tagId) => ({ tag_id: tagId ?? "", status_id: args.statusId }))),
 );
 
-type StatusCounterColumn = "replies_count" | "reblogs_count" | "favourites_count";
-
 /** Adds `delta` to a post's counter, never below zero. */
-export async function bumpStatusCounter(db: Kysely<Database>, statusId: string, column: StatusCounterColumn, delta: number): Promise<void> {
+export async function bumpStatusCounter(db: Kysely<Database>, statusId: string, column: StatusCounter, delta: number): Promise<void> {
   await counterUpdates[column](db, { statusId, delta });
 }
 
-function counterUpdate(column: StatusCounterColumn) {
+function counterUpdate(column: StatusCounter) {
   const ref = sql.ref(column);
   return compiledOnce((db, args: { statusId: string; delta: number }) =>
     db
