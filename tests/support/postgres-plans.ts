@@ -106,3 +106,14 @@ export async function recordingStorage(max: number): Promise<RecordingStorage> {
     },
   };
 }
+
+/**
+ * How many runs of the statement prepared on `db`'s connection (a storage of one connection) whose text starts with
+ * `start` ran on its generic plan, and how many on a plan made for their values.
+ */
+export async function planChoices(db: Storage["db"], start: string): Promise<{ generic: number; custom: number }> {
+  const { rows } = await sql<{ generic_plans: string; custom_plans: string }>`
+    select generic_plans, custom_plans from pg_prepared_statements where statement like ${`${start}%`}`.execute(db);
+  if (rows.length !== 1) throw new Error(`${rows.length} prepared statements start with ${start}`);
+  return { generic: Number(rows[0]?.generic_plans), custom: Number(rows[0]?.custom_plans) };
+}
