@@ -46,12 +46,14 @@ describe("rendering posts", () => {
     let accountCalls = 0;
     let mediaCalls = 0;
     // The account and media renderers are the other parts' batches: counted as calls, each one batch.
+    const renderAccounts = async (ids: readonly string[]) => {
+      accountCalls++;
+      const rows = await kith.storage.db.selectFrom("accounts").select(["id", "username"]).where("id", "in", ids).execute();
+      return new Map(rows.map((row) => [row.id, { id: row.id, username: row.username } as never]));
+    };
     const accounts = {
-      render: async (ids: readonly string[]) => {
-        accountCalls++;
-        const rows = await kith.storage.db.selectFrom("accounts").select(["id", "username"]).where("id", "in", ids).execute();
-        return new Map(rows.map((row) => [row.id, { id: row.id, username: row.username } as never]));
-      },
+      render: renderAccounts,
+      renderVersions: (versions: readonly { id: string }[]) => renderAccounts(versions.map((version) => version.id)),
     };
     const media = {
       renderForStatuses: (ids: readonly string[]) => {
@@ -130,8 +132,7 @@ describe("rendering posts", () => {
         return kith.services.media.renderForStatuses(ids);
       },
     };
-    const accounts = { render: (ids: readonly string[]) => kith.services.feedAccounts.render(ids) };
-    const views = new StatusViews(kith, accounts, media);
+    const views = new StatusViews(kith, kith.services.feedAccounts, media);
     const plain = await post(kith, alice, { status: "no media yet" });
     const withMedia = await post(kith, alice, { status: "", media_ids: [await completedMedia(alice, "md_00000000000000000000000k01")] });
     const both = [plain.id, withMedia.id];

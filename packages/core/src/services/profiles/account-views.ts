@@ -2,7 +2,13 @@ import type { Selectable } from "kysely";
 import type { AccountEntity } from "../../api/entities/account.js";
 import type { JsonTexts } from "../../api/json-text.js";
 import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../api/serializers/account.js";
-import { ACCOUNT_COUNTERS, type AccountCounter, findAccountRows, findAccountVersions } from "../../storage/repositories/accounts.js";
+import {
+  ACCOUNT_COUNTERS,
+  type AccountCounter,
+  type AccountVersionRow,
+  findAccountRows,
+  findAccountVersions,
+} from "../../storage/repositories/accounts.js";
 import { type AccountsTable, toBool } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { KeptRows } from "../kept-rows.js";
@@ -53,6 +59,12 @@ export class AccountViews {
     return this.renderLoaded(await this.#read(unique), texts);
   }
 
+  /** Renders accounts whose versions and counters were just read, reading whole only the rows not kept at them. */
+  async renderVersions(versions: readonly AccountVersionRow[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
+    if (versions.length === 0) return new Map();
+    return this.renderLoaded(await this.#current(versions), texts);
+  }
+
   /** Renders accounts whose rows were just read or written, as `render` would after reading them. */
   async renderLoaded(rows: readonly AccountRow[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
     const unique = rows.map((row) => row.id);
@@ -85,8 +97,11 @@ export class AccountViews {
   }
 
   async #read(ids: readonly string[]): Promise<AccountRow[]> {
-    const db = this.deps.storage.db;
-    return this.#rows.rows(await findAccountVersions(db, ids), (unkept) => findAccountRows(db, unkept));
+    return this.#current(await findAccountVersions(this.deps.storage.db, ids));
+  }
+
+  #current(versions: readonly AccountVersionRow[]): Promise<AccountRow[]> {
+    return this.#rows.rows(versions, (unkept) => findAccountRows(this.deps.storage.db, unkept));
   }
 
   /**

@@ -10,10 +10,12 @@ import {
   loadStatusRows,
   loadStatusTags,
 } from "../../storage/repositories/status-view-loads.js";
+import type { AccountVersionRow } from "../../storage/repositories/accounts.js";
 import {
   type PostMarks,
   STATUS_COUNTERS,
   type StatusCounter,
+  type StatusVersionRow,
   type VisiblePage,
   type VisiblePost,
   loadVisiblePosts,
@@ -31,6 +33,8 @@ import { type StatusTextParts, statusText, statusTextParts } from "./status-text
 export interface AccountRenderer {
   /** With `texts`, the JSON text of each account returned is put there too. */
   render(ids: readonly string[], texts?: JsonTexts): Promise<Map<string, AccountEntity>>;
+  /** The same for accounts whose versions and counters were just read (with the posts they wrote). */
+  renderVersions(versions: readonly AccountVersionRow[], texts?: JsonTexts): Promise<Map<string, AccountEntity>>;
 }
 
 /** Renders the media attached to posts, many posts at once (the media part provides it). */
@@ -102,13 +106,20 @@ export class StatusViews {
     options: RenderOptions,
   ): Promise<Map<string, StatusEntity>> {
     const db = this.deps.storage.db;
-    const versions = new Map(visible.flatMap(({ post, boosted }) => (boosted ? [post, boosted] : [post])).map((row) => [row.id, row]));
+    const versions = new Map<string, StatusVersionRow>();
+    const authorVersions = new Map<string, AccountVersionRow>();
+    // The marks of the posts shown: every non-boost, and the boosted post of a boost.
+    const marks = new Map<string, PostMarks>();
+    for (const entry of visible) {
+      for (const { post, author } of entry.boosted ? [entry, entry.boosted] : [entry]) {
+        versions.set(post.id, post);
+        authorVersions.set(author.id, author);
+      }
+      if (entry.marks) marks.set(entry.boosted?.post.id ?? entry.post.id, entry.marks);
+    }
     const rows = new Map<string, StatusRow>();
     for (const row of await this.#rows.rows([...versions.values()], (unkept) => loadStatusRows(db, unkept))) rows.set(row.id, row);
     const outer = visible.flatMap(({ post }) => rows.get(post.id) ?? []);
-    // The marks of the posts shown: every non-boost, and the boosted post of a boost.
-    const marks = new Map<string, PostMarks>();
-    for (const { post, boosted, marks: postMarks } of visible) if (postMarks) marks.set(boosted?.id ?? post.id, postMarks);
     // The posts whose content is shown: every non-boost, and the boosted posts.
     const shown = [...rows.values()].filter((row) => row.reblog_of_id === null);
     const shownIds = shown.map((row) => row.id);
@@ -128,7 +139,7 @@ export class StatusViews {
     const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
 
     const [accounts, media, mentions, tags, polls, apps] = await Promise.all([
-      this.accounts.render([...new Set([...rows.values()].map((row) => row.account_id))], options.texts),
+      this.accounts.renderVersions([...authorVersions.values()], options.texts),
       this.media.renderForStatuses(mediaCandidates),
       loadMentions(db, missingIds),
       loadStatusTags(db, missingIds),

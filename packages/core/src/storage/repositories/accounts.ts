@@ -45,12 +45,10 @@ const selectAccountRows = compiledOnce((db, args: { ids: readonly string[] }) =>
 /** What of an account changes without a new version (migration 0020): its counters and the date of its last post. */
 export type AccountCounter = "statuses_count" | "followers_count" | "following_count" | "last_status_at";
 export const ACCOUNT_COUNTERS: readonly AccountCounter[] = ["statuses_count", "followers_count", "following_count", "last_status_at"];
+export type AccountVersionRow = Pick<Selectable<AccountsTable>, "id" | "version" | AccountCounter>;
 
 /** The version and counters of these accounts: what tells whether a kept row is current. */
-export async function findAccountVersions(
-  db: Kysely<Database>,
-  ids: readonly string[],
-): Promise<Pick<Selectable<AccountsTable>, "id" | "version" | AccountCounter>[]> {
+export async function findAccountVersions(db: Kysely<Database>, ids: readonly string[]): Promise<AccountVersionRow[]> {
   if (ids.length === 0) return [];
   return selectAccountVersions(db, { ids });
 }

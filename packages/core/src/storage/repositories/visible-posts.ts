@@ -3,6 +3,7 @@ import { visibleTo } from "../../services/statuses/visibility.js";
 import { compiledOnce } from "../compiled-once.js";
 import { existsFence } from "../exists-fence.js";
 import type { Database, StatusRow } from "../schema.js";
+import { ACCOUNT_COUNTERS, type AccountCounter, type AccountVersionRow } from "./accounts.js";
 import { readFlag } from "./status-columns.js";
 
 /** What of a post changes without a new version (migration 0020): its counters. */
@@ -19,14 +20,19 @@ export interface PostMarks {
   readonly muted: boolean;
 }
 
-/**
- * A post the viewer may see, as much as a renderer needs to know before reading more: its version and counters
- * (which tell whether a kept row is current), the same of the post it boosts, and the viewer's marks.
- */
-export interface VisiblePost {
+/** A post's version and counters, and its author's: what tells whether the kept rows of both are current. */
+export interface PostVersions {
   readonly post: StatusVersionRow;
+  readonly author: AccountVersionRow;
+}
+
+/**
+ * A post the viewer may see, as much as a renderer needs to know before reading more: the versions of the post and
+ * its author, the same of the post it boosts, and the viewer's marks.
+ */
+export interface VisiblePost extends PostVersions {
   /** For a boost, the boosted post when the viewer may see it too; null otherwise (a boost without it is not shown). */
-  readonly boosted: StatusVersionRow | null;
+  readonly boosted: PostVersions | null;
   /** The viewer's marks of the post shown (the boosted post of a boost); null for a guest. */
   readonly marks: PostMarks | null;
 }
@@ -49,32 +55,39 @@ const selectByIds = compiledOnce((db, args: { ids: readonly string[]; viewerId: 
   visiblePostsOn(db, sql<{ id: string }>`(values ${sql.join(args.ids.map((id) => sql`(${id})`))})`, args.viewerId),
 );
 
-/** The columns of one row of `visiblePostsOn`: a version's, a boosted post's prefixed `boosted_`, and the marks. */
-export interface VisiblePostRow {
-  readonly page_id: string;
-  readonly id: string | null;
-  readonly version: number | null;
-  readonly replies_count: number | null;
-  readonly reblogs_count: number | null;
-  readonly favourites_count: number | null;
-  readonly boosted_id: string | null;
-  readonly boosted_version: number | null;
-  readonly boosted_replies_count: number | null;
-  readonly boosted_reblogs_count: number | null;
-  readonly boosted_favourites_count: number | null;
-  readonly favourited?: unknown;
-  readonly reblogged?: unknown;
-  readonly bookmarked?: unknown;
-  readonly pinned?: unknown;
-  readonly muted?: unknown;
-}
+/** A part of a row of `visiblePostsOn`: a post's columns, each null where the part is not there. */
+type PostColumns<P extends string> = { readonly [C in `${P}id` | `${P}version` | `${P}${StatusCounter}`]: unknown };
+/** An account's columns in a row of `visiblePostsOn`. */
+type AuthorColumns<P extends string> = {
+  readonly [C in `${P}id` | `${P}version` | `${P}${AccountCounter}`]: unknown;
+};
+
+/**
+ * One row of `visiblePostsOn`: the page's id, the columns of each part (the post, its author, the boosted post and
+ * its author) named with the part's prefix, and the marks (for a viewer).
+ */
+export type VisiblePostRow = { readonly page_id: string } & PostColumns<"post_"> &
+  AuthorColumns<"author_"> &
+  PostColumns<"boosted_"> &
+  AuthorColumns<"boosted_author_"> & { readonly [M in keyof PostMarks]?: unknown };
+
+const POST_COLUMNS: readonly string[] = ["id", "version", ...STATUS_COUNTERS];
+const AUTHOR_COLUMNS: readonly string[] = ["id", "version", ...ACCOUNT_COUNTERS];
+
+/** Each part of a row: the table alias it is read from, the prefix of its columns, and which columns. */
+const PARTS = [
+  { alias: "s", prefix: "post_", columns: POST_COLUMNS },
+  { alias: "s_author", prefix: "author_", columns: AUTHOR_COLUMNS },
+  { alias: "b", prefix: "boosted_", columns: POST_COLUMNS },
+  { alias: "b_author", prefix: "boosted_author_", columns: AUTHOR_COLUMNS },
+] as const;
 
 /**
  * One statement for what rendering a page of posts needs to know first: the ids of `page` (a subquery of one `id`
- * column: given ids, or a page of a feed), each joined to its post when the viewer may see it, a boost to its boosted
- * post the same way, and the viewer's marks of the post shown. Each of those had been a statement of its own, one
- * after the other: on PostgreSQL a round trip each. Every id of the page comes back, newest first, the post's columns
- * empty when it may not be seen.
+ * column: given ids, or a page of a feed), each joined to its post when the viewer may see it and to the post's
+ * author, a boost to its boosted post and that post's author the same way, and the viewer's marks of the post shown.
+ * Each of those had been a statement of its own, one after the other: on PostgreSQL a round trip each. Every id of
+ * the page comes back, newest first, the post's columns empty when it may not be seen.
  */
 export function visiblePostsOn(
   db: Kysely<Database>,
@@ -85,20 +98,11 @@ export function visiblePostsOn(
     .with("page(id)", () => page)
     .selectFrom("page")
     .leftJoin("statuses as s", (join) => join.onRef("s.id", "=", "page.id").on(visibleTo(viewerId, "s", db)))
+    .leftJoin("accounts as s_author", "s_author.id", "s.account_id")
     .leftJoin("statuses as b", (join) => join.onRef("b.id", "=", "s.reblog_of_id").on(visibleTo(viewerId, "b", db)))
-    .select([
-      "page.id as page_id",
-      "s.id",
-      "s.version",
-      "s.replies_count",
-      "s.reblogs_count",
-      "s.favourites_count",
-      "b.id as boosted_id",
-      "b.version as boosted_version",
-      "b.replies_count as boosted_replies_count",
-      "b.reblogs_count as boosted_reblogs_count",
-      "b.favourites_count as boosted_favourites_count",
-    ])
+    .leftJoin("accounts as b_author", "b_author.id", "b.account_id")
+    .select("page.id as page_id")
+    .select(PARTS.flatMap((part) => part.columns.map((column) => sql.ref(`${part.alias}.${column}`).as(`${part.prefix}${column}`))))
     .orderBy("page.id", "desc");
   if (viewerId === null) return query;
   // Each mark is one index probe for the post shown: the boosted post of a boost, else the post.
@@ -118,20 +122,41 @@ export function visiblePostsOn(
 
 /** The rows of `visiblePostsOn` as posts: those the viewer may not see left out. */
 export function visiblePostsOf(rows: readonly VisiblePostRow[]): VisiblePost[] {
-  return rows.flatMap((row) => {
-    if (row.id === null || row.version === null) return [];
-    const post = versionOf(row.id, row.version, row.replies_count, row.reblogs_count, row.favourites_count);
+  const posts: VisiblePost[] = [];
+  // Written out column by column: a page's 40 rows are read on every request, and building them generically (keys
+  // made from prefixes) cost as much as SQLite's time in the statement.
+  for (const row of rows) {
+    if (row.post_id === null || row.author_id === null) continue;
+    const post = postVersion(row.post_id, row.post_version, row.post_replies_count, row.post_reblogs_count, row.post_favourites_count);
+    const author = authorVersion(
+      row.author_id,
+      row.author_version,
+      row.author_statuses_count,
+      row.author_followers_count,
+      row.author_following_count,
+      row.author_last_status_at,
+    );
     const boosted =
-      row.boosted_id === null || row.boosted_version === null
+      row.boosted_id === null || row.boosted_author_id === null
         ? null
-        : versionOf(
-            row.boosted_id,
-            row.boosted_version,
-            row.boosted_replies_count,
-            row.boosted_reblogs_count,
-            row.boosted_favourites_count,
-          );
-    const marks =
+        : {
+            post: postVersion(
+              row.boosted_id,
+              row.boosted_version,
+              row.boosted_replies_count,
+              row.boosted_reblogs_count,
+              row.boosted_favourites_count,
+            ),
+            author: authorVersion(
+              row.boosted_author_id,
+              row.boosted_author_version,
+              row.boosted_author_statuses_count,
+              row.boosted_author_followers_count,
+              row.boosted_author_following_count,
+              row.boosted_author_last_status_at,
+            ),
+          };
+    const marks: PostMarks | null =
       row.favourited === undefined
         ? null
         : {
@@ -141,16 +166,35 @@ export function visiblePostsOf(rows: readonly VisiblePostRow[]): VisiblePost[] {
             pinned: readFlag(row.pinned),
             muted: readFlag(row.muted),
           };
-    return [{ post, boosted, marks }];
-  });
+    posts.push({ post, author, boosted, marks });
+  }
+  return posts;
 }
 
-function versionOf(
-  id: string,
-  version: number,
-  replies: number | null,
-  reblogs: number | null,
-  favourites: number | null,
-): StatusVersionRow {
-  return { id, version, replies_count: replies ?? 0, reblogs_count: reblogs ?? 0, favourites_count: favourites ?? 0 };
+function postVersion(id: unknown, version: unknown, replies: unknown, reblogs: unknown, favourites: unknown): StatusVersionRow {
+  return {
+    id: id as string,
+    version: version as number,
+    replies_count: replies as number,
+    reblogs_count: reblogs as number,
+    favourites_count: favourites as number,
+  };
+}
+
+function authorVersion(
+  id: unknown,
+  version: unknown,
+  statuses: unknown,
+  followers: unknown,
+  following: unknown,
+  lastStatusAt: unknown,
+): AccountVersionRow {
+  return {
+    id: id as string,
+    version: version as number,
+    statuses_count: statuses as number,
+    followers_count: followers as number,
+    following_count: following as number,
+    last_status_at: lastStatusAt as string | null,
+  };
 }
