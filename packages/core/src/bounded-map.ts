@@ -50,6 +50,10 @@ export class BoundedMap<K, V> {
     return this.#entries.delete(key);
   }
 
+  clear(): void {
+    this.#entries.clear();
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -100,6 +100,7 @@ export { SqlKvStore } from "./federation/sql-kv-store.js";
 export type { KeyPairStore } from "./federation/key-pairs.js";
 export type { DomainPolicy } from "./services/domain-policy/domain-policy-service.js";
 export { MemoryPubSub } from "./memory/memory-pubsub.js";
+export { SESSION_CACHE_TTL_MS, SIGN_IN_CHANGED_CHANNEL } from "./services/auth/session-service.js";
 export { MailOutbox, SmsOutbox } from "./memory/outboxes.js";
 export { SmtpMailer, type SmtpMailerOptions } from "./mail/smtp-mailer.js";
 export { HttpSmsSender, type HttpSmsSenderOptions } from "./sms/http-sms-sender.js";

@@ -150,7 +150,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const loginAudit = new LoginAudit(deps);
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps);
-  const accounts = new AccountService(deps);
+  const accounts = new AccountService(deps, sessions);
   const emailAllow = new EmailAllowService(deps);
   const events = new DomainEvents();
   const batchedWrites = new BatchedWrites(deps.storage);
@@ -168,6 +168,8 @@ export function createServices(deps: ServiceDeps): KithServices {
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
   const feeds = createFeedServices(deps, events, statusViews, accountViews, batchedWrites);
   const follows = new FollowService(deps, events);
+  // One instance: it keeps each reader's filters, and its changes must reach what it keeps.
+  const filters = new FilterService(deps);
   return {
     events,
     batchedWrites,
@@ -186,19 +188,19 @@ export function createServices(deps: ServiceDeps): KithServices {
     statusInteractions,
     statusQueries,
     polls,
-    filters: new FilterService(deps),
+    filters,
     tags,
     search: new SearchService(deps, statusViews, accountViews, tags, remoteAccounts),
     preferences: new PreferencesService(deps),
     customEmojis: new CustomEmojiService(deps, media),
-    trends: new TrendsService(deps, tags, statusViews, new FilterService(deps)),
+    trends: new TrendsService(deps, tags, statusViews, filters),
     suggestions: new SuggestionService(deps, accountViews),
     instanceActivity: new InstanceActivityService(deps),
     streaming: new StreamingService(
       deps,
       streamRenderers(deps, {
         statusViews,
-        filters: new FilterService(deps),
+        filters,
         notifications: { find: feeds.notifications, views: feeds.notificationViews },
         conversations: { find: feeds.conversations, views: feeds.conversationViews },
       }),
@@ -211,13 +213,13 @@ export function createServices(deps: ServiceDeps): KithServices {
     jobs: new JobsService(deps),
     registration: new RegistrationService(deps, accounts, sessions, settings, emailAllow),
     emailAllow,
-    signups: new SignupService(deps),
+    signups: new SignupService(deps, sessions),
     roles: new RoleService(deps),
     adminAccounts: new AdminAccountService(deps, accounts, sessions, events),
     domainPolicy: new DomainPolicyService(deps, settings),
     federationMonitor: new FederationMonitor(deps),
-    password: new PasswordService(deps, verificationCodes, loginAudit),
-    loginMethods: new LoginMethodService(deps, verificationCodes, loginAudit),
+    password: new PasswordService(deps, verificationCodes, loginAudit, sessions),
+    loginMethods: new LoginMethodService(deps, verificationCodes, loginAudit, sessions),
     loginAudit,
     phoneChange: new PhoneChangeService(deps, verificationCodes, loginAudit),
     passkeys: new PasskeyService(deps, sessions, loginAudit),

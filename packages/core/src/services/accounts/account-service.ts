@@ -13,6 +13,7 @@ import { findRoleByName, rolesOfActor, setGlobalRole } from "../../storage/repos
 import { newPassword } from "../auth/secrets.js";
 import type { ServiceDeps } from "../deps.js";
 import { requireLocalAccount } from "./require-local-account.js";
+import type { SessionService } from "../auth/session-service.js";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -47,7 +48,10 @@ export function normalizeEmail(email: string): string {
 
 /** Local accounts: creation and the administrative changes the CLI makes. */
 export class AccountService {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "passwords">) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "passwords">,
+    private readonly sessions: Pick<SessionService, "signInChanged">,
+  ) {}
 
   async createLocalAccount(input: CreateLocalAccountInput): Promise<{ account: LocalAccount; password: string }> {
     if (!USERNAME_PATTERN.test(input.username)) throw new KithError("account.invalid_username");
@@ -138,6 +142,7 @@ export class AccountService {
         updatedAt: now,
       });
     });
+    await this.sessions.signInChanged();
     return this.findById(account.id);
   }
 }

@@ -166,6 +166,7 @@ export class AdminAccountService {
           return;
       }
     });
+    await this.sessions.signInChanged();
   }
 
   /** Undoes one state: enable (disable), unsilence, unsuspend, unsensitive. Undoing a state the account is not in changes nothing. */
@@ -190,6 +191,7 @@ export class AdminAccountService {
           return;
       }
     });
+    await this.sessions.signInChanged();
     return this.get(id);
   }
 
@@ -206,16 +208,19 @@ export class AdminAccountService {
       await this.#pending(trx, id);
       await updateUserFlags(trx, id, { approved: true, updatedAt: now });
     });
+    await this.sessions.signInChanged();
     return this.get(id);
   }
 
   /** Rejects a pending account (409 otherwise): it is removed. Returns it as it was. */
   async reject(id: string): Promise<AdminAccountView> {
-    return this.deps.storage.transaction(async (trx) => {
-      const view = await this.#view(trx, await this.#pending(trx, id));
+    const view = await this.deps.storage.transaction(async (trx) => {
+      const removed = await this.#view(trx, await this.#pending(trx, id));
       await deleteAccountRow(trx, id);
-      return view;
+      return removed;
     });
+    await this.sessions.signInChanged();
+    return view;
   }
 
   /** Removes a suspended account, as Mastodon's DELETE does (409 for one not suspended). */
@@ -223,11 +228,13 @@ export class AdminAccountService {
     // Checked once before the Delete goes out to other servers (it needs the rows and keys), and again with the removal.
     await this.#deletable(this.deps.storage.db, actor, id);
     await this.events.emit({ type: "account.deleting", accountId: id });
-    return this.deps.storage.transaction(async (trx) => {
-      const view = await this.#view(trx, await this.#deletable(trx, actor, id));
+    const view = await this.deps.storage.transaction(async (trx) => {
+      const removed = await this.#view(trx, await this.#deletable(trx, actor, id));
       await deleteAccountRow(trx, id);
-      return view;
+      return removed;
     });
+    await this.sessions.signInChanged();
+    return view;
   }
 
   async #deletable(db: Kysely<Database>, actor: AdminActor, id: string): Promise<AdminAccountRow> {
@@ -292,6 +299,7 @@ export class AdminAccountService {
       await setPasswordHash(trx, id, hash, now);
       return revokeAllSessionsOfAccount(trx, id, now);
     });
+    await this.sessions.signInChanged();
     return { password: password === undefined ? next : null, sessionsRevoked };
   }
 

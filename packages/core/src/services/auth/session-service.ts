@@ -6,6 +6,7 @@ import { grantsOfActor } from "../../storage/repositories/roles.js";
 import { type SessionRow, toBool } from "../../storage/schema.js";
 import {
   type SessionWithApp,
+  type SessionWithSigner,
   deleteSession,
   findSessionById,
   findSessionByRefreshTokenHash,
@@ -19,8 +20,15 @@ import {
   rotateSessionTokens,
   touchSession,
 } from "../../storage/repositories/sessions.js";
+import { AnnouncedCache } from "../announced-cache.js";
 import type { ServiceDeps } from "../deps.js";
 import { constantTimeEqual, hashSecret, newToken } from "./secrets.js";
+
+/** The pubsub channel on which any process says that sessions or the right to sign in changed. */
+export const SIGN_IN_CHANGED_CHANNEL = "kith:sign-in-changed";
+
+/** How long a kept session answers for its token when no change is announced (`AnnouncedCache`). */
+export const SESSION_CACHE_TTL_MS = 10_000;
 
 /** `last_used_at` is written at most this often per session, so reads do not turn into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -80,7 +88,32 @@ function toView(row: SessionWithApp, currentId: string): SessionView {
 
 /** Access tokens: every token is a session. */
 export class SessionService {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random">) {}
+  /**
+   * Sessions with their signer's sign-in state, by token hash: every
+   * signed-in request would otherwise begin with this read, a round trip
+   * before its own statements on PostgreSQL.
+   */
+  readonly #cache: AnnouncedCache<SessionWithSigner>;
+
+  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "pubsub">) {
+    this.#cache = new AnnouncedCache(deps.pubsub, deps.clock, {
+      channel: SIGN_IN_CHANGED_CHANNEL,
+      ttlMs: SESSION_CACHE_TTL_MS,
+      capacity: 10_000,
+    });
+  }
+
+  /**
+   * Announces, once the change has committed, that a session ended or that
+   * an account's right to sign in changed, so that no process answers for a
+   * kept session any more. Every write that revokes, rotates or deletes a
+   * session, or sets an account's approval, disabling, suspension or
+   * confirmation, or removes it, is followed by this. It forgets every kept
+   * session: such changes are rare beside requests, and each is read once more.
+   */
+  signInChanged(): Promise<void> {
+    return this.#cache.changed();
+  }
 
   async issue(input: IssueSessionInput): Promise<IssuedSession> {
     const accessToken = newToken(this.deps.random);
@@ -129,6 +162,7 @@ export class SessionService {
       now,
     });
     if (!row) return null;
+    await this.signInChanged();
     return { sessionId: row.id, accessToken, refreshToken: nextRefreshToken, scopes, createdAt: now, expiresAt: row.expires_at };
   }
 
@@ -147,6 +181,7 @@ export class SessionService {
   /** Revokes a session by id; its tokens stop working on the next request. */
   async revokeById(sessionId: string): Promise<void> {
     await revokeSessions(this.deps.storage.db, [sessionId], this.deps.clock.now().toISOString());
+    await this.signInChanged();
   }
 
   /** The account's sessions, newest first, revoked ones included until their records are deleted. */
@@ -174,7 +209,9 @@ export class SessionService {
 
   /** Revokes every other session of the account; returns how many were live. */
   async revokeOthers(accountId: string, currentSessionId: string): Promise<number> {
-    return revokeOtherSessions(this.deps.storage.db, accountId, currentSessionId, this.deps.clock.now().toISOString());
+    const revoked = await revokeOtherSessions(this.deps.storage.db, accountId, currentSessionId, this.deps.clock.now().toISOString());
+    await this.signInChanged();
+    return revoked;
   }
 
   /**
@@ -185,11 +222,14 @@ export class SessionService {
     await this.#own(accountId, sessionId);
     if (sessionId === currentSessionId) throw new KithError("session.current");
     await deleteSession(this.deps.storage.db, sessionId);
+    await this.signInChanged();
   }
 
   /** Deletes the records of the account's revoked and expired sessions; returns how many. */
   async purgeEnded(accountId: string, currentSessionId: string): Promise<number> {
-    return purgeEndedSessions(this.deps.storage.db, accountId, currentSessionId, this.deps.clock.now().toISOString());
+    const purged = await purgeEndedSessions(this.deps.storage.db, accountId, currentSessionId, this.deps.clock.now().toISOString());
+    await this.signInChanged();
+    return purged;
   }
 
   /**
@@ -200,7 +240,7 @@ export class SessionService {
     if (token === null) return GUEST;
     const hash = hashSecret(token);
     const db = this.deps.storage.db;
-    const session = await findSessionWithSigner(db, hash);
+    const session = await this.#sessionWithSigner(hash);
     const now = this.deps.clock.now();
     if (
       !session ||
@@ -212,6 +252,8 @@ export class SessionService {
     }
     if (!session.last_used_at || now.getTime() - new Date(session.last_used_at).getTime() > TOUCH_INTERVAL_MS) {
       await touchSession(db, session.id, now.toISOString());
+      // A kept copy would otherwise ask for the write again on every request.
+      session.last_used_at = now.toISOString();
     }
     const scopes = session.scopes.split(" ").filter(Boolean);
     if (session.account_id === null) {
@@ -228,6 +270,7 @@ export class SessionService {
     };
     if (!canSignIn(account)) throw new KithError("auth.unauthenticated");
     const accountId = account.id;
+    // Roles are read per request, when a route asks: they are not part of the kept session.
     let grants: Promise<readonly Grant[]> | undefined;
     return {
       kind: "user",
@@ -240,5 +283,16 @@ export class SessionService {
         return grants;
       },
     };
+  }
+
+  /** The session and its signer's sign-in state, kept between requests. */
+  async #sessionWithSigner(tokenHash: string): Promise<SessionWithSigner | null> {
+    const kept = this.#cache.get(tokenHash);
+    if (kept !== undefined) return kept;
+    const generation = this.#cache.begin();
+    const session = await findSessionWithSigner(this.deps.storage.db, tokenHash);
+    // Unknown tokens are not kept: they cost a read each, as before, and cannot fill the cache.
+    if (session) this.#cache.keep(tokenHash, session, generation);
+    return session;
   }
 }

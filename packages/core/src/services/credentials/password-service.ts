@@ -30,6 +30,7 @@ import { passwordChangeCodeMail, passwordChangedMail, passwordRecoveryCodeMail }
 import { checkNewPassword } from "./password-rules.js";
 import type { VerificationCodes } from "./verification-codes.js";
 import { requireLocalAccount } from "../accounts/require-local-account.js";
+import type { SessionService } from "../auth/session-service.js";
 
 export const PASSWORD_CHANGE_CODE = "password.change";
 export const PASSWORD_RECOVERY_CODE = "password.recover";
@@ -54,6 +55,7 @@ export class PasswordService {
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "mail" | "passwords" | "config">,
     private readonly codes: VerificationCodes,
     private readonly audit: LoginAudit,
+    private readonly sessions: Pick<SessionService, "signInChanged">,
   ) {}
 
   get #instance(): string {
@@ -99,6 +101,7 @@ export class PasswordService {
       await deletePendingPasswordChange(trx, accountId);
       return revokeAccountSessions(trx, accountId, currentSessionId, now);
     });
+    await this.sessions.signInChanged();
     await this.audit.record({ accountId, action: "password.changed", method: "password", ip });
     await deliverNotice("mail", () =>
       this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "others" })),
@@ -175,6 +178,7 @@ export class PasswordService {
       await deletePendingPasswordChange(trx, account.id);
       await revokeAccountSessions(trx, account.id, null, now);
     });
+    await this.sessions.signInChanged();
     await this.audit.record({ accountId: account.id, action: "password.recovered", method: "password", ip });
     await deliverNotice("mail", () =>
       this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "all" })),

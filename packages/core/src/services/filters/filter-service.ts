@@ -18,9 +18,13 @@ import {
   updateFilter,
   updateFilterKeyword,
 } from "../../storage/repositories/filters.js";
+import { AnnouncedCache } from "../announced-cache.js";
 import type { ServiceDeps } from "../deps.js";
 import { streamChannels } from "../streaming/channels.js";
 import { createFilterMatcher, type FilterMatcher } from "./filter-matcher.js";
+
+/** The pubsub channel on which any process names an account whose filters changed. */
+export const FILTERS_CHANGED_CHANNEL = "kith:filters-changed";
 
 export type { FilterMatcher } from "./filter-matcher.js";
 
@@ -71,14 +75,22 @@ export interface V1FilterInput {
  * `filters_changed`, so open clients reload them.
  */
 export class FilterService {
-  constructor(private readonly deps: ServiceDeps) {}
+  /**
+   * Each reader's filters, kept between the pages it reads: every timeline
+   * page would otherwise read them. Forgotten in every process when the
+   * reader changes them; expired filters are left out when used, not when kept.
+   */
+  readonly #kept: AnnouncedCache<readonly FilterRecord[]>;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.#kept = new AnnouncedCache(deps.pubsub, deps.clock, { channel: FILTERS_CHANGED_CHANNEL, ttlMs: 60_000, capacity: 10_000 });
+  }
 
   /** The matcher of a viewer's active (unexpired) filters of one context, for timelines, threads, notifications and streams. */
   async forViewer(accountId: string, context: FilterContext): Promise<FilterMatcher> {
     const now = this.deps.clock.now().toISOString();
-    const filters = (await listFilters(this.deps.storage.db, accountId)).filter(
-      (filter) => filter.context.includes(context) && (filter.expiresAt === null || filter.expiresAt > now),
-    );
+    const all = await this.#kept.through(accountId, () => listFilters(this.deps.storage.db, accountId));
+    const filters = all.filter((filter) => filter.context.includes(context) && (filter.expiresAt === null || filter.expiresAt > now));
     return createFilterMatcher(filters);
   }
 
@@ -284,6 +296,7 @@ export class FilterService {
   }
 
   private async changed(accountId: string): Promise<void> {
+    await this.#kept.changed(accountId);
     await this.deps.pubsub.publish(streamChannels.user(accountId), { event: "filters_changed" });
   }
 }

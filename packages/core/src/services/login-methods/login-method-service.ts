@@ -15,6 +15,7 @@ import { normalizePhoneNumber } from "../phone/phone-number.js";
 import { checkEmailAddress } from "../registration/email-address.js";
 import { type LoginAudit, maskEmail, maskPhone } from "./login-audit.js";
 import { requireLocalAccount } from "../accounts/require-local-account.js";
+import type { SessionService } from "../auth/session-service.js";
 
 export type LoginMethodType = "email" | "phone";
 
@@ -40,6 +41,7 @@ export class LoginMethodService {
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "mail" | "sms" | "passwords" | "config">,
     private readonly codes: VerificationCodes,
     private readonly audit: LoginAudit,
+    private readonly sessions: Pick<SessionService, "signInChanged">,
   ) {}
 
   get #instance(): string {
@@ -95,6 +97,8 @@ export class LoginMethodService {
     const db = this.deps.storage.db;
     if (email !== account.email && (await emailExists(db, email))) throw new KithError("login_method.email_taken");
     await setEmailAndPassword(db, accountId, email, passwordHash, this.deps.clock.now().toISOString());
+    // The address is confirmed now; a kept session would still say it is not.
+    await this.sessions.signInChanged();
     await this.audit.record({ accountId, action: "login_method.added", method: "email", detail: maskEmail(email), ip });
     return this.list(accountId);
   }

@@ -260,6 +260,7 @@ export class RegistrationService {
     if (!account.emailConfirmed) {
       const now = this.deps.clock.now().toISOString();
       await updateUserFlags(this.deps.storage.db, account.id, { emailConfirmedAt: now, updatedAt: now });
+      await this.sessions.signInChanged();
     }
     return this.accounts.findById(account.id);
   }

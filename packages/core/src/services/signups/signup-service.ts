@@ -8,6 +8,7 @@ import {
   listPendingSignups,
 } from "../../storage/repositories/signups.js";
 import type { ServiceDeps } from "../deps.js";
+import type { SessionService } from "../auth/session-service.js";
 
 export type { SignupRow };
 
@@ -19,7 +20,10 @@ export type { SignupRow };
  * conflict (409); an unknown account is 404.
  */
 export class SignupService {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "mail" | "config">) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "mail" | "config">,
+    private readonly sessions: Pick<SessionService, "signInChanged">,
+  ) {}
 
   async listPending(page: PageRequest): Promise<SignupRow[]> {
     return listPendingSignups(this.deps.storage.db, page);
@@ -44,6 +48,7 @@ export class SignupService {
     const now = this.deps.clock.now().toISOString();
     // Conditional on still being pending, so of two reviewers acting at once only one succeeds.
     if (!(await approvePendingSignup(this.deps.storage.db, accountId, now))) throw new KithError("signup.not_pending");
+    await this.sessions.signInChanged();
     await this.deps.mail.send({
       to: signup.email,
       subject: "Your account was approved",
@@ -61,6 +66,7 @@ export class SignupService {
     const signup = await this.#existing(accountId);
     const removed = await this.deps.storage.transaction((trx) => deletePendingSignup(trx, accountId));
     if (!removed) throw new KithError("signup.not_pending");
+    await this.sessions.signInChanged();
     await this.deps.mail.send({
       to: signup.email,
       subject: "Your sign-up was not approved",
