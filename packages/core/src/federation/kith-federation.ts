@@ -195,7 +195,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
   // Any activity of a known remote actor whose copy is stale has it fetched again, on the queue.
   const refreshSender = async (_ctx: unknown, activity: Activity) => {
-    const sender = await storedSenderOf(db, activity);
+    const sender = await storedSenderOf(db, activity, deps.clock.now());
     if (sender) await services.remoteAccounts.refreshLater(sender);
   };
   const { inbox, dispatcher: inboxDispatcher } = sharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), {

@@ -14,7 +14,7 @@ import { rememberRemoteActor } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, sameOrigin, storeRemotePost } from "./remote-posts.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
-import { tombstoneKey } from "./status-inbox.js";
+import { tombstoneKey } from "./tombstones.js";
 
 import { REPLIES_QUEUE } from "./queue-names.js";
 

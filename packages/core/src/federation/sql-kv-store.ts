@@ -17,7 +17,8 @@ interface DurationLike {
   total(unit: "millisecond"): number;
 }
 
-function encodeKey(key: KvKey): string {
+/** A key as `federation_kv` stores it, for statements that read an entry beside other rows. */
+export function encodeKey(key: KvKey): string {
   return JSON.stringify(key);
 }
 

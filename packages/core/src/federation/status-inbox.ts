@@ -1,4 +1,4 @@
-import type { InboxContext, InboxListenerSetters, KvKey } from "@fedify/fedify";
+import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo, Update, isActor } from "@fedify/fedify/vocab";
 import { parseJsonArray, pollExpired } from "../api/serializers/status.js";
 import { getLogger } from "../logging.js";
@@ -29,7 +29,8 @@ import {
   visibilityOf,
 } from "./remote-posts.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
-import { storedSenderOf } from "./stored-senders.js";
+import { storedSenderOf, tombstoneReadWithSender } from "./stored-senders.js";
+import { tombstoneKey } from "./tombstones.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -39,14 +40,6 @@ type Ctx = InboxContext<FederationContextData>;
 
 export interface StatusInboxDeps extends RemotePostDeps {
   readonly kv: SqlKvStore;
-}
-
-/**
- * Where a deleted remote object's id is remembered, so its Create arriving later is dropped; and the id of an
- * undone Like or Announce, so the activity arriving again (or late) does not count.
- */
-export function tombstoneKey(uri: string): KvKey {
-  return ["kith", "tombstone", uri];
 }
 
 /**
@@ -64,8 +57,10 @@ export function tombstoneKey(uri: string): KvKey {
 export function listenForPosts(inbox: InboxListenerSetters<FederationContextData>, env: StatusInboxDeps): void {
   const db = env.deps.storage.db;
 
-  async function tombstoned(uri: URL): Promise<boolean> {
-    return (await env.kv.get(tombstoneKey(uri.href))) !== undefined;
+  /** Whether `uri` was deleted or undone; for the most frequent activities, read with their sender. */
+  async function tombstoned(activity: Activity, uri: URL): Promise<boolean> {
+    const readWithSender = await tombstoneReadWithSender(db, activity, uri, env.deps.clock.now());
+    return readWithSender ?? (await env.kv.get(tombstoneKey(uri.href))) !== undefined;
   }
 
   /** Remembered for a while only: an activity later than the retention is no longer a reordered or repeated delivery. */
@@ -87,7 +82,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (ctx.parseUri(actorId)?.type === "actor") return null;
     // An activity names its own id on its actor's server.
     if (activity.id && !sameOrigin(activity.id, actorId)) return null;
-    const known = await storedSenderOf(db, activity);
+    const known = await storedSenderOf(db, activity, env.deps.clock.now());
     if (known && !fetch) return known.suspended_at === null ? known : null;
     const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
     if (!actor || !isActor(actor) || actor.id?.href !== actorId.href) return known;
@@ -104,7 +99,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       logger.info("Dropped a Create of {object} by {actor}: not its author", { object: object.id.href, actor: author.uri });
       return;
     }
-    if (await tombstoned(object.id)) return;
+    if (await tombstoned(create, object.id)) return;
     if (object instanceof Note && object.name !== null && object.content === null && (await onVote(ctx, object, author))) return;
     await storeRemotePost(ctx, env, object, author);
   }
@@ -202,7 +197,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onAnnounce(ctx: Ctx, announce: Announce): Promise<void> {
     const booster = await senderOf(ctx, announce);
     if (!booster || !announce.id || !announce.objectId) return;
-    if ((await findStatusByUri(db, announce.id.href)) || (await tombstoned(announce.id))) return;
+    if ((await findStatusByUri(db, announce.id.href)) || (await tombstoned(announce, announce.id))) return;
     let original = await knownStatusAt(ctx, db, announce.objectId);
     if (!original) {
       // A remote post not seen yet: fetched from its own server, so it is what its author wrote.
@@ -250,7 +245,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
 
   async function onLike(ctx: Ctx, like: Like): Promise<void> {
     const liker = await senderOf(ctx, like);
-    if (!liker || !like.id || (await tombstoned(like.id))) return;
+    if (!liker || !like.id || (await tombstoned(like, like.id))) return;
     // Likes of remote posts are their servers' business.
     const status = await localStatusAt(ctx, db, like.objectId);
     if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;

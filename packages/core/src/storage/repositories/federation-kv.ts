@@ -7,7 +7,8 @@ export interface FederationKvEntry {
   readonly value: string;
 }
 
-function live(now: string) {
+/** The condition that an entry of `federation_kv` has not expired at `now`. */
+export function live(now: string) {
   return sql<boolean>`(expires_at is null or expires_at > ${now})`;
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database } from "../schema.js";
+import { live } from "./federation-kv.js";
 
 /** What Kith keeps of a remote actor in `accounts`. */
 export interface RemoteActorFields {
@@ -26,6 +27,37 @@ export async function findAccountByUri(db: Kysely<Database>, uri: string): Promi
 
 // Compiled once: every activity an inbox takes looks its actor up here.
 const selectAccountByUri = compiledOnce((db, args: { uri: string }) => db.selectFrom("accounts").selectAll().where("uri", "=", args.uri));
+
+/**
+ * The account at `uri`, and whether the `federation_kv` entry `key` is live:
+ * an incoming activity's sender and the tombstone its listener checks, in
+ * one statement (a round trip fewer on PostgreSQL). Null when no account is
+ * stored at `uri`; the entry is then not read.
+ */
+export async function findAccountByUriWithEntry(
+  db: Kysely<Database>,
+  uri: string,
+  key: string,
+  now: string,
+): Promise<{ account: AccountRow; entryLive: boolean } | null> {
+  const [row] = await selectAccountByUriWithEntry(db, { uri, key, now });
+  if (!row) return null;
+  const { entry_live, ...account } = row;
+  return { account, entryLive: Boolean(entry_live) };
+}
+
+// The entry's subquery does not depend on the account's row: both engines run it once.
+const selectAccountByUriWithEntry = compiledOnce((db, args: { uri: string; key: string; now: string }) =>
+  db
+    .selectFrom("accounts")
+    .selectAll("accounts")
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom("federation_kv").select("federation_kv.key").where("federation_kv.key", "=", args.key).where(live(args.now)))
+        .as("entry_live"),
+    )
+    .where("accounts.uri", "=", args.uri),
+);
 
 /** Inserts the remote actor or refreshes its row (matched by URI); returns the row. */
 export async function upsertRemoteAccount(db: Kysely<Database>, id: string, actor: RemoteActorFields, now: string): Promise<AccountRow> {
