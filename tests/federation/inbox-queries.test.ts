@@ -16,11 +16,11 @@ import { sqliteTestKith } from "../support/test-kith.js";
 
 /**
  * A Create of a public Note with no mentions or tags, its reactions included (7 before the tombstone of its object
- * was read with its sender; 19 before the sender was read once, the new post's relations were written without
- * deleting first and the post was no longer read back; 15 before the reactions took what they need of the post
- * from its event instead of reading it).
+ * and the post stored under its object's id were read with its sender; 19 before the sender was read once, the new
+ * post's relations were written without deleting first and the post was no longer read back; 15 before the
+ * reactions took what they need of the post from its event instead of reading it).
  */
-const STATEMENTS_PER_CREATE = 6;
+const STATEMENTS_PER_CREATE = 5;
 /**
  * A Like of a local post, its notification included (7 before its tombstone was read with its sender; 20 before
  * the sender was read once, Fedify's memory of handled activities, a read and a write, gave way to the tombstones'

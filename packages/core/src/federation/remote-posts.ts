@@ -274,18 +274,20 @@ async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: s
  * reply it answers when known, mentions of known accounts, hashtags,
  * attachment metadata (files are fetched when first asked for) and its
  * poll. Returns the post's id, or that of the post already stored under the
- * same URI. `status.created` goes out, so timelines and notifications follow.
+ * same URI (`storedId`, when the caller read it: null for none). `status.created`
+ * goes out, so timelines and notifications follow.
  */
 export async function storeRemotePost(
   ctx: Context<FederationContextData>,
   env: RemotePostDeps,
   object: PostObject,
   author: AccountRow,
+  storedId?: string | null,
 ): Promise<string | null> {
   const db = env.deps.storage.db;
   if (!object.id) return null;
-  const existing = await findStatusByUri(db, object.id.href);
-  if (existing) return existing.id;
+  const existing = storedId !== undefined ? storedId : ((await findStatusByUri(db, object.id.href))?.id ?? null);
+  if (existing) return existing;
   const now = env.deps.clock.now().toISOString();
   const fields = await fieldsOf(ctx, object, author, now);
   const parent = await knownStatusAt(ctx, db, object.replyTargetId);

@@ -29,7 +29,7 @@ import {
   visibilityOf,
 } from "./remote-posts.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
-import { storedSenderOf, tombstoneReadWithSender } from "./stored-senders.js";
+import { postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "./stored-senders.js";
 import { tombstoneKey } from "./tombstones.js";
 
 const logger = getLogger(["federation", "inbox"]);
@@ -61,6 +61,12 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function tombstoned(activity: Activity, uri: URL): Promise<boolean> {
     const readWithSender = await tombstoneReadWithSender(db, activity, uri, env.deps.clock.now());
     return readWithSender ?? (await env.kv.get(tombstoneKey(uri.href))) !== undefined;
+  }
+
+  /** The id of the post stored at `uri`, if any; for the most frequent activities, read with their sender. */
+  async function storedPostAt(activity: Activity, uri: URL): Promise<string | null> {
+    const readWithSender = await postReadWithSender(db, activity, uri, env.deps.clock.now());
+    return readWithSender !== undefined ? readWithSender : ((await findStatusByUri(db, uri.href))?.id ?? null);
   }
 
   /** Remembered for a while only: an activity later than the retention is no longer a reordered or repeated delivery. */
@@ -101,7 +107,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     }
     if (await tombstoned(create, object.id)) return;
     if (object instanceof Note && object.name !== null && object.content === null && (await onVote(ctx, object, author))) return;
-    await storeRemotePost(ctx, env, object, author);
+    await storeRemotePost(ctx, env, object, author, await storedPostAt(create, object.id));
   }
 
   /** A vote on a local poll: a Note named as an option, replying to the Question. True when it was one. */
@@ -197,7 +203,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onAnnounce(ctx: Ctx, announce: Announce): Promise<void> {
     const booster = await senderOf(ctx, announce);
     if (!booster || !announce.id || !announce.objectId) return;
-    if ((await findStatusByUri(db, announce.id.href)) || (await tombstoned(announce, announce.id))) return;
+    if ((await storedPostAt(announce, announce.id)) !== null || (await tombstoned(announce, announce.id))) return;
     let original = await knownStatusAt(ctx, db, announce.objectId);
     if (!original) {
       // A remote post not seen yet: fetched from its own server, so it is what its author wrote.

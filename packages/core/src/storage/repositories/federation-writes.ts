@@ -28,35 +28,46 @@ export async function findAccountByUri(db: Kysely<Database>, uri: string): Promi
 // Compiled once: every activity an inbox takes looks its actor up here.
 const selectAccountByUri = compiledOnce((db, args: { uri: string }) => db.selectFrom("accounts").selectAll().where("uri", "=", args.uri));
 
-/**
- * The account at `uri`, and whether the `federation_kv` entry `key` is live:
- * an incoming activity's sender and the tombstone its listener checks, in
- * one statement (a round trip fewer on PostgreSQL). Null when no account is
- * stored at `uri`; the entry is then not read.
- */
-export async function findAccountByUriWithEntry(
-  db: Kysely<Database>,
-  uri: string,
-  key: string,
-  now: string,
-): Promise<{ account: AccountRow; entryLive: boolean } | null> {
-  const [row] = await selectAccountByUriWithEntry(db, { uri, key, now });
-  if (!row) return null;
-  const { entry_live, ...account } = row;
-  return { account, entryLive: Boolean(entry_live) };
+/** What an incoming activity's listener checks of the one id it is about, read with its sender. */
+export interface SenderWithChecks {
+  readonly account: AccountRow;
+  /** Whether the `federation_kv` entry asked for (the id's tombstone) is live. */
+  readonly entryLive: boolean;
+  /** The post stored under the id, if any. */
+  readonly postId: string | null;
 }
 
-// The entry's subquery does not depend on the account's row: both engines run it once.
-const selectAccountByUriWithEntry = compiledOnce((db, args: { uri: string; key: string; now: string }) =>
+/**
+ * The account at `actorUri`, whether the `federation_kv` entry `entryKey` is
+ * live, and the post stored at `postUri`: an incoming activity's sender and
+ * what its listener checks (a tombstone, a post already stored), in one
+ * statement instead of three round trips on PostgreSQL. Null when no account
+ * is stored at `actorUri`: the checks' answers are then not told.
+ */
+export async function findSenderWithChecks(
+  db: Kysely<Database>,
+  args: { actorUri: string; entryKey: string; postUri: string; now: string },
+): Promise<SenderWithChecks | null> {
+  const [row] = await selectSenderWithChecks(db, args);
+  if (!row) return null;
+  const { entry_live, post_id, ...account } = row;
+  return { account, entryLive: Boolean(entry_live), postId: post_id ?? null };
+}
+
+// The checks' subqueries do not depend on the account's row: both engines run each once.
+const selectSenderWithChecks = compiledOnce((db, args: { actorUri: string; entryKey: string; postUri: string; now: string }) =>
   db
     .selectFrom("accounts")
     .selectAll("accounts")
-    .select((eb) =>
+    .select((eb) => [
       eb
-        .exists(eb.selectFrom("federation_kv").select("federation_kv.key").where("federation_kv.key", "=", args.key).where(live(args.now)))
+        .exists(
+          eb.selectFrom("federation_kv").select("federation_kv.key").where("federation_kv.key", "=", args.entryKey).where(live(args.now)),
+        )
         .as("entry_live"),
-    )
-    .where("accounts.uri", "=", args.uri),
+      eb.selectFrom("statuses").select("statuses.id").where("statuses.uri", "=", args.postUri).as("post_id"),
+    ])
+    .where("accounts.uri", "=", args.actorUri),
 );
 
 /** Inserts the remote actor or refreshes its row (matched by URI); returns the row. */

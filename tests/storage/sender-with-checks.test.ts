@@ -1,0 +1,86 @@
+/**
+ * An incoming activity's sender, the tombstone its listener checks and the
+ * post stored under the same id are read in one statement
+ * (stored-senders.ts). Its subqueries must answer alike on both engines: a
+ * live entry, an expired one, none; a post or none; and no sender at all.
+ */
+import type { TestKith } from "@kith/core/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { findSenderWithChecks, upsertRemoteAccount } from "../../packages/core/src/storage/repositories/federation-writes.js";
+import { describeFeedsOnEngines } from "../api/timelines-engines.js";
+
+describeFeedsOnEngines("an account read with the checks of an incoming activity", (makeKith) => {
+  let kith: TestKith;
+  const uri = "https://remote.example/users/sender";
+  const now = "2026-06-01T00:00:00.000Z";
+
+  beforeAll(async () => {
+    kith = await makeKith();
+    await upsertRemoteAccount(
+      kith.storage.db,
+      "ac_sender",
+      {
+        uri,
+        username: "sender",
+        domain: "remote.example",
+        displayName: "Sender",
+        note: "",
+        actorType: "Person",
+        locked: false,
+        discoverable: true,
+        url: null,
+        inboxUrl: `${uri}/inbox`,
+        sharedInboxUrl: null,
+      },
+      now,
+    );
+    await kith.storage.db
+      .insertInto("federation_kv")
+      .values([
+        { key: "forever", value: "true", expires_at: null },
+        { key: "later", value: "true", expires_at: "2026-07-01T00:00:00.000Z" },
+        { key: "earlier", value: "true", expires_at: "2026-05-01T00:00:00.000Z" },
+      ])
+      .execute();
+  });
+  afterAll(() => kith.close());
+
+  it("tells whether the entry is live, beside the whole account row", async () => {
+    const expected = await kith.storage.db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirstOrThrow();
+    for (const [key, live] of [
+      ["forever", true],
+      ["later", true],
+      ["earlier", false],
+      ["missing", false],
+    ] as const) {
+      const found = await findSenderWithChecks(kith.storage.db, {
+        actorUri: uri,
+        entryKey: key,
+        postUri: "https://remote.example/notes/none",
+        now,
+      });
+      expect(found?.entryLive, key).toBe(live);
+      expect(found?.postId).toBeNull();
+      expect(found?.account).toEqual(expected);
+    }
+  });
+
+  it("names the post stored under the id", async () => {
+    const posted = await kith.request("POST", "/api/v1/statuses", {
+      token: (await kith.createUser("checks_poster")).token,
+      json: { status: "Stored" },
+    });
+    expect(posted.status).toBe(200);
+    const { id } = (await posted.json()) as { id: string };
+    // Stored under an id of its own, as a post from another server is.
+    const postUri = "https://remote.example/notes/stored";
+    await kith.storage.db.updateTable("statuses").set({ uri: postUri }).where("id", "=", id).execute();
+    const found = await findSenderWithChecks(kith.storage.db, { actorUri: uri, entryKey: "missing", postUri, now });
+    expect(found?.postId).toBe(id);
+  });
+
+  it("is null when no account is stored at the URI, whatever the checks", async () => {
+    const checks = { entryKey: "forever", postUri: "https://remote.example/notes/none", now };
+    expect(await findSenderWithChecks(kith.storage.db, { actorUri: "https://elsewhere.example/users/nobody", ...checks })).toBeNull();
+  });
+});
