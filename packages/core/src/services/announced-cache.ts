@@ -93,9 +93,10 @@ export class AnnouncedCache<T> {
    * other processes fall back on the expiry.
    */
   async changed(key?: string): Promise<void> {
-    this.#forget({ ...(key !== undefined && { key }) });
+    const announcement: Announcement = key === undefined ? {} : { key };
+    this.#forget(announcement);
     try {
-      await this.pubsub.publish(this.options.channel, { ...(key !== undefined && { key }) } satisfies Announcement);
+      await this.pubsub.publish(this.options.channel, announcement);
     } catch (error) {
       logger.warn("Could not announce a change on {channel}: {error}", { channel: this.options.channel, error: messageOf(error) });
     }
