@@ -27,6 +27,8 @@ describe("rows kept between requests, across two processes", () => {
     first = await createKithOn(filename, pubsub);
     second = await createKithOn(filename, pubsub);
     admin = await first.createUser("cache_admin", { role: "Admin" });
+    // A server listens for changes from its first signed-in request on; what it read before that, it does not keep.
+    for (const server of [first, second]) expect((await server.request("GET", ME, { token: admin.token })).status).toBe(200);
   });
   afterAll(async () => {
     await first.close();

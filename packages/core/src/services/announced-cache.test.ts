@@ -17,9 +17,9 @@ async function readThrough(cache: AnnouncedCache<string>, key: string, value: st
   return cache.through(key, async () => value);
 }
 
-/** Lets the cache's subscription, started by its first `begin`, complete. */
+/** Lets the cache's subscription, started by its first read, complete. */
 async function listening(cache: AnnouncedCache<string>): Promise<void> {
-  cache.begin();
+  await readThrough(cache, "first", "read before listening");
   await new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -38,11 +38,24 @@ describe("a cache forgotten on announced changes", () => {
     expect(await readThrough(cache, "key", "read again")).toBe("read again");
   });
 
-  it("keeps nothing until it listens for changes", async () => {
+  it("keeps nothing read before it listens for changes, even a read that ends after", async () => {
     const cache = newCache();
-    const generation = cache.begin();
-    cache.keep("key", "value", generation);
+    // The first read starts the subscription; the subscription completes while the read is still running.
+    await cache.through("key", async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return "value";
+    });
     expect(cache.get("key")).toBeUndefined();
+    await readThrough(cache, "key", "read while listening");
+    expect(cache.get("key")).toBe("read while listening");
+  });
+
+  it("does not keep a null (nothing found)", async () => {
+    const cache = newCache();
+    await listening(cache);
+    expect(await cache.through("unknown", async () => null)).toBeNull();
+    expect(cache.get("unknown")).toBeUndefined();
+    expect(await cache.through("unknown", async () => "found later")).toBe("found later");
   });
 
   it("forgets everything at once when this process announces a change", async () => {
@@ -98,9 +111,11 @@ describe("a cache forgotten on announced changes", () => {
     const pubsub = new MemoryPubSub();
     const cache = newCache(pubsub);
     await listening(cache);
-    const generation = cache.begin();
-    await newCache(pubsub).changed();
-    cache.keep("key", "revoked since", generation);
+    const read = await cache.through("key", async () => {
+      await newCache(pubsub).changed();
+      return "revoked since";
+    });
+    expect(read).toBe("revoked since");
     expect(cache.get("key")).toBeUndefined();
     await readThrough(cache, "key", "read after");
     expect(cache.get("key")).toBe("read after");

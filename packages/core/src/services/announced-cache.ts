@@ -29,6 +29,9 @@ interface Announcement {
 
 const logger = getLogger(["cache"]);
 
+/** The generation of a read begun before the process listened: never the current one (those count up from 0). */
+const NOT_LISTENING = -1;
+
 /**
  * Rows kept in the process between requests, that every process forgets as
  * soon as any of them announces a change on the pubsub port. For reads made
@@ -38,8 +41,8 @@ const logger = getLogger(["cache"]);
  * The code that changes what is kept calls `changed()` once its transaction
  * has committed: this process forgets before the call returns, the others
  * when the announcement reaches them. A read that began before a change and
- * ends after it is not kept (`generation`), and nothing is kept until this
- * process listens on the channel, or a change announced in between would be
+ * ends after it is not kept (`generation`), nor one that began before this
+ * process listened on the channel, or a change announced in between would be
  * missed.
  */
 export class AnnouncedCache<T> {
@@ -65,25 +68,17 @@ export class AnnouncedCache<T> {
     return undefined;
   }
 
-  /** Called before reading a value from the database; hand the result to `keep`. */
-  begin(): number {
-    this.#subscribing ??= this.#subscribe();
-    return this.#generation;
-  }
-
-  /** Keeps a value read since `begin`, unless a change was announced meanwhile. */
-  keep(key: string, value: T, generation: number): void {
-    if (!this.#listening || generation !== this.#generation) return;
-    this.#entries.set(key, { value, until: this.clock.now().getTime() + this.options.ttlMs });
-  }
-
-  /** Reads through the cache: the kept value, or `read`'s, kept for next time. */
-  async through(key: string, read: () => Promise<T>): Promise<T> {
+  /**
+   * Reads through the cache: the kept value, or `read`'s, kept for next time.
+   * A null (nothing found) is not kept: an unknown key costs a read each time
+   * and cannot fill the cache.
+   */
+  async through<R extends T | null>(key: string, read: () => Promise<R>): Promise<T | R> {
     const kept = this.get(key);
     if (kept !== undefined) return kept;
-    const generation = this.begin();
+    const generation = this.#begin();
     const value = await read();
-    this.keep(key, value, generation);
+    if (value !== null) this.#keep(key, value, generation);
     return value;
   }
 
@@ -104,6 +99,22 @@ export class AnnouncedCache<T> {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /**
+   * Called before a read from the database. A read that begins before this
+   * process listens is not kept even if it ends after: a change announced in
+   * between went unheard.
+   */
+  #begin(): number {
+    this.#subscribing ??= this.#subscribe();
+    return this.#listening ? this.#generation : NOT_LISTENING;
+  }
+
+  /** Keeps a value read since `#begin`, unless a change was announced meanwhile. */
+  #keep(key: string, value: T, generation: number): void {
+    if (generation !== this.#generation) return;
+    this.#entries.set(key, { value, until: this.clock.now().getTime() + this.options.ttlMs });
   }
 
   #forget(announcement: Announcement): void {

@@ -285,14 +285,8 @@ export class SessionService {
     };
   }
 
-  /** The session and its signer's sign-in state, kept between requests. */
-  async #sessionWithSigner(tokenHash: string): Promise<SessionWithSigner | null> {
-    const kept = this.#cache.get(tokenHash);
-    if (kept !== undefined) return kept;
-    const generation = this.#cache.begin();
-    const session = await findSessionWithSigner(this.deps.storage.db, tokenHash);
-    // Unknown tokens are not kept: they cost a read each, as before, and cannot fill the cache.
-    if (session) this.#cache.keep(tokenHash, session, generation);
-    return session;
+  /** The session and its signer's sign-in state, kept between requests (an unknown token is read each time). */
+  #sessionWithSigner(tokenHash: string): Promise<SessionWithSigner | null> {
+    return this.#cache.through(tokenHash, () => findSessionWithSigner(this.deps.storage.db, tokenHash));
   }
 }
