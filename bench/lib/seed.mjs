@@ -224,6 +224,7 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
     id: makeId("fo", start + f, f++),
     account_id: accounts[from].id,
     target_account_id: accounts[to].id,
+    follower_local: true,
     show_reblogs: true,
     notify: false,
     languages: null,
@@ -426,6 +427,7 @@ export async function addDeliveryAudience(storage, { hosts, actorsPerHost, now =
         id: makeId("fo", now, 9_000_000 + i),
         account_id: account.id,
         target_account_id: local.id,
+        follower_local: false,
         show_reblogs: true,
         notify: false,
         languages: null,
@@ -439,6 +441,6 @@ export async function addDeliveryAudience(storage, { hosts, actorsPerHost, now =
   // As after seeding (run.mjs): a server in service knows its remote accounts through autovacuum's statistics; a
   // thousand inserted a moment ago are unknown to PostgreSQL's planner, which then took them for one row and joined
   // every remote account to every follow of the deliverer (200 ms for the audience of one post).
-  if (storage.capabilities.engine === "postgres") await sql`analyze accounts, follows`.execute(storage.db);
+  if (storage.capabilities.engine === "postgres") await sql`vacuum analyze accounts, follows`.execute(storage.db);
   return { username: local.username, token, followers: remote.length };
 }

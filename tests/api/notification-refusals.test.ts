@@ -116,6 +116,7 @@ describeFeedsOnEngines("recipients a notification reaches", (makeKith) => {
         id: kith.ids.next("follow"),
         account_id: users.bystander?.account.id ?? "",
         target_account_id: remote.id,
+        follower_local: true,
         uri: null,
         languages: null,
         created_at: at,

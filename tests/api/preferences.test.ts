@@ -94,6 +94,7 @@ describe("client start-up endpoints", () => {
       id: kith.ids.next("follow"),
       account_id: from.account.id,
       target_account_id: to.account.id,
+      follower_local: true,
       created_at: now,
       updated_at: now,
     });

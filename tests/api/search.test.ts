@@ -45,7 +45,7 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
     if (table === "follows")
       await kith.storage.db
         .insertInto("follows")
-        .values({ ...base, updated_at: now })
+        .values({ ...base, follower_local: true, updated_at: now })
         .execute();
     if (table === "blocks") await kith.storage.db.insertInto("blocks").values(base).execute();
     if (table === "mutes")

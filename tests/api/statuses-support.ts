@@ -66,6 +66,7 @@ export async function follow(kith: TestKith, follower: TestUser, target: TestUse
       id: `fo_${follower.account.id.slice(3, 13)}${target.account.id.slice(13)}`,
       account_id: follower.account.id,
       target_account_id: target.account.id,
+      follower_local: true,
       created_at: now,
       updated_at: now,
     })

@@ -63,6 +63,12 @@ export async function post(kith: TestKith, accountId: string, options: PostOptio
   return id;
 }
 
+/** Whether `accountId` is a local account, which is what a follow by it writes in `follows.follower_local`. */
+export async function isLocalAccount(kith: TestKith, accountId: string): Promise<boolean> {
+  const account = await kith.storage.db.selectFrom("accounts").select("domain").where("id", "=", accountId).executeTakeFirstOrThrow();
+  return account.domain === null;
+}
+
 export async function follow(
   kith: TestKith,
   accountId: string,
@@ -76,6 +82,7 @@ export async function follow(
       id: kith.ids.next("follow"),
       account_id: accountId,
       target_account_id: targetId,
+      follower_local: await isLocalAccount(kith, accountId),
       show_reblogs: options.showReblogs ?? true,
       notify: options.notify ?? false,
       languages: null,

@@ -79,6 +79,7 @@ describe("batched deliveries", () => {
           id: kith.ids.next("follow"),
           account_id: id,
           target_account_id: alice.account.id,
+          follower_local: false,
           uri: null,
           languages: null,
           created_at: now,

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isLocalAccount } from "../api/timelines-fixtures.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
 const AP = "application/activity+json";
@@ -67,6 +68,7 @@ describe("ActivityPub collections and objects", () => {
         id: kith.ids.next("follow"),
         account_id: accountId,
         target_account_id: targetId,
+        follower_local: await isLocalAccount(kith, accountId),
         languages: null,
         uri: null,
         created_at: now,

@@ -237,7 +237,7 @@ describe("deliveries, domain policy and monitoring", () => {
       const carol = await kith.createUser("carol");
       await kith.storage.db
         .insertInto("follows")
-        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, uri: null, languages: null, created_at: now, updated_at: now })
+        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, follower_local: true, uri: null, languages: null, created_at: now, updated_at: now })
         .execute();
       const publicIds = async (token?: string) => {
         const response = await kith.request("GET", "/api/v1/timelines/public", token ? { token } : {});
@@ -271,7 +271,7 @@ describe("deliveries, domain policy and monitoring", () => {
       const now = kith.clock.now().toISOString();
       await kith.storage.db
         .insertInto("follows")
-        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, uri: null, languages: null, created_at: now, updated_at: now })
+        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, follower_local: true, uri: null, languages: null, created_at: now, updated_at: now })
         .execute();
       const statusId = await post(kith, remoteAccount.id, { local: false, text: "limited #limitedtag", tags: ["limitedtag"] });
       await favourite(kith, bob.account.id, statusId);

@@ -101,7 +101,7 @@ describeFeedsOnEngines("federation monitoring storage", (makeKith: KithFactory) 
     const now = kith.clock.now().toISOString();
     await kith.storage.db
       .insertInto("follows")
-      .values({ id: kith.ids.next("follow"), account_id: viewer.account.id, target_account_id: remote, uri: null, languages: null, created_at: now, updated_at: now })
+      .values({ id: kith.ids.next("follow"), account_id: viewer.account.id, target_account_id: remote, follower_local: true, uri: null, languages: null, created_at: now, updated_at: now })
       .execute();
     const stranger = await kith.createUser("stranger");
     const publicTexts = async (token: string) =>

@@ -126,6 +126,7 @@ describe("inbox activities handled in their request", () => {
         id: kith.ids.next("follow"),
         account_id: alice.account.id,
         target_account_id: malloryId ?? expect.unreachable("mallory's account"),
+        follower_local: true,
         languages: null,
         uri: null,
         created_at: now,

@@ -361,6 +361,7 @@ describe("deliveries to a plain HTTP server standing for another server", () => 
           id: a.kith.ids.next("follow"),
           account_id: id,
           target_account_id: author.account.id,
+          follower_local: false,
           uri: null,
           created_at: now,
           updated_at: now,

@@ -65,8 +65,8 @@ export async function seedReaderFollowing(db: Storage["db"], reader: string, aut
   await sql`insert into accounts (id, username, acct_key, created_at, updated_at)
     select 'a' || n, 'a' || n, 'a' || n, ${now}, ${now} from generate_series(0, ${authors}) n`.execute(db);
   await sql`update accounts set id = ${reader}, username = ${reader}, acct_key = ${reader} where id = 'a0'`.execute(db);
-  await sql`insert into follows (id, account_id, target_account_id, created_at, updated_at)
-    select 'f' || n, ${reader}, 'a' || n, ${now}, ${now} from generate_series(1, ${authors}) n`.execute(db);
+  await sql`insert into follows (id, account_id, target_account_id, follower_local, created_at, updated_at)
+    select 'f' || n, ${reader}, 'a' || n, true, ${now}, ${now} from generate_series(1, ${authors}) n`.execute(db);
 }
 
 /**

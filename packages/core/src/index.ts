@@ -21,6 +21,7 @@ export { partialIndexesMigration } from "./storage/migrations/0018-partial-index
 export { pendingPostReactionsMigration } from "./storage/migrations/0019-pending-post-reactions.js";
 export { rowVersionsMigration } from "./storage/migrations/0020-row-versions.js";
 export { searchMergesMigration } from "./storage/migrations/0021-search-merges.js";
+export { localFollowersMigration } from "./storage/migrations/0022-local-followers.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";

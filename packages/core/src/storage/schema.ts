@@ -252,7 +252,8 @@ export interface JobOutboxTable {
 
 // The social core (migration 0005; described in storage/migrations/0005-social.ts).
 
-export interface FollowsTable {
+/** A request to follow; a follow has the same columns and one more. */
+export interface FollowRequestsTable {
   id: string;
   account_id: string;
   target_account_id: string;
@@ -265,8 +266,14 @@ export interface FollowsTable {
   updated_at: Timestamp;
 }
 
-/** Same shape as a follow: a request becomes one when authorised. */
-export type FollowRequestsTable = FollowsTable;
+export interface FollowsTable extends FollowRequestsTable {
+  /**
+   * Whether the follower is a local account (migration 0022), for the index
+   * fan-out reads local followers from. Required on insert: write it with
+   * `followerIsLocal` (storage/repositories/relationships.ts).
+   */
+  follower_local: DbBool;
+}
 
 export interface BlocksTable {
   id: string;

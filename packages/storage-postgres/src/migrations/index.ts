@@ -16,6 +16,7 @@ import * as partialIndexes from "./0018_partial_indexes.js";
 import * as pendingPostReactions from "./0019_pending_post_reactions.js";
 import * as rowVersions from "./0020_row_versions.js";
 import * as searchMerges from "./0021_search_merges.js";
+import * as localFollowers from "./0022_local_followers.js";
 
 /** Numbered migrations, in order. The SQLite adapter has one of each number, with the same tables, columns and indexes. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const postgresMigrations: Record<string, Migration> = {
   "0019_pending_post_reactions": pendingPostReactions,
   "0020_row_versions": rowVersions,
   "0021_search_merges": searchMerges,
+  "0022_local_followers": localFollowers,
 };

@@ -6,6 +6,7 @@ import {
   deletePair,
   findPair,
   followBarrier,
+  followerIsLocal,
   pairExists,
   removeFollow,
 } from "../../storage/repositories/relationships.js";
@@ -83,7 +84,10 @@ export class FollowService {
         await trx.insertInto("follow_requests").values({ ...row, id: this.deps.ids.next("followRequest") }).execute();
         return { outcome: "requested" as const, event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const };
       }
-      await trx.insertInto("follows").values({ ...row, id: this.deps.ids.next("follow") }).execute();
+      await trx
+        .insertInto("follows")
+        .values({ ...row, id: this.deps.ids.next("follow"), follower_local: followerIsLocal(followerId) })
+        .execute();
       await adjustFollowCounters(trx, followerId, targetId, 1);
       return { outcome: "following" as const, event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const };
     });
@@ -123,7 +127,13 @@ export class FollowService {
       if (await pairExists(trx, "follows", requesterId, accountId)) return;
       await trx
         .insertInto("follows")
-        .values({ ...request, id: this.deps.ids.next("follow"), created_at: now, updated_at: now })
+        .values({
+          ...request,
+          id: this.deps.ids.next("follow"),
+          follower_local: followerIsLocal(requesterId),
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await adjustFollowCounters(trx, requesterId, accountId, 1);
     });

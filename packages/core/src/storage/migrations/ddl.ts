@@ -59,6 +59,12 @@ export interface MigrationSpec {
   /** Indexes dropped before anything else, to be made again differently. */
   readonly dropIndexes?: readonly string[];
   /**
+   * Statements that fill the added columns of existing rows, run before the
+   * indexes are made: an index is then built once over the filled rows
+   * instead of kept up through every row's update.
+   */
+  readonly fill?: { readonly sqlite: readonly string[]; readonly postgres: readonly string[] };
+  /**
    * Statements the DSL cannot describe because the engines differ in kind
    * (full-text virtual tables and triggers, GIN indexes), run last. Objects
    * made here are engine-specific and left out of the parity comparison.
@@ -113,7 +119,7 @@ export function tableStatements(table: TableSpec, dialect: Dialect): string[] {
   return [create, ...(table.indexes ?? []).map((index) => indexSql(table.name, index))];
 }
 
-/** The statements of a migration for one engine, in order: dropped indexes, tables, added columns, then indexes. */
+/** The statements of a migration for one engine, in order: dropped indexes, tables, added columns, their filling, indexes, then the raw ones. */
 export function migrationStatements(migration: MigrationSpec, dialect: Dialect): string[] {
   return [
     ...(migration.dropIndexes ?? []).map((name) => `DROP INDEX ${name}`),
@@ -121,6 +127,7 @@ export function migrationStatements(migration: MigrationSpec, dialect: Dialect):
     ...(migration.addColumns ?? []).map(
       ({ table, column, spec }) => `ALTER TABLE ${table} ADD COLUMN ${columnSql(column, spec, dialect, false)}`,
     ),
+    ...(migration.fill?.[dialect] ?? []),
     ...(migration.indexes ?? []).map((index) => indexSql(index.table, index)),
     ...(migration.raw?.[dialect] ?? []),
   ];

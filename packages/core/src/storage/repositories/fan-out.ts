@@ -3,6 +3,7 @@ import { compiledOnce } from "../compiled-once.js";
 import { readFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 import { literalLimit } from "../literal-limit.js";
+import { followerLocality } from "./relationships.js";
 
 /** What fan-out needs to know of a post. */
 export interface FanOutStatus {
@@ -57,7 +58,7 @@ export interface FollowerReader {
   readonly showReblogs: boolean;
 }
 
-/** Local followers of `authorId` after `afterAccountId`, in account id order (the follows target index). */
+/** Local followers of `authorId` after `afterAccountId`, in account id order (the followers' index, migration 0022). */
 export async function localFollowersPage(
   db: Kysely<Database>,
   authorId: string,
@@ -72,10 +73,9 @@ export async function localFollowersPage(
 const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: string | undefined; limit: number }) => {
   let query = db
     .selectFrom("follows as f")
-    .innerJoin("accounts as a", "a.id", "f.account_id")
     .select(["f.account_id", "f.show_reblogs"])
     .where("f.target_account_id", "=", args.authorId)
-    .where("a.domain", "is", null);
+    .where(followerLocality("f", true));
   if (args.after !== undefined) query = query.where("f.account_id", ">", args.after);
   return query.orderBy("f.account_id").limit(literalLimit(args.limit));
 });

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, PollRow, StatusRow } from "../schema.js";
+import { followerLocality } from "./relationships.js";
 
 /** Reads and writes of posts, favourites, votes and pins as they cross between servers. */
 
@@ -26,6 +27,8 @@ const selectRemoteFollowers = compiledOnce((db, args: { accountId: string }) =>
     .innerJoin("accounts", "accounts.id", "follows.account_id")
     .select(["accounts.id", "accounts.uri", "accounts.domain", "accounts.inbox_url", "accounts.shared_inbox_url"])
     .where("follows.target_account_id", "=", args.accountId)
+    // The followers' index finds the remote ones without passing a local follower (migration 0022).
+    .where(followerLocality("follows", false))
     .where("accounts.domain", "is not", null)
     .where("accounts.suspended_at", "is", null),
 );

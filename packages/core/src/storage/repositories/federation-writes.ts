@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database } from "../schema.js";
 import { live } from "./federation-kv.js";
+import { followerIsLocal } from "./relationships.js";
 
 /** What Kith keeps of a remote actor in `accounts`. */
 export interface RemoteActorFields {
@@ -131,6 +132,7 @@ export async function insertFollow(db: Kysely<Database>, follow: FollowRow, now:
       id: follow.id,
       account_id: follow.accountId,
       target_account_id: follow.targetAccountId,
+      follower_local: followerIsLocal(follow.accountId),
       languages: null,
       uri: follow.uri,
       created_at: now,

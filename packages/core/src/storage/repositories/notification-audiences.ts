@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import { readFlag } from "./status-columns.js";
+import { followerLocality } from "./relationships.js";
 import type { Database } from "../schema.js";
 
 /** What notifications need of a post. */
@@ -124,9 +125,8 @@ export async function readersWhoMaySee(db: Kysely<Database>, status: NotifiedSta
 const selectSubscribedFollowers = compiledOnce((db, args: { authorId: string }) =>
   db
     .selectFrom("follows")
-    .innerJoin("accounts", "accounts.id", "follows.account_id")
     .select("follows.account_id")
     .where("follows.target_account_id", "=", args.authorId)
     .where(sql<boolean>`${sql.ref("follows.notify")} = true`)
-    .where("accounts.domain", "is", null),
+    .where(followerLocality("follows", true)),
 );

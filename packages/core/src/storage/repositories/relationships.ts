@@ -1,7 +1,7 @@
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../paginate-by-id.js";
-import type { Database, FollowsTable, MutesTable } from "../schema.js";
+import type { Database, FollowRequestsTable, MutesTable } from "../schema.js";
 
 /**
  * Follows, follow requests, blocks, mutes, user domain blocks and notes: the
@@ -9,10 +9,30 @@ import type { Database, FollowsTable, MutesTable } from "../schema.js";
  * migration 0005 and each taking the connection or transaction to run on.
  */
 
-export type FollowRow = Selectable<FollowsTable>;
+/** The columns a follow and a request to follow share. */
+export type FollowRow = Selectable<FollowRequestsTable>;
 export type MuteRow = Selectable<MutesTable>;
 type Db = Kysely<Database>;
 type PairTable = "follows" | "follow_requests" | "blocks" | "mutes";
+
+/**
+ * `follows.follower_local` for a follow by `followerId`, read in the insert's
+ * own statement: an account is local or remote for its whole life, so this
+ * is written once, whichever path makes the follow.
+ */
+export function followerIsLocal(followerId: string): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from accounts where id = ${followerId} and domain is null)`;
+}
+
+/**
+ * That a row of `follows` (under the name `table`) has a local follower, or
+ * a remote one: the second column of the followers' index (migration 0022),
+ * as an equality with a constant written into the text, so that each engine
+ * reads that index alone and PostgreSQL's generic plan knows the value.
+ */
+export function followerLocality(table: string, local: boolean): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${table}.follower_local`)} = ${sql.lit(local)}`;
+}
 
 export async function findPair(db: Db, table: "follows" | "follow_requests", accountId: string, targetId: string): Promise<FollowRow | undefined> {
   return db.selectFrom(table).selectAll().where("account_id", "=", accountId).where("target_account_id", "=", targetId).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AccountRow, Database } from "../schema.js";
+import { followerLocality } from "./relationships.js";
 
 /**
  * The statements behind federating the social graph: finding accounts by
@@ -28,10 +29,9 @@ export async function setAlsoKnownAs(db: Db, accountId: string, uris: readonly s
 export async function localFollowerIds(db: Db, accountId: string): Promise<string[]> {
   const rows = await db
     .selectFrom("follows")
-    .innerJoin("accounts", "accounts.id", "follows.account_id")
     .select("follows.account_id")
     .where("follows.target_account_id", "=", accountId)
-    .where("accounts.domain", "is", null)
+    .where(followerLocality("follows", true))
     .execute();
   return rows.map((row) => row.account_id);
 }
