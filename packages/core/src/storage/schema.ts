@@ -268,9 +268,10 @@ export interface FollowRequestsTable {
 
 export interface FollowsTable extends FollowRequestsTable {
   /**
-   * Whether the follower is a local account (migration 0022), for the index
-   * fan-out reads local followers from. Required on insert: write it with
-   * `followerIsLocal` (storage/repositories/relationships.ts).
+   * Whether the follower is a local account (migration 0022), the second
+   * column of the followers' index, which holds local and remote followers
+   * apart. Required on insert: write it with `followerIsLocal`
+   * (storage/repositories/relationships.ts).
    */
   follower_local: DbBool;
 }
