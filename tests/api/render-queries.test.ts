@@ -79,6 +79,20 @@ describe("statements per page", () => {
     expect(await statementsOf(`/api/v1/accounts/${author.account.id}/statuses?limit=20`, 20)).toBeLessThanOrEqual(few);
   });
 
+  // With its posts kept from the first request, and the session and the filters kept, the page's own statement is all.
+  it("a home, public or hashtag page of kept posts is one statement", async () => {
+    await followedPosts(3);
+    const pages: readonly (readonly [string, number])[] = [
+      ["/api/v1/timelines/home?limit=3", 3],
+      ["/api/v1/timelines/public?local=true&limit=3", 3],
+      [`/api/v1/timelines/tag/rq${serial}`, 1],
+    ];
+    for (const [path, entries] of pages) {
+      await statementsOf(path, entries);
+      expect(await statementsOf(path, entries), path).toBe(1);
+    }
+  });
+
   it("notifications, v1 and grouped v2", async () => {
     await notifications(2);
     const v1 = await statementsOf("/api/v1/notifications?limit=2", 2);

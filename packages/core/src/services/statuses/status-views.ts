@@ -93,8 +93,8 @@ export class StatusViews {
     return this.#renderVisible(unique, await loadVisiblePosts(this.deps.storage.db, unique, viewerId), viewerId, options);
   }
 
-  /** A page read with its posts' versions and marks (a home feed's), in the page's order. */
-  async renderPage(page: VisiblePage, viewerId: string, options: RenderOptions = {}): Promise<StatusEntity[]> {
+  /** A page read with its posts' versions and marks (a home, public or hashtag page), in the page's order. */
+  async renderPage(page: VisiblePage, viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
     return inOrder(page.ids, await this.#renderVisible(page.ids, page.posts, viewerId, options));
   }
 

@@ -5,10 +5,11 @@ import { loadHomeFeedPage } from "../../storage/repositories/home-feed.js";
 import {
   type PublicTimelineQuery,
   type TagTimelineQuery,
+  loadPublicTimelinePage,
+  loadTagTimelinePage,
   pageListTimeline,
-  pagePublicTimeline,
-  pageTagTimeline,
 } from "../../storage/repositories/timelines.js";
+import type { VisiblePage } from "../../storage/repositories/visible-posts.js";
 import type { ServiceDeps } from "../deps.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { ListService } from "../lists/list-service.js";
@@ -32,9 +33,10 @@ export function normalizeTag(name: string): string {
 }
 
 /**
- * Reads timelines: ids from one query each, then one batch render for the
- * viewer (visibility checked again there) beside the viewer's filters of the
- * timeline's context.
+ * Reads timelines: the home, public and hashtag pages each in one statement
+ * with what rendering their posts needs first (visible-posts.ts), a list's
+ * ids and then its posts; each rendered for the viewer beside the viewer's
+ * filters of the timeline's context.
  */
 export class TimelineService {
   constructor(
@@ -44,21 +46,12 @@ export class TimelineService {
     private readonly lists: ListService,
   ) {}
 
-  /** The page is read with its posts' versions and the viewer's marks, in one statement beside the filters. */
   async home(viewerId: string, page: PageRequest): Promise<TimelinePage> {
-    const texts: JsonTexts = new Map();
-    let pageIds: readonly string[] = [];
-    const statuses = await renderFiltered(this.filters, viewerId, "home", async () => {
-      const read = await loadHomeFeedPage(this.deps.storage.db, viewerId, page);
-      pageIds = read.ids;
-      return this.statusViews.renderPage(read, viewerId, { texts });
-    });
-    return { statuses, pageIds, texts };
+    return this.#renderPage(viewerId, "home", () => loadHomeFeedPage(this.deps.storage.db, viewerId, page));
   }
 
   async public(viewerId: string | null, query: PublicTimelineQuery, page: PageRequest): Promise<TimelinePage> {
-    const ids = await pagePublicTimeline(this.deps.storage.db, this.#viewer(viewerId), query, page);
-    return this.#render(ids, viewerId, "public");
+    return this.#renderPage(viewerId, "public", () => loadPublicTimelinePage(this.deps.storage.db, this.#viewer(viewerId), query, page));
   }
 
   async tag(viewerId: string | null, query: TagTimelineQuery, page: PageRequest): Promise<TimelinePage> {
@@ -69,8 +62,7 @@ export class TimelineService {
       all: (query.all ?? []).map(normalizeTag),
       none: (query.none ?? []).map(normalizeTag),
     };
-    const ids = await pageTagTimeline(this.deps.storage.db, this.#viewer(viewerId), normalized, page);
-    return this.#render(ids, viewerId, "public");
+    return this.#renderPage(viewerId, "public", () => loadTagTimelinePage(this.deps.storage.db, this.#viewer(viewerId), normalized, page));
   }
 
   /** A list's timeline; 404 for a list that is not the viewer's. */
@@ -87,6 +79,19 @@ export class TimelineService {
 
   #viewer(viewerId: string | null) {
     return { accountId: viewerId, now: this.deps.clock.now().toISOString() };
+  }
+
+  /** A page read by `read` (its posts' versions and the viewer's marks in its one statement), beside the filters. */
+  async #renderPage(viewerId: string | null, context: FilterContext, read: () => Promise<VisiblePage>): Promise<TimelinePage> {
+    const texts: JsonTexts = new Map();
+    let pageIds: readonly string[] = [];
+    const render = async (): Promise<StatusEntity[]> => {
+      const page = await read();
+      pageIds = page.ids;
+      return this.statusViews.renderPage(page, viewerId, { texts });
+    };
+    const statuses = viewerId === null ? await render() : await renderFiltered(this.filters, viewerId, context, render);
+    return { statuses, pageIds, texts };
   }
 
   async #render(ids: readonly string[], viewerId: string | null, context: FilterContext): Promise<TimelinePage> {

@@ -3,7 +3,7 @@ import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../compiled-once.js";
 import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
-import { type VisiblePage, visiblePostsOf, visiblePostsOn } from "./visible-posts.js";
+import { type VisiblePage, visiblePageOf, visiblePostsOn } from "./visible-posts.js";
 
 /** One entry of someone's home feed. */
 export interface HomeFeedEntry {
@@ -68,8 +68,9 @@ export async function readersAlreadyShowing(db: Kysely<Database>, accountIds: re
  * to know first (visible-posts.ts): one statement, the busiest read there is.
  */
 export async function loadHomeFeedPage(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<VisiblePage> {
-  const rows = await selectHomeFeedPage(db, { accountId, limit: page.limit, maxId: page.maxId, sinceId: page.sinceId, minId: page.minId });
-  return { ids: rows.map((row) => row.page_id), posts: visiblePostsOf(rows) };
+  return visiblePageOf(
+    await selectHomeFeedPage(db, { accountId, limit: page.limit, maxId: page.maxId, sinceId: page.sinceId, minId: page.minId }),
+  );
 }
 
 // Compiled once per limit and bounds given. The reader of the feed is its viewer.

@@ -1,4 +1,4 @@
-import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, expressionBuilder, sql } from "kysely";
+import { type Compilable, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, expressionBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../compiled-once.js";
 import { existsFence, fencedSubquery } from "../exists-fence.js";
@@ -7,6 +7,7 @@ import { writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
+import { type VisiblePage, type VisiblePostRow, visiblePageOf, visiblePostsOn } from "./visible-posts.js";
 
 /** Who reads a timeline and when: hidden accounts are those of the viewer. */
 export interface TimelineViewer {
@@ -65,15 +66,18 @@ function publicStatuses(db: Kysely<Database>, viewer: TimelineViewer, options: P
     .where(publicConditions(db, viewer, options));
 }
 
-/** The public timeline: public top-level posts and self-replies, as Mastodon's public feed shows. */
-export async function pagePublicTimeline(
+/**
+ * A page of the public timeline (public top-level posts and self-replies, as
+ * Mastodon's public feed shows), read with what rendering its posts needs to
+ * know first (visible-posts.ts): one statement, as a home page is.
+ */
+export async function loadPublicTimelinePage(
   db: Kysely<Database>,
   viewer: TimelineViewer,
   options: PublicTimelineQuery,
   page: PageRequest,
-): Promise<string[]> {
-  const rows = await selectPublicPage(db, publicPageArgs(viewer, options, page));
-  return inPageOrder(rows, page);
+): Promise<VisiblePage> {
+  return visiblePageOf(await selectPublicPage(db, publicPageArgs(viewer, options, page)));
 }
 
 /** A public page's values, as compiledOnce takes them: the options are part of the shape, so they are numbers. */
@@ -111,21 +115,25 @@ function optionsOf(args: PublicPageArgs): PublicTimelineQuery {
   return { local: args.local === 1, remote: args.remote === 1, onlyMedia: args.onlyMedia === 1 };
 }
 
-/** Rows of idPageQuery, newest first. */
-function inPageOrder(rows: readonly { id: string }[], page: PageRequest): string[] {
-  const ids = rows.map((row) => row.id);
-  return page.minId === undefined ? ids : ids.reverse();
+/** A page of ids (`idPageQuery`), with its posts as `visiblePostsOn` reads them for the viewer. */
+async function readVisiblePage(db: Kysely<Database>, pageQuery: Expression<{ id: string }>, viewer: TimelineViewer): Promise<VisiblePage> {
+  const query: Compilable<VisiblePostRow> = visiblePostsOn(db, pageQuery, viewer.accountId);
+  return visiblePageOf((await db.executeQuery(query.compile())).rows);
 }
 
 // The public and hashtag pages are compiled once per shape: building their
 // conditions cost about as much as running them.
 const selectPublicPage = compiledOnce((db, args: PublicPageArgs) =>
-  idPageQuery(
-    publicStatuses(db, viewerOf(args), optionsOf(args)).where((eb) =>
-      eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", eb.ref("statuses.account_id"))]),
+  visiblePostsOn(
+    db,
+    idPageQuery(
+      publicStatuses(db, viewerOf(args), optionsOf(args)).where((eb) =>
+        eb.or([eb("statuses.in_reply_to_id", "is", null), eb("statuses.in_reply_to_account_id", "=", eb.ref("statuses.account_id"))]),
+      ),
+      "statuses.id",
+      args,
     ),
-    "statuses.id",
-    args,
+    args.viewerId ?? null,
   ),
 );
 
@@ -151,31 +159,30 @@ function hasTag(name: string): Expression<SqlBool> {
 }
 
 /**
- * A hashtag timeline: public posts with the tag (or one of `any`), all of
- * `all`, none of `none`. With one tag (the usual request) the page walks
+ * A page of a hashtag timeline, read with what rendering its posts needs to
+ * know first, in one statement: public posts with the tag (or one of `any`),
+ * all of `all`, none of `none`. With one tag (the usual request) the page walks
  * `status_tags (tag_id, status_id)` newest first and stops at the page's
  * end, so it costs the same however many posts have the tag; starting from
  * `statuses` instead gathered every post id of the tag before taking the
  * newest. With `any` a post may have several of the tags, so it is found
  * from `statuses` as before.
  */
-export async function pageTagTimeline(
+export async function loadTagTimelinePage(
   db: Kysely<Database>,
   viewer: TimelineViewer,
   options: TagTimelineQuery,
   page: PageRequest,
-): Promise<string[]> {
+): Promise<VisiblePage> {
   const extra = [...(options.all ?? []).map(hasTag), ...(options.none ?? []).map((name) => not(hasTag(name)))];
   if (options.any && options.any.length > 0) {
     let query = publicStatuses(db, viewer, options).where("statuses.id", "in", withTags(db, [options.tag, ...options.any]));
     for (const condition of extra) query = query.where(condition);
-    return (await fetchIdPage(query, "statuses.id", page)).map((row) => row.id);
+    return readVisiblePage(db, idPageQuery(query, "statuses.id", page), viewer);
   }
-  if (extra.length > 0) {
-    const rows = await idPageQuery(tagWalk(db, viewer, options, options.tag, extra), "status_tags.status_id", page).execute();
-    return inPageOrder(rows, page);
-  }
-  return inPageOrder(await selectTagPage(db, { ...publicPageArgs(viewer, options, page), tag: options.tag }), page);
+  if (extra.length > 0)
+    return readVisiblePage(db, idPageQuery(tagWalk(db, viewer, options, options.tag, extra), "status_tags.status_id", page), viewer);
+  return visiblePageOf(await selectTagPage(db, { ...publicPageArgs(viewer, options, page), tag: options.tag }));
 }
 
 /**
@@ -207,7 +214,11 @@ function tagWalk(
 }
 
 const selectTagPage = compiledOnce((db, args: PublicPageArgs & { readonly tag: string }) =>
-  idPageQuery(tagWalk(db, viewerOf(args), optionsOf(args), args.tag), "status_tags.status_id", args),
+  visiblePostsOn(
+    db,
+    idPageQuery(tagWalk(db, viewerOf(args), optionsOf(args), args.tag), "status_tags.status_id", args),
+    args.viewerId ?? null,
+  ),
 );
 
 function not(condition: Expression<SqlBool>): Expression<SqlBool> {

@@ -120,6 +120,11 @@ export function visiblePostsOn(
   ]);
 }
 
+/** The rows of `visiblePostsOn` as a page: every id, and the posts the viewer may see. */
+export function visiblePageOf(rows: readonly VisiblePostRow[]): VisiblePage {
+  return { ids: rows.map((row) => row.page_id), posts: visiblePostsOf(rows) };
+}
+
 /** The rows of `visiblePostsOn` as posts: those the viewer may not see left out. */
 export function visiblePostsOf(rows: readonly VisiblePostRow[]): VisiblePost[] {
   const posts: VisiblePost[] = [];
