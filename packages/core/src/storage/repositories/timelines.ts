@@ -3,7 +3,6 @@ import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../compiled-once.js";
 import { existsFence, fencedSubquery } from "../exists-fence.js";
 import { fetchIdPage, idPageQuery } from "../paginate-by-id.js";
-import { writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
@@ -42,9 +41,12 @@ type StatusQuery = SelectQueryBuilder<Database, "statuses", { id: string }>;
  */
 function publicConditions(db: Kysely<Database>, viewer: TimelineViewer, options: PublicTimelineQuery): Expression<SqlBool> {
   const eb = expressionBuilder<Database, "statuses">();
-  const conditions: Expression<SqlBool>[] = [eb("statuses.visibility", "=", "public"), eb("statuses.reblog_of_id", "is", null)];
-  if (options.local) conditions.push(eb("statuses.local", "=", writeFlag(true)));
-  else if (options.remote) conditions.push(eb("statuses.local", "=", writeFlag(false)));
+  // Constants written into the text, not bound: bound, PostgreSQL's generic plan took `public` for an average
+  // visibility, expected to walk more posts for a page than a plan made for `public`, and the large dataset's page
+  // was planned on every run (2.2 ms of planning for a 1.5 ms run).
+  const conditions: Expression<SqlBool>[] = [eb("statuses.visibility", "=", sql.lit("public")), eb("statuses.reblog_of_id", "is", null)];
+  if (options.local) conditions.push(sql<SqlBool>`statuses.local = ${sql.lit(true)}`);
+  else if (options.remote) conditions.push(sql<SqlBool>`statuses.local = ${sql.lit(false)}`);
   if (options.onlyMedia) {
     conditions.push(
       eb.exists(
