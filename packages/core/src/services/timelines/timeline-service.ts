@@ -9,7 +9,7 @@ import {
   loadTagTimelinePage,
   pageListTimeline,
 } from "../../storage/repositories/timelines.js";
-import type { VisiblePage } from "../../storage/repositories/visible-posts.js";
+import { type VisiblePage, loadVisiblePosts } from "../../storage/repositories/visible-posts.js";
 import type { ServiceDeps } from "../deps.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { ListService } from "../lists/list-service.js";
@@ -35,8 +35,8 @@ export function normalizeTag(name: string): string {
 /**
  * Reads timelines: the home, public and hashtag pages each in one statement
  * with what rendering their posts needs first (visible-posts.ts), a list's
- * ids and then its posts; each rendered for the viewer beside the viewer's
- * filters of the timeline's context.
+ * ids and then its posts; each rendered alike, for the viewer, beside the
+ * viewer's filters of the timeline's context.
  */
 export class TimelineService {
   constructor(
@@ -68,20 +68,23 @@ export class TimelineService {
   /** A list's timeline; 404 for a list that is not the viewer's. */
   async list(viewerId: string, listId: string, page: PageRequest): Promise<TimelinePage> {
     const list = await this.lists.get(viewerId, listId);
-    const ids = await pageListTimeline(
-      this.deps.storage.db,
-      { id: list.id, ownerId: viewerId, repliesPolicy: list.repliesPolicy },
-      this.deps.clock.now().toISOString(),
-      page,
-    );
-    return this.#render(ids, viewerId, "home");
+    const db = this.deps.storage.db;
+    return this.#renderPage(viewerId, "home", async () => {
+      const ids = await pageListTimeline(
+        db,
+        { id: list.id, ownerId: viewerId, repliesPolicy: list.repliesPolicy },
+        this.deps.clock.now().toISOString(),
+        page,
+      );
+      return { ids, posts: await loadVisiblePosts(db, ids, viewerId) };
+    });
   }
 
   #viewer(viewerId: string | null) {
     return { accountId: viewerId, now: this.deps.clock.now().toISOString() };
   }
 
-  /** A page read by `read` (its posts' versions and the viewer's marks in its one statement), beside the filters. */
+  /** A page read by `read` (with its posts' versions and the viewer's marks), rendered beside the viewer's filters. */
   async #renderPage(viewerId: string | null, context: FilterContext, read: () => Promise<VisiblePage>): Promise<TimelinePage> {
     const texts: JsonTexts = new Map();
     let pageIds: readonly string[] = [];
@@ -92,13 +95,5 @@ export class TimelineService {
     };
     const statuses = viewerId === null ? await render() : await renderFiltered(this.filters, viewerId, context, render);
     return { statuses, pageIds, texts };
-  }
-
-  async #render(ids: readonly string[], viewerId: string | null, context: FilterContext): Promise<TimelinePage> {
-    const texts: JsonTexts = new Map();
-    if (viewerId === null || ids.length === 0)
-      return { statuses: await this.statusViews.renderList(ids, viewerId, { texts }), pageIds: ids, texts };
-    const statuses = await renderFiltered(this.filters, viewerId, context, () => this.statusViews.renderList(ids, viewerId, { texts }));
-    return { statuses, pageIds: ids, texts };
   }
 }
