@@ -1,7 +1,8 @@
-import type { TestKith, TestUser } from "@kith/core/testing";
+import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { INLINE_AUDIENCE } from "../../packages/core/src/services/events/new-post-followers.js";
 import { describeFeedsOnEngines } from "./timelines-engines.js";
-import { block, favourite, follow, mute, post } from "./timelines-fixtures.js";
+import { bareLocalAccount, block, favourite, follow, mute, post } from "./timelines-fixtures.js";
 
 interface NotificationJson {
   id: string;
@@ -92,6 +93,23 @@ describeFeedsOnEngines("notifications", (makeKith) => {
     const reply = await post(kith, bob.account.id, { inReplyTo: { id: top, accountId: alice.account.id } });
     const deeper = await post(kith, alice.account.id, { inReplyTo: { id: reply, accountId: bob.account.id } });
     expect((await list(carol, "?types[]=status")).map((n) => n.status?.id)).toEqual([deeper, reply]);
+  });
+
+  it("a post made through the API tells the followers with notify, whether fan-out takes its followers inline or not", async () => {
+    // A post's reactions share one read of the author's first followers; past INLINE_AUDIENCE, the notifications read
+    // the subscribed ones apart, and the subscribed follower comes after the first page in account order.
+    for (const others of [0, INLINE_AUDIENCE]) {
+      const author = await user();
+      for (let i = 0; i < others; i++) await follow(kith, await bareLocalAccount(kith, `nt_crowd${serial}_${i}`), author.account.id);
+      const [subscribed, plain] = [await user(), await user()];
+      await follow(kith, subscribed.account.id, author.account.id, { notify: true });
+      await follow(kith, plain.account.id, author.account.id);
+      const posted = await kith.request("POST", "/api/v1/statuses", { token: author.token, json: { status: `news for ${others}` } });
+      expect(posted.status).toBe(200);
+      const { id } = (await posted.json()) as { id: string };
+      await eventually(async () => expect((await list(subscribed, "?types[]=status")).map((n) => n.status?.id)).toEqual([id]));
+      expect(await list(plain, "?types[]=status"), `${others} others`).toEqual([]);
+    }
   });
 
   it("nothing from accounts the recipient blocks or mutes with notifications", async () => {

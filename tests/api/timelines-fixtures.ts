@@ -145,7 +145,16 @@ export async function favourite(kith: TestKith, accountId: string, statusId: str
 }
 
 /** A remote account, for domain rules. */
-export async function remoteAccount(kith: TestKith, username: string, domain: string): Promise<string> {
+export function remoteAccount(kith: TestKith, username: string, domain: string): Promise<string> {
+  return accountRow(kith, username, domain);
+}
+
+/** A local account's row alone, without a user to sign in: a follower in numbers, for fan-out's rules. */
+export function bareLocalAccount(kith: TestKith, username: string): Promise<string> {
+  return accountRow(kith, username, null);
+}
+
+async function accountRow(kith: TestKith, username: string, domain: string | null): Promise<string> {
   const id = kith.ids.next("user");
   const now = kith.clock.now().toISOString();
   await kith.storage.db
@@ -154,14 +163,14 @@ export async function remoteAccount(kith: TestKith, username: string, domain: st
       id,
       username,
       domain,
-      acct_key: `${username.toLowerCase()}@${domain}`,
+      acct_key: domain === null ? username.toLowerCase() : `${username.toLowerCase()}@${domain}`,
       display_name: username,
       note: "",
       actor_type: "Person",
       locked: false,
       discoverable: true,
-      uri: `https://${domain}/users/${username}`,
-      url: `https://${domain}/@${username}`,
+      uri: domain === null ? null : `https://${domain}/users/${username}`,
+      url: domain === null ? null : `https://${domain}/@${username}`,
       created_at: now,
       updated_at: now,
       suspended_at: null,

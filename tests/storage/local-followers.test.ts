@@ -101,8 +101,8 @@ function behavesOn(engine: Engine, open: () => Promise<{ storage: Storage; close
   it("reads the local followers alone, in account order, a page at a time", async () => {
     const page = await localFollowersPage(storage.db, "author", null, 2);
     expect(page).toEqual([
-      { accountId: "l1", showReblogs: true },
-      { accountId: "l2", showReblogs: true },
+      { accountId: "l1", showReblogs: true, notify: true },
+      { accountId: "l2", showReblogs: true, notify: false },
     ]);
     expect((await localFollowersPage(storage.db, "author", "l2", 10)).map((reader) => reader.accountId)).toEqual(["l3", "l4"]);
     expect(await localFollowersPage(storage.db, "l1", null, 10)).toEqual([]);
@@ -252,7 +252,10 @@ describeIfPostgres("the reads of local followers on PostgreSQL, prepared", () =>
       const page = await localFollowersPage(recording.storage.db, localAuthor(run), null, 11);
       expect(page.every((reader) => reader.accountId.startsWith("l"))).toBe(true);
     }
-    const choices = await planChoices(recording.storage.db, 'select "f"."account_id", "f"."show_reblogs" from "follows" as "f"');
+    const choices = await planChoices(
+      recording.storage.db,
+      'select "f"."account_id", "f"."show_reblogs", "f"."notify" from "follows" as "f"',
+    );
     expect(choices.generic).toBeGreaterThan(0);
     expect(choices.custom).toBeLessThanOrEqual(5);
   });

@@ -1,8 +1,10 @@
 /**
  * An incoming activity's sender, the tombstone its listener checks and the
  * post stored under the same id are read in one statement
- * (stored-senders.ts). Its subqueries must answer alike on both engines: a
- * live entry, an expired one, none; a post or none; and no sender at all.
+ * (stored-senders.ts), with the local post a Like is of. Its subqueries must
+ * answer alike on both engines: a live entry, an expired one, none; a post or
+ * none; a local post, one of another author, of a suspended author, none; and
+ * no sender at all.
  */
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -77,6 +79,50 @@ describeFeedsOnEngines("an account read with the checks of an incoming activity"
     await kith.storage.db.updateTable("statuses").set({ uri: postUri }).where("id", "=", id).execute();
     const found = await findSenderWithChecks(kith.storage.db, { actorUri: uri, entryKey: "missing", postUri, now });
     expect(found?.postId).toBe(id);
+  });
+
+  it("reads the local post a Like is of, by its author's username and its id", async () => {
+    const author = await kith.createUser("Liked_Author");
+    // An account of that name: the post is looked for under its id, and is not there.
+    await kith.createUser("other_author");
+    const posted = await kith.request("POST", "/api/v1/statuses", { token: author.token, json: { status: "Like me" } });
+    expect(posted.status).toBe(200);
+    const { id } = (await posted.json()) as { id: string };
+    const expected = await kith.storage.db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirstOrThrow();
+    const checks = { actorUri: uri, entryKey: "earlier", postUri: "https://remote.example/likes/1", now };
+
+    const found = await findSenderWithChecks(kith.storage.db, { ...checks, localPost: { username: "liked_author", statusId: id } });
+    expect(found?.account).toEqual(expected);
+    expect(found?.entryLive).toBe(false);
+    expect(found?.postId).toBeNull();
+    const row = await kith.storage.db.selectFrom("statuses").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(found?.localPost).toEqual({
+      id,
+      account_id: row.account_id,
+      reblog_of_id: null,
+      visibility: "public",
+      local: row.local,
+    });
+
+    for (const [username, statusId] of [
+      ["other_author", id],
+      ["liked_author", "st_none"],
+    ] as const) {
+      const missing = await findSenderWithChecks(kith.storage.db, { ...checks, localPost: { username, statusId } });
+      expect(missing?.account, username).toEqual(expected);
+      expect(missing?.localPost, `${username} ${statusId}`).toBeNull();
+    }
+
+    await kith.storage.db.updateTable("accounts").set({ suspended_at: now }).where("id", "=", author.account.id).execute();
+    const suspended = await findSenderWithChecks(kith.storage.db, { ...checks, localPost: { username: "liked_author", statusId: id } });
+    expect(suspended?.localPost).toBeNull();
+    expect(
+      await findSenderWithChecks(kith.storage.db, {
+        ...checks,
+        actorUri: "https://elsewhere.example/users/nobody",
+        localPost: { username: "liked_author", statusId: id },
+      }),
+    ).toBeNull();
   });
 
   it("is null when no account is stored at the URI, whatever the checks", async () => {

@@ -46,7 +46,7 @@ import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 import { userAgentOf } from "./user-agent.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
-import { storedSenderOf } from "./stored-senders.js";
+import { type LocalUris, storedSenderOf } from "./stored-senders.js";
 import { federatePosts } from "./status-outbox.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
@@ -194,8 +194,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   // Several areas listen for the same activity types (Undo, Update, Delete): Fedify takes one listener a type, so they are chained.
   // Any activity of a known remote actor whose copy is stale has it fetched again, on the queue.
-  const refreshSender = async (_ctx: unknown, activity: Activity) => {
-    const sender = await storedSenderOf(db, activity, deps.clock.now());
+  const refreshSender = async (ctx: LocalUris, activity: Activity) => {
+    const sender = await storedSenderOf(ctx, db, activity, deps.clock.now());
     if (sender) await services.remoteAccounts.refreshLater(sender);
   };
   const { inbox, dispatcher: inboxDispatcher } = sharedListeners(federation.setInboxListeners("/users/{identifier}/inbox", "/inbox"), {

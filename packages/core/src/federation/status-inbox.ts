@@ -11,7 +11,7 @@ import {
   insertVote,
   listStatusIdsOfAccount,
 } from "../storage/repositories/federated-posts.js";
-import { findAccountByUri, retireRemoteAccount } from "../storage/repositories/federation-writes.js";
+import { type LikedLocalPost, findAccountByUri, retireRemoteAccount } from "../storage/repositories/federation-writes.js";
 import { bumpStatusCounter, countAccountStatuses, deleteStatusRows, findStatus, insertStatus } from "../storage/repositories/statuses.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
@@ -29,7 +29,7 @@ import {
   visibilityOf,
 } from "./remote-posts.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
-import { postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "./stored-senders.js";
+import { likedPostReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "./stored-senders.js";
 import { tombstoneKey } from "./tombstones.js";
 
 const logger = getLogger(["federation", "inbox"]);
@@ -58,14 +58,14 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   const db = env.deps.storage.db;
 
   /** Whether `uri` was deleted or undone; for the most frequent activities, read with their sender. */
-  async function tombstoned(activity: Activity, uri: URL): Promise<boolean> {
-    const readWithSender = await tombstoneReadWithSender(db, activity, uri, env.deps.clock.now());
+  async function tombstoned(ctx: Ctx, activity: Activity, uri: URL): Promise<boolean> {
+    const readWithSender = await tombstoneReadWithSender(ctx, db, activity, uri, env.deps.clock.now());
     return readWithSender ?? (await env.kv.get(tombstoneKey(uri.href))) !== undefined;
   }
 
   /** The id of the post stored at `uri`, if any; for the most frequent activities, read with their sender. */
-  async function storedPostAt(activity: Activity, uri: URL): Promise<string | null> {
-    const readWithSender = await postReadWithSender(db, activity, uri, env.deps.clock.now());
+  async function storedPostAt(ctx: Ctx, activity: Activity, uri: URL): Promise<string | null> {
+    const readWithSender = await postReadWithSender(ctx, db, activity, uri, env.deps.clock.now());
     return readWithSender !== undefined ? readWithSender : ((await findStatusByUri(db, uri.href))?.id ?? null);
   }
 
@@ -88,7 +88,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (ctx.parseUri(actorId)?.type === "actor") return null;
     // An activity names its own id on its actor's server.
     if (activity.id && !sameOrigin(activity.id, actorId)) return null;
-    const known = await storedSenderOf(db, activity, env.deps.clock.now());
+    const known = await storedSenderOf(ctx, db, activity, env.deps.clock.now());
     if (known && !fetch) return known.suspended_at === null ? known : null;
     const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
     if (!actor || !isActor(actor) || actor.id?.href !== actorId.href) return known;
@@ -105,9 +105,9 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       logger.info("Dropped a Create of {object} by {actor}: not its author", { object: object.id.href, actor: author.uri });
       return;
     }
-    if (await tombstoned(create, object.id)) return;
+    if (await tombstoned(ctx, create, object.id)) return;
     if (object instanceof Note && object.name !== null && object.content === null && (await onVote(ctx, object, author))) return;
-    await storeRemotePost(ctx, env, object, author, await storedPostAt(create, object.id));
+    await storeRemotePost(ctx, env, object, author, await storedPostAt(ctx, create, object.id));
   }
 
   /** A vote on a local poll: a Note named as an option, replying to the Question. True when it was one. */
@@ -203,7 +203,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onAnnounce(ctx: Ctx, announce: Announce): Promise<void> {
     const booster = await senderOf(ctx, announce);
     if (!booster || !announce.id || !announce.objectId) return;
-    if ((await storedPostAt(announce, announce.id)) !== null || (await tombstoned(announce, announce.id))) return;
+    if ((await storedPostAt(ctx, announce, announce.id)) !== null || (await tombstoned(ctx, announce, announce.id))) return;
     let original = await knownStatusAt(ctx, db, announce.objectId);
     if (!original) {
       // A remote post not seen yet: fetched from its own server, so it is what its author wrote.
@@ -249,11 +249,20 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     return rememberRemoteActor(env.deps, actor);
   }
 
+  /** The local post a Like is of, read with its sender when it could be. */
+  async function likedLocalPost(ctx: Ctx, like: Like): Promise<LikedLocalPost | null> {
+    const uri = like.objectId;
+    if (!uri) return null;
+    const readWithSender = await likedPostReadWithSender(ctx, db, like, uri, env.deps.clock.now());
+    if (readWithSender === undefined) return localStatusAt(ctx, db, uri);
+    return readWithSender && flag(readWithSender.local) ? readWithSender : null;
+  }
+
   async function onLike(ctx: Ctx, like: Like): Promise<void> {
     const liker = await senderOf(ctx, like);
-    if (!liker || !like.id || (await tombstoned(like, like.id))) return;
+    if (!liker || !like.id || (await tombstoned(ctx, like, like.id))) return;
     // Likes of remote posts are their servers' business.
-    const status = await localStatusAt(ctx, db, like.objectId);
+    const status = await likedLocalPost(ctx, like);
     if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;
     const favourite = { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id.href };
     const now = env.deps.clock.now().toISOString();

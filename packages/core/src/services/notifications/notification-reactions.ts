@@ -11,6 +11,7 @@ import {
 } from "../../storage/repositories/notification-audiences.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents, NewPost } from "../events/domain-events.js";
+import { firstLocalFollowers } from "../events/new-post-followers.js";
 import type { NotificationService } from "./notification-service.js";
 
 /** How far up a thread a new reply looks for subscriptions. */
@@ -38,15 +39,22 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
     if (!post || post.mentionedAccountIds.length > 0) {
       await notifications.notifyMany(await notifiedMentions(db, status.id), status.accountId, "mention", status.id);
     }
-    await notifySubscribers(status);
+    await notifySubscribers(status, post);
+  }
+
+  /** Local followers of the author with `notify`: from the followers fan-out reads too, when those were all of them. */
+  async function followersNotified(authorId: string, post: NewPost | undefined): Promise<readonly string[]> {
+    const first = await firstLocalFollowers(db, authorId, post);
+    if (!first.complete) return subscribedFollowers(db, authorId);
+    return first.followers.filter((follower) => follower.notify).map((follower) => follower.accountId);
   }
 
   /** Followers with `notify` hear of top-level posts and self-replies; thread subscribers hear of replies under the posts they follow. */
-  async function notifySubscribers(status: NotifiedStatus): Promise<void> {
+  async function notifySubscribers(status: NotifiedStatus, post: NewPost | undefined): Promise<void> {
     const recipients = new Set<string>();
     const replyToOther = status.inReplyToAccountId !== null && status.inReplyToAccountId !== status.accountId;
     if (status.visibility !== "direct" && !replyToOther)
-      for (const id of await subscribedFollowers(db, status.accountId)) recipients.add(id);
+      for (const id of await followersNotified(status.accountId, post)) recipients.add(id);
     if (status.inReplyToId !== null) {
       for (const id of await subscribersOf(db, await ancestorIds(db, status.inReplyToId, SUBSCRIPTION_DEPTH))) recipients.add(id);
     }

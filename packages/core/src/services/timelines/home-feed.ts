@@ -24,7 +24,8 @@
  * request either way, which is why the id read must stay negligible.
  *
  * The price is one row per local follower per post. Posting stays fast by
- * doing small audiences inline (up to INLINE_AUDIENCE followers: two or three
+ * doing small audiences inline (up to INLINE_AUDIENCE followers, in
+ * events/new-post-followers.ts: two or three
  * batched queries) and queueing larger ones as a job that walks the followers
  * in batches of FAN_OUT_BATCH, each batch filtered with a fixed number of
  * queries (blocks, mutes, domain blocks, reply rule, exclusive lists,
@@ -68,10 +69,9 @@ import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writ
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { NewLocalPost, NewPost, NewRemotePost } from "../events/domain-events.js";
+import { firstLocalFollowers } from "../events/new-post-followers.js";
 import { streamChannels } from "../streaming/channels.js";
 
-/** Audiences up to this size are written while the post is created; larger ones by a queued job. */
-export const INLINE_AUDIENCE = 200;
 /** Followers handled per batch of a queued fan-out. */
 export const FAN_OUT_BATCH = 500;
 /** Posts of a newly followed account copied into the follower's home. */
@@ -136,14 +136,14 @@ export class HomeFeedWriter {
       );
       return;
     }
-    const first = await localFollowersPage(db, status.accountId, null, INLINE_AUDIENCE + 1);
-    if (first.length > INLINE_AUDIENCE) {
+    const first = await firstLocalFollowers(db, status.accountId, post ?? remotePost);
+    if (!first.complete) {
       await this.deps.queue.enqueue(FAN_OUT_QUEUE, { statusId: status.id } satisfies FanOutJob, {
         deduplicationKey: `fan-out:${status.id}`,
       });
       return;
     }
-    await this.#deliverToFollowers(status, first);
+    await this.#deliverToFollowers(status, first.followers);
   }
 
   async #fanOutToFollowers(status: FanOutStatus): Promise<void> {

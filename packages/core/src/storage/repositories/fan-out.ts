@@ -56,6 +56,8 @@ export async function loadFanOutStatus(db: Kysely<Database>, statusId: string): 
 export interface FollowerReader {
   readonly accountId: string;
   readonly showReblogs: boolean;
+  /** Whether the follower asked to be told of the author's posts. */
+  readonly notify: boolean;
 }
 
 /** Local followers of `authorId` after `afterAccountId`, in account id order (the followers' index, migration 0022). */
@@ -66,14 +68,14 @@ export async function localFollowersPage(
   limit: number,
 ): Promise<FollowerReader[]> {
   const rows = await selectLocalFollowers(db, { authorId, after: afterAccountId ?? undefined, limit });
-  return rows.map((row) => ({ accountId: row.account_id, showReblogs: readFlag(row.show_reblogs) }));
+  return rows.map((row) => ({ accountId: row.account_id, showReblogs: readFlag(row.show_reblogs), notify: readFlag(row.notify) }));
 }
 
 // Fan-out runs the statements of this file for every post: they are built and compiled once per shape.
 const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: string | undefined; limit: number }) => {
   let query = db
     .selectFrom("follows as f")
-    .select(["f.account_id", "f.show_reblogs"])
+    .select(["f.account_id", "f.show_reblogs", "f.notify"])
     .where("f.target_account_id", "=", args.authorId)
     .where(followerLocality("f", true));
   if (args.after !== undefined) query = query.where("f.account_id", ">", args.after);

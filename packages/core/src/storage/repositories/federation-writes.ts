@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
-import type { AccountRow, Database } from "../schema.js";
+import type { AccountRow, Database, StatusRow } from "../schema.js";
 import { live } from "./federation-kv.js";
 import { followerIsLocal } from "./relationships.js";
 
@@ -29,6 +29,9 @@ export async function findAccountByUri(db: Kysely<Database>, uri: string): Promi
 // Compiled once: every activity an inbox takes looks its actor up here.
 const selectAccountByUri = compiledOnce((db, args: { uri: string }) => db.selectFrom("accounts").selectAll().where("uri", "=", args.uri));
 
+/** A local post as an incoming Like's listener checks it. */
+export type LikedLocalPost = Pick<StatusRow, "id" | "account_id" | "reblog_of_id" | "visibility" | "local">;
+
 /** What an incoming activity's listener checks of the one id it is about, read with its sender. */
 export interface SenderWithChecks {
   readonly account: AccountRow;
@@ -36,28 +39,49 @@ export interface SenderWithChecks {
   readonly entryLive: boolean;
   /** The post stored under the id, if any. */
   readonly postId: string | null;
+  /** The local post asked for (`localPost`), if it is stored and its author is not suspended; undefined when none was asked for. */
+  readonly localPost?: LikedLocalPost | null;
+}
+
+/** One of our posts, by its author's username as its URI names it and its id. */
+export interface LocalPostKey {
+  readonly username: string;
+  readonly statusId: string;
 }
 
 /**
  * The account at `actorUri`, whether the `federation_kv` entry `entryKey` is
  * live, and the post stored at `postUri`: an incoming activity's sender and
  * what its listener checks (a tombstone, a post already stored), in one
- * statement instead of three round trips on PostgreSQL. Null when no account
- * is stored at `actorUri`: the checks' answers are then not told.
+ * statement instead of three round trips on PostgreSQL. With `localPost`, the
+ * local post a Like is of as well, a round trip less again. Null when no
+ * account is stored at `actorUri`: the checks' answers are then not told.
  */
 export async function findSenderWithChecks(
   db: Kysely<Database>,
-  args: { actorUri: string; entryKey: string; postUri: string; now: string },
+  args: { actorUri: string; entryKey: string; postUri: string; now: string; localPost?: LocalPostKey },
 ): Promise<SenderWithChecks | null> {
-  const [row] = await selectSenderWithChecks(db, args);
+  const { localPost, ...checks } = args;
+  if (localPost === undefined) {
+    const [row] = await selectSenderWithChecks(db, checks);
+    if (!row) return null;
+    const { entry_live, post_id, ...account } = row;
+    return { account, entryLive: Boolean(entry_live), postId: post_id ?? null };
+  }
+  const [row] = await selectSenderWithLocalPost(db, { ...checks, acctKey: localPost.username.toLowerCase(), statusId: localPost.statusId });
   if (!row) return null;
-  const { entry_live, post_id, ...account } = row;
-  return { account, entryLive: Boolean(entry_live), postId: post_id ?? null };
+  const { entry_live, post_id, liked_id, liked_account_id, liked_reblog_of_id, liked_visibility, liked_local, ...account } = row;
+  const liked =
+    liked_id !== null && liked_account_id !== null && liked_visibility !== null && liked_local !== null
+      ? { id: liked_id, account_id: liked_account_id, reblog_of_id: liked_reblog_of_id, visibility: liked_visibility, local: liked_local }
+      : null;
+  return { account, entryLive: Boolean(entry_live), postId: post_id ?? null, localPost: liked };
 }
 
-// The checks' subqueries do not depend on the account's row: both engines run each once.
-const selectSenderWithChecks = compiledOnce((db, args: { actorUri: string; entryKey: string; postUri: string; now: string }) =>
-  db
+type SenderChecksArgs = { actorUri: string; entryKey: string; postUri: string; now: string };
+
+function senderWithChecks(db: Kysely<Database>, args: SenderChecksArgs) {
+  return db
     .selectFrom("accounts")
     .selectAll("accounts")
     .select((eb) => [
@@ -68,7 +92,36 @@ const selectSenderWithChecks = compiledOnce((db, args: { actorUri: string; entry
         .as("entry_live"),
       eb.selectFrom("statuses").select("statuses.id").where("statuses.uri", "=", args.postUri).as("post_id"),
     ])
-    .where("accounts.uri", "=", args.actorUri),
+    .where("accounts.uri", "=", args.actorUri);
+}
+
+// The checks' subqueries do not depend on the account's row: both engines run each once.
+const selectSenderWithChecks = compiledOnce(senderWithChecks);
+
+// The liked post is joined, not a subquery a column: its columns come from one probe of its key.
+const selectSenderWithLocalPost = compiledOnce((db, args: SenderChecksArgs & { acctKey: string; statusId: string }) =>
+  senderWithChecks(db, args)
+    .leftJoin("statuses as liked", (join) =>
+      join
+        .on("liked.id", "=", args.statusId)
+        .on(
+          "liked.account_id",
+          "=",
+          db
+            .selectFrom("accounts as author")
+            .select("author.id")
+            .where("author.acct_key", "=", args.acctKey)
+            .where("author.domain", "is", null)
+            .where("author.suspended_at", "is", null),
+        ),
+    )
+    .select([
+      "liked.id as liked_id",
+      "liked.account_id as liked_account_id",
+      "liked.reblog_of_id as liked_reblog_of_id",
+      "liked.visibility as liked_visibility",
+      "liked.local as liked_local",
+    ]),
 );
 
 /** Inserts the remote actor or refreshes its row (matched by URI); returns the row. */
