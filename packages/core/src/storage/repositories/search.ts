@@ -253,10 +253,10 @@ async function searchWindowByWindow(
 /**
  * The text condition limited to one window of ids. On SQLite the full-text
  * index is read only over the documents of the window's posts (its rowid
- * range, found first), and the bounds stay inside the subquery so SQLite
- * still starts from the matches. On PostgreSQL the window's posts are checked
- * one by one, newest first, until the page is full
- * (`statusTextMatchesPostByPost`).
+ * range, found first, read down from its top), and the bounds stay inside
+ * the subquery so SQLite still starts from the matches. On PostgreSQL the
+ * window's posts are checked one by one, newest first, until the page is
+ * full (`statusTextMatchesPostByPost`).
  */
 async function windowMatches(
   db: Kysely<Database>,
@@ -281,9 +281,16 @@ async function windowMatches(
   const lo = rows[0]?.lo;
   const hi = rows[0]?.hi;
   if (lo === null || lo === undefined || hi === null || hi === undefined) return sql<SqlBool>`1 = 0`;
+  // FTS5 reaches a rowid in a word's list of documents by reading the list up to it, from either end: a lower bound
+  // cost as much as every match below it (11 ms on a million posts for a word in a sixth of them, for a window of 800
+  // matches). Read down from `hi` instead, the list is read only as far as the window's matches can go: no more of
+  // them than the window has rowids.
   return sql<SqlBool>`statuses.id in (
-    select k.status_id from statuses_fts f join statuses_fts_keys k on k.doc = f.rowid
-    where statuses_fts match ${fts5Query(terms, false)} and f.rowid between ${lo} and ${hi} and ${bounds("k.status_id")})`;
+    select k.status_id from (
+      select rowid from statuses_fts where statuses_fts match ${fts5Query(terms, false)} and rowid <= ${hi}
+      order by rowid desc limit ${hi - lo + 1}
+    ) f join statuses_fts_keys k on k.doc = f.rowid
+    where f.rowid >= ${lo} and ${bounds("k.status_id")})`;
 }
 
 /** The viewer's page of the posts meeting `match`. */
