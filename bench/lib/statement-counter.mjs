@@ -4,7 +4,7 @@
 // that file every 200 ms. The federation scenarios read it before and after
 // they run and report the statements of one activity and one delivery.
 
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -32,7 +32,12 @@ if (out) {
       }
     };
   }
-  const flush = () => writeFileSync(out, JSON.stringify(totals));
+  // Written whole and renamed into place: the benchmark reads the file while this writes it, and a half-written file
+  // read as no totals at all had made a scenario's statements come out as none.
+  const flush = () => {
+    writeFileSync(`${out}.next`, JSON.stringify(totals));
+    renameSync(`${out}.next`, out);
+  };
   setInterval(flush, 200).unref();
   process.once("exit", flush);
 }
