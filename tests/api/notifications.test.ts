@@ -62,6 +62,25 @@ describeFeedsOnEngines("notifications", (makeKith) => {
     expect(seen.filter((m) => (m as { event: string }).event === "notification")).toHaveLength(4);
   });
 
+  it("shows each sender as it is now: a changed name and changed counters, with the page's kept accounts", async () => {
+    const [alice, bob] = [await user(), await user()];
+    await follow(kith, bob.account.id, alice.account.id);
+    const sender = async () => {
+      const [first] = (await list(alice)) as (NotificationJson & { account: { display_name: string; followers_count: number } })[];
+      return first?.account;
+    };
+    const before = await sender();
+    expect(before?.id).toBe(bob.account.id);
+    await kith.storage.db.updateTable("accounts").set({ display_name: "Bob Renamed" }).where("id", "=", bob.account.id).execute();
+    expect((await sender())?.display_name).toBe("Bob Renamed");
+    await kith.storage.db
+      .updateTable("accounts")
+      .set((eb) => ({ followers_count: eb("followers_count", "+", 7) }))
+      .where("id", "=", bob.account.id)
+      .execute();
+    expect((await sender())?.followers_count).toBe((before?.followers_count ?? 0) + 7);
+  });
+
   it("filters by types[], exclude_types[] and account_id, and pages with Link", async () => {
     const [alice, bob, carol] = [await user(), await user(), await user()];
     await follow(kith, bob.account.id, alice.account.id);

@@ -93,6 +93,13 @@ describe("statements per page", () => {
     }
   });
 
+  // The senders' versions come with the page; the posts are read apart, with their authors and the reader's marks.
+  it("a v1 notifications page of kept posts and accounts is two statements", async () => {
+    await notifications(3);
+    await statementsOf("/api/v1/notifications?limit=3", 3);
+    expect(await statementsOf("/api/v1/notifications?limit=3", 3)).toBe(2);
+  });
+
   it("notifications, v1 and grouped v2", async () => {
     await notifications(2);
     const v1 = await statementsOf("/api/v1/notifications?limit=2", 2);

@@ -6,6 +6,7 @@ import type { FilterService } from "../filters/filter-service.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
 import { renderFiltered } from "../timelines/apply-filters.js";
 import type { NotificationGroup } from "./notification-groups.js";
+import type { AccountVersionRow } from "../../storage/repositories/accounts.js";
 import type { NotificationRecord } from "./notification-service.js";
 
 /**
@@ -30,10 +31,20 @@ export class NotificationViews {
     return new Map(kept.map((status) => [status.id, status]));
   }
 
+  /** The senders of `records`, from the versions read with them when every record has its sender's. */
+  #senders(records: readonly NotificationRecord[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
+    const versions = new Map<string, AccountVersionRow>();
+    for (const record of records) {
+      if (record.fromAccount === undefined) return this.accounts.render([...new Set(records.map((r) => r.fromAccountId))], texts);
+      versions.set(record.fromAccountId, record.fromAccount);
+    }
+    return this.accounts.renderVersions([...versions.values()], texts);
+  }
+
   /** With `texts`, the JSON text of each notification returned is put there too (see json-text.ts). */
   async render(records: readonly NotificationRecord[], viewerId: string, texts?: JsonTexts): Promise<NotificationEntity[]> {
     const [accounts, statuses] = await Promise.all([
-      this.accounts.render([...new Set(records.map((r) => r.fromAccountId))], texts),
+      this.#senders(records, texts),
       this.#statuses(
         records.flatMap((r) => (r.statusId ? [r.statusId] : [])),
         viewerId,

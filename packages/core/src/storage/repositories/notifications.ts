@@ -4,6 +4,7 @@ import { compiledOnce } from "../compiled-once.js";
 import { readInSlices } from "../id-slices.js";
 import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
+import type { AccountVersionRow } from "./accounts.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
 import { writeFlag } from "./status-columns.js";
@@ -18,6 +19,12 @@ export interface NotificationRecord {
   readonly groupKey: string;
   readonly readAt: string | null;
   readonly createdAt: string;
+  /**
+   * The sender's version and counters, when they were read with the
+   * notification (a page of them): what the sender's render needs to know
+   * whether its kept row is current, without reading it again.
+   */
+  readonly fromAccount?: AccountVersionRow;
 }
 
 /** Which notifications a list shows. */
@@ -93,7 +100,19 @@ export async function pageNotifications(
     sinceId: page.sinceId,
     minId: page.minId,
   });
-  return (page.minId === undefined ? rows : rows.reverse()).map(toRecord);
+  return (page.minId === undefined ? rows : rows.reverse()).map((row) => {
+    const record = toRecord(row);
+    if (row.sender_version === null || row.sender_statuses_count === null) return record;
+    const fromAccount: AccountVersionRow = {
+      id: row.from_account_id,
+      version: row.sender_version,
+      statuses_count: row.sender_statuses_count,
+      followers_count: row.sender_followers_count ?? 0,
+      following_count: row.sender_following_count ?? 0,
+      last_status_at: row.sender_last_status_at,
+    };
+    return { ...record, fromAccount };
+  });
 }
 
 /** A notification page's values as compiledOnce takes them: whether to filter by read is part of the shape. */
@@ -111,9 +130,10 @@ type NotificationPageArgs = {
   readonly minId: string | undefined;
 };
 
-// Compiled once per shape: the hidden-accounts condition cost about as much to build as to run.
-const selectNotificationPage = compiledOnce((db, args: NotificationPageArgs) =>
-  idPageQuery(
+// Compiled once per shape: the hidden-accounts condition cost about as much to build as to run. The senders' versions
+// are joined to the page, in the page's order, rather than read after it: a round trip less on PostgreSQL.
+const selectNotificationPage = compiledOnce((db, args: NotificationPageArgs) => {
+  const page = idPageQuery(
     visibleNotifications(
       db,
       args.recipientId,
@@ -127,8 +147,20 @@ const selectNotificationPage = compiledOnce((db, args: NotificationPageArgs) =>
     ),
     "notifications.id",
     args,
-  ),
-);
+  );
+  return db
+    .selectFrom(page.as("page"))
+    .leftJoin("accounts as sender", "sender.id", "page.from_account_id")
+    .selectAll("page")
+    .select([
+      "sender.version as sender_version",
+      "sender.statuses_count as sender_statuses_count",
+      "sender.followers_count as sender_followers_count",
+      "sender.following_count as sender_following_count",
+      "sender.last_status_at as sender_last_status_at",
+    ])
+    .orderBy("page.id", args.minId === undefined ? "desc" : "asc");
+});
 
 export async function findNotification(
   db: Kysely<Database>,
