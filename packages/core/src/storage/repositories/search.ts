@@ -51,10 +51,7 @@ export function statusTextMatches(flavour: FullTextFlavour, terms: readonly stri
         select k.status_id from statuses_fts f join statuses_fts_keys k on k.doc = f.rowid
         where statuses_fts match ${fts5Query(terms, false)})`;
     case "tsvector":
-      // The expression and predicate of statuses_search_idx, repeated so the planner uses it.
-      return sql<SqlBool>`(statuses.reblog_of_id is null and
-        to_tsvector('simple', coalesce(statuses.spoiler_text, '') || ' ' || coalesce(statuses.text, ''))
-        @@ to_tsquery('simple', ${tsQuery(terms, false)}))`;
+      return tsvectorMatches(terms, "from the index");
     default:
       return sql<SqlBool>`(statuses.reblog_of_id is null and ${sql.join(
         terms.map((term) => sql`lower(statuses.text) like ${`%${term}%`}`),
@@ -64,18 +61,24 @@ export function statusTextMatches(flavour: FullTextFlavour, terms: readonly stri
 }
 
 /**
- * The tsvector condition of `statusTextMatches`, written so that it is not
- * statuses_search_idx's expression (the text gains an empty string): checked
- * post by post, on the posts PostgreSQL walks newest first, never from the
- * index. The index hands over every post with the words before any is
- * checked: for a word in a sixth of a million posts, 160 000 entries for a
- * page of 20, read once to count and again for each window. Walking the
- * newest posts of a window finds the 20 of a common word in about 120.
+ * The tsvector condition on `statuses`, in one of two forms.
+ *
+ * "from the index": the expression and predicate of statuses_search_idx,
+ * repeated so the planner uses it.
+ *
+ * "post by post": the same condition, written so that it is not the index's
+ * expression (the text gains an empty string), checked on the posts
+ * PostgreSQL walks newest first. The index hands over every post with the
+ * words before any is checked: for a word in a sixth of a million posts,
+ * 160 000 entries for a page of 20, read once to count and again for each
+ * window. Walking the newest posts of a window finds the 20 of a common word
+ * in about 120.
  */
-function statusTextMatchesPostByPost(terms: readonly string[]): Expression<SqlBool> {
+function tsvectorMatches(terms: readonly string[], checked: "from the index" | "post by post"): Expression<SqlBool> {
+  const text = sql`coalesce(statuses.spoiler_text, '') || ' ' || coalesce(statuses.text, '')`;
+  const document = checked === "from the index" ? text : sql`${text} || ''`;
   return sql<SqlBool>`(statuses.reblog_of_id is null and
-    to_tsvector('simple', coalesce(statuses.spoiler_text, '') || ' ' || coalesce(statuses.text, '') || '')
-    @@ to_tsquery('simple', ${tsQuery(terms, false)}))`;
+    to_tsvector('simple', ${document}) @@ to_tsquery('simple', ${tsQuery(terms, false)}))`;
 }
 
 /** A condition on `accounts` matching accounts whose username or display name has words starting with the terms. */
@@ -256,7 +259,7 @@ async function searchWindowByWindow(
  * range, found first, read down from its top), and the bounds stay inside
  * the subquery so SQLite still starts from the matches. On PostgreSQL the
  * window's posts are checked one by one, newest first, until the page is
- * full (`statusTextMatchesPostByPost`).
+ * full (`tsvectorMatches`, "post by post").
  */
 async function windowMatches(
   db: Kysely<Database>,
@@ -274,7 +277,7 @@ async function windowMatches(
       ],
       sql` and `,
     );
-  if (flavour === "tsvector") return sql<SqlBool>`(${statusTextMatchesPostByPost(terms)} and ${bounds("statuses.id")})`;
+  if (flavour === "tsvector") return sql<SqlBool>`(${tsvectorMatches(terms, "post by post")} and ${bounds("statuses.id")})`;
   if (flavour !== "fts5") return sql<SqlBool>`(${statusTextMatches(flavour, terms)} and ${bounds("statuses.id")})`;
   const { rows } = await sql<{ lo: number | null; hi: number | null }>`
     select min(k.doc) as lo, max(k.doc) as hi from statuses_fts_keys k where ${bounds("k.status_id")}`.execute(db);
