@@ -81,6 +81,16 @@ describeFeedsOnEngines("notifications", (makeKith) => {
     expect((await sender())?.followers_count).toBe((before?.followers_count ?? 0) + 7);
   });
 
+  it("with min_id, gives the notifications just above it, newest first", async () => {
+    const alice = await user();
+    for (let i = 0; i < 4; i++) await follow(kith, (await user()).account.id, alice.account.id);
+    const all = (await list(alice)).map((n) => n.id);
+    expect(all).toHaveLength(4);
+    const [n4, n3, n2, n1] = all;
+    expect((await list(alice, `?min_id=${n1}&limit=2`)).map((n) => n.id)).toEqual([n3, n2]);
+    expect((await list(alice, `?min_id=${n2}`)).map((n) => n.id)).toEqual([n4, n3]);
+  });
+
   it("filters by types[], exclude_types[] and account_id, and pages with Link", async () => {
     const [alice, bob, carol] = [await user(), await user(), await user()];
     await follow(kith, bob.account.id, alice.account.id);

@@ -24,12 +24,12 @@
  * request either way, which is why the id read must stay negligible.
  *
  * The price is one row per local follower per post. Posting stays fast by
- * doing small audiences inline (up to INLINE_AUDIENCE followers, in
- * events/new-post-followers.ts: two or three
- * batched queries) and queueing larger ones as a job that walks the followers
- * in batches of FAN_OUT_BATCH, each batch filtered with a fixed number of
- * queries (blocks, mutes, domain blocks, reply rule, exclusive lists,
- * already-shown boosts) and inserted in one statement.
+ * doing small audiences inline (up to INLINE_AUDIENCE followers, read in
+ * events/new-post-followers.ts: two or three batched queries) and queueing
+ * larger ones as a job that walks the followers in batches of FAN_OUT_BATCH,
+ * each batch filtered with a fixed number of queries (blocks, mutes, domain
+ * blocks, reply rule, exclusive lists, already-shown boosts) and inserted in
+ * one statement.
  *
  * Who gets a post (Mastodon's rules): the author; for public, unlisted and
  * followers-only posts, every local follower; for direct posts, the

@@ -100,7 +100,7 @@ export async function pageNotifications(
     sinceId: page.sinceId,
     minId: page.minId,
   });
-  return (page.minId === undefined ? rows : rows.reverse()).map((row) => {
+  return rows.map((row) => {
     const record = toRecord(row);
     if (row.sender_version === null || row.sender_statuses_count === null) return record;
     const fromAccount: AccountVersionRow = {
@@ -131,7 +131,8 @@ type NotificationPageArgs = {
 };
 
 // Compiled once per shape: the hidden-accounts condition cost about as much to build as to run. The senders' versions
-// are joined to the page, in the page's order, rather than read after it: a round trip less on PostgreSQL.
+// are joined to the page rather than read after it: a round trip less on PostgreSQL. The page is taken in its own
+// order (oldest first above `min_id`) and given newest first.
 const selectNotificationPage = compiledOnce((db, args: NotificationPageArgs) => {
   const page = idPageQuery(
     visibleNotifications(
@@ -159,7 +160,7 @@ const selectNotificationPage = compiledOnce((db, args: NotificationPageArgs) => 
       "sender.following_count as sender_following_count",
       "sender.last_status_at as sender_last_status_at",
     ])
-    .orderBy("page.id", args.minId === undefined ? "desc" : "asc");
+    .orderBy("page.id", "desc");
 });
 
 export async function findNotification(
