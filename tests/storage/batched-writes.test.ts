@@ -1,8 +1,11 @@
 import type { Storage } from "@kith/core";
+import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
-import { sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Kysely, sql } from "kysely";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type BatchedWriteKind, BatchedWrites } from "../../packages/core/src/storage/batched-writes.js";
+import type { Database } from "../../packages/core/src/storage/schema.js";
+import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
 /** Writes that follow a commit are committed in batches; a failing piece of work fails alone. */
 describe("batched writes", () => {
@@ -104,5 +107,124 @@ describe("batched writes", () => {
     expect((results[1] as PromiseFulfilledResult<string>).value).toBe("c:3");
     expect(await names()).toEqual(["a", "b", "c"]);
     expect(transactions).toBe(4);
+  });
+});
+
+/** Where transactions may be open at once, two batches are written at once, and a deadlock between them loses nothing. */
+describeIfPostgres("batched writes, two batches at once on PostgreSQL", () => {
+  let database: FreshPostgresDatabase;
+  let storage: Storage;
+
+  beforeAll(async () => {
+    database = await freshPostgresDatabase();
+    storage = createPostgresStorage({ connectionString: database.url, max: 4 });
+    await sql`CREATE TABLE counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL)`.execute(storage.db);
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await database?.drop();
+  });
+  beforeEach(async () => {
+    await sql`DELETE FROM counters`.execute(storage.db);
+    await sql`INSERT INTO counters (name, n) VALUES ('x', 0), ('y', 0)`.execute(storage.db);
+  });
+
+  const counts = async () =>
+    Object.fromEntries(
+      (await sql<{ name: string; n: number }>`SELECT name, n FROM counters ORDER BY name`.execute(storage.db)).rows.map((row) => [
+        row.name,
+        Number(row.n),
+      ]),
+    );
+  const bump = (trx: Kysely<Database>, name: string) => sql`UPDATE counters SET n = n + 1 WHERE name = ${name}`.execute(trx);
+  /** A promise and the function that settles it. */
+  const signal = () => {
+    let give = () => {};
+    const given = new Promise<void>((resolve) => {
+      give = resolve;
+    });
+    return { given, give };
+  };
+  /** Adds `work` on a later turn than anything added before, so that it starts a batch of its own. */
+  const later = <R>(batched: BatchedWrites, work: (trx: Kysely<Database>) => Promise<R>) =>
+    new Promise<R>((resolve, reject) => setImmediate(() => batched.transaction(work).then(resolve, reject)));
+
+  it("asks for two at once from the storage's capabilities, one from SQLite's", () => {
+    expect(storage.capabilities.concurrentTransactions).toBe(true);
+    expect(BatchedWrites.optionsFor(storage).batchesAtOnce).toBe(2);
+    const sqlite = createSqliteStorage({ filename: ":memory:" });
+    expect(BatchedWrites.optionsFor(sqlite).batchesAtOnce).toBe(1);
+    sqlite.close();
+  });
+
+  it("commits a second batch while the first is still being written", async () => {
+    const batched = new BatchedWrites(storage, { batchesAtOnce: 2 });
+    const open = signal();
+    let firstCommitted = false;
+    const first = batched
+      .transaction(async (trx) => {
+        await bump(trx, "x");
+        await open.given;
+      })
+      .then(() => {
+        firstCommitted = true;
+      });
+    await later(batched, (trx) => bump(trx, "y"));
+    expect(firstCommitted).toBe(false);
+    expect(await counts()).toEqual({ x: 0, y: 1 });
+    open.give();
+    await first;
+    expect(await counts()).toEqual({ x: 1, y: 1 });
+  });
+
+  it("writes one batch at a time when asked for one", async () => {
+    const batched = new BatchedWrites(storage, { batchesAtOnce: 1 });
+    const open = signal();
+    const order: string[] = [];
+    const first = batched.transaction(async (trx) => {
+      await bump(trx, "x");
+      await open.given;
+      order.push("first");
+    });
+    const second = later(batched, async (trx) => {
+      await bump(trx, "y");
+      order.push("second");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(order).toEqual([]);
+    open.give();
+    await Promise.all([first, second]);
+    expect(order).toEqual(["first", "second"]);
+    expect(await counts()).toEqual({ x: 1, y: 1 });
+  });
+
+  it("writes again, one item at a time, the batch the database failed in a deadlock with the other", async () => {
+    const batched = new BatchedWrites(storage, { batchesAtOnce: 2 });
+    const xLocked = signal();
+    const yLocked = signal();
+    let runs = 0;
+    // Each batch locks one row, waits until the other has locked the other row, then asks for it.
+    const crossing = (mine: string, theirs: string, locked: () => void, theirsLocked: Promise<void>) => async (trx: Kysely<Database>) => {
+      runs++;
+      await bump(trx, mine);
+      locked();
+      await theirsLocked;
+      await bump(trx, theirs);
+    };
+    const other = signal();
+    const results = await Promise.allSettled([
+      batched.transaction(crossing("x", "y", xLocked.give, yLocked.given)),
+      // In the same batch as the first: written again alone after the deadlock, it still counts once.
+      batched.transaction(async (trx) => {
+        await sql`UPDATE counters SET n = n + 10 WHERE name = 'x'`.execute(trx);
+        other.give();
+      }),
+      later(batched, crossing("y", "x", yLocked.give, xLocked.given)),
+    ]);
+    await other.given;
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+    // Both crossing works committed once each, though one of them ran twice.
+    expect(await counts()).toEqual({ x: 12, y: 2 });
+    expect(runs).toBe(3);
   });
 });

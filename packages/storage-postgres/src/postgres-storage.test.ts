@@ -12,6 +12,20 @@ describe("createPostgresStorage", () => {
   it("takes a pool or a connection string, not both", () => {
     expect(() => createPostgresStorage({ connectionString: "postgres://localhost/x", pool: new pg.Pool() })).toThrow(/not both/);
   });
+
+  it("has transactions open at once only with a pool of more than one connection", async () => {
+    const concurrent = async (storage: ReturnType<typeof createPostgresStorage>) => {
+      const answer = storage.capabilities.concurrentTransactions;
+      await storage.close();
+      return answer;
+    };
+    const connectionString = "postgres://localhost/x";
+    expect(await concurrent(createPostgresStorage({ connectionString }))).toBe(true);
+    expect(await concurrent(createPostgresStorage({ connectionString, max: 2 }))).toBe(true);
+    expect(await concurrent(createPostgresStorage({ connectionString, max: 1 }))).toBe(false);
+    expect(await concurrent(createPostgresStorage({ pool: new pg.Pool({ connectionString }) }))).toBe(true);
+    expect(await concurrent(createPostgresStorage({ pool: new pg.Pool({ connectionString, max: 1 }) }))).toBe(false);
+  });
 });
 
 describe.skipIf(serverUrl === null)("createPostgresStorage on a caller's pool", () => {

@@ -42,6 +42,9 @@ export interface PostgresStorageOptions {
   readonly prepareStatements?: boolean;
 }
 
+/** The connections a pg pool opens when it is not told. */
+const PG_POOL_DEFAULT_MAX = 10;
+
 /** How long close() waits for the pool's connections to close. */
 const DISCONNECT_TIMEOUT_MS = 5_000;
 
@@ -130,15 +133,19 @@ interface IndexColumnRow {
 }
 
 class PostgresStorage extends KyselyStorage {
-  readonly capabilities = CAPABILITIES;
+  readonly capabilities: StorageCapabilities;
 
   constructor(
     pool: PostgresPool,
+    /** The most connections the pool opens. */
+    poolSize: number,
     private readonly names: StatementNames | null,
     /** Resolves once the pool's connections are closed, after Kysely has ended the pool. */
     private readonly disconnected: () => Promise<void> = async () => {},
   ) {
     super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgresMigrations);
+    // Each transaction holds a connection: two open at once need two.
+    this.capabilities = { ...CAPABILITIES, concurrentTransactions: poolSize > 1 };
   }
 
   override async migrate(): Promise<MigrationReport> {
@@ -254,10 +261,12 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
     throw new Error("createPostgresStorage: give either a pool or a connectionString, not both");
   }
   const names = options.prepareStatements === false ? null : new StatementNames();
-  if (options.pool) return new PostgresStorage(kyselyPool(options.pool, true, names), names);
+  if (options.pool)
+    return new PostgresStorage(kyselyPool(options.pool, true, names), options.pool.options.max ?? PG_POOL_DEFAULT_MAX, names);
+  const poolSize = options.max ?? PG_POOL_DEFAULT_MAX;
   const pool = new pg.Pool({
     ...(options.connectionString !== undefined ? { connectionString: options.connectionString } : {}),
-    max: options.max ?? 10,
+    max: poolSize,
     types: postgresTypes,
   });
   // pg emits "error" when an idle connection breaks (say, the server restarts);
@@ -294,5 +303,5 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
     ]);
     clearTimeout(timer);
   };
-  return new PostgresStorage(kyselyPool(pool, false, names), names, disconnected);
+  return new PostgresStorage(kyselyPool(pool, false, names), poolSize, names, disconnected);
 }

@@ -12,6 +12,13 @@ export interface StorageCapabilities {
   /** Several processes may write the same database at once. */
   readonly concurrentProcesses: boolean;
   /**
+   * Two transactions of one storage may be open at once, each on its own
+   * connection, the engine keeping their writes apart and settling their
+   * locks (a deadlock fails one of them with an error). Batched writes then
+   * commit two batches at once (`storage/batched-writes.ts`). Absent: false.
+   */
+  readonly concurrentTransactions?: boolean;
+  /**
    * The planner may run a correlated `exists` over the whole inner table (as a
    * join, or by hashing every row the subquery could match) where probing an
    * index once per outer row is cheaper. PostgreSQL does this with the

@@ -153,7 +153,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const accounts = new AccountService(deps, sessions);
   const emailAllow = new EmailAllowService(deps);
   const events = new DomainEvents();
-  const batchedWrites = new BatchedWrites(deps.storage);
+  const batchedWrites = new BatchedWrites(deps.storage, BatchedWrites.optionsFor(deps.storage));
   const media = new MediaService(deps);
   const accountViews = new AccountViews(deps, media);
   const statusViews = new StatusViews(deps, accountViews, media, events);

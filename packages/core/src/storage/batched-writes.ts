@@ -30,6 +30,14 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
+export interface BatchedWritesOptions {
+  /** Batches written at once, each in its own transaction; more than one only where transactions may be open at once. @default 1 */
+  readonly batchesAtOnce?: number;
+}
+
+/** Batches written at once where the storage allows it: two were faster than one, and more no faster than two. */
+export const CONCURRENT_BATCHES = 2;
+
 /**
  * Writes that follow a change already committed (a new post's home rows, its
  * full-text entry, the mark that its reactions are done) are gathered and
@@ -44,12 +52,35 @@ interface Waiting {
  * An item that fails would roll the whole batch back, so a failed batch is
  * written again one item at a time: only the failing item fails. A kind must
  * therefore do nothing but write in the transaction it is given.
+ *
+ * Where the storage's transactions may be open at once
+ * (`concurrentTransactions`: PostgreSQL), two batches are written at once.
+ * Each of a batch's statements is a round trip to the database server, and
+ * with one batch at a time the process sat idle through them while the next
+ * batch's writers waited. The items of two batches written at once were added
+ * at different moments by writers that did not wait for each other, so
+ * nothing had ordered them; a writer that needs an earlier write committed
+ * awaits it, as every writer does. Two batches that take the same rows' locks
+ * in opposite orders deadlock: the database fails one of them, which is then
+ * written again one item at a time like any failed batch.
  */
 export class BatchedWrites {
   #next: Waiting[] = [];
-  #draining = false;
+  #writing = 0;
+  #starting = false;
+  readonly #batchesAtOnce: number;
 
-  constructor(private readonly storage: Pick<Storage, "transaction">) {}
+  constructor(
+    private readonly storage: Pick<Storage, "transaction">,
+    options: BatchedWritesOptions = {},
+  ) {
+    this.#batchesAtOnce = Math.max(1, Math.trunc(options.batchesAtOnce ?? 1));
+  }
+
+  /** Options for `storage`: as many batches at once as its transactions allow. */
+  static optionsFor(storage: Pick<Storage, "capabilities">): BatchedWritesOptions {
+    return { batchesAtOnce: storage.capabilities.concurrentTransactions ? CONCURRENT_BATCHES : 1 };
+  }
 
   /** Resolves with the item's result once `item` is committed with its batch; rejects with its own error when it fails. */
   write<T, R = void>(kind: BatchedWriteKind<T, R>, item: T): Promise<R> {
@@ -60,9 +91,7 @@ export class BatchedWrites {
         resolve: resolve as (result: unknown) => void,
         reject,
       });
-      if (this.#draining) return;
-      this.#draining = true;
-      setImmediate(() => void this.#drain());
+      this.#startNext();
     });
   }
 
@@ -79,16 +108,20 @@ export class BatchedWrites {
     return this.write(transactionWork, work) as Promise<R>;
   }
 
-  async #drain(): Promise<void> {
-    try {
-      while (this.#next.length > 0) {
-        const batch = this.#next;
-        this.#next = [];
-        await this.#commit(batch);
-      }
-    } finally {
-      this.#draining = false;
-    }
+  /** On the next turn, makes a batch of every item waiting, unless as many batches as allowed are being written. */
+  #startNext(): void {
+    if (this.#starting || this.#writing >= this.#batchesAtOnce || this.#next.length === 0) return;
+    this.#starting = true;
+    setImmediate(() => {
+      this.#starting = false;
+      const batch = this.#next;
+      this.#next = [];
+      this.#writing++;
+      void this.#commit(batch).finally(() => {
+        this.#writing--;
+        this.#startNext();
+      });
+    });
   }
 
   async #commit(batch: readonly Waiting[]): Promise<void> {

@@ -215,6 +215,43 @@ export function describeStorageContract(
       expect(results.filter((result) => result !== null).length).toBe(1);
     });
 
+    it("keeps two transactions open at once apart: side by side where it says so, else one after the other", async () => {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let firstEnded = false;
+      let secondEnded = false;
+      const first = storage
+        .transaction(async (trx) => {
+          await trx.insertInto("accounts").values(account("us_1", "first")).execute();
+          await gate;
+        })
+        .then(() => {
+          firstEnded = true;
+        });
+      const second = storage
+        .transaction(async (trx) => {
+          await trx.insertInto("accounts").values(account("us_2", "second")).execute();
+        })
+        .then(() => {
+          secondEnded = true;
+        });
+      if (storage.capabilities.concurrentTransactions) {
+        // Committed while the first is still open.
+        await second;
+        expect(firstEnded).toBe(false);
+      } else {
+        // Waits for the first to end: it cannot end before the first is let go.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(secondEnded).toBe(false);
+      }
+      release();
+      await Promise.all([first, second]);
+      const ids = await storage.db.selectFrom("accounts").select("id").orderBy("id").execute();
+      expect(ids.map((row) => row.id)).toEqual(["us_1", "us_2"]);
+    });
+
     it("counts hits in a window and starts a new window when it ends", async () => {
       const start = new Date("2026-03-01T10:00:00.000Z");
       expect((await storage.incrementCounter("login:1.2.3.4", 60, start)).count).toBe(1);
