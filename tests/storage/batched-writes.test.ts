@@ -3,7 +3,7 @@ import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { type Kysely, sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type BatchedWriteKind, BatchedWrites } from "../../packages/core/src/storage/batched-writes.js";
+import { type BatchedWriteKind, BatchedWrites, rolledBackInConflict } from "../../packages/core/src/storage/batched-writes.js";
 import type { Database } from "../../packages/core/src/storage/schema.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
@@ -198,33 +198,57 @@ describeIfPostgres("batched writes, two batches at once on PostgreSQL", () => {
     expect(await counts()).toEqual({ x: 1, y: 1 });
   });
 
-  it("writes again, one item at a time, the batch the database failed in a deadlock with the other", async () => {
+  /**
+   * Two batches that lock the same two rows in opposite orders: the first has another item and a crossing work, the
+   * second a crossing work alone. PostgreSQL fails the transaction whose wait it checks first (after
+   * `deadlock_timeout`), the one that began waiting first: `lateAsker` asks for its second row 200 ms after the other.
+   */
+  async function deadlock(lateAsker: "first" | "second") {
     const batched = new BatchedWrites(storage, { batchesAtOnce: 2 });
     const xLocked = signal();
     const yLocked = signal();
-    let runs = 0;
-    // Each batch locks one row, waits until the other has locked the other row, then asks for it.
-    const crossing = (mine: string, theirs: string, locked: () => void, theirsLocked: Promise<void>) => async (trx: Kysely<Database>) => {
-      runs++;
-      await bump(trx, mine);
-      locked();
-      await theirsLocked;
-      await bump(trx, theirs);
-    };
-    const other = signal();
+    let crossingRuns = 0;
+    let otherRuns = 0;
+    const crossing =
+      (mine: string, theirs: string, locked: () => void, theirsLocked: Promise<void>, late: boolean) => async (trx: Kysely<Database>) => {
+        crossingRuns++;
+        await bump(trx, mine);
+        locked();
+        await theirsLocked;
+        if (late) await new Promise((resolve) => setTimeout(resolve, 200));
+        await bump(trx, theirs);
+      };
     const results = await Promise.allSettled([
-      batched.transaction(crossing("x", "y", xLocked.give, yLocked.given)),
-      // In the same batch as the first: written again alone after the deadlock, it still counts once.
       batched.transaction(async (trx) => {
+        otherRuns++;
         await sql`UPDATE counters SET n = n + 10 WHERE name = 'x'`.execute(trx);
-        other.give();
       }),
-      later(batched, crossing("y", "x", yLocked.give, xLocked.given)),
+      batched.transaction(crossing("x", "y", xLocked.give, yLocked.given, lateAsker === "first")),
+      later(batched, crossing("y", "x", yLocked.give, xLocked.given, lateAsker === "second")),
     ]);
-    await other.given;
     expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
-    // Both crossing works committed once each, though one of them ran twice.
+    // Each work committed once, though the losing crossing one ran twice.
     expect(await counts()).toEqual({ x: 12, y: 2 });
-    expect(runs).toBe(3);
+    expect(crossingRuns).toBe(3);
+    return otherRuns;
+  }
+
+  it("writes again, one item at a time, a batch that lost a deadlock with the other", async () => {
+    // The first batch asked first and lost: both its items ran again, each alone.
+    expect(await deadlock("second")).toBe(2);
+  });
+
+  it("runs again a lone item that lost a deadlock with the other batch", async () => {
+    // The second batch, one item, asked first and lost: the first batch's other item ran once.
+    expect(await deadlock("first")).toBe(1);
+  });
+
+  it("tells a conflict's rollback from other failures by its SQLSTATE class", () => {
+    expect(rolledBackInConflict(Object.assign(new Error("deadlock detected"), { code: "40P01" }))).toBe(true);
+    expect(rolledBackInConflict(Object.assign(new Error("could not serialize access"), { code: "40001" }))).toBe(true);
+    expect(rolledBackInConflict(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
+    expect(rolledBackInConflict(Object.assign(new Error("constraint failed"), { code: "SQLITE_CONSTRAINT" }))).toBe(false);
+    expect(rolledBackInConflict(new Error("no code"))).toBe(false);
+    expect(rolledBackInConflict("40P01")).toBe(false);
   });
 });

@@ -38,6 +38,19 @@ export interface BatchedWritesOptions {
 /** Batches written at once where the storage allows it: two were faster than one, and more no faster than two. */
 export const CONCURRENT_BATCHES = 2;
 
+/** Runs of a lone item that the database keeps rolling back in conflicts with other transactions, before it fails. */
+const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * Whether the database rolled the transaction back for a conflict with
+ * another one (a deadlock, or a serialization failure): SQLSTATE class 40,
+ * "transaction rollback", which the same work may pass when run again.
+ */
+export function rolledBackInConflict(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && code.length === 5 && code.startsWith("40");
+}
+
 /**
  * Writes that follow a change already committed (a new post's home rows, its
  * full-text entry, the mark that its reactions are done) are gathered and
@@ -62,7 +75,8 @@ export const CONCURRENT_BATCHES = 2;
  * nothing had ordered them; a writer that needs an earlier write committed
  * awaits it, as every writer does. Two batches that take the same rows' locks
  * in opposite orders deadlock: the database fails one of them, which is then
- * written again one item at a time like any failed batch.
+ * written again one item at a time like any failed batch, and a lone item
+ * that loses a deadlock is run again.
  */
 export class BatchedWrites {
   #next: Waiting[] = [];
@@ -124,7 +138,8 @@ export class BatchedWrites {
     });
   }
 
-  async #commit(batch: readonly Waiting[]): Promise<void> {
+  /** Writes `batch` in one transaction; `attempt` counts the runs of a lone item the database rolled back in a conflict. */
+  async #commit(batch: readonly Waiting[], attempt = 1): Promise<void> {
     const byKind = new Map<BatchedWriteKind<unknown, unknown>, Waiting[]>();
     for (const waiting of batch) {
       const same = byKind.get(waiting.kind);
@@ -143,11 +158,16 @@ export class BatchedWrites {
         }
       });
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]?.reject(error);
+      if (batch.length > 1) {
+        for (const waiting of batch) await this.#commit([waiting]);
         return;
       }
-      for (const waiting of batch) await this.#commit([waiting]);
+      // A deadlock with the other batch written at once fails whichever the database picks, a lone item too.
+      if (rolledBackInConflict(error) && attempt < CONFLICT_ATTEMPTS) {
+        await this.#commit(batch, attempt + 1);
+        return;
+      }
+      batch[0]?.reject(error);
       return;
     }
     for (const waiting of batch) waiting.resolve(results.get(waiting));
