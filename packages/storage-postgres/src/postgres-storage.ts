@@ -54,6 +54,7 @@ const CAPABILITIES: StorageCapabilities = {
   skipLocked: true,
   concurrentProcesses: true,
   fenceCorrelatedExists: true,
+  writingWith: true,
 };
 
 /**

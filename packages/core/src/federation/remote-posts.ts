@@ -24,9 +24,8 @@ import { findStatusByUri, hasEdits } from "../storage/repositories/federated-pos
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import {
   bumpStatusCounter,
-  countAccountStatuses,
   ensureTags,
-  insertStatus,
+  insertCountedStatus,
   replaceMentions,
   replaceStatusTags,
 } from "../storage/repositories/statuses.js";
@@ -300,7 +299,7 @@ export async function storeRemotePost(
   try {
     // Committed with the other activities of the same moment: a commit costs more than the post's rows.
     relations = await env.services.batchedWrites.transaction(async (trx) => {
-      await insertStatus(trx, {
+      const row = {
         id,
         account_id: author.id,
         uri: object.id?.href ?? null,
@@ -318,12 +317,12 @@ export async function storeRemotePost(
         created_at: fields.published,
         updated_at: now,
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
-      });
+      };
+      await insertCountedStatus(trx, row, fields.published);
       const written = await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
       await attachMedia(env, trx, author, id, fields);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
-      await countAccountStatuses(trx, author.id, 1, fields.published);
       return written;
     });
   } catch (error) {

@@ -6,13 +6,19 @@ import {
   deleteFavourite,
   deletePin,
   findStatusByUri,
-  insertFavourite,
   insertPin,
   insertVote,
   listStatusIdsOfAccount,
 } from "../storage/repositories/federated-posts.js";
+import { addFavourite } from "../storage/repositories/favourites.js";
 import { type LikedLocalPost, findAccountByUri, retireRemoteAccount } from "../storage/repositories/federation-writes.js";
-import { bumpStatusCounter, countAccountStatuses, deleteStatusRows, findStatus, insertStatus } from "../storage/repositories/statuses.js";
+import {
+  bumpStatusCounter,
+  countAccountStatuses,
+  deleteStatusRows,
+  findStatus,
+  insertCountedStatus,
+} from "../storage/repositories/statuses.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import type { FederationContextData } from "./kith-federation.js";
@@ -221,7 +227,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const target = original;
     try {
       await env.services.batchedWrites.transaction(async (trx) => {
-        await insertStatus(trx, {
+        const row = {
           id,
           account_id: booster.id,
           uri: announce.id?.href ?? null,
@@ -230,9 +236,9 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
           visibility: visibilityOf(announce, booster.uri ? new URL(`${booster.uri}/followers`) : null),
           created_at: announce.published ? new Date(String(announce.published)).toISOString() : now,
           updated_at: now,
-        });
+        };
+        await insertCountedStatus(trx, row, now);
         await bumpStatusCounter(trx, target.id, "reblogs_count", 1);
-        await countAccountStatuses(trx, booster.id, 1, now);
       });
     } catch (error) {
       if (await findStatusByUri(db, announce.id.href)) return;
@@ -267,11 +273,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const favourite = { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id.href };
     const now = env.deps.clock.now().toISOString();
     // Committed with the other activities of the same moment.
-    const added = await env.services.batchedWrites.transaction(async (trx) => {
-      const inserted = await insertFavourite(trx, favourite, now);
-      if (inserted) await bumpStatusCounter(trx, status.id, "favourites_count", 1);
-      return inserted;
-    });
+    const added = await env.services.batchedWrites.transaction((trx) => addFavourite(trx, favourite, now));
     if (added)
       await env.services.events.emit({
         type: "favourite.created",

@@ -27,6 +27,13 @@ export interface StorageCapabilities {
    * it does not look through (`storage/exists-fence.ts`). Absent: false.
    */
   readonly fenceCorrelatedExists?: boolean;
+  /**
+   * A statement's `with` may insert, update or delete, and the statement read
+   * the rows it wrote (PostgreSQL's data-modifying `with`): a row and the
+   * counter it moves are then written by one statement, one round trip to the
+   * database server instead of two. Absent: false.
+   */
+  readonly writingWith?: boolean;
 }
 
 export interface ConsumeOnceInput {

@@ -1,22 +1,10 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
-import type { StorageCapabilities } from "../ports/storage.js";
 import type { Database } from "./schema.js";
+import { capabilitiesOf } from "./storage-handles.js";
 
-/**
- * The storages whose databases need their correlated `exists` fenced
- * (`StorageCapabilities.fenceCorrelatedExists`), by the Kysely adapter of
- * their handle: a transaction's handle shares its database's adapter, so the
- * queries written against either find the same answer.
- */
-const storagesByAdapter = new WeakMap<object, { readonly capabilities: StorageCapabilities }>();
-
-/** Tells `existsFence` which storage `db` belongs to; its capabilities are read when a query is built. */
-export function registerStorageHandle(db: Kysely<Database>, storage: { readonly capabilities: StorageCapabilities }): void {
-  storagesByAdapter.set(db.getExecutor().adapter, storage);
-}
-
+/** Whether the engine behind `db` needs its correlated `exists` fenced (`StorageCapabilities.fenceCorrelatedExists`). */
 function fencesExists(db: Kysely<Database> | undefined): boolean {
-  return db !== undefined && storagesByAdapter.get(db.getExecutor().adapter)?.capabilities.fenceCorrelatedExists === true;
+  return capabilitiesOf(db)?.fenceCorrelatedExists === true;
 }
 
 const FENCE = sql.raw(" offset 0");

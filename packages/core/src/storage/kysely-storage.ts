@@ -10,7 +10,7 @@ import type {
   StorageInfo,
 } from "../ports/storage.js";
 import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
-import { registerStorageHandle } from "./exists-fence.js";
+import { registerStorageHandle } from "./storage-handles.js";
 import { applyMigrations } from "./migrator.js";
 import type { Database, OneTimeSecretRow } from "./schema.js";
 

@@ -1,4 +1,5 @@
 import { KithError } from "../../domain/errors.js";
+import { addFavourite } from "../../storage/repositories/favourites.js";
 import { ancestorIds } from "../../storage/repositories/statuses.js";
 import { bumpStatusCounter } from "../../storage/repositories/statuses.js";
 import type { StatusRow } from "../../storage/schema.js";
@@ -36,16 +37,8 @@ export class StatusInteractions {
   async favourite(accountId: string, statusId: string): Promise<string> {
     const target = await this.#target(statusId, accountId);
     const now = this.deps.clock.now().toISOString();
-    const added = await this.writes.transaction(async (trx) => {
-      const result = await trx
-        .insertInto("favourites")
-        .values({ id: this.deps.ids.next("favourite"), account_id: accountId, status_id: target.id, created_at: now })
-        .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing())
-        .executeTakeFirst();
-      const inserted = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-      if (inserted) await bumpStatusCounter(trx, target.id, "favourites_count", 1);
-      return inserted;
-    });
+    const favourite = { id: this.deps.ids.next("favourite"), accountId, statusId: target.id, uri: null };
+    const added = await this.writes.transaction((trx) => addFavourite(trx, favourite, now));
     if (added) await this.events.emit({ type: "favourite.created", accountId, statusId: target.id });
     return target.id;
   }

@@ -117,25 +117,6 @@ export async function insertVote(
   return true;
 }
 
-/** A favourite, unless the account already favourited the post; true when it was inserted. */
-export async function insertFavourite(
-  db: Kysely<Database>,
-  favourite: { id: string; accountId: string; statusId: string; uri: string },
-  now: string,
-): Promise<boolean> {
-  const inserted = await insertFavouriteRow(db, { ...favourite, now });
-  return inserted.length > 0;
-}
-
-// Compiled once: likes from other servers arrive here. RETURNING tells whether the row was new on both engines.
-const insertFavouriteRow = compiledOnce((db, args: { id: string; accountId: string; statusId: string; uri: string; now: string }) =>
-  db
-    .insertInto("favourites")
-    .values({ id: args.id, account_id: args.accountId, status_id: args.statusId, uri: args.uri, created_at: args.now })
-    .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing())
-    .returning("id"),
-);
-
 /** Removes an account's favourite of a post (found by the Like's id or by the pair); the removed row. */
 export async function deleteFavourite(
   db: Kysely<Database>,

@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
 import { type StatementArgs, compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
+import { capabilitiesOf } from "../storage-handles.js";
 import type { StatusCounter } from "./visible-posts.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
@@ -37,6 +38,44 @@ const insertStatusRow = compiledOnce((db, row: StatementArgs) =>
     .values(row as unknown as Insertable<StatusesTable>)
     .returningAll(),
 );
+
+/**
+ * Inserts a post and counts it on its author (`statuses_count`, and
+ * `last_status_at` when given), where nothing renders the post or its author
+ * from the write (a post or boost from another server). One statement where
+ * the engine writes in a `with` (`StorageCapabilities.writingWith`), two
+ * elsewhere.
+ */
+export async function insertCountedStatus(
+  db: Kysely<Database>,
+  row: Insertable<StatusesTable>,
+  lastStatusAt: string | null,
+): Promise<void> {
+  if (capabilitiesOf(db)?.writingWith) {
+    await insertStatusCountingAuthor(db, { ...(row as unknown as StatementArgs), [LAST_STATUS_AT]: lastStatusAt });
+    return;
+  }
+  await insertStatus(db, row);
+  await countAccountStatuses(db, row.account_id, 1, lastStatusAt);
+}
+
+/** The argument of `insertStatusCountingAuthor` that is not a column of the post. */
+const LAST_STATUS_AT = "author's last_status_at";
+
+// The author's row is counted from the insert's returned row, in the same statement.
+const insertStatusCountingAuthor = compiledOnce((db, args: StatementArgs) => {
+  const { [LAST_STATUS_AT]: lastStatusAt, ...row } = args;
+  return db
+    .with("added", () =>
+      db
+        .insertInto("statuses")
+        .values(row as unknown as Insertable<StatusesTable>)
+        .returning("account_id"),
+    )
+    .updateTable("accounts")
+    .set(accountStatusesSet(1, typeof lastStatusAt === "string" ? lastStatusAt : null))
+    .where("id", "in", (eb) => eb.selectFrom("added").select("added.account_id"));
+});
 
 export interface PostingDefaults {
   readonly silenced_at: string | null;
@@ -252,14 +291,14 @@ interface AccountStatusesChange extends StatementArgs {
   readonly lastStatusAt: string | null;
 }
 
+/** An account's post count moved by `delta` (never below zero), and its last post's time when given. */
+const accountStatusesSet = (delta: number, lastStatusAt: string | null) => ({
+  statuses_count: sql<number>`case when statuses_count + ${delta} < 0 then 0 else statuses_count + ${delta} end`,
+  ...(lastStatusAt !== null && { last_status_at: lastStatusAt }),
+});
+
 const accountStatusesUpdate = (db: Kysely<Database>, args: AccountStatusesChange) =>
-  db
-    .updateTable("accounts")
-    .set({
-      statuses_count: sql<number>`case when statuses_count + ${args.delta} < 0 then 0 else statuses_count + ${args.delta} end`,
-      ...(args.lastStatusAt !== null && { last_status_at: args.lastStatusAt }),
-    })
-    .where("id", "=", args.accountId);
+  db.updateTable("accounts").set(accountStatusesSet(args.delta, args.lastStatusAt)).where("id", "=", args.accountId);
 
 // Written for every post: built and compiled once per delta, with or without a new last post time.
 const updateAccountStatuses = compiledOnce((db, args: AccountStatusesChange) => accountStatusesUpdate(db, args).returningAll());
