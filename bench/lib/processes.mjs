@@ -20,10 +20,22 @@ export function freePort() {
   });
 }
 
-/** CPU milliseconds (user + system) the process has used so far. */
-export function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+/**
+ * CPU milliseconds (user + system) the process has used so far, or with `mainThread` its main thread alone (the one
+ * that runs JavaScript; the rest is libuv's pool, V8's helpers and the garbage collector's threads).
+ */
+export function cpuMs(pid, { mainThread = false } = {}) {
+  const path = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+  const fields = readFileSync(path, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** CPU milliseconds the whole machine has been busy so far (all processes, every core; Linux's /proc/stat). */
+export function machineBusyMs() {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+  const busy = fields.slice(0, 8).reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0);
+  return (busy * 1000) / TICKS_PER_SECOND;
 }
 
 /** Resident and peak resident memory in MB. */
