@@ -16,16 +16,18 @@ import type { Kysely } from "kysely";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { NewRemotePost } from "../services/events/domain-events.js";
+import { FIRST_FOLLOWERS_LIMIT, rememberFirstLocalFollowers } from "../services/events/new-post-followers.js";
 import type { KithServices } from "../services/index.js";
 import { normalizeTag } from "../services/statuses/text-formatter.js";
 import { findLocalActorAccount, findStatusOfLocalActor } from "../storage/repositories/federation-reads.js";
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
+import type { FollowerReader } from "../storage/repositories/fan-out.js";
 import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import {
   bumpStatusCounter,
   ensureTags,
-  insertCountedStatus,
+  insertCountedStatusReadingFollowers,
   replaceMentions,
   replaceStatusTags,
 } from "../storage/repositories/statuses.js";
@@ -296,6 +298,7 @@ export async function storeRemotePost(
   const id = env.deps.ids.next("status");
   const conversationId = parent?.conversation_id ?? env.deps.ids.next("conversation");
   let relations: PostRelations;
+  let followers: FollowerReader[] | null = null;
   try {
     // Committed with the other activities of the same moment: a commit costs more than the post's rows.
     relations = await env.services.batchedWrites.transaction(async (trx) => {
@@ -318,7 +321,7 @@ export async function storeRemotePost(
         updated_at: now,
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
       };
-      await insertCountedStatus(trx, row, fields.published);
+      followers = await insertCountedStatusReadingFollowers(trx, row, fields.published, FIRST_FOLLOWERS_LIMIT);
       const written = await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
       await attachMedia(env, trx, author, id, fields);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
@@ -345,6 +348,7 @@ export async function storeRemotePost(
           tagNames: relations.tagNames,
           mentionedAccountIds: relations.mentionedAccountIds,
         };
+  if (remotePost && followers) rememberFirstLocalFollowers(remotePost, followers);
   await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id, remotePost });
   return id;
 }

@@ -13,7 +13,19 @@ export interface FirstFollowers {
   readonly complete: boolean;
 }
 
+/** How many followers make the first page: one more than INLINE_AUDIENCE, to tell whether there are more. */
+export const FIRST_FOLLOWERS_LIMIT = INLINE_AUDIENCE + 1;
+
 const readFor = new WeakMap<object, Promise<FirstFollowers>>();
+
+/**
+ * Keeps the first page of followers read with the post's own insert
+ * (FIRST_FOLLOWERS_LIMIT of them at most) for the reactions to `post`, so
+ * none of them reads it again.
+ */
+export function rememberFirstLocalFollowers(post: object, followers: readonly FollowerReader[]): void {
+  readFor.set(post, Promise.resolve(firstOf(followers)));
+}
 
 /**
  * The first page of the author's local followers, read once for all the
@@ -34,6 +46,9 @@ export function firstLocalFollowers(db: Kysely<Database>, authorId: string, post
 }
 
 async function readFirst(db: Kysely<Database>, authorId: string): Promise<FirstFollowers> {
-  const followers = await localFollowersPage(db, authorId, null, INLINE_AUDIENCE + 1);
+  return firstOf(await localFollowersPage(db, authorId, null, FIRST_FOLLOWERS_LIMIT));
+}
+
+function firstOf(followers: readonly FollowerReader[]): FirstFollowers {
   return { followers, complete: followers.length <= INLINE_AUDIENCE };
 }

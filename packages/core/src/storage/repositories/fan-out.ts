@@ -1,7 +1,7 @@
-import type { Kysely } from "kysely";
+import type { Kysely, QueryCreator } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import { readFlag } from "./status-columns.js";
-import type { Database } from "../schema.js";
+import type { Database, DbBool } from "../schema.js";
 import { literalLimit } from "../literal-limit.js";
 import { followerLocality } from "./relationships.js";
 
@@ -68,11 +68,28 @@ export async function localFollowersPage(
   limit: number,
 ): Promise<FollowerReader[]> {
   const rows = await selectLocalFollowers(db, { authorId, after: afterAccountId ?? undefined, limit });
-  return rows.map((row) => ({ accountId: row.account_id, showReblogs: readFlag(row.show_reblogs), notify: readFlag(row.notify) }));
+  return rows.map(followerReaderOf);
 }
 
-// Fan-out runs the statements of this file for every post: they are built and compiled once per shape.
-const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: string | undefined; limit: number }) => {
+/** A follower as `localFollowersQuery` selects it. */
+export interface LocalFollowerRow {
+  readonly account_id: string;
+  readonly show_reblogs: DbBool;
+  readonly notify: DbBool;
+}
+
+export function followerReaderOf(row: LocalFollowerRow): FollowerReader {
+  return { accountId: row.account_id, showReblogs: readFlag(row.show_reblogs), notify: readFlag(row.notify) };
+}
+
+/**
+ * The query of `localFollowersPage`, on a database or on a `with` of one (a
+ * post's insert reads them in its own statement where the engine can).
+ */
+export function localFollowersQuery(
+  db: QueryCreator<Database>,
+  args: { readonly authorId: string; readonly after?: string | undefined; readonly limit: number },
+) {
   let query = db
     .selectFrom("follows as f")
     .select(["f.account_id", "f.show_reblogs", "f.notify"])
@@ -80,7 +97,12 @@ const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: 
     .where(followerLocality("f", true));
   if (args.after !== undefined) query = query.where("f.account_id", ">", args.after);
   return query.orderBy("f.account_id").limit(literalLimit(args.limit));
-});
+}
+
+// Fan-out runs the statements of this file for every post: they are built and compiled once per shape.
+const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: string | undefined; limit: number }) =>
+  localFollowersQuery(db, args),
+);
 
 /** Local accounts mentioned in a post. */
 export async function mentionedLocalAccounts(db: Kysely<Database>, statusId: string): Promise<{ accountId: string; silent: boolean }[]> {
@@ -189,7 +211,12 @@ export async function listsHolding(
 ): Promise<{ listId: string; ownerId: string; repliesPolicy: string; exclusive: boolean }[]> {
   if (ownerIds.length === 0) return [];
   const rows = await selectListsHolding(db, { ownerIds, authorId });
-  return rows.map((row) => ({ listId: row.id, ownerId: row.account_id, repliesPolicy: row.replies_policy, exclusive: readFlag(row.exclusive) }));
+  return rows.map((row) => ({
+    listId: row.id,
+    ownerId: row.account_id,
+    repliesPolicy: row.replies_policy,
+    exclusive: readFlag(row.exclusive),
+  }));
 }
 
 const selectListsHolding = compiledOnce((db, args: { ownerIds: readonly string[]; authorId: string }) =>

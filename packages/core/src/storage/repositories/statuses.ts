@@ -1,8 +1,9 @@
-import { type Insertable, type Kysely, sql } from "kysely";
+import { type Insertable, type Kysely, type QueryCreator, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
 import { type StatementArgs, compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
 import { capabilitiesOf } from "../storage-handles.js";
+import { type FollowerReader, followerReaderOf, localFollowersQuery } from "./fan-out.js";
 import type { StatusCounter } from "./visible-posts.js";
 
 /** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
@@ -59,23 +60,62 @@ export async function insertCountedStatus(
   await countAccountStatuses(db, row.account_id, 1, lastStatusAt);
 }
 
-/** The argument of `insertStatusCountingAuthor` that is not a column of the post. */
-const LAST_STATUS_AT = "author's last_status_at";
+/**
+ * Inserts a post as `insertCountedStatus` does and, where the engine writes
+ * in a `with`, reads the author's first `followersLimit` local followers in
+ * the same statement: the reactions to a new post read them otherwise, in a
+ * round trip of their own. Returns them (account id order), or null where
+ * they were not read.
+ */
+export async function insertCountedStatusReadingFollowers(
+  db: Kysely<Database>,
+  row: Insertable<StatusesTable>,
+  lastStatusAt: string | null,
+  followersLimit: number,
+): Promise<FollowerReader[] | null> {
+  if (!capabilitiesOf(db)?.writingWith) {
+    await insertCountedStatus(db, row, lastStatusAt);
+    return null;
+  }
+  const args = { ...(row as unknown as StatementArgs), [LAST_STATUS_AT]: lastStatusAt, [FOLLOWERS_LIMIT]: followersLimit };
+  return (await insertStatusReadingFollowers(db, args)).map(followerReaderOf);
+}
 
-// The author's row is counted from the insert's returned row, in the same statement.
-const insertStatusCountingAuthor = compiledOnce((db, args: StatementArgs) => {
-  const { [LAST_STATUS_AT]: lastStatusAt, ...row } = args;
+/** The arguments of the statements below that are not columns of the post. */
+const LAST_STATUS_AT = "author's last_status_at";
+const FOLLOWERS_LIMIT = "author's followers limit";
+
+/** The post's insert as a `with` named `added`, returning its author. */
+function withAddedPost(db: Kysely<Database>, args: StatementArgs) {
+  const { [LAST_STATUS_AT]: _lastStatusAt, [FOLLOWERS_LIMIT]: _limit, ...row } = args;
+  return db.with("added", () =>
+    db
+      .insertInto("statuses")
+      .values(row as unknown as Insertable<StatusesTable>)
+      .returning("account_id"),
+  );
+}
+
+/** The author of the post in `added` counted from the insert's returned row. */
+function authorCountedFromAdded(db: QueryCreator<Database & { added: { account_id: string } }>, args: StatementArgs) {
+  const lastStatusAt = args[LAST_STATUS_AT];
   return db
-    .with("added", () =>
-      db
-        .insertInto("statuses")
-        .values(row as unknown as Insertable<StatusesTable>)
-        .returning("account_id"),
-    )
     .updateTable("accounts")
     .set(accountStatusesSet(1, typeof lastStatusAt === "string" ? lastStatusAt : null))
     .where("id", "in", (eb) => eb.selectFrom("added").select("added.account_id"));
-});
+}
+
+// Written for every post or boost from another server: built and compiled once per set of columns.
+const insertStatusCountingAuthor = compiledOnce((db, args: StatementArgs) => authorCountedFromAdded(withAddedPost(db, args), args));
+
+// PostgreSQL runs a data-modifying `with` to completion whether or not the statement's result reads it.
+const insertStatusReadingFollowers = compiledOnce((db, args: StatementArgs) =>
+  localFollowersQuery(
+    // The followers' query reads the schema's tables only: the names the `with`s add are nothing to it.
+    withAddedPost(db, args).with("counted", (wdb) => authorCountedFromAdded(wdb, args)) as unknown as QueryCreator<Database>,
+    { authorId: String(args.account_id), limit: Number(args[FOLLOWERS_LIMIT]) },
+  ),
+);
 
 export interface PostingDefaults {
   readonly silenced_at: string | null;
