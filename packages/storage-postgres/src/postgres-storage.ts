@@ -20,6 +20,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import { postgresMigrations } from "./migrations/index.js";
+import { TransactionStart } from "./begin-with-first-statement.js";
 import { StatementNames } from "./prepared-statements.js";
 import { postgresTypes } from "./type-parsers.js";
 
@@ -71,15 +72,21 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (wrapped) return wrapped;
+    const start = new TransactionStart(client);
     // Kysely sends SQL text with parameters, or a cursor (a pg Submittable) when streaming.
     function query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
     function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
     function query(textOrCursor: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
-      if (typeof textOrCursor !== "string") return client.query(textOrCursor as unknown as pg.Submittable);
+      if (typeof textOrCursor !== "string") {
+        start.flush();
+        return client.query(textOrCursor as unknown as pg.Submittable);
+      }
+      const control = start.control(textOrCursor, parameters);
+      if (control) return control;
       const name = names?.nameOf(textOrCursor);
       const unnamed = { text: textOrCursor, values: parameters as unknown[], ...(types && { types }) };
-      if (name === undefined || !names) return client.query(unnamed);
-      return client.query({ ...unnamed, name }).catch(async (error: unknown) => {
+      if (name === undefined || !names) return start.run(unnamed);
+      return start.run({ ...unnamed, name }).catch(async (error: unknown) => {
         if (!isStaleStatement(error)) throw error;
         // Another process migrated the schema under a prepared `SELECT *`: later runs prepare anew, and this one runs
         // again unnamed. Inside a transaction the failure has already aborted it, so the first error is the one told.
@@ -91,7 +98,10 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
     }
     wrapped = {
       query,
-      release: (destroy?: boolean) => client.release(destroy),
+      release: (destroy?: boolean) => {
+        start.released();
+        client.release(destroy);
+      },
       // Kysely cancels a query through the backend's process id when it has it.
       get processID(): number | undefined {
         return (client as { processID?: number }).processID;
