@@ -55,7 +55,9 @@ async function postgresServer() {
   const provided = {};
   const stop = await setup({ provide: (key, value) => (provided[key] = value) });
   if (!provided.postgresUrl) return null;
-  return { url: provided.postgresUrl, stop };
+  // Kith reaches the throwaway server over its Unix socket, as an install with PostgreSQL on the same machine would:
+  // a round trip costs both sides less CPU than over loopback TCP.
+  return { url: provided.postgresSocketUrl ?? provided.postgresUrl, stop };
 }
 
 const CACHE_DIR = new URL("./.cache/", import.meta.url).pathname;

@@ -39,6 +39,8 @@ interface SystemUser {
 
 interface RunningServer {
   readonly url: string;
+  /** The same server over its Unix socket, where it has one. */
+  readonly socketUrl?: string;
   stop(): Promise<void>;
   /** Synchronous last resort when the process exits without teardown. */
   stopNow(): void;
@@ -244,8 +246,13 @@ async function startPostgres(binDir: string): Promise<RunningServer> {
         throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- postgres.log ---\n${tail(log)}`);
       }
       const stopLine = asUser(pgCtl, stopArgs, user);
+      const url = `postgres://postgres@${HOST}:${port}/postgres`;
+      // pg reads a `host` parameter that names a directory as the directory of the server's socket (`-k` above).
+      const socketUrl = new URL(url);
+      socketUrl.searchParams.set("host", dir);
       return {
-        url: `postgres://postgres@${HOST}:${port}/postgres`,
+        url,
+        socketUrl: socketUrl.toString(),
         async stop() {
           await run(pgCtl, stopArgs, user, dir).catch((error) => process.stderr.write(`Stopping the test PostgreSQL: ${String(error)}\n`));
           rmSync(dir, { recursive: true, force: true });
@@ -376,6 +383,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw errors.length === 1 ? errors[0] : new AggregateError(errors, "Could not start the test servers");
   }
   project.provide("postgresUrl", postgres.value.url);
+  project.provide("postgresSocketUrl", postgres.value.server?.socketUrl ?? null);
   project.provide("redisUrl", redis.value.url);
   // Should vitest exit without running teardown (a crash, process.exit), the servers still stop.
   process.once("exit", stopNow);

@@ -7,6 +7,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Superuser URL of the test PostgreSQL server, on its `postgres` database. */
     postgresUrl: string | null;
+    /** The same server over its Unix socket (the benchmark connects so, as a one-machine install would). */
+    postgresSocketUrl: string | null;
     /** URL of the test Redis server. */
     redisUrl: string | null;
   }

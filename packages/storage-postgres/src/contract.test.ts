@@ -8,6 +8,7 @@ import { createPostgresStorage } from "./postgres-storage.js";
 declare module "vitest" {
   export interface ProvidedContext {
     postgresUrl: string | null;
+    postgresSocketUrl: string | null;
     redisUrl: string | null;
   }
 }

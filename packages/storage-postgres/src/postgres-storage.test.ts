@@ -7,6 +7,7 @@ import { createPostgresStorage } from "./postgres-storage.js";
 
 // The ProvidedContext keys are declared in contract.test.ts.
 const serverUrl = inject("postgresUrl") ?? null;
+const socketUrl = inject("postgresSocketUrl") ?? null;
 
 describe("createPostgresStorage", () => {
   it("takes a pool or a connection string, not both", () => {
@@ -63,6 +64,23 @@ describe.skipIf(serverUrl === null)("createPostgresStorage on a caller's pool", 
     // The caller's pool is untouched: open, and still with pg's own parsers.
     const { rows } = await pool.query<{ n: unknown }>("SELECT count(*) AS n FROM instance_settings");
     expect(rows[0]?.n).toBe("0");
+  });
+});
+
+describe.skipIf(socketUrl === null)("createPostgresStorage over a Unix socket", () => {
+  it("connects where the URL's host parameter names the socket's directory", async () => {
+    const name = `kith_socket_${process.pid}_${randomBytes(3).toString("hex")}`;
+    const url = await createPostgresDatabase(socketUrl ?? "", name);
+    expect(new URL(url).searchParams.get("host")).toMatch(/^\//);
+    const storage = createPostgresStorage({ connectionString: url });
+    try {
+      await storage.migrate();
+      const { rows } = await sql<{ tcp: boolean }>`SELECT inet_client_addr() IS NOT NULL AS tcp`.execute(storage.db);
+      expect(rows[0]?.tcp).toBe(false);
+    } finally {
+      await storage.close();
+      await dropPostgresDatabase(socketUrl ?? "", name);
+    }
   });
 });
 
