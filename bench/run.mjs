@@ -262,7 +262,8 @@ async function measureFederation(engine, size, kith, prepared, results) {
   }
 }
 
-const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 300 : 1_000));
+// A second or more of measured inbox at the target's rate: a shorter window is decided by one stall of the machine.
+const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 1_000 : 3_000));
 const deliveryPosts = Math.max(1, Number(args["delivery-posts"] ?? (quick ? 3 : 5)));
 const federationKeys = await rsaKeyPairs(8);
 const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
