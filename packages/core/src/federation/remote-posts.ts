@@ -297,11 +297,10 @@ export async function storeRemotePost(
   assertNothingRefused(ctx);
   const id = env.deps.ids.next("status");
   const conversationId = parent?.conversation_id ?? env.deps.ids.next("conversation");
-  let relations: PostRelations;
-  let followers: FollowerReader[] | null = null;
+  let stored: { readonly relations: PostRelations; readonly followers: FollowerReader[] | null };
   try {
     // Committed with the other activities of the same moment: a commit costs more than the post's rows.
-    relations = await env.services.batchedWrites.transaction(async (trx) => {
+    stored = await env.services.batchedWrites.transaction(async (trx) => {
       const row = {
         id,
         account_id: author.id,
@@ -321,12 +320,12 @@ export async function storeRemotePost(
         updated_at: now,
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
       };
-      followers = await insertCountedStatusReadingFollowers(trx, row, fields.published, FIRST_FOLLOWERS_LIMIT);
-      const written = await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
+      const followers = await insertCountedStatusReadingFollowers(trx, row, fields.published, FIRST_FOLLOWERS_LIMIT);
+      const relations = await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
       await attachMedia(env, trx, author, id, fields);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
-      return written;
+      return { relations, followers };
     });
   } catch (error) {
     // The same post arriving twice at once (shared and personal inbox): the second insert loses on the unique URI.
@@ -345,10 +344,10 @@ export async function storeRemotePost(
           inReplyToAccountId: parent?.account_id ?? null,
           conversationId,
           createdAt: fields.published,
-          tagNames: relations.tagNames,
-          mentionedAccountIds: relations.mentionedAccountIds,
+          tagNames: stored.relations.tagNames,
+          mentionedAccountIds: stored.relations.mentionedAccountIds,
         };
-  if (remotePost && followers) rememberFirstLocalFollowers(remotePost, followers);
+  if (remotePost && stored.followers) rememberFirstLocalFollowers(remotePost, stored.followers);
   await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id, remotePost });
   return id;
 }
