@@ -4,10 +4,12 @@
  * notifications or block its domain, not those who do not follow a sender of
  * a limited domain, and not those who muted the post's conversation (under
  * the post's own id or its conversation's); all read by one statement, on
- * both engines.
+ * both engines. A favourite's insert checks the same rules for the liked
+ * post's author, and finds what the read finds.
  */
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { addFavourite } from "../../packages/core/src/storage/repositories/favourites.js";
 import { upsertRemoteAccount } from "../../packages/core/src/storage/repositories/federation-writes.js";
 import {
   type NotificationAudience,
@@ -152,5 +154,60 @@ describeFeedsOnEngines("recipients a notification reaches", (makeKith) => {
       .values({ account_id: mutingPostsOnly.account.id, conversation_id: other, created_at: now() })
       .execute();
     expect(await reached(asked, { conversationOf: other })).toEqual(ids(["bystander"]));
+  });
+  it("a favourite's insert finds the same reach for the liked post's author as the rules' read, case by case", async () => {
+    // Every case of the tests above is in place: blocks both ways, mutes with and without notifications, a mute that
+    // ended, a blocked domain, a sender on a limited domain that one account follows.
+    const bystander = users.bystander as TestUser;
+    const muted = String((await ok(bystander, "POST", "/api/v1/statuses", { status: "a thread muted" })).id);
+    await ok(bystander, "POST", `/api/v1/statuses/${muted}/mute`);
+    const remote = await kith.storage.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("uri", "=", "https://refused.example/users/far")
+      .executeTakeFirstOrThrow();
+    const posts = [{ author: bystander, id: muted }];
+    for (const user of Object.values(users)) {
+      posts.push({ author: user, id: String((await ok(user, "POST", "/api/v1/statuses", { status: "liked" })).id) });
+    }
+    let checked = 0;
+    const outcomes = new Set<boolean>();
+    for (const fromId of [sender.account.id, remote.id]) {
+      for (const post of posts) {
+        const favourite = { id: kith.ids.next("favourite"), accountId: fromId, statusId: post.id, uri: null };
+        const added = await addFavourite(kith.storage.db, favourite, now());
+        const expected = (await reached([post.author.account.id], { fromId, conversationOf: post.id })).length === 1;
+        expect(added, `${fromId} liking a post of ${post.author.account.username}`).toEqual({ reachesAuthor: expected });
+        outcomes.add(expected);
+        checked++;
+      }
+    }
+    expect(checked).toBe(2 * (Object.keys(users).length + 1));
+    // Both answers came up: the cases tell the rules apart.
+    expect(outcomes).toEqual(new Set([true, false]));
+    // A favourite already there is not stored again, and tells nothing.
+    const [first] = posts;
+    const again = { id: kith.ids.next("favourite"), accountId: sender.account.id, statusId: first?.id ?? "", uri: null };
+    expect(await addFavourite(kith.storage.db, again, now())).toBeNull();
+  });
+  it("tells a post's author of a favourite through the API only where the favourite's insert found them reached", async () => {
+    const bystander = users.bystander as TestUser;
+    const told = async (statusId: string) =>
+      (
+        await kith.storage.db
+          .selectFrom("notifications")
+          .select("id")
+          .where("account_id", "=", bystander.account.id)
+          .where("type", "=", "favourite")
+          .where("status_id", "=", statusId)
+          .execute()
+      ).length;
+    const quiet = String((await ok(bystander, "POST", "/api/v1/statuses", { status: "quiet thread" })).id);
+    await ok(bystander, "POST", `/api/v1/statuses/${quiet}/mute`);
+    const open = String((await ok(bystander, "POST", "/api/v1/statuses", { status: "open thread" })).id);
+    await ok(sender, "POST", `/api/v1/statuses/${quiet}/favourite`);
+    await ok(sender, "POST", `/api/v1/statuses/${open}/favourite`);
+    await eventually(async () => expect(await told(open)).toBe(1));
+    expect(await told(quiet)).toBe(0);
   });
 });

@@ -280,6 +280,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
         accountId: liker.id,
         statusId: status.id,
         statusAccountId: status.account_id,
+        reachesAuthor: added.reachesAuthor,
         received: true,
       });
   }

@@ -36,15 +36,17 @@ export type DomainEvent =
       readonly reachedAccountIds?: readonly string[];
     }
   /**
-   * `statusAccountId`: the liked post's author, when the code that stored the favourite had it at hand. `received`
-   * (here and on its removal): the change came from another server (an incoming Like or its Undo), so there is
-   * nothing to send.
+   * `statusAccountId`: the liked post's author, when the code that stored the favourite had it at hand, and with it
+   * `reachesAuthor`: whether a notification from the liker reaches that author, as the statement that stored the
+   * favourite found (`AddedFavourite`). `received` (here and on its removal): the change came from another server
+   * (an incoming Like or its Undo), so there is nothing to send.
    */
   | {
       readonly type: "favourite.created";
       readonly accountId: string;
       readonly statusId: string;
       readonly statusAccountId?: string;
+      readonly reachesAuthor?: boolean;
       readonly received?: boolean;
     }
   | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string; readonly received?: boolean }

@@ -73,8 +73,13 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
   });
   events.on("favourite.created", async (event) => {
     const recipientId = event.statusAccountId ?? (await loadNotifiedStatus(db, event.statusId))?.accountId;
-    if (recipientId)
-      await notifications.notify({ recipientId, fromAccountId: event.accountId, type: "favourite", statusId: event.statusId });
+    // The statement that stored the favourite may have checked the rules for its author already.
+    const checked = event.statusAccountId !== undefined && event.reachesAuthor !== undefined;
+    if (!recipientId || (checked && !event.reachesAuthor)) return;
+    await notifications.notify(
+      { recipientId, fromAccountId: event.accountId, type: "favourite", statusId: event.statusId },
+      { audienceChecked: checked },
+    );
   });
   events.on("follow.created", async (event) => {
     if (await notifications.settleFollowRequest(event.targetAccountId, event.accountId)) return;

@@ -71,6 +71,16 @@ const notificationRows: BatchedWriteKind<readonly NotificationRecord[]> = {
   },
 };
 
+export interface NotifyOptions {
+  /** Lets the sender be the recipient (the end of one's own poll). */
+  readonly allowSelf?: boolean;
+  /**
+   * The recipients were checked against the rules of `recipientsReached` already, by the statement that stored what
+   * the notification is about (a favourite's): they are not read again.
+   */
+  readonly audienceChecked?: boolean;
+}
+
 /** Longest a v2 unread count goes, as Mastodon caps it. */
 export const UNREAD_COUNT_MAX = 1000;
 
@@ -95,9 +105,8 @@ export class NotificationService {
    * Writes one notification and tells the recipient's stream, unless the
    * recipient is not local, is the sender, or refuses the sender (blocks it
    * or its domain, or mutes it with notifications). Returns its id, or null.
-   * `allowSelf` lets the sender be the recipient (the end of one's own poll).
    */
-  async notify(input: NewNotification, options: { readonly allowSelf?: boolean } = {}): Promise<string | null> {
+  async notify(input: NewNotification, options: NotifyOptions = {}): Promise<string | null> {
     const [id] = await this.notifyMany([input.recipientId], input.fromAccountId, input.type, input.statusId ?? null, options);
     return id ?? null;
   }
@@ -112,17 +121,20 @@ export class NotificationService {
     fromAccountId: string,
     type: NotificationType,
     statusId: string | null,
-    options: { readonly allowSelf?: boolean } = {},
+    options: NotifyOptions = {},
   ): Promise<string[]> {
     const db = this.deps.storage.db;
     const now = this.#now();
-    let recipients = await recipientsReached(db, {
-      recipientIds: [...new Set(recipientIds)].filter((id) => options.allowSelf || id !== fromAccountId),
-      fromId: fromAccountId,
-      // A muted conversation stays quiet (Mastodon's "mute conversation"); a poll's end is still told.
-      conversationOf: type === "poll" ? null : statusId,
-      now,
-    });
+    const asked = [...new Set(recipientIds)].filter((id) => options.allowSelf || id !== fromAccountId);
+    let recipients = options.audienceChecked
+      ? asked
+      : await recipientsReached(db, {
+          recipientIds: asked,
+          fromId: fromAccountId,
+          // A muted conversation stays quiet (Mastodon's "mute conversation"); a poll's end is still told.
+          conversationOf: type === "poll" ? null : statusId,
+          now,
+        });
     if (statusId && (type === "status" || type === "mention")) {
       // One notice per post: a follower who is also mentioned, or also subscribed to the thread, hears once.
       const told = await recipientsNotifiedAbout(db, recipients, statusId, ["mention", "status"]);

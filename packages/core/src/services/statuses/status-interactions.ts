@@ -39,7 +39,14 @@ export class StatusInteractions {
     const now = this.deps.clock.now().toISOString();
     const favourite = { id: this.deps.ids.next("favourite"), accountId, statusId: target.id, uri: null };
     const added = await this.writes.transaction((trx) => addFavourite(trx, favourite, now));
-    if (added) await this.events.emit({ type: "favourite.created", accountId, statusId: target.id });
+    if (added)
+      await this.events.emit({
+        type: "favourite.created",
+        accountId,
+        statusId: target.id,
+        statusAccountId: target.account_id,
+        reachesAuthor: added.reachesAuthor,
+      });
     return target.id;
   }
 

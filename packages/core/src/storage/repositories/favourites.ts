@@ -2,6 +2,8 @@ import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import type { Database } from "../schema.js";
 import { capabilitiesOf } from "../storage-handles.js";
+import { reachedAccounts } from "./notifications.js";
+import { readFlag } from "./status-columns.js";
 import { bumpStatusCounter } from "./statuses.js";
 
 /** A favourite as it is stored: from this server (no URI) or from another (its Like's id). */
@@ -12,18 +14,33 @@ export interface NewFavourite {
   readonly uri: string | null;
 }
 
+/** A favourite stored anew. */
+export interface AddedFavourite {
+  /**
+   * Whether a notification of it reaches the post's author by the rules of `recipientsReached` (no block or mute
+   * between them, no muted conversation), checked by the statement that stored it: the notification needs no read
+   * of its own.
+   */
+  readonly reachesAuthor: boolean;
+}
+
 /**
  * Stores a favourite and counts it on its post, unless the account already
- * favourited the post; true when it was stored. One statement where the engine
- * writes in a `with` (`StorageCapabilities.writingWith`), two elsewhere: every
- * like, from here or from another server, comes through here.
+ * favourited the post; null when it was not stored. One statement where the
+ * engine writes in a `with` (`StorageCapabilities.writingWith`), two
+ * elsewhere: every like, from here or from another server, comes through here.
  */
-export async function addFavourite(db: Kysely<Database>, favourite: NewFavourite, now: string): Promise<boolean> {
+export async function addFavourite(db: Kysely<Database>, favourite: NewFavourite, now: string): Promise<AddedFavourite | null> {
   const args = { ...favourite, now };
-  if (capabilitiesOf(db)?.writingWith) return (await insertCountedFavourite(db, args)).length > 0;
-  const inserted = (await insertFavouriteRow(db, args)).length > 0;
-  if (inserted) await bumpStatusCounter(db, favourite.statusId, "favourites_count", 1);
-  return inserted;
+  if (capabilitiesOf(db)?.writingWith) return addedOf(await insertCountedFavourite(db, args));
+  const added = addedOf(await insertFavouriteRow(db, args));
+  if (added) await bumpStatusCounter(db, favourite.statusId, "favourites_count", 1);
+  return added;
+}
+
+function addedOf(rows: readonly { reaches_author: unknown }[]): AddedFavourite | null {
+  const [row] = rows;
+  return row ? { reachesAuthor: readFlag(row.reaches_author) } : null;
 }
 
 interface FavouriteArgs extends NewFavourite {
@@ -37,8 +54,18 @@ const favouriteInsert = (db: Kysely<Database>, args: FavouriteArgs) =>
     .values({ id: args.id, account_id: args.accountId, status_id: args.statusId, uri: args.uri, created_at: args.now })
     .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing());
 
+/** Whether the favourite's notification reaches the liked post's author: read by the statement that stores it. */
+const reachesAuthor = (db: Kysely<Database>, args: FavouriteArgs) =>
+  reachedAccounts(db, { fromId: args.accountId, conversationOf: args.statusId, now: args.now }).where(
+    "recipient.id",
+    "=",
+    db.selectFrom("statuses as liked").select("liked.account_id").where("liked.id", "=", args.statusId),
+  );
+
 // RETURNING tells whether the row was new on both engines.
-const insertFavouriteRow = compiledOnce((db, args: FavouriteArgs) => favouriteInsert(db, args).returning("id"));
+const insertFavouriteRow = compiledOnce((db, args: FavouriteArgs) =>
+  favouriteInsert(db, args).returning((eb) => eb.exists(reachesAuthor(db, args)).as("reaches_author")),
+);
 
 // The post's row is counted only when the favourite was new: the update reads the rows the insert returned.
 const insertCountedFavourite = compiledOnce((db, args: FavouriteArgs) =>
@@ -47,5 +74,5 @@ const insertCountedFavourite = compiledOnce((db, args: FavouriteArgs) =>
     .updateTable("statuses")
     .set({ favourites_count: sql<number>`favourites_count + 1` })
     .where("id", "in", (eb) => eb.selectFrom("added").select("added.status_id"))
-    .returning("statuses.id"),
+    .returning((eb) => eb.exists(reachesAuthor(db, args)).as("reaches_author")),
 );

@@ -311,99 +311,113 @@ export async function recipientsReached(db: Kysely<Database>, audience: Notifica
  */
 const selectReached = compiledOnce(
   (db, args: { recipientIds: readonly string[]; fromId: string; conversationOf: string | null; now: string }) =>
-    db
-      .selectFrom("accounts as recipient")
-      .select("recipient.id")
-      .where("recipient.id", "in", args.recipientIds)
-      .where("recipient.domain", "is", null)
-      .where(({ and, exists, not, or, selectFrom }) => {
-        const rules = [
-          not(
-            exists(
-              selectFrom("blocks")
-                .select("blocks.account_id")
-                .whereRef("blocks.account_id", "=", "recipient.id")
-                .where("blocks.target_account_id", "=", args.fromId),
-            ),
-          ),
-          not(
-            exists(
-              selectFrom("blocks")
-                .select("blocks.account_id")
-                .where("blocks.account_id", "=", args.fromId)
-                .whereRef("blocks.target_account_id", "=", "recipient.id"),
-            ),
-          ),
-          not(
-            exists(
-              selectFrom("mutes")
-                .select("mutes.account_id")
-                .whereRef("mutes.account_id", "=", "recipient.id")
-                .where("mutes.target_account_id", "=", args.fromId)
-                .where("mutes.hide_notifications", "=", writeFlag(true))
-                .where((inner) => inner.or([inner("mutes.expires_at", "is", null), inner("mutes.expires_at", ">", args.now)])),
-            ),
-          ),
-          not(
-            exists(
-              selectFrom("account_domain_blocks")
-                .select("account_domain_blocks.account_id")
-                .whereRef("account_domain_blocks.account_id", "=", "recipient.id")
-                .where(
-                  "account_domain_blocks.domain",
-                  "in",
-                  selectFrom("accounts as sender")
-                    .select("sender.domain")
-                    .where("sender.id", "=", args.fromId)
-                    .where("sender.domain", "is not", null),
-                ),
-            ),
-          ),
-          // LIMIT: accounts of a limited domain reach only their followers.
-          or([
-            not(
-              exists(
-                selectFrom("accounts as sender")
-                  .select("sender.id")
-                  .where("sender.id", "=", args.fromId)
-                  .where(sql<boolean>`not ${notFromLimitedDomain("sender.domain", "sender.id", null)}`),
-              ),
-            ),
-            exists(
-              selectFrom("follows")
-                .select("follows.account_id")
-                .whereRef("follows.account_id", "=", "recipient.id")
-                .where("follows.target_account_id", "=", args.fromId),
-            ),
-          ]),
-        ];
-        const { conversationOf } = args;
-        if (conversationOf !== null) {
-          // Muted under the post's own id or its conversation's.
-          const conversation = selectFrom("statuses")
-            .select("statuses.id as conversation_id")
-            .where("statuses.id", "=", conversationOf)
-            .unionAll(
-              selectFrom("statuses")
-                .select("statuses.conversation_id")
-                .where("statuses.id", "=", conversationOf)
-                .where("statuses.conversation_id", "is not", null)
-                .$narrowType<{ conversation_id: string }>(),
-            );
-          rules.push(
-            not(
-              exists(
-                selectFrom("conversation_mutes")
-                  .select("conversation_mutes.account_id")
-                  .whereRef("conversation_mutes.account_id", "=", "recipient.id")
-                  .where("conversation_mutes.conversation_id", "in", conversation),
-              ),
-            ),
-          );
-        }
-        return and(rules);
-      }),
+    reachedAccounts(db, args).where("recipient.id", "in", args.recipientIds),
 );
+
+/** What the rules of `recipientsReached` ask of a notification besides its recipients. */
+export type ReachRules = Omit<NotificationAudience, "recipientIds">;
+
+/**
+ * The local accounts (`accounts as recipient`) a notification from `fromId` reaches by the rules of
+ * `recipientsReached`, for the caller to narrow to its recipients: a statement that stores what a notification is
+ * about can check its recipient in the same statement (a favourite's, `favourites.ts`).
+ */
+export function reachedAccounts(
+  db: Kysely<Database>,
+  args: ReachRules,
+): SelectQueryBuilder<Database & { recipient: Database["accounts"] }, "recipient", { id: string }> {
+  return db
+    .selectFrom("accounts as recipient")
+    .select("recipient.id")
+    .where("recipient.domain", "is", null)
+    .where(({ and, exists, not, or, selectFrom }) => {
+      const rules = [
+        not(
+          exists(
+            selectFrom("blocks")
+              .select("blocks.account_id")
+              .whereRef("blocks.account_id", "=", "recipient.id")
+              .where("blocks.target_account_id", "=", args.fromId),
+          ),
+        ),
+        not(
+          exists(
+            selectFrom("blocks")
+              .select("blocks.account_id")
+              .where("blocks.account_id", "=", args.fromId)
+              .whereRef("blocks.target_account_id", "=", "recipient.id"),
+          ),
+        ),
+        not(
+          exists(
+            selectFrom("mutes")
+              .select("mutes.account_id")
+              .whereRef("mutes.account_id", "=", "recipient.id")
+              .where("mutes.target_account_id", "=", args.fromId)
+              .where("mutes.hide_notifications", "=", writeFlag(true))
+              .where((inner) => inner.or([inner("mutes.expires_at", "is", null), inner("mutes.expires_at", ">", args.now)])),
+          ),
+        ),
+        not(
+          exists(
+            selectFrom("account_domain_blocks")
+              .select("account_domain_blocks.account_id")
+              .whereRef("account_domain_blocks.account_id", "=", "recipient.id")
+              .where(
+                "account_domain_blocks.domain",
+                "in",
+                selectFrom("accounts as sender")
+                  .select("sender.domain")
+                  .where("sender.id", "=", args.fromId)
+                  .where("sender.domain", "is not", null),
+              ),
+          ),
+        ),
+        // LIMIT: accounts of a limited domain reach only their followers.
+        or([
+          not(
+            exists(
+              selectFrom("accounts as sender")
+                .select("sender.id")
+                .where("sender.id", "=", args.fromId)
+                .where(sql<boolean>`not ${notFromLimitedDomain("sender.domain", "sender.id", null)}`),
+            ),
+          ),
+          exists(
+            selectFrom("follows")
+              .select("follows.account_id")
+              .whereRef("follows.account_id", "=", "recipient.id")
+              .where("follows.target_account_id", "=", args.fromId),
+          ),
+        ]),
+      ];
+      const { conversationOf } = args;
+      if (conversationOf !== null) {
+        // Muted under the post's own id or its conversation's.
+        const conversation = selectFrom("statuses")
+          .select("statuses.id as conversation_id")
+          .where("statuses.id", "=", conversationOf)
+          .unionAll(
+            selectFrom("statuses")
+              .select("statuses.conversation_id")
+              .where("statuses.id", "=", conversationOf)
+              .where("statuses.conversation_id", "is not", null)
+              .$narrowType<{ conversation_id: string }>(),
+          );
+        rules.push(
+          not(
+            exists(
+              selectFrom("conversation_mutes")
+                .select("conversation_mutes.account_id")
+                .whereRef("conversation_mutes.account_id", "=", "recipient.id")
+                .where("conversation_mutes.conversation_id", "in", conversation),
+            ),
+          ),
+        );
+      }
+      return and(rules);
+    });
+}
 
 /** Of `recipientIds`, those already told about `statusId` by a notification of one of `types`. */
 export async function recipientsNotifiedAbout(
