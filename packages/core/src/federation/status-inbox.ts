@@ -2,15 +2,8 @@ import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo, Update, isActor } from "@fedify/fedify/vocab";
 import { parseJsonArray, pollExpired } from "../api/serializers/status.js";
 import { getLogger } from "../logging.js";
-import {
-  deleteFavourite,
-  deletePin,
-  findStatusByUri,
-  insertPin,
-  insertVote,
-  listStatusIdsOfAccount,
-} from "../storage/repositories/federated-posts.js";
-import { addFavourite } from "../storage/repositories/favourites.js";
+import { deletePin, findStatusByUri, insertPin, insertVote, listStatusIdsOfAccount } from "../storage/repositories/federated-posts.js";
+import { addFavourite, removeFavourite } from "../storage/repositories/favourites.js";
 import { type LikedLocalPost, findAccountByUri, retireRemoteAccount } from "../storage/repositories/federation-writes.js";
 import {
   bumpStatusCounter,
@@ -297,15 +290,12 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     await bury(objectId);
     if (object instanceof Like) {
       const status = await localStatusAt(ctx, db, object.objectId);
-      const removed = await env.deps.storage.transaction(async (trx) => {
-        const row =
-          (await deleteFavourite(trx, actor.id, { uri: objectId.href })) ??
-          (status ? await deleteFavourite(trx, actor.id, { statusId: status.id }) : null);
-        if (row) await bumpStatusCounter(trx, row.status_id, "favourites_count", -1);
-        return row;
-      });
-      if (removed)
-        await env.services.events.emit({ type: "favourite.removed", accountId: actor.id, statusId: removed.status_id, received: true });
+      const removed = await env.deps.storage.transaction(
+        async (trx) =>
+          (await removeFavourite(trx, actor.id, { uri: objectId.href })) ??
+          (status ? await removeFavourite(trx, actor.id, { statusId: status.id }) : null),
+      );
+      if (removed) await env.services.events.emit({ type: "favourite.removed", accountId: actor.id, statusId: removed, received: true });
       return;
     }
     const boost = await findStatusByUri(db, objectId.href);

@@ -1,7 +1,6 @@
 import { KithError } from "../../domain/errors.js";
-import { addFavourite } from "../../storage/repositories/favourites.js";
+import { addFavourite, removeFavourite } from "../../storage/repositories/favourites.js";
 import { ancestorIds } from "../../storage/repositories/statuses.js";
-import { bumpStatusCounter } from "../../storage/repositories/statuses.js";
 import type { StatusRow } from "../../storage/schema.js";
 import type { BatchedWrites } from "../../storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
@@ -52,16 +51,7 @@ export class StatusInteractions {
 
   async unfavourite(accountId: string, statusId: string): Promise<string> {
     const target = await this.#target(statusId, accountId);
-    const removed = await this.writes.transaction(async (trx) => {
-      const result = await trx
-        .deleteFrom("favourites")
-        .where("account_id", "=", accountId)
-        .where("status_id", "=", target.id)
-        .executeTakeFirst();
-      const deleted = Number(result.numDeletedRows) > 0;
-      if (deleted) await bumpStatusCounter(trx, target.id, "favourites_count", -1);
-      return deleted;
-    });
+    const removed = await this.writes.transaction((trx) => removeFavourite(trx, accountId, { statusId: target.id }));
     if (removed) await this.events.emit({ type: "favourite.removed", accountId, statusId: target.id });
     return target.id;
   }

@@ -43,6 +43,27 @@ function addedOf(rows: readonly { reaches_author: unknown }[]): AddedFavourite |
   return row ? { reachesAuthor: readFlag(row.reaches_author) } : null;
 }
 
+/**
+ * Removes the account's favourite that `match` names (by its Like's id, or by its post) and takes it off its post's
+ * count; the post it was of, or null when there was none. Both a favourite undone here and a Like undone by another
+ * server come through here.
+ */
+export async function removeFavourite(
+  db: Kysely<Database>,
+  accountId: string,
+  match: { readonly uri: string } | { readonly statusId: string },
+): Promise<string | null> {
+  const [row] = await db
+    .deleteFrom("favourites")
+    .where("account_id", "=", accountId)
+    .where((eb) => ("uri" in match ? eb("uri", "=", match.uri) : eb("status_id", "=", match.statusId)))
+    .returning("status_id")
+    .execute();
+  if (!row) return null;
+  await bumpStatusCounter(db, row.status_id, "favourites_count", -1);
+  return row.status_id;
+}
+
 interface FavouriteArgs extends NewFavourite {
   readonly now: string;
   readonly [key: string]: string | null;

@@ -117,21 +117,6 @@ export async function insertVote(
   return true;
 }
 
-/** Removes an account's favourite of a post (found by the Like's id or by the pair); the removed row. */
-export async function deleteFavourite(
-  db: Kysely<Database>,
-  accountId: string,
-  match: { uri?: string; statusId?: string },
-): Promise<{ id: string; status_id: string } | null> {
-  let query = db.selectFrom("favourites").select(["id", "status_id"]).where("account_id", "=", accountId);
-  if (match.uri !== undefined) query = query.where("uri", "=", match.uri);
-  if (match.statusId !== undefined) query = query.where("status_id", "=", match.statusId);
-  const row = await query.executeTakeFirst();
-  if (!row) return null;
-  await db.deleteFrom("favourites").where("id", "=", row.id).execute();
-  return row;
-}
-
 export async function insertPin(
   db: Kysely<Database>,
   pin: { id: string; accountId: string; statusId: string },
