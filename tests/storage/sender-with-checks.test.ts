@@ -4,12 +4,19 @@
  * (stored-senders.ts), with the local post a Like is of. Its subqueries must
  * answer alike on both engines: a live entry, an expired one, none; a post or
  * none; a local post, one of another author, of a suspended author, none; and
- * no sender at all.
+ * no sender at all. Where a statement is a round trip to a server, reads
+ * asked at once go out as one statement, and answer as each would alone.
  */
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { findSenderWithChecks, upsertRemoteAccount } from "../../packages/core/src/storage/repositories/federation-writes.js";
+import {
+  type SenderChecks,
+  type SenderWithChecks,
+  findSenderWithChecks,
+  upsertRemoteAccount,
+} from "../../packages/core/src/storage/repositories/federation-writes.js";
 import { describeFeedsOnEngines } from "../api/timelines-engines.js";
+import { StatementCounter } from "../support/statement-counter.js";
 
 describeFeedsOnEngines("an account read with the checks of an incoming activity", (makeKith) => {
   let kith: TestKith;
@@ -128,5 +135,78 @@ describeFeedsOnEngines("an account read with the checks of an incoming activity"
   it("is null when no account is stored at the URI, whatever the checks", async () => {
     const checks = { entryKey: "forever", postUri: "https://remote.example/notes/none", now };
     expect(await findSenderWithChecks(kith.storage.db, { actorUri: "https://elsewhere.example/users/nobody", ...checks })).toBeNull();
+  });
+  it("answers reads asked at once with one statement on a database server, each as it would be answered alone", async () => {
+    const author = await kith.createUser("batch_author");
+    const posted = await kith.request("POST", "/api/v1/statuses", { token: author.token, json: { status: "Liked in a batch" } });
+    expect(posted.status).toBe(200);
+    const { id } = (await posted.json()) as { id: string };
+    const suspendedPost = await kith.storage.db
+      .selectFrom("statuses")
+      .innerJoin("accounts", "accounts.id", "statuses.account_id")
+      .select("statuses.id")
+      .where("accounts.acct_key", "=", "liked_author")
+      .executeTakeFirstOrThrow();
+    const none = "https://remote.example/notes/none";
+    const cases: SenderChecks[] = [
+      ...["forever", "later", "earlier", "missing"].map((entryKey) => ({ actorUri: uri, entryKey, postUri: none, now })),
+      { actorUri: uri, entryKey: "missing", postUri: "https://remote.example/notes/stored", now },
+      { actorUri: "https://elsewhere.example/users/nobody", entryKey: "forever", postUri: none, now },
+      { actorUri: uri, entryKey: "later", postUri: none, now, localPost: { username: "batch_author", statusId: id } },
+      { actorUri: uri, entryKey: "missing", postUri: none, now, localPost: { username: "other_author", statusId: id } },
+      { actorUri: uri, entryKey: "missing", postUri: none, now, localPost: { username: "batch_author", statusId: "st_none" } },
+      { actorUri: uri, entryKey: "missing", postUri: none, now, localPost: { username: "liked_author", statusId: suspendedPost.id } },
+      {
+        actorUri: "https://elsewhere.example/users/nobody",
+        entryKey: "missing",
+        postUri: none,
+        now,
+        localPost: { username: "batch_author", statusId: id },
+      },
+    ];
+    // One at a time: each read goes out alone.
+    const alone: (SenderWithChecks | null)[] = [];
+    for (const checks of cases) alone.push(await findSenderWithChecks(kith.storage.db, checks));
+    expect(alone.map((found) => found?.entryLive)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      undefined,
+      true,
+      false,
+      false,
+      false,
+      undefined,
+    ]);
+    expect(alone[6]?.localPost?.id).toBe(id);
+    expect(alone.slice(7, 10).map((found) => found?.localPost)).toEqual([null, null, null]);
+    expect(alone[4]?.postId).not.toBeNull();
+
+    const counter = new StatementCounter();
+    const counted = kith.storage.db.withPlugin(counter);
+    const together = await Promise.all(cases.map((checks) => findSenderWithChecks(counted, checks)));
+    expect(together).toEqual(alone);
+    // SQLite answers in the process: its reads go out one by one.
+    const joined = kith.storage.capabilities.serverRoundTrips === true;
+    expect(joined).toBe(kith.storage.capabilities.engine === "postgres");
+    expect(counter.count).toBe(joined ? 1 : cases.length);
+
+    // More reads than one statement joins: in statements of 32, each answer still in its place.
+    counter.count = 0;
+    const many = Array.from({ length: 4 }, () => cases).flat();
+    expect(await Promise.all(many.map((checks) => findSenderWithChecks(counted, checks)))).toEqual(
+      Array.from({ length: 4 }, () => alone).flat(),
+    );
+    expect(counter.count).toBe(joined ? 2 : many.length);
+
+    // A transaction's reads are its own: each goes out when asked.
+    counter.count = 0;
+    const inTransaction = await counted
+      .transaction()
+      .execute((trx) => Promise.all(cases.map((checks) => findSenderWithChecks(trx, checks))));
+    expect(inTransaction).toEqual(alone);
+    expect(counter.count).toBe(cases.length);
   });
 });

@@ -56,6 +56,7 @@ const CAPABILITIES: StorageCapabilities = {
   concurrentProcesses: true,
   fenceCorrelatedExists: true,
   writingWith: true,
+  serverRoundTrips: true,
 };
 
 /**

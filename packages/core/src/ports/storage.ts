@@ -34,6 +34,14 @@ export interface StorageCapabilities {
    * database server instead of two. Absent: false.
    */
   readonly writingWith?: boolean;
+  /**
+   * Each statement is a round trip to a database server, not a call into the
+   * process: reads asked at the same moment are then worth joining into one
+   * statement (an inbox's sender reads, `federation-writes.ts`), where on an
+   * embedded engine the join costs more than the statements it spares.
+   * Absent: false.
+   */
+  readonly serverRoundTrips?: boolean;
 }
 
 export interface ConsumeOnceInput {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../schema.js";
+import { capabilitiesOf } from "../storage-handles.js";
 import { live } from "./federation-kv.js";
 import { followerIsLocal } from "./relationships.js";
 
@@ -49,6 +50,15 @@ export interface LocalPostKey {
   readonly statusId: string;
 }
 
+/** What `findSenderWithChecks` is asked. */
+export interface SenderChecks {
+  readonly actorUri: string;
+  readonly entryKey: string;
+  readonly postUri: string;
+  readonly now: string;
+  readonly localPost?: LocalPostKey;
+}
+
 /**
  * The account at `actorUri`, whether the `federation_kv` entry `entryKey` is
  * live, and the post stored at `postUri`: an incoming activity's sender and
@@ -56,26 +66,124 @@ export interface LocalPostKey {
  * statement instead of three round trips on PostgreSQL. With `localPost`, the
  * local post a Like is of as well, a round trip less again. Null when no
  * account is stored at `actorUri`: the checks' answers are then not told.
+ *
+ * Where each statement is a round trip to a database server
+ * (`StorageCapabilities.serverRoundTrips`), reads asked of the database (not
+ * of a transaction) in the same turn of the event loop go out as one
+ * statement: a busy inbox asks several at once, and each statement's write
+ * wakes the database server's process.
  */
-export async function findSenderWithChecks(
-  db: Kysely<Database>,
-  args: { actorUri: string; entryKey: string; postUri: string; now: string; localPost?: LocalPostKey },
-): Promise<SenderWithChecks | null> {
+export function findSenderWithChecks(db: Kysely<Database>, args: SenderChecks): Promise<SenderWithChecks | null> {
+  if (db.isTransaction || !capabilitiesOf(db)?.serverRoundTrips) return findOneSender(db, args);
+  return new Promise((resolve, reject) => {
+    let waiting = waitingSenderReads.get(db);
+    if (!waiting) {
+      waiting = [];
+      waitingSenderReads.set(db, waiting);
+      setImmediate(() => {
+        waitingSenderReads.delete(db);
+        void readWaitingSenders(db, waiting ?? []);
+      });
+    }
+    waiting.push({ args, resolve, reject });
+  });
+}
+
+interface WaitingSenderRead {
+  readonly args: SenderChecks;
+  readonly resolve: (found: SenderWithChecks | null) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** The reads waiting for the next turn, per database handle. */
+const waitingSenderReads = new WeakMap<Kysely<Database>, WaitingSenderRead[]>();
+
+/** Reads a statement joins at most: each number of them is a shape of its own, compiled once. */
+const SENDER_READS_PER_STATEMENT = 32;
+
+async function readWaitingSenders(db: Kysely<Database>, waiting: readonly WaitingSenderRead[]): Promise<void> {
+  for (let start = 0; start < waiting.length; start += SENDER_READS_PER_STATEMENT) {
+    const slice = waiting.slice(start, start + SENDER_READS_PER_STATEMENT);
+    try {
+      const found = slice.length === 1 ? [await findOneSender(db, slice[0]?.args as SenderChecks)] : await findSenders(db, slice);
+      for (const [i, read] of slice.entries()) read.resolve(found[i] ?? null);
+    } catch (error) {
+      for (const read of slice) read.reject(error);
+    }
+  }
+}
+
+async function findOneSender(db: Kysely<Database>, args: SenderChecks): Promise<SenderWithChecks | null> {
   const { localPost, ...checks } = args;
   if (localPost === undefined) {
     const [row] = await selectSenderWithChecks(db, checks);
-    if (!row) return null;
-    const { entry_live, post_id, ...account } = row;
-    return { account, entryLive: Boolean(entry_live), postId: post_id ?? null };
+    return row ? senderWithChecksOf(row, false) : null;
   }
   const [row] = await selectSenderWithLocalPost(db, { ...checks, acctKey: localPost.username.toLowerCase(), statusId: localPost.statusId });
-  if (!row) return null;
-  const { entry_live, post_id, liked_id, liked_account_id, liked_reblog_of_id, liked_visibility, liked_local, ...account } = row;
+  return row ? senderWithChecksOf(row, true) : null;
+}
+
+/**
+ * Several reads in one statement, each read's answer in its place. They share the latest of their `now`s: the
+ * moment the statement runs, a few milliseconds after the first was asked.
+ */
+async function findSenders(db: Kysely<Database>, reads: readonly WaitingSenderRead[]): Promise<(SenderWithChecks | null)[]> {
+  const asked = reads.map((read) => read.args);
+  const rows = await selectSendersWithChecks(db, {
+    actorUris: asked.map((args) => args.actorUri),
+    entryKeys: asked.map((args) => args.entryKey),
+    postUris: asked.map((args) => args.postUri),
+    acctKeys: asked.map((args) => args.localPost?.username.toLowerCase() ?? null),
+    statusIds: asked.map((args) => args.localPost?.statusId ?? null),
+    now:
+      asked
+        .map((args) => args.now)
+        .sort()
+        .at(-1) ?? "",
+  });
+  const byPlace = new Map(rows.map((row) => [Number(row.place), row]));
+  return asked.map((args, place) => {
+    const row = byPlace.get(place);
+    return row ? senderWithChecksOf(row, args.localPost !== undefined) : null;
+  });
+}
+
+/** The columns a sender read adds to the account's row. */
+interface CheckColumns {
+  readonly entry_live: unknown;
+  readonly post_id: string | null;
+  readonly liked_id?: string | null;
+  readonly liked_account_id?: string | null;
+  readonly liked_reblog_of_id?: string | null;
+  readonly liked_visibility?: StatusRow["visibility"] | null;
+  readonly liked_local?: StatusRow["local"] | null;
+}
+
+function senderWithChecksOf(row: AccountRow & CheckColumns, likedAsked: boolean): SenderWithChecks {
+  const {
+    entry_live,
+    post_id,
+    liked_id,
+    liked_account_id,
+    liked_reblog_of_id,
+    liked_visibility,
+    liked_local,
+    place: _place,
+    ...account
+  } = row as AccountRow & CheckColumns & { place?: unknown };
+  const checks = { account: account as AccountRow, entryLive: Boolean(entry_live), postId: post_id ?? null };
+  if (!likedAsked) return checks;
   const liked =
-    liked_id !== null && liked_account_id !== null && liked_visibility !== null && liked_local !== null
-      ? { id: liked_id, account_id: liked_account_id, reblog_of_id: liked_reblog_of_id, visibility: liked_visibility, local: liked_local }
+    liked_id != null && liked_account_id != null && liked_visibility != null && liked_local != null
+      ? {
+          id: liked_id,
+          account_id: liked_account_id,
+          reblog_of_id: liked_reblog_of_id ?? null,
+          visibility: liked_visibility,
+          local: liked_local,
+        }
       : null;
-  return { account, entryLive: Boolean(entry_live), postId: post_id ?? null, localPost: liked };
+  return { ...checks, localPost: liked };
 }
 
 type SenderChecksArgs = { actorUri: string; entryKey: string; postUri: string; now: string };
@@ -116,6 +224,71 @@ const selectSenderWithLocalPost = compiledOnce((db, args: SenderChecksArgs & { a
         ),
     )
     .select([
+      "liked.id as liked_id",
+      "liked.account_id as liked_account_id",
+      "liked.reblog_of_id as liked_reblog_of_id",
+      "liked.visibility as liked_visibility",
+      "liked.local as liked_local",
+    ]),
+);
+
+/** Several reads as `selectSendersWithChecks` takes them: a list per value, in the reads' order, and one `now`. */
+type SendersChecksArgs = {
+  readonly actorUris: readonly string[];
+  readonly entryKeys: readonly string[];
+  readonly postUris: readonly string[];
+  readonly acctKeys: readonly (string | null)[];
+  readonly statusIds: readonly (string | null)[];
+  readonly now: string;
+};
+
+// Each read is a row of `asked`, numbered by its place; a read that asks for no local post joins none.
+const selectSendersWithChecks = compiledOnce((db, args: SendersChecksArgs) =>
+  db
+    .with(
+      "asked(place, actor_uri, entry_key, post_uri, acct_key, status_id)",
+      () =>
+        sql<{
+          place: number;
+          actor_uri: string;
+          entry_key: string;
+          post_uri: string;
+          acct_key: string | null;
+          status_id: string | null;
+        }>`(values ${sql.join(
+          args.actorUris.map(
+            (uri, i) =>
+              sql`(${sql.lit(i)}, ${uri}, ${args.entryKeys[i] ?? null}, ${args.postUris[i] ?? null}, ${args.acctKeys[i] ?? null}, ${args.statusIds[i] ?? null})`,
+          ),
+        )})`,
+    )
+    .selectFrom("asked")
+    .innerJoin("accounts", "accounts.uri", "asked.actor_uri")
+    .leftJoin("statuses as liked", (join) =>
+      join
+        .onRef("liked.id", "=", "asked.status_id")
+        .on("liked.account_id", "=", (eb) =>
+          eb
+            .selectFrom("accounts as author")
+            .select("author.id")
+            .whereRef("author.acct_key", "=", "asked.acct_key")
+            .where("author.domain", "is", null)
+            .where("author.suspended_at", "is", null),
+        ),
+    )
+    .selectAll("accounts")
+    .select((eb) => [
+      "asked.place",
+      eb
+        .exists(
+          eb
+            .selectFrom("federation_kv")
+            .select("federation_kv.key")
+            .whereRef("federation_kv.key", "=", "asked.entry_key")
+            .where(live(args.now)),
+        )
+        .as("entry_live"),
+      eb.selectFrom("statuses").select("statuses.id").whereRef("statuses.uri", "=", "asked.post_uri").as("post_id"),
       "liked.id as liked_id",
       "liked.account_id as liked_account_id",
       "liked.reblog_of_id as liked_reblog_of_id",
