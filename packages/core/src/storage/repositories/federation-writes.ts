@@ -78,12 +78,13 @@ export function findSenderWithChecks(db: Kysely<Database>, args: SenderChecks): 
   return new Promise((resolve, reject) => {
     let waiting = waitingSenderReads.get(db);
     if (!waiting) {
-      waiting = [];
-      waitingSenderReads.set(db, waiting);
+      const reads: WaitingSenderRead[] = [];
+      waitingSenderReads.set(db, reads);
       setImmediate(() => {
         waitingSenderReads.delete(db);
-        void readWaitingSenders(db, waiting ?? []);
+        void readWaitingSenders(db, reads);
       });
+      waiting = reads;
     }
     waiting.push({ args, resolve, reject });
   });
@@ -141,7 +142,7 @@ async function findSenders(db: Kysely<Database>, reads: readonly WaitingSenderRe
         .sort()
         .at(-1) ?? "",
   });
-  const byPlace = new Map(rows.map((row) => [Number(row.place), row]));
+  const byPlace = new Map(rows.map(({ place, ...row }) => [Number(place), row]));
   return asked.map((args, place) => {
     const row = byPlace.get(place);
     return row ? senderWithChecksOf(row, args.localPost !== undefined) : null;
@@ -160,18 +161,8 @@ interface CheckColumns {
 }
 
 function senderWithChecksOf(row: AccountRow & CheckColumns, likedAsked: boolean): SenderWithChecks {
-  const {
-    entry_live,
-    post_id,
-    liked_id,
-    liked_account_id,
-    liked_reblog_of_id,
-    liked_visibility,
-    liked_local,
-    place: _place,
-    ...account
-  } = row as AccountRow & CheckColumns & { place?: unknown };
-  const checks = { account: account as AccountRow, entryLive: Boolean(entry_live), postId: post_id ?? null };
+  const { entry_live, post_id, liked_id, liked_account_id, liked_reblog_of_id, liked_visibility, liked_local, ...account } = row;
+  const checks = { account, entryLive: Boolean(entry_live), postId: post_id ?? null };
   if (!likedAsked) return checks;
   const liked =
     liked_id != null && liked_account_id != null && liked_visibility != null && liked_local != null
