@@ -37,7 +37,7 @@ export interface StorageCapabilities {
   /**
    * Each statement is a round trip to a database server, not a call into the
    * process: reads asked at the same moment are then worth joining into one
-   * statement (an inbox's sender reads, `federation-writes.ts`), where on an
+   * statement (`storage/joined-reads.ts`: an inbox's sender reads, home pages), where on an
    * embedded engine the join costs more than the statements it spares.
    * Absent: false.
    */

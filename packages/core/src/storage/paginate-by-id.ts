@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql } from "kysely";
+import { type Expression, type SelectQueryBuilder, sql } from "kysely";
 import type { PageRequest } from "../domain/page.js";
 import { literalLimit } from "./literal-limit.js";
 
@@ -17,11 +17,16 @@ export async function fetchIdPage<DB, TB extends keyof DB, O>(
   return page.minId !== undefined ? rows.reverse() : rows;
 }
 
+/** A page's bounds as a statement takes them: each a value, or a column naming it (one statement reading pages for several). */
+export type PageBounds = {
+  readonly [K in keyof PageRequest]: PageRequest[K] extends number ? PageRequest[K] : PageRequest[K] | Expression<string>;
+};
+
 /** The query of `fetchIdPage`, for a caller that runs it itself; with `minId` its rows come oldest first. */
 export function idPageQuery<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   idColumn: string,
-  page: PageRequest,
+  page: PageBounds,
 ): SelectQueryBuilder<DB, TB, O> {
   const id = sql.ref(idColumn);
   let q = query;

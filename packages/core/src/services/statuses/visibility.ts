@@ -21,7 +21,7 @@ import type { Database, Visibility } from "../../storage/schema.js";
  *
  * Signatures:
  *
- *   visibleTo(viewerId: string | null, table = "statuses", db?): Expression<SqlBool>
+ *   visibleTo(viewerId: Viewer, table = "statuses", db?): Expression<SqlBool>
  *     A WHERE condition over the statuses table (or an alias of it), for list
  *     queries: `db.selectFrom("statuses").where(visibleTo(viewerId, "statuses", db))`.
  *     Given the handle, each check is written as that engine probes it per
@@ -45,10 +45,16 @@ export function isVisibility(value: string): value is Visibility {
 }
 
 /**
+ * Who looks: an account's id, a guest (null), or a column of the statement that names the account (when one
+ * statement reads for several viewers, each row for its own).
+ */
+export type Viewer = string | null | Expression<string>;
+
+/**
  * A WHERE condition over `table` (the statuses table or an alias of it) holding the rules above for `viewerId`,
  * each check written as `db`'s engine probes it once per post.
  */
-export function visibleTo(viewerId: string | null, table = "statuses", db?: Kysely<Database>): Expression<SqlBool> {
+export function visibleTo(viewerId: Viewer, table = "statuses", db?: Kysely<Database>): Expression<SqlBool> {
   const id = sql.ref(`${table}.id`);
   const author = sql.ref(`${table}.account_id`);
   const visibility = sql.ref(`${table}.visibility`);

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../schema.js";
-import { capabilitiesOf } from "../storage-handles.js";
+import { joinedReads } from "../joined-reads.js";
 import { live } from "./federation-kv.js";
 import { followerIsLocal } from "./relationships.js";
 
@@ -66,53 +66,15 @@ export interface SenderChecks {
  * statement instead of three round trips on PostgreSQL. With `localPost`, the
  * local post a Like is of as well, a round trip less again. Null when no
  * account is stored at `actorUri`: the checks' answers are then not told.
- *
- * Where each statement is a round trip to a database server
- * (`StorageCapabilities.serverRoundTrips`), reads asked of the database (not
- * of a transaction) in the same turn of the event loop go out as one
- * statement: a busy inbox asks several at once, and each statement's write
- * wakes the database server's process.
+ * Reads asked at the same moment are joined where that pays (joined-reads.ts):
+ * a busy inbox asks several at once.
  */
-export function findSenderWithChecks(db: Kysely<Database>, args: SenderChecks): Promise<SenderWithChecks | null> {
-  if (db.isTransaction || !capabilitiesOf(db)?.serverRoundTrips) return findOneSender(db, args);
-  return new Promise((resolve, reject) => {
-    let waiting = waitingSenderReads.get(db);
-    if (!waiting) {
-      const reads: WaitingSenderRead[] = [];
-      waitingSenderReads.set(db, reads);
-      setImmediate(() => {
-        waitingSenderReads.delete(db);
-        void readWaitingSenders(db, reads);
-      });
-      waiting = reads;
-    }
-    waiting.push({ args, resolve, reject });
-  });
-}
-
-interface WaitingSenderRead {
-  readonly args: SenderChecks;
-  readonly resolve: (found: SenderWithChecks | null) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-/** The reads waiting for the next turn, per database handle. */
-const waitingSenderReads = new WeakMap<Kysely<Database>, WaitingSenderRead[]>();
-
-/** Reads a statement joins at most: each number of them is a shape of its own, compiled once. */
-const SENDER_READS_PER_STATEMENT = 32;
-
-async function readWaitingSenders(db: Kysely<Database>, waiting: readonly WaitingSenderRead[]): Promise<void> {
-  for (let start = 0; start < waiting.length; start += SENDER_READS_PER_STATEMENT) {
-    const slice = waiting.slice(start, start + SENDER_READS_PER_STATEMENT);
-    try {
-      const found = slice.length === 1 ? [await findOneSender(db, slice[0]?.args as SenderChecks)] : await findSenders(db, slice);
-      for (const [i, read] of slice.entries()) read.resolve(found[i] ?? null);
-    } catch (error) {
-      for (const read of slice) read.reject(error);
-    }
-  }
-}
+export const findSenderWithChecks: (db: Kysely<Database>, args: SenderChecks) => Promise<SenderWithChecks | null> = joinedReads({
+  perStatement: 32,
+  group: () => "",
+  one: findOneSender,
+  many: findSenders,
+});
 
 async function findOneSender(db: Kysely<Database>, args: SenderChecks): Promise<SenderWithChecks | null> {
   const { localPost, ...checks } = args;
@@ -128,8 +90,7 @@ async function findOneSender(db: Kysely<Database>, args: SenderChecks): Promise<
  * Several reads in one statement, each read's answer in its place. They share the latest of their `now`s: the
  * moment the statement runs, a few milliseconds after the first was asked.
  */
-async function findSenders(db: Kysely<Database>, reads: readonly WaitingSenderRead[]): Promise<(SenderWithChecks | null)[]> {
-  const asked = reads.map((read) => read.args);
+async function findSenders(db: Kysely<Database>, asked: readonly SenderChecks[]): Promise<(SenderWithChecks | null)[]> {
   const rows = await selectSendersWithChecks(db, {
     actorUris: asked.map((args) => args.actorUri),
     entryKeys: asked.map((args) => args.entryKey),

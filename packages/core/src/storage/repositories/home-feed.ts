@@ -1,9 +1,10 @@
-import type { Kysely } from "kysely";
+import { type Expression, type Kysely, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../compiled-once.js";
-import { idPageQuery } from "../paginate-by-id.js";
+import { joinedReads } from "../joined-reads.js";
+import { type PageBounds, idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
-import { type VisiblePage, visiblePageOf, visiblePostsOn } from "./visible-posts.js";
+import { type PlacedVisiblePostRow, type VisiblePage, visiblePageOf, visiblePostsOn, visiblePostsOnPages } from "./visible-posts.js";
 
 /** One entry of someone's home feed. */
 export interface HomeFeedEntry {
@@ -65,26 +66,89 @@ export async function readersAlreadyShowing(db: Kysely<Database>, accountIds: re
 
 /**
  * One page of a home feed, newest first (a range scan of the feed's primary key), with what rendering its posts needs
- * to know first (visible-posts.ts): one statement, the busiest read there is.
+ * to know first (visible-posts.ts): one statement, the busiest read there is. Pages asked at the same moment are
+ * read by one statement where that pays (joined-reads.ts): each client of a busy server asks for its home.
  */
-export async function loadHomeFeedPage(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<VisiblePage> {
-  return visiblePageOf(
-    await selectHomeFeedPage(db, { accountId, limit: page.limit, maxId: page.maxId, sinceId: page.sinceId, minId: page.minId }),
-  );
+export function loadHomeFeedPage(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<VisiblePage> {
+  return homeFeedPage(db, { accountId, page });
 }
+
+interface HomeFeedRead {
+  readonly accountId: string;
+  readonly page: PageRequest;
+}
+
+const homeFeedPage = joinedReads<HomeFeedRead, VisiblePage>({
+  // A page is up to 40 rows (80 at most): a statement's rows stay a few thousand.
+  perStatement: 16,
+  // The limit and which bounds are given are the page statement's shape; the bounds' values are a row's.
+  group: ({ page }) => `${page.limit}:${page.maxId === undefined}:${page.sinceId === undefined}:${page.minId === undefined}`,
+  async one(db, { accountId, page }) {
+    return visiblePageOf(
+      await selectHomeFeedPage(db, { accountId, limit: page.limit, maxId: page.maxId, sinceId: page.sinceId, minId: page.minId }),
+    );
+  },
+  async many(db, reads) {
+    const [first] = reads;
+    const given = (bound: "maxId" | "sinceId" | "minId") =>
+      first?.page[bound] === undefined ? undefined : reads.map((read) => read.page[bound] ?? null);
+    const rows = await selectHomeFeedPages(db, {
+      accountIds: reads.map((read) => read.accountId),
+      limit: first?.page.limit ?? 0,
+      maxIds: given("maxId"),
+      sinceIds: given("sinceId"),
+      minIds: given("minId"),
+    });
+    const byPlace = reads.map((): PlacedVisiblePostRow[] => []);
+    for (const row of rows) byPlace[Number(row.place)]?.push(row);
+    return byPlace.map(visiblePageOf);
+  },
+});
 
 // Compiled once per limit and bounds given. The reader of the feed is its viewer.
 const selectHomeFeedPage = compiledOnce(
   (db, page: { accountId: string; limit: number; maxId: string | undefined; sinceId: string | undefined; minId: string | undefined }) =>
-    visiblePostsOn(
+    visiblePostsOn(db, homeFeedIds(db, page.accountId, page), page.accountId),
+);
+
+/** The ids of one page of `reader`'s feed. */
+function homeFeedIds(db: Kysely<Database>, reader: string | Expression<string>, page: PageBounds) {
+  return idPageQuery(
+    db.selectFrom("home_feed").select("home_feed.status_id as id").where("home_feed.account_id", "=", reader),
+    "home_feed.status_id",
+    page,
+  );
+}
+
+// Each reader is a row of `asked`, numbered by its place, with its page's bounds; its page is read beside the row
+// (a lateral join: only PostgreSQL joins reads, where statements are round trips).
+const selectHomeFeedPages = compiledOnce(
+  (
+    db,
+    args: {
+      accountIds: readonly string[];
+      limit: number;
+      maxIds: readonly (string | null)[] | undefined;
+      sinceIds: readonly (string | null)[] | undefined;
+      minIds: readonly (string | null)[] | undefined;
+    },
+  ) => {
+    const bound = (values: readonly (string | null)[] | undefined, column: string) =>
+      values === undefined ? undefined : sql.ref<string>(`asked.${column}`);
+    const asked = args.accountIds.map(
+      (id, i) => sql`(${sql.lit(i)}, ${id}, ${args.maxIds?.[i] ?? null}, ${args.sinceIds?.[i] ?? null}, ${args.minIds?.[i] ?? null})`,
+    );
+    const ids = homeFeedIds(db, sql.ref<string>("asked.viewer_id"), {
+      limit: args.limit,
+      maxId: bound(args.maxIds, "max_id"),
+      sinceId: bound(args.sinceIds, "since_id"),
+      minId: bound(args.minIds, "min_id"),
+    });
+    return visiblePostsOnPages(
       db,
-      idPageQuery(
-        db.selectFrom("home_feed").select("home_feed.status_id as id").where("home_feed.account_id", "=", page.accountId),
-        "home_feed.status_id",
-        page,
-      ),
-      page.accountId,
-    ),
+      sql`(select asked.place, asked.viewer_id, feed.id from (values ${sql.join(asked)}) as asked(place, viewer_id, max_id, since_id, min_id) cross join lateral ${ids} as feed)`,
+    );
+  },
 );
 
 /** Removes from a feed what `authorId` wrote, and boosts of their posts. */

@@ -1,5 +1,5 @@
-import { type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
-import { visibleTo } from "../../services/statuses/visibility.js";
+import { type Compilable, type Expression, type Kysely, type QueryCreator, type RawBuilder, type SqlBool, sql } from "kysely";
+import { type Viewer, visibleTo } from "../../services/statuses/visibility.js";
 import { compiledOnce } from "../compiled-once.js";
 import { existsFence } from "../exists-fence.js";
 import type { Database, StatusRow } from "../schema.js";
@@ -94,28 +94,54 @@ export function visiblePostsOn(
   page: Expression<{ id: string }>,
   viewerId: string | null,
 ): Compilable<VisiblePostRow> {
-  const query = db
-    .with("page(id)", () => page)
+  return postsOfPage(
+    db,
+    db.with("page(id)", () => page),
+    viewerId,
+  );
+}
+
+/** A row of `visiblePostsOnPages`: a row of `visiblePostsOn`, and the place of the page it belongs to. */
+export type PlacedVisiblePostRow = VisiblePostRow & { readonly place: unknown };
+
+/**
+ * `visiblePostsOn` for the pages of several viewers in one statement: `pages` has a row per id of each page, with the
+ * page's place and its viewer, and each row is read as that viewer sees it. Rows come newest first, the pages' rows
+ * mixed: a page's rows are those of its place, in order.
+ */
+export function visiblePostsOnPages(
+  db: Kysely<Database>,
+  pages: Expression<{ place: number; viewer_id: string; id: string }>,
+): Compilable<PlacedVisiblePostRow> {
+  const creator = db.with("page(place, viewer_id, id)", () => pages);
+  return postsOfPage(db, creator as unknown as PageCreator, sql.ref<string>("page.viewer_id")).select(sql.ref("page.place").as("place"));
+}
+
+/** A query creator that holds the `page` being read. */
+type PageCreator = QueryCreator<Database & { page: { id: string } }>;
+
+function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer) {
+  const query = creator
     .selectFrom("page")
-    .leftJoin("statuses as s", (join) => join.onRef("s.id", "=", "page.id").on(visibleTo(viewerId, "s", db)))
+    .leftJoin("statuses as s", (join) => join.onRef("s.id", "=", "page.id").on(visibleTo(viewer, "s", db)))
     .leftJoin("accounts as s_author", "s_author.id", "s.account_id")
-    .leftJoin("statuses as b", (join) => join.onRef("b.id", "=", "s.reblog_of_id").on(visibleTo(viewerId, "b", db)))
+    .leftJoin("statuses as b", (join) => join.onRef("b.id", "=", "s.reblog_of_id").on(visibleTo(viewer, "b", db)))
     .leftJoin("accounts as b_author", "b_author.id", "b.account_id")
     .select("page.id as page_id")
     .select(PARTS.flatMap((part) => part.columns.map((column) => sql.ref(`${part.alias}.${column}`).as(`${part.prefix}${column}`))))
     .orderBy("page.id", "desc");
-  if (viewerId === null) return query;
+  if (viewer === null) return query;
   // Each mark is one index probe for the post shown: the boosted post of a boost, else the post.
   const shown = sql.raw("coalesce(b.id, s.id)");
   const fence = existsFence(db);
   const mark = (condition: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 ${condition}${fence})`;
   return query.select([
-    mark(sql`from favourites m where m.account_id = ${viewerId} and m.status_id = ${shown}`).as("favourited"),
-    mark(sql`from statuses m where m.reblog_of_id = ${shown} and m.account_id = ${viewerId}`).as("reblogged"),
-    mark(sql`from bookmarks m where m.account_id = ${viewerId} and m.status_id = ${shown}`).as("bookmarked"),
-    mark(sql`from status_pins m where m.account_id = ${viewerId} and m.status_id = ${shown}`).as("pinned"),
+    mark(sql`from favourites m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("favourited"),
+    mark(sql`from statuses m where m.reblog_of_id = ${shown} and m.account_id = ${viewer}`).as("reblogged"),
+    mark(sql`from bookmarks m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("bookmarked"),
+    mark(sql`from status_pins m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("pinned"),
     mark(
-      sql`from conversation_mutes m where m.account_id = ${viewerId} and m.conversation_id = coalesce(b.conversation_id, s.conversation_id)`,
+      sql`from conversation_mutes m where m.account_id = ${viewer} and m.conversation_id = coalesce(b.conversation_id, s.conversation_id)`,
     ).as("muted"),
   ]);
 }
