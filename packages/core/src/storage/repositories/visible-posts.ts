@@ -131,7 +131,7 @@ function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer)
     .select(PARTS.flatMap((part) => part.columns.map((column) => sql.ref(`${part.alias}.${column}`).as(`${part.prefix}${column}`))))
     .orderBy("page.id", "desc");
   if (viewer === null) return query;
-  // Each mark is one index probe for the post shown: the boosted post of a boost, else the post.
+  // Each mark is at most one index probe for the post shown: the boosted post of a boost, else the post.
   const shown = sql.raw("coalesce(b.id, s.id)");
   const fence = existsFence(db);
   const mark = (condition: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 ${condition}${fence})`;
@@ -139,7 +139,10 @@ function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer)
     mark(sql`from favourites m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("favourited"),
     mark(sql`from statuses m where m.reblog_of_id = ${shown} and m.account_id = ${viewer}`).as("reblogged"),
     mark(sql`from bookmarks m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("bookmarked"),
-    mark(sql`from status_pins m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("pinned"),
+    // Only one's own posts can be pinned: the others' are not looked for.
+    sql<SqlBool>`case when coalesce(b.account_id, s.account_id) = ${viewer} then ${mark(sql`from status_pins m where m.account_id = ${viewer} and m.status_id = ${shown}`)} else ${sql.lit(false)} end`.as(
+      "pinned",
+    ),
     mark(
       sql`from conversation_mutes m where m.account_id = ${viewer} and m.conversation_id = coalesce(b.conversation_id, s.conversation_id)`,
     ).as("muted"),
