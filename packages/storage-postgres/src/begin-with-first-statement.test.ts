@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPostgresDatabase, dropPostgresDatabase } from "./admin.js";
+import { TransactionStart } from "./begin-with-first-statement.js";
 import { createPostgresStorage } from "./postgres-storage.js";
 
 // The ProvidedContext keys are declared in contract.test.ts.
@@ -76,6 +77,29 @@ describe.skipIf(serverUrl === null)("a transaction's begin sent with its first s
       }),
     ).rejects.toBe(failure);
     expect(await committedKeys()).toEqual(["a"]);
+  });
+
+  it("sends a held-back begin on its own ahead of what cannot carry it, which then runs inside the transaction", async () => {
+    const client = await pool.connect();
+    try {
+      const start = new TransactionStart(client);
+      // Outside a transaction block PostgreSQL refuses a savepoint: the refusal tells whether `begin` went first.
+      await expect(client.query("savepoint outside")).rejects.toThrow(/transaction blocks/);
+      await start.control("begin", []);
+      start.flush();
+      await client.query("savepoint inside");
+      await client.query("insert into instance_settings (key, value, updated_at) values ('flushed', '1', $1)", [AT]);
+      expect(await committedKeys()).toEqual([]);
+      await client.query("rollback");
+      expect(await committedKeys()).toEqual([]);
+      // Nothing held: a second flush sends nothing, and the client is back outside any transaction.
+      roundTrips = 0;
+      start.flush();
+      await expect(client.query("savepoint after")).rejects.toThrow(/transaction blocks/);
+      expect(roundTrips).toBe(1);
+    } finally {
+      client.release();
+    }
   });
 
   it("sends nothing for a transaction without statements", async () => {
