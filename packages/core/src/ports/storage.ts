@@ -37,8 +37,9 @@ export interface StorageCapabilities {
   /**
    * Each statement is a round trip to a database server, not a call into the
    * process: reads asked at the same moment are then worth joining into one
-   * statement (`storage/joined-reads.ts`: an inbox's sender reads, home pages), where on an
-   * embedded engine the join costs more than the statements it spares.
+   * statement (`storage/joined-reads.ts`: an inbox's sender reads, home pages, posts read by
+   * id), where on an embedded engine the join costs more than the statements it spares. The
+   * joined statements are written for PostgreSQL (a lateral join, `json_to_recordset`).
    * Absent: false.
    */
   readonly serverRoundTrips?: boolean;

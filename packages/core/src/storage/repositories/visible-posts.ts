@@ -2,6 +2,7 @@ import { type Compilable, type Expression, type Kysely, type QueryCreator, type 
 import { type Viewer, visibleTo } from "../../services/statuses/visibility.js";
 import { compiledOnce } from "../compiled-once.js";
 import { existsFence } from "../exists-fence.js";
+import { joinedReads } from "../joined-reads.js";
 import type { Database, StatusRow } from "../schema.js";
 import { ACCOUNT_COUNTERS, type AccountCounter, type AccountVersionRow } from "./accounts.js";
 import { readFlag } from "./status-columns.js";
@@ -44,15 +45,52 @@ export interface VisiblePage {
   readonly posts: VisiblePost[];
 }
 
-/** The posts among `ids` the viewer may see (null: a guest), in no particular order. */
-export async function loadVisiblePosts(db: Kysely<Database>, ids: readonly string[], viewerId: string | null): Promise<VisiblePost[]> {
-  if (ids.length === 0) return [];
-  return visiblePostsOf(await selectByIds(db, { ids, viewerId }));
+/**
+ * The posts among `ids` the viewer may see (null: a guest), in no particular order. Reads asked at the same moment
+ * are answered by one statement where that pays (joined-reads.ts): every post a server shows is read here.
+ */
+export function loadVisiblePosts(db: Kysely<Database>, ids: readonly string[], viewerId: string | null): Promise<VisiblePost[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return visiblePostsByIds(db, { ids, viewerId });
 }
+
+interface VisiblePostsRead {
+  readonly ids: readonly string[];
+  readonly viewerId: string | null;
+}
+
+const visiblePostsByIds = joinedReads<VisiblePostsRead, VisiblePost[]>({
+  perStatement: 16,
+  // A guest's rules name no viewer: guests' reads are one read of all their ids.
+  group: ({ viewerId }) => (viewerId === null ? "guest" : "viewer"),
+  async one(db, { ids, viewerId }) {
+    return visiblePostsOf(await selectByIds(db, { ids, viewerId }));
+  },
+  async many(db, reads) {
+    if (reads[0]?.viewerId === null) {
+      const posts = await selectByIds(db, { ids: [...new Set(reads.flatMap((read) => read.ids))], viewerId: null });
+      const byId = new Map(visiblePostsOf(posts).map((post) => [post.post.id, post]));
+      return reads.map((read) => read.ids.flatMap((id) => byId.get(id) ?? []));
+    }
+    const asked = reads.flatMap((read, place) => read.ids.map((id) => ({ place, viewer_id: read.viewerId, id })));
+    const byPlace = reads.map((): PlacedVisiblePostRow[] => []);
+    for (const row of await selectByIdsForViewers(db, { asked: JSON.stringify(asked) })) byPlace[Number(row.place)]?.push(row);
+    return byPlace.map(visiblePostsOf);
+  },
+});
 
 // The page's ids are bound once, as the rows of the statement's `page` table.
 const selectByIds = compiledOnce((db, args: { ids: readonly string[]; viewerId: string | null }) =>
   visiblePostsOn(db, sql<{ id: string }>`(values ${sql.join(args.ids.map((id) => sql`(${id})`))})`, args.viewerId),
+);
+
+// Every read's ids with its place and viewer, as one JSON parameter: one shape whatever the reads' lengths (only
+// PostgreSQL joins reads, see `StorageCapabilities.serverRoundTrips`).
+const selectByIdsForViewers = compiledOnce((db, args: { asked: string }) =>
+  visiblePostsOnPages(
+    db,
+    sql`(select asked.place, asked.viewer_id, asked.id from json_to_recordset(${args.asked}::json) as asked(place integer, viewer_id text, id text))`,
+  ),
 );
 
 /** A part of a row of `visiblePostsOn`: a post's columns, each null where the part is not there. */

@@ -1,21 +1,21 @@
 /**
- * Home pages asked at the same moment are read by one statement where a
- * statement is a round trip to a database server (joined-reads.ts), each row
- * read as its own reader sees it: what the reader may see (a follower's
- * private post, a post of someone blocked), the reader's marks, and the
- * page's bounds. Every joined answer must equal the answer of the same page
- * read alone, on both engines; readers' pages are made to differ, so an
- * answer read for the wrong reader shows.
+ * Home pages, and posts read by id, asked at the same moment are read by one
+ * statement where a statement is a round trip to a database server
+ * (joined-reads.ts), each row read as its own reader sees it: what the reader
+ * may see (a follower's private post, a direct post), the reader's marks, and
+ * a page's bounds. Every joined answer must equal the answer of the same read
+ * alone, on both engines; readers' answers are made to differ, so an answer
+ * read for the wrong reader shows.
  */
 import type { PageRequest } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadHomeFeedPage } from "../../packages/core/src/storage/repositories/home-feed.js";
-import type { VisiblePage } from "../../packages/core/src/storage/repositories/visible-posts.js";
+import { type VisiblePage, type VisiblePost, loadVisiblePosts } from "../../packages/core/src/storage/repositories/visible-posts.js";
 import { describeFeedsOnEngines } from "../api/timelines-engines.js";
 import { StatementCounter } from "../support/statement-counter.js";
 
-describeFeedsOnEngines("home pages read together", (makeKith) => {
+describeFeedsOnEngines("home pages and posts read together", (makeKith) => {
   let kith: TestKith;
   /** Readers by name: their account ids. */
   const readers: Record<string, string> = {};
@@ -134,6 +134,38 @@ describeFeedsOnEngines("home pages read together", (makeKith) => {
     const counted = kith.storage.db.withPlugin(counter);
     expect(await Promise.all(cases.map(({ reader, page }) => loadHomeFeedPage(counted, reader, page)))).toEqual(alone);
     // 21 pages: a statement of 16 and one of 5.
+    expect(counter.count).toBe(kith.storage.capabilities.serverRoundTrips === true ? 2 : cases.length);
+  });
+
+  it("answers reads of posts by id as each is answered alone, viewers' in one statement and guests' in another", async () => {
+    const all = Object.values(posts);
+    const some = [posts.bobDirect ?? "", posts.bobPrivate ?? "", posts.bobPublic ?? "", posts.bobPublic ?? "", "st_none"];
+    const cases: { readonly ids: string[]; readonly viewerId: string | null }[] = [
+      ...Object.values(readers).flatMap((viewerId) => [
+        { ids: all, viewerId },
+        { ids: some, viewerId },
+      ]),
+      { ids: all, viewerId: null },
+      { ids: some.slice(1), viewerId: null },
+    ];
+    const byId = (found: readonly VisiblePost[]) => [...found].sort((a, b) => a.post.id.localeCompare(b.post.id));
+    const alone: VisiblePost[][] = [];
+    for (const { ids, viewerId } of cases) alone.push(byId(await loadVisiblePosts(kith.storage.db, ids, viewerId)));
+
+    // What each may see differs: alice the direct post and her marks, erin not the direct post, a guest no private post.
+    const [aliceAll, , erinAll, erinSome, , , guestAll] = alone;
+    expect(aliceAll?.map((p) => p.post.id)).toContain(posts.bobDirect);
+    expect(aliceAll?.find((p) => p.post.id === posts.bobPublic)?.marks).toMatchObject({ favourited: true });
+    expect(erinAll?.map((p) => p.post.id)).not.toContain(posts.bobDirect);
+    expect(erinAll?.find((p) => p.post.id === posts.bobMore2)?.marks).toMatchObject({ favourited: true });
+    expect(erinSome?.map((p) => p.post.id)).toEqual([posts.bobPrivate, posts.bobPublic, posts.bobPublic].sort());
+    expect(guestAll?.map((p) => p.post.id)).not.toContain(posts.bobPrivate);
+    expect(guestAll?.every((p) => p.marks === null)).toBe(true);
+
+    const counter = new StatementCounter();
+    const counted = kith.storage.db.withPlugin(counter);
+    const together = await Promise.all(cases.map(({ ids, viewerId }) => loadVisiblePosts(counted, ids, viewerId)));
+    expect(together.map(byId)).toEqual(alone);
     expect(counter.count).toBe(kith.storage.capabilities.serverRoundTrips === true ? 2 : cases.length);
   });
 
