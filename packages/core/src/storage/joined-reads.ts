@@ -36,7 +36,7 @@ export function joinedReads<A, R>(kind: JoinedReadKind<A, R>): (db: Kysely<Datab
         waitingByHandle.set(db, waiting);
         setImmediate(() => {
           waitingByHandle.delete(db);
-          for (const reads of waiting.values()) void answer(db, kind, reads);
+          for (const reads of waiting.values()) answer(db, kind, reads);
         });
         groups = waiting;
       }
@@ -57,21 +57,28 @@ interface WaitingRead<A, R> {
   readonly reject: (error: unknown) => void;
 }
 
-async function answer<A, R>(db: Kysely<Database>, kind: JoinedReadKind<A, R>, waiting: readonly WaitingRead<A, R>[]): Promise<void> {
-  for (let start = 0; start < waiting.length; start += kind.perStatement) {
-    const slice = waiting.slice(start, start + kind.perStatement);
-    try {
-      const [first] = slice;
-      const answers =
-        slice.length === 1 && first
-          ? [await kind.one(db, first.args)]
-          : await kind.many(
-              db,
-              slice.map((read) => read.args),
-            );
-      for (const [i, read] of slice.entries()) read.resolve(answers[i] as R);
-    } catch (error) {
-      for (const read of slice) read.reject(error);
-    }
+/**
+ * Answers the waiting reads of one group, `perStatement` a statement. The statements go out at once, not one after
+ * another: a thousand reads (a post shown to a thousand open streams) then spread over the pool's connections, and
+ * the database server's cores, as the reads alone would.
+ */
+function answer<A, R>(db: Kysely<Database>, kind: JoinedReadKind<A, R>, waiting: readonly WaitingRead<A, R>[]): void {
+  for (let start = 0; start < waiting.length; start += kind.perStatement)
+    void answerTogether(db, kind, waiting.slice(start, start + kind.perStatement));
+}
+
+async function answerTogether<A, R>(db: Kysely<Database>, kind: JoinedReadKind<A, R>, reads: readonly WaitingRead<A, R>[]): Promise<void> {
+  try {
+    const [first] = reads;
+    const answers =
+      reads.length === 1 && first
+        ? [await kind.one(db, first.args)]
+        : await kind.many(
+            db,
+            reads.map((read) => read.args),
+          );
+    for (const [i, read] of reads.entries()) read.resolve(answers[i] as R);
+  } catch (error) {
+    for (const read of reads) read.reject(error);
   }
 }
