@@ -2,12 +2,13 @@ import type { AccountEntity } from "../../api/entities/account.js";
 import type { StatusEntity } from "../../api/entities/status.js";
 import type { FullTagEntity } from "../../api/entities/tag.js";
 import { KithError } from "../../domain/errors.js";
-import { searchAccountIds, searchStatusIds, searchTags, searchTerms } from "../../storage/repositories/search.js";
+import { SEARCH_WINDOWS, searchAccountIds, searchStatusIds, searchTags, searchTerms } from "../../storage/repositories/search.js";
 import type { ServiceDeps } from "../deps.js";
 import type { RemoteAccountService } from "../federation/remote-account-service.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
 import type { TagService } from "../tags/tag-service.js";
 import { normalizeTagName } from "../tags/tag-names.js";
+import { CommonTermsMemo } from "./common-terms-memo.js";
 
 export type SearchType = "accounts" | "hashtags" | "statuses";
 
@@ -54,13 +55,17 @@ export interface AccountSearchInput {
  * into discovery; blocked and muted accounts are never found.
  */
 export class SearchService {
+  readonly #commonTerms: CommonTermsMemo;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly statusViews: StatusViews,
     private readonly accounts: AccountRenderer,
     private readonly tags: TagService,
     private readonly remote?: RemoteAccountService,
-  ) {}
+  ) {
+    this.#commonTerms = new CommonTermsMemo(deps.clock);
+  }
 
   async search(viewerId: string | null, input: SearchInput): Promise<SearchResults> {
     if (viewerId === null && (input.offset > 0 || input.resolve)) throw new KithError("search.sign_in_required");
@@ -131,16 +136,22 @@ export class SearchService {
       const id = await this.#statusResolver.resolveStatus(url, viewerId);
       if (id !== null) return this.statusViews.renderList([id], viewerId);
     }
-    const ids = await searchStatusIds(this.deps.storage.db, this.deps.storage.capabilities.fullTextSearch, {
-      viewerId,
-      terms: searchTerms(input.q),
-      ...(input.accountId !== undefined && { accountId: input.accountId }),
-      ...(input.maxId !== undefined && { maxId: input.maxId }),
-      ...(input.minId !== undefined && { minId: input.minId }),
-      limit: input.limit,
-      offset: input.offset,
-      now: this.deps.clock.now().toISOString(),
-    });
+    const ids = await searchStatusIds(
+      this.deps.storage.db,
+      this.deps.storage.capabilities.fullTextSearch,
+      {
+        viewerId,
+        terms: searchTerms(input.q),
+        ...(input.accountId !== undefined && { accountId: input.accountId }),
+        ...(input.maxId !== undefined && { maxId: input.maxId }),
+        ...(input.minId !== undefined && { minId: input.minId }),
+        limit: input.limit,
+        offset: input.offset,
+        now: this.deps.clock.now().toISOString(),
+      },
+      SEARCH_WINDOWS,
+      this.#commonTerms,
+    );
     return this.statusViews.renderList(ids, viewerId);
   }
 
