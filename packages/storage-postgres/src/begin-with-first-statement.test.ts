@@ -10,6 +10,11 @@ const serverUrl = inject("postgresUrl") ?? null;
 
 const AT = "2026-03-01T10:00:00.000Z";
 
+/** The protocol connection under a pg client, whose messages it emits as events. */
+function connectionOf(client: pg.ClientBase): NodeJS.EventEmitter {
+  return (client as unknown as { connection: NodeJS.EventEmitter }).connection;
+}
+
 describe.skipIf(serverUrl === null)("a transaction's begin sent with its first statement", () => {
   const name = `kith_begin_${process.pid}_${randomBytes(3).toString("hex")}`;
   let url = "";
@@ -24,7 +29,7 @@ describe.skipIf(serverUrl === null)("a transaction's begin sent with its first s
     // One connection, lent by the test so that its answers can be counted.
     pool = new pg.Pool({ connectionString: url, max: 1 });
     pool.on("connect", (client) => {
-      (client as unknown as { connection: NodeJS.EventEmitter }).connection.on("readyForQuery", () => roundTrips++);
+      connectionOf(client).on("readyForQuery", () => roundTrips++);
     });
     storage = createPostgresStorage({ pool });
     await storage.migrate();
@@ -94,8 +99,11 @@ describe.skipIf(serverUrl === null)("a transaction's begin sent with its first s
       expect(await committedKeys()).toEqual([]);
       // Nothing held: a second flush sends nothing, and the client is back outside any transaction.
       roundTrips = 0;
+      // pg rejects a query on its error, which may come before the ReadyForQuery that ends its round trip.
+      const answered = new Promise((resolve) => connectionOf(client).once("readyForQuery", resolve));
       start.flush();
       await expect(client.query("savepoint after")).rejects.toThrow(/transaction blocks/);
+      await answered;
       expect(roundTrips).toBe(1);
     } finally {
       client.release();
