@@ -84,9 +84,10 @@ function tsvectorMatches(terms: readonly string[], checked: "from the index" | "
   const text = sql`coalesce(statuses.spoiler_text, '') || ' ' || coalesce(statuses.text, '')`;
   const words = sql<SqlBool>`to_tsvector('simple', ${checked === "from the index" ? text : sql`${text} || ''`}) @@ to_tsquery('simple', ${tsQuery(terms, false)})`;
   if (checked === "from the index") return sql<SqlBool>`(statuses.reblog_of_id is null and ${words})`;
-  // Terms are letters and digits only (searchTerms): nothing in them is a pattern's wildcard.
-  const pieces = terms.map((term) => sql<SqlBool>`lower(${text}) like lower(${`%${term}%`})`);
-  return sql<SqlBool>`(statuses.reblog_of_id is null and ${sql.join(pieces, sql` and `)} and ${words})`;
+  // Terms are letters and digits only (searchTerms): nothing in them is a pattern's wildcard. The text is lower-cased
+  // once for all the terms.
+  const patterns = terms.map((term) => sql`lower(${`%${term}%`})`);
+  return sql<SqlBool>`(statuses.reblog_of_id is null and lower(${text}) like all (array[${sql.join(patterns)}]) and ${words})`;
 }
 
 /** A condition on `accounts` matching accounts whose username or display name has words starting with the terms. */
