@@ -16,6 +16,7 @@ import { createSqliteStorage } from "@kith/storage-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 import { follow } from "../api/timelines-fixtures.js";
+import { federationSettled, publicNoteCreate } from "../support/remote-activities.js";
 import { StatementCounter, countedStorage } from "../support/statement-counter.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
@@ -45,8 +46,6 @@ const STATEMENTS_PER_LIKE = 4;
  */
 const POSTGRES_STATEMENTS_PER_CREATE = 2;
 const POSTGRES_STATEMENTS_PER_LIKE = 3;
-
-const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
 const CONFIG = { origin: "https://kith.test", allowPrivateAddress: true };
 
@@ -94,15 +93,8 @@ function statementsPerActivity(
   const mallory = () => remote.actors.mallory ?? expect.unreachable("mallory");
 
   function createOf(): Record<string, unknown> {
-    const id = `${mallory().id.href}/statuses/${++count}`;
-    return {
-      "@context": "https://www.w3.org/ns/activitystreams",
-      id: `${id}/activity`,
-      type: "Create",
-      actor: mallory().id.href,
-      to: [PUBLIC],
-      object: { type: "Note", id, attributedTo: mallory().id.href, content: `<p>note ${count}</p>`, to: [PUBLIC] },
-    };
+    ++count;
+    return publicNoteCreate(mallory().id.href, `${mallory().id.href}/statuses/${count}`, `<p>note ${count}</p>`);
   }
 
   async function likeOf(): Promise<Record<string, unknown>> {
@@ -137,17 +129,10 @@ function statementsPerActivity(
       .where("uri", "=", mallory().id.href)
       .executeTakeFirstOrThrow();
 
-  async function settle(): Promise<void> {
-    await eventually(async () => {
-      const counts = await kith.queue.counts("federation");
-      expect(counts.submitted + counts.active).toBe(0);
-    });
-  }
-
   it("a Create and a Like from a known sender stay within their statements", async () => {
     // The first activity of an unknown sender is handled by a worker, which fetches and stores the actor.
     await statementsOf(createOf());
-    await settle();
+    await federationSettled(kith);
     await statementsOf(createOf());
     const postsBefore = await postsOfMallory();
     expect(await statementsOf(createOf())).toBeLessThanOrEqual(bounds.create);

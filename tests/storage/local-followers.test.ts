@@ -81,7 +81,8 @@ function behavesOn(engine: Engine, open: () => Promise<{ storage: Storage; close
     await applyMigrations(untyped(storage), before0022(engine === "sqlite" ? sqliteMigrations : postgresMigrations));
     await seedAccounts(storage.db, engine, 4, 2);
     for (const follower of ["l1", "l2", "r1", "l3"]) await oldFollow(storage.db, follower, "author", follower !== "l2");
-    expect((await storage.migrate()).applied).toEqual(["0022_local_followers"]);
+    // Later migrations run too: what matters is that 0022 was one of those applied here.
+    expect((await storage.migrate()).applied).toContain("0022_local_followers");
   });
 
   afterAll(() => close?.());

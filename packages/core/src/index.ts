@@ -22,6 +22,7 @@ export { pendingPostReactionsMigration } from "./storage/migrations/0019-pending
 export { rowVersionsMigration } from "./storage/migrations/0020-row-versions.js";
 export { searchMergesMigration } from "./storage/migrations/0021-search-merges.js";
 export { localFollowersMigration } from "./storage/migrations/0022-local-followers.js";
+export { deferredSearchEntriesMigration } from "./storage/migrations/0023-deferred-search-entries.js";
 export { fetchIdPage } from "./storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";

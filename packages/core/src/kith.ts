@@ -135,6 +135,8 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       // Registers the handler of Fedify's messages on the queue port (Fedify is loaded with the first one).
       await federation.start(federationQueue.signal);
       await services.pendingPostReactions.scheduleRecovery(deps.queue);
+      // Entries of posts marked before the process last stopped.
+      await services.searchEntries.flush();
       await deps.queue.start();
     },
     async close() {
@@ -143,6 +145,8 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       federationQueue.abort();
       await deps.queue.stop();
       await services.federationMonitor.flushInbox();
+      await services.searchEntries.flush();
+      services.searchEntries.stop();
       await deps.pubsub.close();
       await deps.storage.close();
     },

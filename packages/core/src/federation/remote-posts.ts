@@ -43,7 +43,7 @@ const logger = getLogger(["federation", "posts"]);
 /** What storing remote posts needs. */
 export interface RemotePostDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock" | "config">;
-  readonly services: Pick<KithServices, "events" | "media" | "domainPolicy" | "batchedWrites">;
+  readonly services: Pick<KithServices, "events" | "media" | "domainPolicy" | "batchedWrites" | "searchEntries">;
 }
 
 /** The kinds of objects Kith keeps as posts. */
@@ -333,6 +333,8 @@ export async function storeRemotePost(
     if (raced) return raced.id;
     throw error;
   }
+  // Its full-text entry waits for others' (SQLite: deferred-search-entries.ts).
+  env.services.searchEntries.committed();
   // What the reactions need of the post goes with the event, so none of them reads it back.
   const remotePost: NewRemotePost | undefined =
     author.domain === null

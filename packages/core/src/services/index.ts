@@ -46,6 +46,7 @@ import { PollService } from "./polls/poll-service.js";
 import { StatusInteractions } from "./statuses/status-interactions.js";
 import { StatusQueries } from "./statuses/status-queries.js";
 import { PendingPostReactions } from "./statuses/pending-post-reactions.js";
+import { DeferredSearchEntries } from "./search/deferred-search-entries.js";
 import { StatusService } from "./statuses/status-service.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
 import { BatchedWrites } from "../storage/batched-writes.js";
@@ -93,6 +94,8 @@ export interface KithServices {
   readonly statuses: StatusService;
   /** New posts whose reactions have not all run, and the job that runs them again after a stop. */
   readonly pendingPostReactions: PendingPostReactions;
+  /** The full-text entries of other servers' posts, written a moment after them, many at once (SQLite). */
+  readonly searchEntries: DeferredSearchEntries;
   /** Favourites, bookmarks, conversation mutes, pins, reply subscriptions and highlights. */
   readonly statusInteractions: StatusInteractions;
   /** Threads, who boosted or favourited, bookmarks and favourites lists, an account's posts, edit history. */
@@ -167,6 +170,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const statusInteractions = new StatusInteractions(deps, events, statuses, settings, batchedWrites);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
   const feeds = createFeedServices(deps, events, statusViews, accountViews, batchedWrites);
+  const searchEntries = new DeferredSearchEntries(deps.storage);
   const follows = new FollowService(deps, events);
   // One instance: it keeps each reader's filters, and its changes must reach what it keeps.
   const filters = new FilterService(deps);
@@ -185,12 +189,13 @@ export function createServices(deps: ServiceDeps): KithServices {
     postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,
     pendingPostReactions,
+    searchEntries,
     statusInteractions,
     statusQueries,
     polls,
     filters,
     tags,
-    search: new SearchService(deps, statusViews, accountViews, tags, remoteAccounts),
+    search: new SearchService(deps, statusViews, accountViews, tags, searchEntries, remoteAccounts),
     preferences: new PreferencesService(deps),
     customEmojis: new CustomEmojiService(deps, media),
     trends: new TrendsService(deps, tags, statusViews, filters),

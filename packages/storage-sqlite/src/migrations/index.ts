@@ -17,6 +17,7 @@ import * as pendingPostReactions from "./0019_pending_post_reactions.js";
 import * as rowVersions from "./0020_row_versions.js";
 import * as searchMerges from "./0021_search_merges.js";
 import * as localFollowers from "./0022_local_followers.js";
+import * as deferredSearchEntries from "./0023_deferred_search_entries.js";
 
 /** Numbered migrations, in order. The PostgreSQL adapter has one of each number. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const sqliteMigrations: Record<string, Migration> = {
   "0020_row_versions": rowVersions,
   "0021_search_merges": searchMerges,
   "0022_local_followers": localFollowers,
+  "0023_deferred_search_entries": deferredSearchEntries,
 };

@@ -9,6 +9,7 @@ import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
 import type { TagService } from "../tags/tag-service.js";
 import { normalizeTagName } from "../tags/tag-names.js";
 import { CommonTermsMemo } from "./common-terms-memo.js";
+import type { DeferredSearchEntries } from "./deferred-search-entries.js";
 
 export type SearchType = "accounts" | "hashtags" | "statuses";
 
@@ -62,6 +63,7 @@ export class SearchService {
     private readonly statusViews: StatusViews,
     private readonly accounts: AccountRenderer,
     private readonly tags: TagService,
+    private readonly deferredEntries: DeferredSearchEntries,
     private readonly remote?: RemoteAccountService,
   ) {
     this.#commonTerms = new CommonTermsMemo(deps.clock);
@@ -136,6 +138,8 @@ export class SearchService {
       const id = await this.#statusResolver.resolveStatus(url, viewerId);
       if (id !== null) return this.statusViews.renderList([id], viewerId);
     }
+    // Posts whose entries wait (SQLite) are found like the others.
+    await this.deferredEntries.beforeSearch();
     const ids = await searchStatusIds(
       this.deps.storage.db,
       this.deps.storage.capabilities.fullTextSearch,

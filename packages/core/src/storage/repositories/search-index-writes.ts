@@ -3,7 +3,8 @@ import type { Database } from "../schema.js";
 
 /**
  * SQLite: writes the full-text entries of posts the insert trigger left out
- * (those written with a pending-reactions row, migration 0019). A post gone
+ * (those written with a pending-reactions row, migration 0019, and posts from
+ * other servers, migration 0023). A post gone
  * meanwhile, a boost or a post already indexed is skipped, so running it
  * twice writes nothing more. The post's text is read now: an edit made before
  * its entry was written (which the update trigger could not apply) is
@@ -24,4 +25,28 @@ export async function indexPostsForSearch(db: Kysely<Database>, statusIds: reado
     SELECT k.doc, coalesce(s.spoiler_text, '') || ' ' || coalesce(s.text, '')
     FROM statuses_fts_keys k JOIN statuses s ON s.id = k.status_id
     WHERE k.doc IN (${sql.join(rows.map((row) => row.doc))})`.execute(db);
+}
+
+/** SQLite: whether posts from other servers wait for their full-text entries (migration 0023). */
+export async function hasDeferredPosts(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ waiting: number }>`SELECT EXISTS (SELECT 1 FROM statuses_fts_deferred) AS waiting`.execute(db);
+  return Boolean(rows[0]?.waiting);
+}
+
+/**
+ * SQLite: writes the full-text entries of up to `limit` posts from other
+ * servers that the insert trigger left waiting (migration 0023), in one
+ * statement, and removes them from the waiting list; returns how many it
+ * took (fewer than `limit`: none is left).
+ */
+export async function indexDeferredPosts(db: Kysely<Database>, limit: number): Promise<number> {
+  const { rows } = await sql<{ status_id: string }>`
+    DELETE FROM statuses_fts_deferred
+    WHERE status_id IN (SELECT status_id FROM statuses_fts_deferred ORDER BY status_id LIMIT ${limit})
+    RETURNING status_id`.execute(db);
+  await indexPostsForSearch(
+    db,
+    rows.map((row) => row.status_id),
+  );
+  return rows.length;
 }
