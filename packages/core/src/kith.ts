@@ -135,7 +135,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       // Registers the handler of Fedify's messages on the queue port (Fedify is loaded with the first one).
       await federation.start(federationQueue.signal);
       await services.pendingPostReactions.scheduleRecovery(deps.queue);
-      // Entries of posts marked before the process last stopped.
+      // The entries of posts left waiting when the process last stopped.
       await services.searchEntries.flush();
       await deps.queue.start();
     },

@@ -108,7 +108,7 @@ export class DeferredSearchEntries {
     for (;;) {
       this.#waiting = 0;
       const taken = await this.storage.transaction((trx) => indexDeferredPosts(trx, this.#batch));
-      // A post committed during the write is taken by the next round, as are marks left beyond the batch.
+      // A post committed during the write is taken by the next round, as are posts left beyond the batch.
       if (taken < this.#batch && this.#waiting === 0) return;
     }
   }
