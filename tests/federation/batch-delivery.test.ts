@@ -2,6 +2,7 @@ import type { AccessType } from "@kith/core";
 import { type ReceivedRequest, type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { giveGrants } from "../support/roles.js";
+import { federationSettled } from "../support/remote-activities.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
 /**
@@ -100,14 +101,6 @@ describe("batched deliveries", () => {
 
   const creates = (server: RemoteServer) => server.received.filter((request) => (request.body as { type?: string }).type === "Create");
 
-  /** Waits until no job of the federation queue is ready or running (retries wait for the clock). */
-  async function settle(): Promise<void> {
-    await eventually(async () => {
-      const counts = await kith.queue.counts("federation");
-      expect(counts.submitted + counts.active).toBe(0);
-    });
-  }
-
   async function deliveriesByDomain(): Promise<Record<string, { succeeded: number; failed: number }>> {
     const staff = await kith.createUser(`staff${++serial}`);
     const access: AccessType[] = ["Read"];
@@ -132,7 +125,7 @@ describe("batched deliveries", () => {
     const uri = await postPublicly();
     await eventually(() => expect(creates(first)).toHaveLength(1));
     await eventually(() => expect(creates(second)).toHaveLength(1));
-    await settle();
+    await federationSettled(kith);
     const [delivery] = creates(first);
     expect(delivery?.path).toBe("/inbox");
     const activity = delivery?.body as { object?: { id?: string }; proof?: unknown } | undefined;
@@ -163,8 +156,12 @@ describe("batched deliveries", () => {
     await followedFrom(first.origin, first.origin, names);
     await postPublicly();
     await eventually(() => expect(creates(first)).toHaveLength(6));
-    await settle();
-    expect(creates(first).map((request) => request.path).sort()).toEqual(["/inbox", ...names.map((name) => `/users/${name}/inbox`)]);
+    await federationSettled(kith);
+    expect(
+      creates(first)
+        .map((request) => request.path)
+        .sort(),
+    ).toEqual(["/inbox", ...names.map((name) => `/users/${name}/inbox`)]);
     const jobs = await kith.queue.list({ queue: "federation", limit: 10 });
     expect(jobs.map((job) => [(job.payload as { type?: string }).type, job.status])).toEqual([["kith.outbox-batch", "finished"]]);
   });
@@ -179,7 +176,7 @@ describe("batched deliveries", () => {
     await postPublicly();
     await eventually(() => expect(creates(first)).toHaveLength(1));
     await eventually(() => expect(creates(third)).toHaveLength(1));
-    await settle();
+    await federationSettled(kith);
     expect(second.received).toEqual([]);
     expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, schedule: 0, failed: 0 });
     expect((await deliveriesByDomain())[second.host]).toEqual({ succeeded: 0, failed: 4 });
@@ -192,7 +189,7 @@ describe("batched deliveries", () => {
     await eventually(() => expect(creates(first)).toHaveLength(1));
     await eventually(() => expect(creates(third)).toHaveLength(1));
     await eventually(async () => expect((await kith.queue.list({ queue: "federation", status: "retries", limit: 10 })).length).toBe(1));
-    await settle();
+    await federationSettled(kith);
     const [retry] = await kith.queue.list({ queue: "federation", status: "retries", limit: 10 });
     expect(retry).toMatchObject({ tries: 1, payload: { type: "outbox", inbox: `${second.origin}/inbox`, attempt: 0 } });
     expect(JSON.stringify(retry?.payload)).not.toMatch(/"d":/);
@@ -209,7 +206,7 @@ describe("batched deliveries", () => {
     const before = creates(second).length;
     kith.clock.advance(HOUR);
     await eventually(() => expect(creates(second)).toHaveLength(before + 1));
-    await settle();
+    await federationSettled(kith);
     expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, failed: 0, dlq: 0 });
     expect(creates(first)).toHaveLength(1);
     expect((await deliveriesByDomain())[second.host]).toEqual({ succeeded: 1, failed: 1 });
@@ -220,10 +217,10 @@ describe("batched deliveries", () => {
     await postPublicly();
     await eventually(() => expect(creates(first)).toHaveLength(1));
     await eventually(async () => expect((await deliveriesByDomain())[second.host]?.failed).toBe(1));
-    await settle();
+    await federationSettled(kith);
     const sent = creates(second).length;
     kith.clock.advance(24 * HOUR);
-    await settle();
+    await federationSettled(kith);
     expect(creates(second)).toHaveLength(sent);
     expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, schedule: 0, failed: 0 });
   });
@@ -242,7 +239,7 @@ describe("batched deliveries", () => {
     const rfc9421 = creates(second)[0];
     expect(rfc9421?.headers["signature-input"]).toContain("sig1=");
     expect(await verified(rfc9421, second)).toBe(true);
-    await settle();
+    await federationSettled(kith);
     expect(await kv.get(["_fedify", "httpMessageSignaturesSpec", second.origin])).toBe("rfc9421");
   });
 });

@@ -39,6 +39,33 @@ async function matching(storage: Storage, word: string): Promise<string[]> {
   return rows.map((row) => row.status_id);
 }
 
+const REMOTE_ACCOUNT = "ac_r";
+
+/** A remote account to store posts of by hand. */
+async function storeRemoteAccount(storage: Storage, now: string): Promise<void> {
+  await sql`INSERT INTO accounts (id, username, domain, acct_key, uri, created_at, updated_at)
+    VALUES (${REMOTE_ACCOUNT}, 'rita', 'remote.test', 'rita@remote.test', 'https://remote.test/users/rita', ${now}, ${now})`.execute(
+    storage.db,
+  );
+}
+
+/** A post from another server stored by hand, as no part of Kith counts it. */
+async function storeRemotePostByHand(storage: Storage, post: { id: string; accountId: string; text: string; now: string }): Promise<void> {
+  await storage.db
+    .insertInto("statuses")
+    .values({
+      id: post.id,
+      account_id: post.accountId,
+      local: writeFlag(false),
+      text: post.text,
+      content: `<p>${post.text}</p>`,
+      visibility: "public",
+      created_at: post.now,
+      updated_at: post.now,
+    })
+    .execute();
+}
+
 describe("full-text entries of other servers' posts (SQLite)", () => {
   let remote: RemoteServer;
   let kith: TestKith;
@@ -95,20 +122,7 @@ describe("full-text entries of other servers' posts (SQLite)", () => {
   it("finds a waiting post stored by hand, which no one counted", async () => {
     const author = await kith.storage.db.selectFrom("accounts").select("id").where("uri", "=", mallory().id.href).executeTakeFirstOrThrow();
     const id = kith.ids.next("status");
-    const now = kith.clock.now().toISOString();
-    await kith.storage.db
-      .insertInto("statuses")
-      .values({
-        id,
-        account_id: author.id,
-        local: writeFlag(false),
-        text: "greengage",
-        content: "<p>greengage</p>",
-        visibility: "public",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await storeRemotePostByHand(kith.storage, { id, accountId: author.id, text: "greengage", now: kith.clock.now().toISOString() });
     expect(await entryOf(kith.storage, id)).toEqual({ waiting: true, indexed: false });
     expect(await search("greengage")).toEqual([id]);
   });
@@ -136,20 +150,8 @@ describe("full-text entries left waiting by a process that stopped (SQLite)", ()
     const now = "2026-11-01T00:00:00.000Z";
     const before = createSqliteStorage({ filename });
     await before.migrate();
-    await sql`INSERT INTO accounts (id, username, domain, acct_key, uri, created_at, updated_at)
-      VALUES ('ac_r', 'rita', 'remote.test', 'rita@remote.test', 'https://remote.test/users/rita', ${now}, ${now})`.execute(before.db);
-    await before.db
-      .insertInto("statuses")
-      .values({
-        id: "st_left",
-        account_id: "ac_r",
-        local: writeFlag(false),
-        text: "sloe",
-        content: "<p>sloe</p>",
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await storeRemoteAccount(before, now);
+    await storeRemotePostByHand(before, { id: "st_left", accountId: REMOTE_ACCOUNT, text: "sloe", now });
     expect(await entryOf(before, "st_left")).toEqual({ waiting: true, indexed: false });
     await before.close();
 
@@ -171,21 +173,9 @@ describe("a failed write of waiting entries (SQLite)", () => {
     storage = createSqliteStorage({ filename: ":memory:" });
     await storage.migrate();
     const now = "2026-11-01T00:00:00.000Z";
-    await sql`INSERT INTO accounts (id, username, domain, acct_key, uri, created_at, updated_at)
-      VALUES ('ac_r', 'rita', 'remote.test', 'rita@remote.test', 'https://remote.test/users/rita', ${now}, ${now})`.execute(storage.db);
+    await storeRemoteAccount(storage, now);
     for (const n of [1, 2, 3])
-      await storage.db
-        .insertInto("statuses")
-        .values({
-          id: `st_${n}`,
-          account_id: "ac_r",
-          local: writeFlag(false),
-          text: `bramble ${n}`,
-          content: "",
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await storeRemotePostByHand(storage, { id: `st_${n}`, accountId: REMOTE_ACCOUNT, text: `bramble ${n}`, now });
   });
   afterAll(() => storage?.close());
 

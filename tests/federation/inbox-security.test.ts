@@ -1,5 +1,6 @@
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { federationSettled } from "../support/remote-activities.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
 /**
@@ -41,21 +42,26 @@ describe("inbox security", () => {
     };
   }
 
-  /** Waits until the federation queue has nothing left to work. */
-  async function settle(): Promise<void> {
-    await eventually(async () => {
-      const counts = await kith.queue.counts("federation");
-      expect(counts.submitted + counts.active).toBe(0);
-    });
-  }
-
   async function sideEffects(): Promise<{ follows: number; requests: number; remoteAccounts: number }> {
-    await settle();
+    await federationSettled(kith);
     const db = kith.storage.db;
     const count = async (table: "follows" | "follow_requests") =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const remoteAccounts = Number(
-      (await db.selectFrom("accounts").select((eb) => eb.fn.countAll<number>().as("n")).where("domain", "is not", null).executeTakeFirstOrThrow()).n,
+      (
+        await db
+          .selectFrom("accounts")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("domain", "is not", null)
+          .executeTakeFirstOrThrow()
+      ).n,
     );
     return { follows: await count("follows"), requests: await count("follow_requests"), remoteAccounts };
   }
@@ -92,7 +98,11 @@ describe("inbox security", () => {
 
   it("refuses a wrong signature (the signature of another request)", async () => {
     const signed = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(), mallory());
-    const other = await remote.signedPost("https://kith.test/users/alice/inbox", { ...followOf(), id: `${mallory().id.href}/x` }, mallory());
+    const other = await remote.signedPost(
+      "https://kith.test/users/alice/inbox",
+      { ...followOf(), id: `${mallory().id.href}/x` },
+      mallory(),
+    );
     const headers = new Headers(signed.headers);
     const signature = other.headers.get("signature") ?? "";
     headers.set("signature", signature.replace(/signature="[^"]+"/, `signature="${btoa("not the signature")}"`));
@@ -103,7 +113,10 @@ describe("inbox security", () => {
 
   it("refuses a valid signature by a key that is not the claimed actor's", async () => {
     for (const spec of ["draft-cavage-http-signatures-12", "rfc9421"] as const) {
-      const request = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(mallory()), mallory(), { keyOf: eve(), spec });
+      const request = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(mallory()), mallory(), {
+        keyOf: eve(),
+        spec,
+      });
       const response = await post(request);
       expect(response.status).toBe(401);
     }
@@ -169,12 +182,14 @@ describe("inbox security", () => {
     const again = first.clone();
     const shared = await remote.signedPost("https://kith.test/inbox", follow, mallory());
     expect((await post(first)).status).toBe(202);
-    await settle();
+    await federationSettled(kith);
     expect((await post(again)).status).toBeLessThan(300);
     expect((await post(shared)).status).toBeLessThan(300);
     expect(await sideEffects()).toEqual({ follows: 1, requests: 0, remoteAccounts: 1 });
     // The Accept went out once.
-    await eventually(() => expect(remote.received.filter((r) => (r.body as { type?: string }).type === "Accept").length).toBeGreaterThan(0));
+    await eventually(() =>
+      expect(remote.received.filter((r) => (r.body as { type?: string }).type === "Accept").length).toBeGreaterThan(0),
+    );
     const accepts = remote.received.filter(
       (r) => (r.body as { type?: string; object?: unknown }).type === "Accept" && JSON.stringify(r.body).includes(String(follow.id)),
     );
@@ -208,10 +223,14 @@ describe("inbox security", () => {
       for (const spec of ["draft-cavage-http-signatures-12", "rfc9421"] as const) {
         const key = await keyClaimingBob();
         // Fedify fetches the key for a request of mallory's own (refused: the key is not hers); the next request finds it cached.
-        const own = await post(await remote.signedPost("https://kith.test/users/alice/inbox", followOf(mallory()), mallory(), { keyOf: key, spec }));
+        const own = await post(
+          await remote.signedPost("https://kith.test/users/alice/inbox", followOf(mallory()), mallory(), { keyOf: key, spec }),
+        );
         expect(own.status).toBe(401);
         for (let attempt = 0; attempt < 2; attempt++) {
-          const response = await post(await remote.signedPost("https://kith.test/users/alice/inbox", followOf(bob()), bob(), { keyOf: key, spec }));
+          const response = await post(
+            await remote.signedPost("https://kith.test/users/alice/inbox", followOf(bob()), bob(), { keyOf: key, spec }),
+          );
           expect(response.status).toBe(401);
           expect(await response.json()).toMatchObject({ code: "federation.signer_not_actor" });
         }
@@ -291,7 +310,13 @@ describe("inbox security", () => {
     expect(proved.proof).toMatchObject({ type: "DataIntegrityProof", cryptosuite: "eddsa-jcs-2022" });
     const tampered = { ...proved, id: `${mallory().id.href}/follows/tampered` };
     const send = (body: unknown) =>
-      post(new Request("https://kith.test/users/alice/inbox", { method: "POST", headers: { "content-type": "application/activity+json" }, body: JSON.stringify(body) }));
+      post(
+        new Request("https://kith.test/users/alice/inbox", {
+          method: "POST",
+          headers: { "content-type": "application/activity+json" },
+          body: JSON.stringify(body),
+        }),
+      );
     expect((await send(tampered)).status).toBe(401);
     expect(await sideEffects()).toEqual(NOTHING);
     expect((await send(proved)).status).toBe(202);

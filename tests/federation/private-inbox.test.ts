@@ -1,6 +1,7 @@
 import { createSafeFetch } from "@kith/core";
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { federationSettled } from "../support/remote-activities.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
 /**
@@ -57,21 +58,17 @@ describe("deliveries to inboxes at non-public addresses", () => {
     });
     expect(answer.status).toBe(202);
     await eventually(async () => {
-      const row = await kith.storage.db.selectFrom("follows").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const row = await kith.storage.db
+        .selectFrom("follows")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
       expect(Number(row.n)).toBe(1);
     });
     const posted = await kith.request("POST", "/api/v1/statuses", { token: aliceToken, json: { status: "hello", visibility: "public" } });
     expect(posted.status).toBe(200);
     expect(await kith.federation.sendFollow("alice", mallory().id.href)).not.toBeNull();
     expect(await kith.federation.sendFollow("alice", mallory().id.href, { immediate: true })).not.toBeNull();
-    await settle();
-  }
-
-  async function settle(): Promise<void> {
-    await eventually(async () => {
-      const counts = await kith.queue.counts("federation");
-      expect(counts.submitted + counts.active).toBe(0);
-    });
+    await federationSettled(kith);
   }
 
   const types = () => remote.received.map((request) => (request.body as { type?: string }).type).sort();

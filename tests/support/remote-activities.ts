@@ -15,7 +15,10 @@ export function publicNoteCreate(actor: string, noteId: string, html: string): R
   };
 }
 
-/** Waits until the federation queue is empty: the first activity of an unknown sender is handled by a worker. */
+/**
+ * Waits until no job of the federation queue is ready or running (retries wait for the clock): the first activity
+ * of an unknown sender, for one, is handled by a worker.
+ */
 export async function federationSettled(kith: TestKith): Promise<void> {
   await eventually(async () => {
     const counts = await kith.queue.counts("federation");
