@@ -1,6 +1,7 @@
 import { LanguageString } from "@fedify/fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import { BoundedMap } from "../bounded-map.js";
+import { parseInstant } from "./instant.js";
 
 /**
  * Single values of a compact document, turned into what Fedify's parse
@@ -16,20 +17,20 @@ export function iriOf(value: unknown): URL | null {
 }
 
 /**
- * The last instant read: an activity and its object usually carry the same
- * `published`, and the polyfill's parse is the reader's costliest step.
- * Instants are immutable, so sharing one is safe.
+ * An `xsd:dateTime`, read as Fedify reads it (a missing offset is taken as
+ * UTC); null when Fedify's parse would throw. The common form is read
+ * without the polyfill, whose parse was the reader's costliest step and
+ * whose instants Fedify's constructors then check through a slow
+ * `epochNanoseconds`; any other form goes to the polyfill, which reads or
+ * refuses it as Fedify's own parse does.
  */
-let lastInstant: { readonly text: string; readonly instant: Temporal.Instant } | null = null;
-
-/** An `xsd:dateTime`, read as Fedify reads it (a missing offset is taken as UTC); null when Fedify's parse would throw. */
 export function instantOf(value: unknown): Temporal.Instant | null {
   if (typeof value !== "string") return null;
-  if (lastInstant?.text === value) return lastInstant.instant;
+  const text = /[Z+-]/.test(value.substring(19)) ? value : `${value}Z`;
+  const instant = parseInstant(text);
+  if (instant !== null) return instant;
   try {
-    const instant = Temporal.Instant.from(/[Z+-]/.test(value.substring(19)) ? value : `${value}Z`);
-    lastInstant = { text: value, instant };
-    return instant;
+    return Temporal.Instant.from(text);
   } catch {
     return null;
   }

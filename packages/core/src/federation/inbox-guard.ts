@@ -56,7 +56,8 @@ function actorHostOf(activity: unknown): string | null {
 function signedAtOf(headers: Headers): number | null {
   const times: number[] = [];
   const date = headers.get("date");
-  if (date !== null && !Number.isNaN(Date.parse(date))) times.push(Date.parse(date));
+  const dated = date === null ? Number.NaN : Date.parse(date);
+  if (!Number.isNaN(dated)) times.push(dated);
   const text = `${headers.get("signature") ?? ""} ${headers.get("signature-input") ?? ""}`;
   for (const match of text.matchAll(/created="?(\d{1,12})"?/gi)) times.push(Number(match[1]) * 1000);
   return times.length === 0 ? null : Math.max(...times);
