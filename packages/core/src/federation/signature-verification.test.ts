@@ -50,6 +50,25 @@ describe("signature verification", () => {
     });
   }
 
+  it("reads a Digest written without its padding, but not another spelling of the same bytes", async () => {
+    const pair = await rsaPair();
+    const request = await signed("draft-cavage-http-signatures-12", pair.privateKey);
+    const canonical = createHash("sha256").update(BODY).digest("base64");
+    const withDigest = (value: string): Headers => {
+      const headers = new Headers(request.headers);
+      headers.set("digest", `SHA-256=${value}`);
+      return headers;
+    };
+    expect(readSignature(await partsOf(request, withDigest(canonical)), now())).not.toBeNull();
+    expect(readSignature(await partsOf(request, withDigest(canonical.replace(/=+$/, ""))), now())).not.toBeNull();
+    // The last character before the padding carries two bits that decoding drops: flipping one spells the same bytes.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const last = canonical.length - 2;
+    const respelled = `${canonical.slice(0, last)}${alphabet[alphabet.indexOf(canonical[last] ?? "A") ^ 1]}=`;
+    expect(Buffer.from(respelled, "base64").equals(Buffer.from(canonical, "base64"))).toBe(true);
+    expect(readSignature(await partsOf(request, withDigest(respelled)), now())).toBeNull();
+  });
+
   it("reads no draft-cavage signature without a digest, not covering the host, or of another algorithm", async () => {
     const pair = await rsaPair();
     const request = await signed("draft-cavage-http-signatures-12", pair.privateKey);
