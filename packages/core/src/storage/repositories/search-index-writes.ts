@@ -5,9 +5,9 @@ import type { Database } from "../schema.js";
  * SQLite: writes the full-text entries of posts the insert trigger left out
  * (those written with a pending-reactions row, migration 0019, and posts from
  * other servers, migration 0023). A post gone meanwhile, a boost or a post
- * already indexed is skipped, so running it twice writes nothing more. The post's text is read now: an edit made before
- * its entry was written (which the update trigger could not apply) is
- * indexed as it stands.
+ * already indexed is skipped, so running it twice writes nothing more. The
+ * post's text is read now: an edit made before its entry was written (which
+ * the update trigger could not apply) is indexed as it stands.
  */
 export async function indexPostsForSearch(db: Kysely<Database>, statusIds: readonly string[]): Promise<void> {
   if (statusIds.length === 0) return;
