@@ -11,7 +11,8 @@ import {
 } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeIfPostgres } from "../support/real-servers.js";
-import { countedStorage } from "../support/statement-counter.js";
+import { type QueueStore, endJob, finishJob } from "../../packages/core/src/queue/job-transitions.js";
+import { StatementCounter, countedStorage } from "../support/statement-counter.js";
 import { type TestDatabase, postgresDatabase, sqliteMemoryDatabase } from "./engines.js";
 
 /**
@@ -25,7 +26,13 @@ const ids = new MonotonicIdGenerator(systemClock, systemRandom);
 
 function queueOn(
   storage: Storage,
-  options: { processId?: string; leaseMs?: number; pollIntervalMs?: number; idlePollIntervalMs?: number; finishedJobRetentionMs?: number } = {},
+  options: {
+    processId?: string;
+    leaseMs?: number;
+    pollIntervalMs?: number;
+    idlePollIntervalMs?: number;
+    finishedJobRetentionMs?: number;
+  } = {},
 ): SqlQueue {
   return new SqlQueue({ storage, ids, pollIntervalMs: 20, heartbeatIntervalMs: 100, ...options });
 }
@@ -237,6 +244,55 @@ function defineCases(openDatabase: () => Promise<TestDatabase>, options: { multi
     // A job whose lease still runs belongs to its (live) worker.
     await sleep(100);
     expect((await queue.get(held))?.status).toBe("active");
+  });
+
+  it("ends an attempt and counts it together, and neither for an attempt it no longer holds", async () => {
+    const future = new Date(Date.now() + 60_000).toISOString();
+    const active = async () => {
+      const id = ids.next("job");
+      await insertRow(database.storage, { id, state: "active", payload: "{}", tries: 1, maxAttempts: 3, lockedUntil: future });
+      return { id, queue: "work", tries: 1 };
+    };
+    // insertRow's active jobs are held by this process id.
+    const holder = "a-process-that-died";
+    const now = new Date();
+    const today = async () => (await track(queueOn(database.storage)).statsPerDay(1, "work")).at(-1);
+
+    const done = await active();
+    // Where a statement's `with` may write, one statement outside a transaction: the counts' row is locked the
+    // database server's own time only.
+    const counter = new StatementCounter();
+    const counted = countedStorage(database.storage, counter);
+    let transactions = 0;
+    const store: QueueStore = {
+      db: counted.db,
+      capabilities: counted.capabilities,
+      transaction: (work) => {
+        transactions++;
+        return counted.transaction(work);
+      },
+    };
+    expect(await finishJob(store, done, holder, now)).toBe(true);
+    expect({ statements: counter.count, transactions }).toEqual(
+      database.storage.capabilities.writingWith ? { statements: 1, transactions: 0 } : { statements: 2, transactions: 1 },
+    );
+    expect(
+      (await database.storage.db.selectFrom("jobs").selectAll().where("id", "=", done.id).executeTakeFirstOrThrow()).locked_by,
+    ).toBeNull();
+    // The same attempt again, another process's, an older try's: none holds the job, and nothing is counted.
+    expect(await finishJob(database.storage, done, holder, now)).toBe(false);
+    const taken = await active();
+    expect(await finishJob(database.storage, taken, "another-process", now)).toBe(false);
+    expect(await endJob(database.storage, { ...taken, tries: 2 }, holder, { state: "failed", error: "no" }, now)).toBe(false);
+    expect((await track(queueOn(database.storage)).get(taken.id))?.status).toBe("active");
+    expect(await today()).toMatchObject({ finished: 1, failed: 0 });
+
+    expect(await endJob(database.storage, taken, holder, { state: "failed", error: "no" }, now)).toBe(true);
+    expect((await track(queueOn(database.storage)).get(taken.id))?.lastError).toBe("no");
+    // Many at once, as a queue's workers finish: each counted once.
+    const many = await Promise.all(Array.from({ length: 12 }, active));
+    expect(await Promise.all(many.map((claim) => finishJob(database.storage, claim, holder, now)))).toEqual(many.map(() => true));
+    expect(await today()).toMatchObject({ finished: 13, failed: 1 });
   });
 
   it("deletes finished jobs past their retention, and keeps newer finished, failed and waiting ones", async () => {

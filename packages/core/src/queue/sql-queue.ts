@@ -135,7 +135,11 @@ export class SqlQueue implements Queue {
 
   constructor(options: SqlQueueOptions) {
     this.#storage = options.storage;
-    this.#store = { db: options.storage.db, transaction: (work) => options.storage.transaction(work) };
+    this.#store = {
+      db: options.storage.db,
+      transaction: (work) => options.storage.transaction(work),
+      capabilities: options.storage.capabilities,
+    };
     this.#ids = options.ids;
     this.#clock = options.clock ?? systemClock;
     this.#pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 200);
