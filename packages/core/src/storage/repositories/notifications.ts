@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../compiled-once.js";
+import { fencedSubquery } from "../exists-fence.js";
 import { readInSlices } from "../id-slices.js";
 import { idPageQuery } from "../paginate-by-id.js";
 import type { Database } from "../schema.js";
@@ -331,6 +332,13 @@ export function reachedAccounts(
     .select("recipient.id")
     .where("recipient.domain", "is", null)
     .where(({ and, exists, not, or, selectFrom }) => {
+      // The sender found by its key alone, fenced: next to a condition on its domain, PostgreSQL's planner may walk
+      // the domain index over every remote account instead (it did for each incoming Like, on a count of remote
+      // accounts not yet in its statistics).
+      const sender = fencedSubquery(
+        db,
+        db.selectFrom("accounts").select(["accounts.id", "accounts.domain"]).where("accounts.id", "=", args.fromId),
+      ).as("sender");
       const rules = [
         not(
           exists(
@@ -366,10 +374,7 @@ export function reachedAccounts(
               .where(
                 "account_domain_blocks.domain",
                 "in",
-                selectFrom("accounts as sender")
-                  .select("sender.domain")
-                  .where("sender.id", "=", args.fromId)
-                  .where("sender.domain", "is not", null),
+                selectFrom(sender).select("sender.domain").where("sender.domain", "is not", null),
               ),
           ),
         ),
@@ -377,9 +382,8 @@ export function reachedAccounts(
         or([
           not(
             exists(
-              selectFrom("accounts as sender")
+              selectFrom(sender)
                 .select("sender.id")
-                .where("sender.id", "=", args.fromId)
                 .where(sql<boolean>`not ${notFromLimitedDomain("sender.domain", "sender.id", null)}`),
             ),
           ),
