@@ -1,4 +1,5 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
+import { eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StatusBody, block, follow, get, post } from "./statuses-support.js";
 import { type CompatEngine, describeOnEngines } from "../support/compat-server.js";
@@ -217,6 +218,33 @@ describeOnEngines("posts", (engine: CompatEngine) => {
         .execute();
       expect((await get(kith, `/api/v1/statuses/${status.id}`, bob.token)).status).toBe(404);
       expect((await get(kith, `/api/v1/statuses/${status.id}`)).status).toBe(404);
+    });
+
+    it("leaves out of pages a suspended author's posts and the boosts of them", async () => {
+      const author = await fresh();
+      const booster = await fresh();
+      const reader = await fresh();
+      // The reader follows the booster only: the author's post reaches the reader's home as the booster's boost.
+      await follow(kith, reader, booster);
+      const status = await post(kith, author, { status: "boosted one" });
+      const boosted = await kith.request("POST", `/api/v1/statuses/${status.id}/reblog`, { token: booster.token });
+      expect(boosted.status).toBe(200);
+      const boost = (await boosted.json()) as StatusBody;
+      const own = await post(kith, booster, { status: "booster's own" });
+      const home = async () =>
+        ((await (await get(kith, "/api/v1/timelines/home?limit=40", reader.token)).json()) as StatusBody[]).map((s) => s.id);
+      const publicPage = async () =>
+        ((await (await get(kith, "/api/v1/timelines/public?limit=40")).json()) as StatusBody[]).map((s) => s.id);
+      await eventually(async () => expect(await home()).toEqual([own.id, boost.id]));
+      expect(await publicPage()).toEqual(expect.arrayContaining([status.id, own.id]));
+      const suspend = (user: TestUser) =>
+        kith.storage.db.updateTable("accounts").set({ suspended_at: new Date().toISOString() }).where("id", "=", user.account.id).execute();
+      await suspend(author);
+      expect(await home()).toEqual([own.id]);
+      expect(await publicPage()).not.toContain(status.id);
+      await suspend(booster);
+      expect(await home()).toEqual([]);
+      expect(await publicPage()).not.toContain(own.id);
     });
 
     it("filters a thread's context by what the viewer may see", async () => {

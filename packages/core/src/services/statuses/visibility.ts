@@ -21,11 +21,13 @@ import type { Database, Visibility } from "../../storage/schema.js";
  *
  * Signatures:
  *
- *   visibleTo(viewerId: Viewer, table = "statuses", db?): Expression<SqlBool>
+ *   visibleTo(viewerId: Viewer, table = "statuses", db?, options?): Expression<SqlBool>
  *     A WHERE condition over the statuses table (or an alias of it), for list
  *     queries: `db.selectFrom("statuses").where(visibleTo(viewerId, "statuses", db))`.
  *     Given the handle, each check is written as that engine probes it per
  *     post (storage/exists-fence.ts); without it, the results are the same.
+ *     A caller that joins each post's author only when not suspended, and
+ *     drops the posts without one, says so (`authorJoinedActive`).
  *
  *   visibleStatusIds(db, ids: readonly string[], viewerId: string | null): Promise<Set<string>>
  *     Which of `ids` the viewer may see, in one query.
@@ -50,16 +52,32 @@ export function isVisibility(value: string): value is Visibility {
  */
 export type Viewer = string | null | Expression<string>;
 
+/** How a caller of `visibleTo` has the rules applied. */
+export interface VisibilityOptions {
+  /**
+   * The caller joins each post's author as `suspended_at is null` and leaves out the posts it finds no author for,
+   * so the rule on suspended authors is not checked again here (a second probe of the same account a post).
+   */
+  readonly authorJoinedActive?: boolean;
+}
+
 /**
  * A WHERE condition over `table` (the statuses table or an alias of it) holding the rules above for `viewerId`,
  * each check written as `db`'s engine probes it once per post.
  */
-export function visibleTo(viewerId: Viewer, table = "statuses", db?: Kysely<Database>): Expression<SqlBool> {
+export function visibleTo(
+  viewerId: Viewer,
+  table = "statuses",
+  db?: Kysely<Database>,
+  options: VisibilityOptions = {},
+): Expression<SqlBool> {
   const id = sql.ref(`${table}.id`);
   const author = sql.ref(`${table}.account_id`);
   const visibility = sql.ref(`${table}.visibility`);
   const fence = existsFence(db);
-  const authorActive = sql<SqlBool>`exists (select 1 from accounts vis_a where vis_a.id = ${author} and vis_a.suspended_at is null${fence})`;
+  const authorActive = options.authorJoinedActive
+    ? sql<SqlBool>`${sql.lit(true)}`
+    : sql<SqlBool>`exists (select 1 from accounts vis_a where vis_a.id = ${author} and vis_a.suspended_at is null${fence})`;
   if (viewerId === null) {
     return sql<SqlBool>`(${visibility} in ('public', 'unlisted') and ${authorActive})`;
   }

@@ -1,5 +1,5 @@
 import { type Compilable, type Expression, type Kysely, type QueryCreator, type RawBuilder, type SqlBool, sql } from "kysely";
-import { type Viewer, visibleTo } from "../../services/statuses/visibility.js";
+import { type Viewer, type VisibilityOptions, visibleTo } from "../../services/statuses/visibility.js";
 import { compiledOnce } from "../compiled-once.js";
 import { existsFence } from "../exists-fence.js";
 import { joinedReads } from "../joined-reads.js";
@@ -155,16 +155,20 @@ export function visiblePostsOnPages(
   return postsOfPage(db, creator as unknown as PageCreator, sql.ref<string>("page.viewer_id")).select(sql.ref("page.place").as("place"));
 }
 
+const AUTHOR_JOINED: VisibilityOptions = { authorJoinedActive: true };
+
 /** A query creator that holds the `page` being read. */
 type PageCreator = QueryCreator<Database & { page: { id: string } }>;
 
 function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer) {
   const query = creator
     .selectFrom("page")
-    .leftJoin("statuses as s", (join) => join.onRef("s.id", "=", "page.id").on(visibleTo(viewer, "s", db)))
-    .leftJoin("accounts as s_author", "s_author.id", "s.account_id")
-    .leftJoin("statuses as b", (join) => join.onRef("b.id", "=", "s.reblog_of_id").on(visibleTo(viewer, "b", db)))
-    .leftJoin("accounts as b_author", "b_author.id", "b.account_id")
+    // A post's author is joined only when not suspended, and a row without its author is no post the viewer may see
+    // (`visiblePostsOf`): the join is the visibility rule's check of the author, one probe a post instead of two.
+    .leftJoin("statuses as s", (join) => join.onRef("s.id", "=", "page.id").on(visibleTo(viewer, "s", db, AUTHOR_JOINED)))
+    .leftJoin("accounts as s_author", (join) => join.onRef("s_author.id", "=", "s.account_id").on("s_author.suspended_at", "is", null))
+    .leftJoin("statuses as b", (join) => join.onRef("b.id", "=", "s.reblog_of_id").on(visibleTo(viewer, "b", db, AUTHOR_JOINED)))
+    .leftJoin("accounts as b_author", (join) => join.onRef("b_author.id", "=", "b.account_id").on("b_author.suspended_at", "is", null))
     .select("page.id as page_id")
     .select(PARTS.flatMap((part) => part.columns.map((column) => sql.ref(`${part.alias}.${column}`).as(`${part.prefix}${column}`))))
     .orderBy("page.id", "desc");
@@ -192,7 +196,10 @@ export function visiblePageOf(rows: readonly VisiblePostRow[]): VisiblePage {
   return { ids: rows.map((row) => row.page_id), posts: visiblePostsOf(rows) };
 }
 
-/** The rows of `visiblePostsOn` as posts: those the viewer may not see left out. */
+/**
+ * The rows of `visiblePostsOn` as posts: those the viewer may not see left out, a row without its author among them
+ * (the author is joined only when not suspended), and a boosted post likewise.
+ */
 export function visiblePostsOf(rows: readonly VisiblePostRow[]): VisiblePost[] {
   const posts: VisiblePost[] = [];
   // Written out column by column: a page's 40 rows are read on every request, and building them generically (keys
