@@ -233,7 +233,7 @@ export async function replaceMentions(
  */
 export const TAG_USE_PRECISION_MS = 12 * 3_600_000;
 
-/** Runs of `insertOrReadTags` before a tag that another session inserted in the meantime is taken for missing. */
+/** Runs of `insertOrReadTags` before the upsert, which always finds every tag, is left to read them. */
 const TAG_READ_ATTEMPTS = 3;
 
 interface TagArgs extends StatementArgs {
@@ -265,13 +265,15 @@ export async function ensureTags(
     now,
     staleBefore: new Date(Date.parse(now) - TAG_USE_PRECISION_MS).toISOString(),
   };
-  if (!capabilitiesOf(db)?.writingWith) return new Map((await upsertTags(db, args)).map((row) => [row.name, row.id]));
-  for (let attempt = 1; ; attempt++) {
-    const found = new Map((await insertOrReadTags(db, args)).map((row) => [row.name, row.id]));
-    // A tag inserted by another session after this statement's snapshot was taken is neither inserted nor read here:
-    // the next run's snapshot has it.
-    if (found.size === unique.length || attempt === TAG_READ_ATTEMPTS) return found;
+  if (capabilitiesOf(db)?.writingWith) {
+    for (let attempt = 1; attempt <= TAG_READ_ATTEMPTS; attempt++) {
+      const found = new Map((await insertOrReadTags(db, args)).map((row) => [row.name, row.id]));
+      // A tag inserted by another session after this statement's snapshot was taken is neither inserted nor read
+      // here: the next run's snapshot has it.
+      if (found.size === unique.length) return found;
+    }
   }
+  return new Map((await upsertTags(db, args)).map((row) => [row.name, row.id]));
 }
 
 function newTagRows(args: TagArgs) {
@@ -286,7 +288,8 @@ function newTagRows(args: TagArgs) {
 }
 
 // One statement: an insert that touches a tag which exists already, both returning the id (SQLite: one writer, so
-// touching the row holds nobody up). Built and compiled once per number of tags.
+// touching the row holds nobody up; on PostgreSQL, the last resort that finds every tag, locking them). Built and
+// compiled once per number of tags.
 const upsertTags = compiledOnce((db, args: TagArgs) =>
   db
     .insertInto("tags")
