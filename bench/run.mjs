@@ -201,7 +201,7 @@ async function measureEngineSize(engine, size, pg, results) {
       const peakRssMb = peakKnown ? memoryMb(kith.pid).peak : null;
       const bare = measured.baseline;
       const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
-      results.rows.push({
+      const row = {
         engine,
         size,
         scenario: scenario.name,
@@ -210,15 +210,17 @@ async function measureEngineSize(engine, size, pg, results) {
         p50: measured.p50,
         p99: measured.p99,
         cpuMsPerRequest: measured.requests ? cpu / measured.requests : null,
+        waitMsPerRequest: measured.requests && measured.serverMainWaitMs !== null ? measured.serverMainWaitMs / measured.requests : null,
         peakRssMb,
         baselineRps: bare.rps,
         baselineP50: bare.p50,
         baselineP99: bare.p99,
         ratio: measured.rps / bare.rps,
         failures: failures.map(([status, count]) => `${count}×${status}`).join(", "),
-      });
+      };
+      results.rows.push(row);
       log(
-        `  ${scenario.name}: ${measured.rps.toFixed(0)} req/s (baseline ${bare.rps.toFixed(0)}), p50 ${measured.p50?.toFixed(2)} ms, p99 ${measured.p99?.toFixed(2)} ms (baseline ${bare.p50?.toFixed(2)} / ${bare.p99?.toFixed(2)} ms)`,
+        `  ${scenario.name}: ${measured.rps.toFixed(0)} req/s (baseline ${bare.rps.toFixed(0)}), p50 ${measured.p50?.toFixed(2)} ms, p99 ${measured.p99?.toFixed(2)} ms (baseline ${bare.p50?.toFixed(2)} / ${bare.p99?.toFixed(2)} ms); CPU ${row.cpuMsPerRequest?.toFixed(2) ?? "–"} ms a request, its main thread waiting ${row.waitMsPerRequest?.toFixed(2) ?? "–"} ms for a core`,
       );
       for (const line of describeStatements("per request", statements)) log(line);
     }

@@ -8,7 +8,7 @@ import { createPublicKey } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { cpuMs } from "./processes.mjs";
+import { cpuMs, mainThreadWaitMs } from "./processes.mjs";
 import { addDeliveryAudience } from "./seed.mjs";
 import { inboxActors, landedActivities, likeTargetUrls } from "./inbox-activities.mjs";
 import { statementTotals, statementsPer } from "./statement-totals.mjs";
@@ -123,12 +123,15 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
   const statementsBefore = await statementTotals(kith);
   const before = cpuMs(kith.pid);
   const mainBefore = cpuMs(kith.pid, { mainThread: true });
+  const waitBefore = mainThreadWaitMs(kith.pid);
   const since = epochMs();
   const sent = await runJson("inbox-load.mjs", [file]);
   const accepted = sent.statuses[202] ?? 0;
   const done = await waitLanded(storage.db, tag, since, accepted);
   const cpu = cpuMs(kith.pid) - before;
   const mainCpu = cpuMs(kith.pid, { mainThread: true }) - mainBefore;
+  const waitAfter = waitBefore === null ? null : mainThreadWaitMs(kith.pid);
+  const mainWait = waitAfter === null ? null : waitAfter - waitBefore;
   // Over the sends alone: read around them by the load generator, whose signing before them is not the server's load.
   const machineCpu = sent.machineMs;
   const statements = statementsPer(statementsBefore, await statementTotals(kith), done.landed);
@@ -170,7 +173,7 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
       .map(([status, n]) => `${n}×${status}`)
       .join(
         ", ",
-      )}, ${documentsFetched} actor documents fetched); answered in ${((sent.endedAt - sent.startedAt) / 1000).toFixed(1)} s, stored by ${seconds.toFixed(1)} s; CPU an activity: ${perLanded(mainCpu)} ms Kith's main thread, ${perLanded(sent.cpuMs)} ms the load generator, ${perLanded(machineCpu)} ms the whole machine`,
+      )}, ${documentsFetched} actor documents fetched); answered in ${((sent.endedAt - sent.startedAt) / 1000).toFixed(1)} s, stored by ${seconds.toFixed(1)} s; CPU an activity: ${perLanded(mainCpu)} ms Kith's main thread (which waited ${mainWait === null ? "–" : perLanded(mainWait)} ms more for a core), ${perLanded(sent.cpuMs)} ms the load generator, ${perLanded(machineCpu)} ms the whole machine`,
   };
 }
 

@@ -4,7 +4,8 @@
 // the previous answer has been read (keep-alive), for a fixed duration.
 //
 // Input: { url, method, path, headers, body?, bodyTemplate?, connections, durationMs, warmupMs, pid?, baseline? }
-// With the server's `pid`, the result has `serverCpuMs`: its CPU from the first measured window on, without the warm-up.
+// With the server's `pid`, the result has `serverCpuMs`: its CPU from the first measured window on, without the warm-up,
+// and `serverMainWaitMs`: the time its main thread waited for a core over the same span (null where Linux does not say).
 // `serverAnswered` counts every request the server answered, the warm-up's included.
 // `bodyTemplate` has `{n}` replaced by a request counter, so posts differ.
 //
@@ -14,7 +15,7 @@
 // percent within a minute; taken in turns, both sides see the same drift and their ratio stays put.
 
 import http from "node:http";
-import { cpuMs } from "./processes.mjs";
+import { cpuMs, mainThreadWaitMs } from "./processes.mjs";
 
 const spec = JSON.parse(process.argv[2]);
 const rounds = spec.baseline ? (spec.rounds ?? 3) : 1;
@@ -70,6 +71,7 @@ const statuses = {};
 // The server's CPU from its first window to the end: in the baseline's windows it may still finish work the requests
 // before left (a post's fan-out), which is theirs.
 const serverCpuBefore = spec.pid ? cpuMs(spec.pid) : null;
+const serverWaitBefore = spec.pid ? mainThreadWaitMs(spec.pid) : null;
 let serverSeconds = 0;
 let baselineSeconds = 0;
 for (let round = 0; round < rounds; round++) {
@@ -84,6 +86,9 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 const serverCpuMs = serverCpuBefore === null ? null : cpuMs(spec.pid) - serverCpuBefore;
+const serverWaitAfter = serverWaitBefore === null ? null : mainThreadWaitMs(spec.pid);
+// In the baseline's windows the server is idle, and waits for no core: the wait is that of its own windows.
+const serverMainWaitMs = serverWaitAfter === null ? null : serverWaitAfter - serverWaitBefore;
 /** The p50 and p99 of a list of nanoseconds, in milliseconds (null for an empty list). */
 function quantiles(list) {
   const sorted = list.toSorted((a, b) => a - b);
@@ -98,6 +103,7 @@ const result = {
   ...quantiles(latencies),
   statuses,
   serverCpuMs,
+  serverMainWaitMs,
   serverAnswered,
 };
 if (baseline)

@@ -30,6 +30,21 @@ export function cpuMs(pid, { mainThread = false } = {}) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
+/**
+ * Milliseconds the process's main thread has so far spent waiting for a core while it had work (runnable, not
+ * running: another process or thread had the cores), or null where Linux keeps no scheduler statistics
+ * (`/proc/<pid>/task/<pid>/schedstat`: time on a core, time waiting, in nanoseconds).
+ */
+export function mainThreadWaitMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").trim().split(/\s+/);
+    const waited = Number(fields[1]);
+    return Number.isFinite(waited) ? waited / 1e6 : null;
+  } catch {
+    return null;
+  }
+}
+
 /** CPU milliseconds the whole machine has been busy so far (all processes, every core; Linux's /proc/stat). */
 export function machineBusyMs() {
   const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);

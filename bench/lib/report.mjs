@@ -5,16 +5,16 @@ const percent = (ratio) => (ratio === undefined ? "–" : `${(ratio * 100).toFix
 
 function requestTable(rows) {
   const lines = [
-    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | peak RSS MB | baseline req/s | baseline p50 / p99 ms | Kith / baseline | errors |",
-    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | waiting for a core ms/req | peak RSS MB | baseline req/s | baseline p50 / p99 ms | Kith / baseline | errors |",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
     if (row.skipped) {
-      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | | |`);
+      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | | | |`);
       continue;
     }
     lines.push(
-      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.peakRssMb, 0)} | ${fixed(row.baselineRps, 0)} | ${fixed(row.baselineP50, 2)} / ${fixed(row.baselineP99, 2)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
+      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.waitMsPerRequest, 2)} | ${fixed(row.peakRssMb, 0)} | ${fixed(row.baselineRps, 0)} | ${fixed(row.baselineP50, 2)} / ${fixed(row.baselineP99, 2)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
     );
   }
   return lines.join("\n");
@@ -118,7 +118,9 @@ Each request scenario ran ${durationMs / 1000} s after a warm-up, with ${connect
 against Kith (\`kith serve\`, its own process) and against a bare node:http server answering the same bytes from memory
 (the baseline), in the same run and in turns: three windows of each, one after the other, so that the machine's drift in speed
 (tens of percent within a minute here) falls on both alike. CPU time is the server process's user + system time from its first
-measured window on (after the warm-up) divided by the requests it answered; peak RSS is the server's highest resident memory during the scenario.
+measured window on (after the warm-up) divided by the requests it answered; the wait for a core is the time its main thread, with
+work to do, waited while other processes had the cores (Linux's scheduler statistics), divided likewise; peak RSS is the server's
+highest resident memory during the scenario.
 
 ## Requests
 
