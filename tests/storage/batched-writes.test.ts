@@ -3,7 +3,7 @@ import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { type Kysely, sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type BatchedWriteKind, BatchedWrites, rolledBackInConflict } from "../../packages/core/src/storage/batched-writes.js";
+import { type BatchedWriteKind, BatchedWrites, rolledBackInConflict, rowInserts } from "../../packages/core/src/storage/batched-writes.js";
 import type { Database } from "../../packages/core/src/storage/schema.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
@@ -20,6 +20,7 @@ describe("batched writes", () => {
     transactions = 0;
     calls = [];
     batched = new BatchedWrites({
+      db: storage.db,
       transaction: (work) => {
         transactions++;
         return storage.transaction(work);
@@ -107,6 +108,49 @@ describe("batched writes", () => {
     expect((results[1] as PromiseFulfilledResult<string>).value).toBe("c:3");
     expect(await names()).toEqual(["a", "b", "c"]);
     expect(transactions).toBe(4);
+  });
+
+  describe("a kind whose items one statement writes", () => {
+    /** For each statement: whether it ran in a transaction, and its rows. */
+    let statements: { inTransaction: boolean; names: string[] }[];
+    beforeEach(() => {
+      statements = [];
+    });
+    /** Lists of names, inserted three a statement. */
+    const rows = rowInserts<string>(async (db, names) => {
+      statements.push({ inTransaction: db.isTransaction, names: [...names] });
+      await sql`INSERT INTO items (name) VALUES ${sql.join(names.map((name) => sql`(${name})`))}`.execute(db);
+    }, 3);
+
+    it("writes a batch of its items alone with that statement, outside any transaction", async () => {
+      await Promise.all([batched.write(rows, ["a", "b"]), batched.write(rows, ["c"])]);
+      expect(await names()).toEqual(["a", "b", "c"]);
+      expect(statements).toEqual([{ inTransaction: false, names: ["a", "b", "c"] }]);
+      expect(transactions).toBe(0);
+    });
+
+    it("writes in a transaction when another kind shares the batch, or the rows need more than one statement", async () => {
+      await Promise.all([batched.write(rows, ["a"]), insert("b")]);
+      expect(transactions).toBe(1);
+      await batched.write(rows, ["c", "d", "e", "f"]);
+      expect(transactions).toBe(2);
+      expect(statements).toEqual([
+        { inTransaction: true, names: ["a"] },
+        { inTransaction: true, names: ["c", "d", "e"] },
+        { inTransaction: true, names: ["f"] },
+      ]);
+      expect(await names()).toEqual(["a", "b", "c", "d", "e", "f"]);
+    });
+
+    it("fails only the list whose statement the database refuses, each list then written alone", async () => {
+      await batched.write(rows, ["a"]);
+      const results = await Promise.allSettled([batched.write(rows, ["b"]), batched.write(rows, ["a"]), batched.write(rows, ["c"])]);
+      expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect(await names()).toEqual(["a", "b", "c"]);
+      expect(statements.map((statement) => statement.names)).toEqual([["a"], ["b", "a", "c"], ["b"], ["a"], ["c"]]);
+      expect(statements.every((statement) => !statement.inTransaction)).toBe(true);
+      expect(transactions).toBe(0);
+    });
   });
 });
 

@@ -9,6 +9,29 @@ import type { Database } from "./schema.js";
  */
 export interface BatchedWriteKind<T, R = void> {
   write(trx: Kysely<Database>, items: readonly T[]): Promise<readonly R[]> | Promise<void>;
+  /**
+   * Whether `write` writes `items` with one statement on `db`'s engine. A batch of this kind's items alone is then
+   * written without a transaction of its own: one statement is atomic by itself, and on a database server the
+   * transaction's `commit` is a round trip of its own (a batch of an incoming Like's notifications was two).
+   */
+  oneStatement?(db: Kysely<Database>, items: readonly T[]): boolean;
+}
+
+/**
+ * A kind whose items are lists of rows that `insert` writes, the rows of a batch's lists together, `perStatement` rows
+ * a statement (one statement, and no transaction, for a batch of this kind alone within that many rows).
+ */
+export function rowInserts<Row>(
+  insert: (db: Kysely<Database>, rows: readonly Row[]) => Promise<void>,
+  perStatement: number,
+): BatchedWriteKind<readonly Row[]> {
+  return {
+    async write(trx, lists) {
+      const rows = lists.flat();
+      for (let start = 0; start < rows.length; start += perStatement) await insert(trx, rows.slice(start, start + perStatement));
+    },
+    oneStatement: (_db, lists) => lists.reduce((count, list) => count + list.length, 0) <= perStatement,
+  };
 }
 
 /** A piece of work run in a batch's transaction: its own small transaction, committed with the others. */
@@ -60,7 +83,9 @@ export function rolledBackInConflict(error: unknown): boolean {
  * rows it writes (the pages it touched are written to the log again, a page
  * shared by ten rows once), so ten posts in one batch cost much less than ten
  * batches. Nothing waits for a batch to fill: a lone item is written on the
- * next turn, as it would have been alone.
+ * next turn, as it would have been alone. A batch of one kind's items that
+ * one statement writes (`BatchedWriteKind.oneStatement`: the notifications
+ * of the moment) needs no transaction, and is written without one.
  *
  * An item that fails would roll the whole batch back, so a failed batch is
  * written again one item at a time: only the failing item fails. A kind must
@@ -85,7 +110,7 @@ export class BatchedWrites {
   readonly #batchesAtOnce: number;
 
   constructor(
-    private readonly storage: Pick<Storage, "transaction">,
+    private readonly storage: Pick<Storage, "transaction" | "db">,
     options: BatchedWritesOptions = {},
   ) {
     this.#batchesAtOnce = Math.max(1, Math.trunc(options.batchesAtOnce ?? 1));
@@ -147,16 +172,18 @@ export class BatchedWrites {
       else byKind.set(waiting.kind, [waiting]);
     }
     const results = new Map<Waiting, unknown>();
+    const writeKinds = async (db: Kysely<Database>): Promise<void> => {
+      for (const [kind, same] of byKind) {
+        const written = await kind.write(
+          db,
+          same.map((waiting) => waiting.item),
+        );
+        if (written) for (const [i, waiting] of same.entries()) results.set(waiting, written[i]);
+      }
+    };
     try {
-      await this.storage.transaction(async (trx) => {
-        for (const [kind, same] of byKind) {
-          const written = await kind.write(
-            trx,
-            same.map((waiting) => waiting.item),
-          );
-          if (written) for (const [i, waiting] of same.entries()) results.set(waiting, written[i]);
-        }
-      });
+      if (this.#isOneStatement(byKind)) await writeKinds(this.storage.db);
+      else await this.storage.transaction(writeKinds);
     } catch (error) {
       if (batch.length > 1) {
         for (const waiting of batch) await this.#commit([waiting]);
@@ -171,5 +198,18 @@ export class BatchedWrites {
       return;
     }
     for (const waiting of batch) waiting.resolve(results.get(waiting));
+  }
+
+  /** Whether a batch of these kinds is written by one statement: one kind's items that its `oneStatement` says are. */
+  #isOneStatement(byKind: ReadonlyMap<BatchedWriteKind<unknown, unknown>, readonly Waiting[]>): boolean {
+    const [only, ...others] = byKind;
+    if (only === undefined || others.length > 0) return false;
+    const [kind, same] = only;
+    return (
+      kind.oneStatement?.(
+        this.storage.db,
+        same.map((waiting) => waiting.item),
+      ) === true
+    );
   }
 }

@@ -16,7 +16,7 @@ import {
   recipientsReached,
   setReadAt,
 } from "../../storage/repositories/notifications.js";
-import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writes.js";
+import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import { streamChannels } from "../streaming/channels.js";
 import { GROUPABLE_TYPES, type NotificationGroup, groupKeyFor, groupNotifications } from "./notification-groups.js";
@@ -62,14 +62,7 @@ export interface NotificationGroupPage {
 const ROWS_PER_INSERT = 1_000;
 
 /** The notifications written at the same moment, inserted together. */
-const notificationRows: BatchedWriteKind<readonly NotificationRecord[]> = {
-  async write(trx, batches) {
-    const records = batches.flat();
-    for (let start = 0; start < records.length; start += ROWS_PER_INSERT) {
-      await insertNotifications(trx, records.slice(start, start + ROWS_PER_INSERT));
-    }
-  },
-};
+const notificationRows: BatchedWriteKind<readonly NotificationRecord[]> = rowInserts(insertNotifications, ROWS_PER_INSERT);
 
 export interface NotifyOptions {
   /** Lets the sender be the recipient (the end of one's own poll). */

@@ -38,9 +38,11 @@ export class PendingPostReactions {
   /** Posts whose reactions have run, finished together: their full-text entries (SQLite) and records' removal. */
   readonly #finished: BatchedWriteKind<string> = {
     write: async (trx, statusIds) => {
-      if (this.deps.storage.capabilities.fullTextSearch === "fts5") await indexPostsForSearch(trx, statusIds);
+      if (this.#indexesHere()) await indexPostsForSearch(trx, statusIds);
       await deletePendingReactions(trx, statusIds);
     },
+    // Where the full-text entries are not written here, the records' removal is the one statement.
+    oneStatement: () => !this.#indexesHere(),
   };
 
   constructor(
@@ -52,6 +54,11 @@ export class PendingPostReactions {
   /** In the post's transaction, before the post is inserted. */
   record(trx: Kysely<Database>, statusId: string, now: string): Promise<void> {
     return recordPendingReactions(trx, statusId, now);
+  }
+
+  /** Whether a finished post's full-text entry is written here, with its record's removal (SQLite's). */
+  #indexesHere(): boolean {
+    return this.deps.storage.capabilities.fullTextSearch === "fts5";
   }
 
   /** The post's reactions have run. */

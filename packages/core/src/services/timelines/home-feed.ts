@@ -65,7 +65,7 @@ import {
   removeAuthorFromFeed,
   removeDomainFromFeed,
 } from "../../storage/repositories/home-feed.js";
-import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writes.js";
+import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../storage/batched-writes.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { NewLocalPost, NewPost, NewRemotePost } from "../events/domain-events.js";
@@ -124,8 +124,7 @@ export class HomeFeedWriter {
     if (!status) return;
     if (post) await this.#tellStreams([status.accountId], status.id);
     // A remote author has no home feed.
-    else if (!remotePost && (await this.#isLocal(status.accountId)))
-      await this.#deliver(status, [status.accountId], { skipRules: true });
+    else if (!remotePost && (await this.#isLocal(status.accountId))) await this.#deliver(status, [status.accountId], { skipRules: true });
     if (status.visibility === "direct") {
       const mentioned = (await mentionedLocalAccounts(db, status.id)).map((m) => m.accountId);
       const following = await readersFollowing(db, mentioned, status.accountId);
@@ -294,14 +293,7 @@ export class HomeFeedWriter {
 const ROWS_PER_INSERT = 1_000;
 
 /** The home rows of the posts fanned out at the same moment, inserted together. */
-const fanOutRows: BatchedWriteKind<readonly HomeFeedEntry[]> = {
-  async write(trx, fanOuts) {
-    const entries = fanOuts.flat();
-    for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
-      await insertHomeFeedEntries(trx, entries.slice(start, start + ROWS_PER_INSERT));
-    }
-  },
-};
+const fanOutRows: BatchedWriteKind<readonly HomeFeedEntry[]> = rowInserts(insertHomeFeedEntries, ROWS_PER_INSERT);
 
 /** A new local post as fan-out sees it: a post by a local author (no domain), not a boost. */
 function fanOutStatusOf(statusId: string, accountId: string, post: NewPost, authorDomain: string | null): FanOutStatus {
