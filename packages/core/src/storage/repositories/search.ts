@@ -257,17 +257,19 @@ async function searchWindowByWindow(
       .limit(1);
     if (below !== undefined) edge = edge.where("id", "<", below);
     if (search.minId !== undefined) edge = edge.where("id", ">", search.minId);
-    // No edge: the window reaches the oldest post (or min_id), and this is the last window.
-    const from = (await edge.executeTakeFirst())?.id;
-    const window: IdWindow = {
-      ...(from !== undefined && { from }),
+    const bounds: IdWindow = {
       ...(search.minId !== undefined && { above: search.minId }),
       ...(below !== undefined && { below }),
     };
-    const match = await windowMatches(db, flavour, search.terms, window);
-    found.push(...(await searchMatching(db, { ...unbounded, limit: wanted - found.length }, match)));
-    if (found.length >= wanted || from === undefined) return found.slice(search.offset, wanted);
-    below = from;
+    const page = { ...unbounded, limit: wanted - found.length };
+    const window =
+      flavour === "tsvector"
+        ? await windowPageWithEdge(db, page, edge, bounds)
+        : await windowPage(db, flavour, page, (await edge.executeTakeFirst())?.id, bounds);
+    found.push(...window.ids);
+    // No edge: the window reached the oldest post (or min_id), and this was the last window.
+    if (found.length >= wanted || window.from === undefined) return found.slice(search.offset, wanted);
+    below = window.from;
   }
   // Common terms, but the viewer may see few of the newest posts that have them: the older ones at once.
   const rest = await searchMatching(
@@ -281,6 +283,46 @@ async function searchWindowByWindow(
     statusTextMatches(flavour, search.terms),
   );
   return [...found, ...rest].slice(search.offset, wanted);
+}
+
+/** The matches of one window, and where it begins (undefined: it reaches the oldest post). */
+interface WindowPage {
+  readonly ids: string[];
+  readonly from: string | undefined;
+}
+
+/** The matches of the window that begins at `from`, its edge read before. */
+async function windowPage(
+  db: Kysely<Database>,
+  flavour: FullTextFlavour,
+  page: StatusSearch,
+  from: string | undefined,
+  bounds: IdWindow,
+): Promise<WindowPage> {
+  const match = await windowMatches(db, flavour, page.terms, { ...bounds, ...(from !== undefined && { from }) });
+  return { ids: await searchMatching(db, page, match), from };
+}
+
+/**
+ * The matches of the window that begins at `edge`, and that edge, in one
+ * statement: the page's query walks the window from its top, bounded by the
+ * edge the same statement reads (every id is above the empty text, so no
+ * edge bounds nothing), instead of a round trip for the edge first. For
+ * PostgreSQL, which checks a window's posts one by one (`windowMatches`).
+ */
+async function windowPageWithEdge(
+  db: Kysely<Database>,
+  page: StatusSearch,
+  edge: Expression<{ id: string }>,
+  bounds: IdWindow,
+): Promise<WindowPage> {
+  const match = await windowMatches(db, "tsvector", page.terms, bounds);
+  const matching = matchingQuery(db, page, sql<SqlBool>`(${match} and statuses.id >= coalesce(window_edge.id, ''))`);
+  const { rows } = await sql<{ edge: string | null; id: string | null }>`
+    select window_edge.id as edge, page.id from (select (${edge}) as id) as window_edge
+    left join lateral (${matching}) as page on true
+    order by page.id desc`.execute(db);
+  return { ids: rows.flatMap((row) => (row.id === null ? [] : [row.id])), from: rows[0]?.edge ?? undefined };
 }
 
 /**
@@ -328,6 +370,12 @@ async function windowMatches(
 
 /** The viewer's page of the posts meeting `match`. */
 async function searchMatching(db: Kysely<Database>, search: StatusSearch, match: Expression<SqlBool>): Promise<string[]> {
+  const rows = await matchingQuery(db, search, match).execute();
+  return rows.map((row) => row.id);
+}
+
+/** The statement of `searchMatching`. */
+function matchingQuery(db: Kysely<Database>, search: StatusSearch, match: Expression<SqlBool>) {
   const viewer = search.viewerId;
   let query = db
     .selectFrom("statuses")
@@ -348,8 +396,7 @@ async function searchMatching(db: Kysely<Database>, search: StatusSearch, match:
   if (search.accountId !== undefined) query = query.where("statuses.account_id", "=", search.accountId);
   if (search.maxId !== undefined) query = query.where("statuses.id", "<", search.maxId);
   if (search.minId !== undefined) query = query.where("statuses.id", ">", search.minId);
-  const rows = await query.orderBy("statuses.id", "desc").limit(search.limit).offset(search.offset).execute();
-  return rows.map((row) => row.id);
+  return query.orderBy("statuses.id", "desc").limit(search.limit).offset(search.offset);
 }
 
 export interface AccountSearch {
