@@ -15,6 +15,8 @@
 //   --only=home                only the scenarios whose name contains the text (here both home timelines)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
+//   KITH_BENCH_NODE_ARGS       more options for the server's node, e.g. "--trace-gc-nvp"; with
+//   KITH_BENCH_SERVER_STDOUT   a file the server's standard output is appended to (where V8's tracing prints)
 //   KITH_BENCH_STATEMENTS=1    SQLite: the server counts its statements (and SQLite's time in them), and the
 //                              scenarios print those of one request, one stored activity and one delivery
 //                              (the counting costs CPU: compare CPU figures only between runs alike).
@@ -32,6 +34,7 @@ import { report } from "./lib/report.mjs";
 import { load, memoryMb, resetPeakMemory, startBaseline, startKith } from "./lib/processes.mjs";
 import { deliveryScenario, inboxScenario, startRemoteHosts } from "./lib/federation.mjs";
 import { describeStatements, statementTotals, statementsPer } from "./lib/statement-totals.mjs";
+import { describeGcPauses, gcPausesPer, gcTotals } from "./lib/gc-pauses.mjs";
 import { rsaKeyPairs } from "./lib/http-signature.mjs";
 import { benchArgs } from "./lib/args.mjs";
 import { importBuilt } from "./lib/built.mjs";
@@ -187,6 +190,7 @@ async function measureEngineSize(engine, size, pg, results) {
     for (const scenario of captured) {
       const peakKnown = resetPeakMemory(kith.pid);
       const statementsBefore = await statementTotals(kith);
+      const gcBefore = await gcTotals(kith);
       // The server's CPU in the measured windows: the load generator reads it around each of them, after its warm-up.
       // The baseline is steady from its first request (it answers from memory): a second or two in all measures it,
       // in turns with the server's windows.
@@ -198,6 +202,7 @@ async function measureEngineSize(engine, size, pg, results) {
       });
       const cpu = measured.serverCpuMs;
       const statements = statementsPer(statementsBefore, await statementTotals(kith), measured.serverAnswered);
+      const gc = gcPausesPer(gcBefore, await gcTotals(kith), measured.serverAnswered);
       const peakRssMb = peakKnown ? memoryMb(kith.pid).peak : null;
       const bare = measured.baseline;
       const failures = Object.entries(measured.statuses).filter(([status]) => Number(status) >= 300 || Number(status) === 0);
@@ -211,6 +216,7 @@ async function measureEngineSize(engine, size, pg, results) {
         p99: measured.p99,
         cpuMsPerRequest: measured.requests ? cpu / measured.requests : null,
         waitMsPerRequest: measured.requests && measured.serverMainWaitMs !== null ? measured.serverMainWaitMs / measured.requests : null,
+        gc,
         peakRssMb,
         baselineRps: bare.rps,
         baselineP50: bare.p50,
@@ -222,6 +228,7 @@ async function measureEngineSize(engine, size, pg, results) {
       log(
         `  ${scenario.name}: ${measured.rps.toFixed(0)} req/s (baseline ${bare.rps.toFixed(0)}), p50 ${measured.p50?.toFixed(2)} ms, p99 ${measured.p99?.toFixed(2)} ms (baseline ${bare.p50?.toFixed(2)} / ${bare.p99?.toFixed(2)} ms); CPU ${row.cpuMsPerRequest?.toFixed(2) ?? "–"} ms a request, its main thread waiting ${row.waitMsPerRequest?.toFixed(2) ?? "–"} ms for a core`,
       );
+      for (const line of describeGcPauses("a request", gc)) log(line);
       for (const line of describeStatements("per request", statements)) log(line);
     }
     for (const probe of scenarios.probes) {
@@ -247,6 +254,7 @@ async function measureFederation(engine, size, kith, prepared, results) {
       const inbox = await inboxScenario({ ...context, count: inboxActivities, connections });
       results.federation.push({ engine, size, kind: "inbox", ...inbox });
       log(`  inbox: ${inbox.rate.toFixed(0)} activities/s stored (baseline ${inbox.baselineRate.toFixed(0)} verified/s); ${inbox.detail}`);
+      for (const line of describeGcPauses("a stored activity", inbox.gc)) log(line);
       for (const line of describeStatements("per stored activity", inbox.statements)) log(line);
     }
     if (args.only === "inbox") return;

@@ -12,6 +12,7 @@ import { cpuMs, mainThreadWaitMs } from "./processes.mjs";
 import { addDeliveryAudience } from "./seed.mjs";
 import { inboxActors, landedActivities, likeTargetUrls } from "./inbox-activities.mjs";
 import { statementTotals, statementsPer } from "./statement-totals.mjs";
+import { gcPausesPer, gcTotals } from "./gc-pauses.mjs";
 
 const LIB = new URL(".", import.meta.url).pathname;
 const HOSTS = 100;
@@ -121,6 +122,7 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
   const tag = `run${Date.now()}`;
   const file = specFor(tag, kith.url, count, likeTargets);
   const statementsBefore = await statementTotals(kith);
+  const gcBefore = await gcTotals(kith);
   const before = cpuMs(kith.pid);
   const mainBefore = cpuMs(kith.pid, { mainThread: true });
   const waitBefore = mainThreadWaitMs(kith.pid);
@@ -135,6 +137,7 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
   // Over the sends alone: read around them by the load generator, whose signing before them is not the server's load.
   const machineCpu = sent.machineMs;
   const statements = statementsPer(statementsBefore, await statementTotals(kith), done.landed);
+  const gc = gcPausesPer(gcBefore, await gcTotals(kith), done.landed);
   const documentsFetched = (await (await fetch(`${remote.info.control}/stats`)).json()).documentsServed - documentsBefore;
   const seconds = (done.at - sent.startedAt) / 1000;
 
@@ -164,6 +167,7 @@ export async function inboxScenario({ kith, storage, workDir, keys, remote, coun
     p99: percentile(sent.p99),
     cpuMsPerActivity: done.landed ? cpu / done.landed : null,
     statements,
+    gc,
     baselineRate: bareRate,
     baselineP50: bare.p50,
     baselineP99: bare.p99,

@@ -2,7 +2,7 @@
 // from /proc (Linux): CPU time, resident and peak memory.
 
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -108,10 +108,26 @@ export async function startKith({ dataDir, databaseUrl }) {
   if (statements) env.KITH_BENCH_STATEMENTS = statements;
   else delete env.KITH_BENCH_STATEMENTS;
   const counter = statements ? ["--import", join(ROOT, "bench/lib/statement-counter.mjs")] : [];
-  const child = spawn(process.execPath, [...profile, ...counter, join(ROOT, "apps/server/dist/cli.js"), "serve"], {
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  // The server's garbage-collection pauses, counted in every run (bench/lib/gc-observer.mjs).
+  const gc = join(dataDir, "gc.json");
+  env.KITH_BENCH_GC = gc;
+  // KITH_BENCH_NODE_ARGS: more options for the server's node (V8's, say), and KITH_BENCH_SERVER_STDOUT a file its
+  // standard output is appended to (where V8's tracing options print).
+  const nodeArgs = (process.env.KITH_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const stdout = process.env.KITH_BENCH_SERVER_STDOUT ? openSync(process.env.KITH_BENCH_SERVER_STDOUT, "a") : "ignore";
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      ...profile,
+      "--import",
+      join(ROOT, "bench/lib/gc-observer.mjs"),
+      ...counter,
+      join(ROOT, "apps/server/dist/cli.js"),
+      "serve",
+    ],
+    { env, stdio: ["ignore", stdout, "pipe"] },
+  );
   let stderr = "";
   child.stderr.on("data", (chunk) => {
     stderr = (stderr + chunk).slice(-4000);
@@ -129,6 +145,8 @@ export async function startKith({ dataDir, databaseUrl }) {
     coldStartMs,
     /** The statement totals so far (KITH_BENCH_STATEMENTS), or null. */
     statements,
+    /** The garbage-collection pause totals so far (bench/lib/gc-observer.mjs). */
+    gc,
     stderr: () => stderr,
     stop: () =>
       new Promise((resolve) => {

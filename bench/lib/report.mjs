@@ -1,11 +1,13 @@
 // bench/RESULTS.md from one run's measurements.
 
 const fixed = (value, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? "–" : value.toFixed(digits));
+/** Young and full collections' pause a unit of work, and the longest pause: "0.12 / 0.05 (7.3)". */
+const gcCell = (gc) => (gc ? `${fixed(gc.young.msPerUnit, 2)} / ${fixed(gc.full.msPerUnit, 2)} (${fixed(gc.longestMs, 1)})` : "–");
 const percent = (ratio) => (ratio === undefined ? "–" : `${(ratio * 100).toFixed(ratio < 0.1 ? 2 : 1)} %`);
 
 function requestTable(rows) {
   const lines = [
-    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | waiting for a core ms/req | peak RSS MB | baseline req/s | baseline p50 / p99 ms | Kith / baseline | errors |",
+    "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | waiting for a core ms/req | GC pauses ms/req, young / full (longest) | peak RSS MB | baseline req/s | baseline p50 / p99 ms | Kith / baseline | errors |",
     "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
@@ -14,7 +16,7 @@ function requestTable(rows) {
       continue;
     }
     lines.push(
-      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.waitMsPerRequest, 2)} | ${fixed(row.peakRssMb, 0)} | ${fixed(row.baselineRps, 0)} | ${fixed(row.baselineP50, 2)} / ${fixed(row.baselineP99, 2)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
+      `| ${row.scenario} | ${row.engine} | ${row.size} | ${fixed(row.rps, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerRequest, 2)} | ${fixed(row.waitMsPerRequest, 2)} | ${gcCell(row.gc)} | ${fixed(row.peakRssMb, 0)} | ${fixed(row.baselineRps, 0)} | ${fixed(row.baselineP50, 2)} / ${fixed(row.baselineP99, 2)} | ${percent(row.ratio)} | ${row.failures || ""} |`,
     );
   }
   return lines.join("\n");
@@ -42,16 +44,16 @@ function scalingTable(rows) {
 
 function inboxTable(rows) {
   const lines = [
-    "| engine | dataset | Kith stored/s | p50 ms | p99 ms | CPU ms/activity | baseline verified/s | baseline p50 / p99 ms | baseline CPU ms/activity | Kith / baseline | what happened |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| engine | dataset | Kith stored/s | p50 ms | p99 ms | CPU ms/activity | GC pauses ms/activity, young / full (longest) | baseline verified/s | baseline p50 / p99 ms | baseline CPU ms/activity | Kith / baseline | what happened |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
     if (row.skipped) {
-      lines.push(`| ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | | |`);
+      lines.push(`| ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | | | |`);
       continue;
     }
     lines.push(
-      `| ${row.engine} | ${row.size} | ${fixed(row.rate, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerActivity, 2)} | ${fixed(row.baselineRate, 0)} | ${fixed(row.baselineP50, 2)} / ${fixed(row.baselineP99, 2)} | ${fixed(row.baselineCpuMsPerActivity, 2)} | ${percent(row.ratio)} | ${row.detail} |`,
+      `| ${row.engine} | ${row.size} | ${fixed(row.rate, 0)} | ${fixed(row.p50, 2)} | ${fixed(row.p99, 2)} | ${fixed(row.cpuMsPerActivity, 2)} | ${gcCell(row.gc)} | ${fixed(row.baselineRate, 0)} | ${fixed(row.baselineP50, 2)} / ${fixed(row.baselineP99, 2)} | ${fixed(row.baselineCpuMsPerActivity, 2)} | ${percent(row.ratio)} | ${row.detail} |`,
     );
   }
   return lines.join("\n");
@@ -119,8 +121,10 @@ against Kith (\`kith serve\`, its own process) and against a bare node:http serv
 (the baseline), in the same run and in turns: three windows of each, one after the other, so that the machine's drift in speed
 (tens of percent within a minute here) falls on both alike. CPU time is the server process's user + system time from its first
 measured window on (after the warm-up) divided by the requests it answered; the wait for a core is the time its main thread, with
-work to do, waited while other processes had the cores (Linux's scheduler statistics), divided likewise; peak RSS is the server's
-highest resident memory during the scenario.
+work to do, waited while other processes had the cores (Linux's scheduler statistics), divided likewise; GC pauses are the
+server's main-thread garbage-collection pauses over the whole scenario (its warm-up too), young (scavenges) and full apart,
+divided by every request it answered, and the longest single pause; peak RSS is the server's highest resident memory during
+the scenario.
 
 ## Requests
 

@@ -1,0 +1,31 @@
+// Reads what bench/lib/gc-observer.mjs writes in the server (KITH_BENCH_GC): its garbage-collection pauses so far, to
+// report those of one scenario from the totals before and after it.
+
+import { flushedTotals } from "./flushed-totals.mjs";
+
+/** The server's pause totals so far, after its next flush; null when it does not count. */
+export async function gcTotals(kith) {
+  return kith.gc ? flushedTotals(kith.gc, null) : null;
+}
+
+/**
+ * The pauses between two totals: young and full collections' milliseconds per unit of work (a request, a stored
+ * activity) and how many there were, and the longest pause in between.
+ */
+export function gcPausesPer(before, after, units) {
+  if (!before || !after || !units) return null;
+  const part = (kind) => ({ count: after[kind].count - before[kind].count, msPerUnit: (after[kind].ms - before[kind].ms) / units });
+  // Noted pauses come in order: those after the last one `before` had are this scenario's.
+  const lastBefore = before.noted.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
+  const within = after.noted.filter(([at]) => at > lastBefore);
+  return { young: part("young"), full: part("full"), longestMs: within.reduce((longest, [, ms]) => Math.max(longest, ms), 0) };
+}
+
+/** One log line for `gcPausesPer`. */
+export function describeGcPauses(label, pauses) {
+  if (!pauses) return [];
+  const { young, full, longestMs } = pauses;
+  return [
+    `  garbage collection ${label}: young ${young.msPerUnit.toFixed(3)} ms (${young.count} pauses), full ${full.msPerUnit.toFixed(3)} ms (${full.count}), longest pause ${longestMs.toFixed(1)} ms`,
+  ];
+}
