@@ -116,10 +116,11 @@ export function report({ results, machine, quick, connections, durationMs, readi
   return `# Benchmark results
 
 Measured ${results.startedAt.toISOString().slice(0, 10)} by \`pnpm bench${quick ? " --quick" : ""}\` on ${machine.cpu} (${machine.cores} cores), ${machine.memoryGb.toFixed(0)} GB, ${machine.os}, Node ${machine.node}.
-Each request scenario ran ${durationMs / 1000} s after a warm-up, with ${connections} keep-alive connections from a separate load-generator process,
-against Kith (\`kith serve\`, its own process) and against a bare node:http server answering the same bytes from memory
-(the baseline), in the same run and in turns: three windows of each, one after the other, so that the machine's drift in speed
-(tens of percent within a minute here) falls on both alike. CPU time is the server process's user + system time from its first
+Each request scenario ran ${durationMs / 1000} s after a warm-up (a longer one for the first after the server's start, which
+warms the server too), with ${connections} keep-alive connections from a separate load-generator process, against Kith
+(\`kith serve\`, its own process) and against a bare node:http server answering the same bytes from memory (the baseline), in
+the same run and in turns: three windows of each, one after the other, so that the machine's drift in speed (tens of percent
+within a minute here) falls on both alike. CPU time is the server process's user + system time from its first
 measured window on (after the warm-up) divided by the requests it answered; the wait for a core is the time its main thread, with
 work to do, waited while other processes had the cores (Linux's scheduler statistics), divided likewise; GC pauses are the
 server's main-thread garbage-collection pauses over the whole scenario (its warm-up too), young (scavenges) and full apart,
