@@ -1,7 +1,8 @@
 // Loaded into `kith serve` with `--import` when KITH_BENCH_GC names a file: adds up the server's garbage-collection
-// pauses, young (scavenges) and full (mark-compact) apart, and writes the running totals, with the longest pauses
-// and when they came, to that file every 200 ms. The benchmark reads it before and after each scenario
-// (gc-pauses.mjs): a pause stops every request in the server, so it shows in the tail of the latencies.
+// pauses, young (scavenges) and full (mark-compact) apart, and writes the totals, with the longest pauses and when
+// they came, to that file when the benchmark sends the process SIGUSR2 (gc-pauses.mjs), before and after each
+// scenario: a pause stops every request in the server, so it shows in the tail of the latencies. Written on demand
+// rather than every few hundred milliseconds, so that the counting takes no time of its own from the requests.
 
 import { renameSync, writeFileSync } from "node:fs";
 import { PerformanceObserver, constants, performance } from "node:perf_hooks";
@@ -29,11 +30,9 @@ if (out && isMainThread) {
       }
     }
   }).observe({ entryTypes: ["gc"] });
-  // Written whole and renamed into place, as statement-counter.mjs does: the benchmark reads while this writes.
-  const flush = () => {
+  // Written whole and renamed into place: the benchmark waits for the file to appear, then reads it.
+  process.on("SIGUSR2", () => {
     writeFileSync(`${out}.next`, JSON.stringify(totals));
     renameSync(`${out}.next`, out);
-  };
-  setInterval(flush, 200).unref();
-  process.once("exit", flush);
+  });
 }

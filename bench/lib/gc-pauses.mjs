@@ -1,11 +1,20 @@
-// Reads what bench/lib/gc-observer.mjs writes in the server (KITH_BENCH_GC): its garbage-collection pauses so far, to
-// report those of one scenario from the totals before and after it.
+// Reads what bench/lib/gc-observer.mjs writes in the server (KITH_BENCH_GC) when asked: its garbage-collection pauses
+// so far, to report those of one scenario from the totals before and after it.
 
-import { flushedTotals } from "./flushed-totals.mjs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 
-/** The server's pause totals so far, after its next flush; null when it does not count. */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The server's pause totals so far, or null when it does not count or does not answer within a second. */
 export async function gcTotals(kith) {
-  return kith.gc ? flushedTotals(kith.gc, null) : null;
+  if (!kith.gc) return null;
+  rmSync(kith.gc, { force: true });
+  process.kill(kith.pid, "SIGUSR2");
+  for (let waited = 0; waited < 1_000; waited += 20) {
+    await sleep(20);
+    if (existsSync(kith.gc)) return JSON.parse(readFileSync(kith.gc, "utf8"));
+  }
+  return null;
 }
 
 /**
