@@ -8,11 +8,11 @@ const percent = (ratio) => (ratio === undefined ? "–" : `${(ratio * 100).toFix
 function requestTable(rows) {
   const lines = [
     "| scenario | engine | dataset | Kith req/s | p50 ms | p99 ms | CPU ms/req | waiting for a core ms/req | GC pauses ms/req, young / full (longest) | peak RSS MB | baseline req/s | baseline p50 / p99 ms | Kith / baseline | errors |",
-    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const row of rows) {
     if (row.skipped) {
-      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | | | |`);
+      lines.push(`| ${row.scenario} | ${row.engine} | ${row.size} | not measured: ${row.skipped} | | | | | | | | | | |`);
       continue;
     }
     lines.push(
