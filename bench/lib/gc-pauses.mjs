@@ -19,15 +19,12 @@ export async function gcTotals(kith) {
 
 /**
  * The pauses between two totals: young and full collections' milliseconds per unit of work (a request, a stored
- * activity) and how many there were, and the longest pause in between.
+ * activity) and how many there were, and the longest pause in between (the observer keeps it since its last writing).
  */
 export function gcPausesPer(before, after, units) {
   if (!before || !after || !units) return null;
   const part = (kind) => ({ count: after[kind].count - before[kind].count, msPerUnit: (after[kind].ms - before[kind].ms) / units });
-  // Noted pauses come in order: those after the last one `before` had are this scenario's.
-  const lastBefore = before.noted.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
-  const within = after.noted.filter(([at]) => at > lastBefore);
-  return { young: part("young"), full: part("full"), longestMs: within.reduce((longest, [, ms]) => Math.max(longest, ms), 0) };
+  return { young: part("young"), full: part("full"), longestMs: after.longestMs };
 }
 
 /** One log line for `gcPausesPer`. */
