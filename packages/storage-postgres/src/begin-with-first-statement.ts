@@ -1,4 +1,5 @@
 import pg from "pg";
+import { type StatementConfig, runStatement } from "./run-statement.js";
 
 /**
  * A transaction's `begin` sent with its first statement, in one round trip
@@ -65,9 +66,6 @@ class StatementAfterBegin extends ProtocolQuery {
   }
 }
 
-/** A statement to run on a client: its text, parameters, name when prepared, and type parsers when the pool is borrowed. */
-export type StatementConfig = pg.QueryConfig & { readonly name?: string };
-
 /** What a held-back `begin` answers Kysely with, and what a `commit` or `rollback` of an empty transaction does. */
 function emptyResult(command: string): pg.QueryResult {
   return { command, rowCount: null, oid: 0, fields: [], rows: [] };
@@ -99,13 +97,13 @@ export class TransactionStart {
 
   /** Sends `config`, after the held-back `begin` if there is one. */
   run(config: StatementConfig): Promise<pg.QueryResult> {
-    if (!this.#held) return this.client.query(config);
+    if (!this.#held) return runStatement(this.client, config);
     this.#held = false;
     const connection = (this.client as unknown as { readonly connection: ProtocolConnection }).connection;
     // The first ParseComplete of the pipeline, `begin`'s, would mark a named statement parsed before its own Parse
     // was answered: a named statement new to this connection waits for a `begin` of its own.
     if (config.name !== undefined && connection.parsedStatements[config.name] === undefined)
-      return this.client.query(BEGIN).then(() => this.client.query(config));
+      return runStatement(this.client, { text: BEGIN }).then(() => runStatement(this.client, config));
     return new Promise((resolve, reject) => {
       const query = new StatementAfterBegin({
         ...config,
@@ -121,7 +119,7 @@ export class TransactionStart {
     this.#held = false;
     // pg sends a client's queries in the order given: the cursor queued next runs inside the transaction, and fails
     // with the same error should `begin` fail.
-    this.client.query(BEGIN).catch(() => {});
+    runStatement(this.client, { text: BEGIN }).catch(() => {});
   }
 
   /** Forgets a held-back `begin` when the client goes back to the pool. */

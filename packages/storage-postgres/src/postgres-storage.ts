@@ -22,6 +22,7 @@ import pg from "pg";
 import { postgresMigrations } from "./migrations/index.js";
 import { TransactionStart } from "./begin-with-first-statement.js";
 import { StatementNames } from "./prepared-statements.js";
+import { runStatement } from "./run-statement.js";
 import { postgresTypes } from "./type-parsers.js";
 
 export interface PostgresStorageOptions {
@@ -92,7 +93,7 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
         // Another process migrated the schema under a prepared `SELECT *`: later runs prepare anew, and this one runs
         // again unnamed. Inside a transaction the failure has already aborted it, so the first error is the one told.
         names.schemaChanged();
-        return client.query(unnamed).catch(() => {
+        return runStatement(client, unnamed).catch(() => {
           throw error;
         });
       });
