@@ -23,7 +23,11 @@ export interface BatchDeliveryOptions {
   /** Queues these messages a job each, delivered as Fedify delivers one (double-knock, redirects, retries with backoff). */
   readonly handBack: (messages: readonly OutboxMessage[]) => Promise<void>;
   readonly userAgent: string;
-  /** POSTs of one batch in flight at once. @default 32 */
+  /**
+   * POSTs of one batch in flight at once. By default all of them: the sender's pool of a few connections per origin
+   * is what keeps any one server from many at a time. With 32 at once each worker waited for a server's answer
+   * before its next POST, and a post to 100 servers took longer (bench/READING.md).
+   */
   readonly concurrency?: number;
 }
 
@@ -76,7 +80,7 @@ export class BatchDelivery {
     const send: Send = { key, body: signedBody(new TextEncoder().encode(JSON.stringify(batch.message.activity))) };
     const reached: URL[] = [];
     const failed: BatchInbox[] = [];
-    await eachLimited(batch.inboxes, this.#options.concurrency ?? 32, async (entry) => {
+    await eachLimited(batch.inboxes, this.#options.concurrency ?? batch.inboxes.length, async (entry) => {
       const outcome = await this.#deliverOne(send, entry);
       if (outcome === "reached") reached.push(new URL(entry.inbox));
       else if (outcome === "failed") failed.push(entry);

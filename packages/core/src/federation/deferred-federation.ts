@@ -53,10 +53,6 @@ export function federationPartsOf(deps: ServiceDeps, services: KithServices, fet
     sender: new InboxSender({ allowPrivateAddress }),
     handBack: (messages): Promise<void> => queue.enqueueEach(messages),
     userAgent: userAgentOf(deps.config),
-    // A batch's POSTs all at once: the sender's pool of a few connections per origin is what keeps any one server
-    // from many at a time. With 32 at once each worker waited for a server's answer before its next POST, and a post
-    // to 100 servers took longer (bench/READING.md).
-    concurrency: BATCH_SIZE,
   });
   const queue: FedifyMessageQueue = new FedifyMessageQueue(deps.queue, {
     around: deliveries.around,
