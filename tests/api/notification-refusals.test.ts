@@ -5,7 +5,8 @@
  * a limited domain, and not those who muted the post's conversation (under
  * the post's own id or its conversation's); all read by one statement, on
  * both engines. A favourite's insert checks the same rules for the liked
- * post's author, and finds what the read finds.
+ * post's author, finds what the read finds, and writes the author's
+ * notification where it does.
  */
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -175,9 +176,16 @@ describeFeedsOnEngines("recipients a notification reaches", (makeKith) => {
     for (const fromId of [sender.account.id, remote.id]) {
       for (const post of posts) {
         const favourite = { id: kith.ids.next("favourite"), accountId: fromId, statusId: post.id, uri: null };
-        const added = await addFavourite(kith.storage.db, favourite, now());
+        const notice = { id: kith.ids.next("notification"), recipientId: post.author.account.id, groupKey: `favourite-${post.id}-1` };
+        const added = await addFavourite(kith.storage.db, favourite, now(), notice);
         const expected = (await reached([post.author.account.id], { fromId, conversationOf: post.id })).length === 1;
-        expect(added, `${fromId} liking a post of ${post.author.account.username}`).toEqual({ reachesAuthor: expected });
+        const liking = `${fromId} liking a post of ${post.author.account.username}`;
+        expect(added, liking).toEqual({ notificationId: expected ? notice.id : null });
+        // The notice was written by the favourite's statement where, and only where, it reached the author.
+        const written = await kith.storage.db.selectFrom("notifications").selectAll().where("id", "=", notice.id).executeTakeFirst();
+        expect(written ? [written.account_id, written.from_account_id, written.type, written.status_id] : null, liking).toEqual(
+          expected ? [post.author.account.id, fromId, "favourite", post.id] : null,
+        );
         outcomes.add(expected);
         checked++;
       }
@@ -188,7 +196,9 @@ describeFeedsOnEngines("recipients a notification reaches", (makeKith) => {
     // A favourite already there is not stored again, and tells nothing.
     const [first] = posts;
     const again = { id: kith.ids.next("favourite"), accountId: sender.account.id, statusId: first?.id ?? "", uri: null };
-    expect(await addFavourite(kith.storage.db, again, now())).toBeNull();
+    const noticeAgain = { id: kith.ids.next("notification"), recipientId: first?.author.account.id ?? "", groupKey: "again" };
+    expect(await addFavourite(kith.storage.db, again, now(), noticeAgain)).toBeNull();
+    expect(await kith.storage.db.selectFrom("notifications").select("id").where("id", "=", noticeAgain.id).execute()).toEqual([]);
   });
   it("tells a post's author of a favourite through the API only where the favourite's insert found them reached", async () => {
     const bystander = users.bystander as TestUser;

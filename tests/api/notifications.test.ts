@@ -208,6 +208,33 @@ describeFeedsOnEngines("notifications", (makeKith) => {
     );
   });
 
+  it("a favourite through the API tells the author once, on their stream and in one v2 group; one's own tells no one", async () => {
+    const [alice, bob, carol] = [await user(), await user(), await user()];
+    const mine = await post(kith, alice.account.id);
+    const seen: unknown[] = [];
+    const stop = await kith.pubsub.subscribe(`stream:user:${alice.account.id}`, (m) => seen.push(m));
+    const like = async (u: TestUser) => {
+      const response = await kith.request("POST", `/api/v1/statuses/${mine}/favourite`, { token: u.token });
+      expect(response.status).toBe(200);
+    };
+    await like(bob);
+    await like(bob);
+    await like(carol);
+    await like(alice);
+    await stop();
+    const told = await list(alice);
+    expect(told.map((n) => [n.type, n.account.id, n.status?.id ?? null])).toEqual([
+      ["favourite", carol.account.id, mine],
+      ["favourite", bob.account.id, mine],
+    ]);
+    const announced = seen.filter((m) => (m as { event: string }).event === "notification");
+    expect(announced.map((m) => (m as { notificationId: string }).notificationId)).toEqual(told.map((n) => n.id).reverse());
+    const grouped = await kith.request("GET", "/api/v2/notifications", { token: alice.token });
+    expect(((await grouped.json()) as GroupedJson).notification_groups.map((g) => [g.type, g.notifications_count])).toEqual([
+      ["favourite", 2],
+    ]);
+  });
+
   it("v2 groups favourites and boosts of one post and follows", async () => {
     const [alice, bob, carol, dave] = [await user(), await user(), await user(), await user()];
     const mine = await post(kith, alice.account.id);

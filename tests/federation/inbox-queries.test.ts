@@ -41,11 +41,11 @@ const STATEMENTS_PER_LIKE = 4;
 /**
  * On PostgreSQL a stored post is counted on its author, and a favourite on its post, by the insert's own statement
  * (a data-modifying `with`): one statement, one round trip fewer for each. The post's insert also reads its author's
- * first local followers, which the reactions read apart before (3). A Like was 4 before its insert checked who its
- * notification reaches.
+ * first local followers, which the reactions read apart before (3). A favourite's statement also writes the
+ * notification of the liked post's author (3 before; 4 before its insert checked who its notification reaches).
  */
 const POSTGRES_STATEMENTS_PER_CREATE = 2;
-const POSTGRES_STATEMENTS_PER_LIKE = 3;
+const POSTGRES_STATEMENTS_PER_LIKE = 2;
 
 const CONFIG = { origin: "https://kith.test", allowPrivateAddress: true };
 
@@ -149,6 +149,15 @@ function statementsPerActivity(
       .where("favourites.uri", "=", String(like.id))
       .executeTakeFirstOrThrow();
     expect(liked.favourites_count).toBe(1);
+    // And the liked post's author was told, within the Like's statements.
+    const told = await kith.storage.db
+      .selectFrom("notifications")
+      .innerJoin("favourites", "favourites.status_id", "notifications.status_id")
+      .select(["notifications.account_id", "notifications.type"])
+      .where("favourites.uri", "=", String(like.id))
+      .where("notifications.from_account_id", "=", (eb) => eb.selectFrom("accounts").select("id").where("uri", "=", mallory().id.href))
+      .execute();
+    expect(told).toEqual([{ account_id: alice.account.id, type: "favourite" }]);
     const postsAfter = await postsOfMallory();
     expect(postsAfter.statuses_count).toBe(postsBefore.statuses_count + 1);
     expect(postsAfter.last_status_at).not.toBeNull();

@@ -2,6 +2,7 @@ import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo, Update, isActor } from "@fedify/fedify/vocab";
 import { parseJsonArray, pollExpired } from "../api/serializers/status.js";
 import { getLogger } from "../logging.js";
+import { favouriteNotice } from "../services/notifications/favourite-notice.js";
 import { deletePin, findStatusByUri, insertPin, insertVote, listStatusIdsOfAccount } from "../storage/repositories/federated-posts.js";
 import { addFavourite, removeFavourite } from "../storage/repositories/favourites.js";
 import { type LikedLocalPost, findAccountByUri, retireRemoteAccount } from "../storage/repositories/federation-writes.js";
@@ -264,16 +265,17 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const status = await likedLocalPost(ctx, like);
     if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;
     const favourite = { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id.href };
-    const now = env.deps.clock.now().toISOString();
-    // Committed with the other activities of the same moment.
-    const added = await env.services.batchedWrites.transaction((trx) => addFavourite(trx, favourite, now));
+    const at = env.deps.clock.now();
+    const notice = favouriteNotice(env.deps.ids, at, liker.id, status);
+    // Committed with the other activities of the same moment, its author's notification with it.
+    const added = await env.services.batchedWrites.transaction((trx) => addFavourite(trx, favourite, at.toISOString(), notice));
     if (added)
       await env.services.events.emit({
         type: "favourite.created",
         accountId: liker.id,
         statusId: status.id,
         statusAccountId: status.account_id,
-        reachesAuthor: added.reachesAuthor,
+        notificationId: added.notificationId,
         received: true,
       });
   }

@@ -37,16 +37,16 @@ export type DomainEvent =
     }
   /**
    * `statusAccountId`: the liked post's author, when the code that stored the favourite had it at hand, and with it
-   * `reachesAuthor`: whether a notification from the liker reaches that author, as the statement that stored the
-   * favourite found (`AddedFavourite`). `received` (here and on its removal): the change came from another server
-   * (an incoming Like or its Undo), so there is nothing to send.
+   * `notificationId`: the author's notification that the statement storing the favourite wrote, or null when it did
+   * not reach them (`AddedFavourite`); absent, the notification is left to the event's reaction. `received` (here and
+   * on its removal): the change came from another server (an incoming Like or its Undo), so there is nothing to send.
    */
   | {
       readonly type: "favourite.created";
       readonly accountId: string;
       readonly statusId: string;
       readonly statusAccountId?: string;
-      readonly reachesAuthor?: boolean;
+      readonly notificationId?: string | null;
       readonly received?: boolean;
     }
   | { readonly type: "favourite.removed"; readonly accountId: string; readonly statusId: string; readonly received?: boolean }

@@ -72,14 +72,14 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
     await notifications.notifyMany(await rebloggersOf(db, event.statusId), event.accountId, "update", event.statusId);
   });
   events.on("favourite.created", async (event) => {
+    // The statement that stored the favourite wrote its author's notification, where it reached them.
+    if (event.notificationId !== undefined && event.statusAccountId !== undefined) {
+      if (event.notificationId !== null) await notifications.announce(event.statusAccountId, event.notificationId);
+      return;
+    }
     const recipientId = event.statusAccountId ?? (await loadNotifiedStatus(db, event.statusId))?.accountId;
-    // The statement that stored the favourite may have checked the rules for its author already.
-    const checked = event.statusAccountId !== undefined && event.reachesAuthor !== undefined;
-    if (!recipientId || (checked && !event.reachesAuthor)) return;
-    await notifications.notify(
-      { recipientId, fromAccountId: event.accountId, type: "favourite", statusId: event.statusId },
-      { audienceChecked: checked },
-    );
+    if (!recipientId) return;
+    await notifications.notify({ recipientId, fromAccountId: event.accountId, type: "favourite", statusId: event.statusId });
   });
   events.on("follow.created", async (event) => {
     if (await notifications.settleFollowRequest(event.targetAccountId, event.accountId)) return;

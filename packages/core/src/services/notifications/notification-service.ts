@@ -67,11 +67,6 @@ const notificationRows: BatchedWriteKind<readonly NotificationRecord[]> = rowIns
 export interface NotifyOptions {
   /** Lets the sender be the recipient (the end of one's own poll). */
   readonly allowSelf?: boolean;
-  /**
-   * The recipients were checked against the rules of `recipientsReached` already, by the statement that stored what
-   * the notification is about (a favourite's): they are not read again.
-   */
-  readonly audienceChecked?: boolean;
 }
 
 /** Longest a v2 unread count goes, as Mastodon caps it. */
@@ -119,15 +114,13 @@ export class NotificationService {
     const db = this.deps.storage.db;
     const now = this.#now();
     const asked = [...new Set(recipientIds)].filter((id) => options.allowSelf || id !== fromAccountId);
-    let recipients = options.audienceChecked
-      ? asked
-      : await recipientsReached(db, {
-          recipientIds: asked,
-          fromId: fromAccountId,
-          // A muted conversation stays quiet (Mastodon's "mute conversation"); a poll's end is still told.
-          conversationOf: type === "poll" ? null : statusId,
-          now,
-        });
+    let recipients = await recipientsReached(db, {
+      recipientIds: asked,
+      fromId: fromAccountId,
+      // A muted conversation stays quiet (Mastodon's "mute conversation"); a poll's end is still told.
+      conversationOf: type === "poll" ? null : statusId,
+      now,
+    });
     if (statusId && (type === "status" || type === "mention")) {
       // One notice per post: a follower who is also mentioned, or also subscribed to the thread, hears once.
       const told = await recipientsNotifiedAbout(db, recipients, statusId, ["mention", "status"]);
@@ -149,10 +142,13 @@ export class NotificationService {
     });
     // Committed with the other writes of the same moment (a notification is often written for each incoming Like).
     if (records.length > 0) await this.batchedWrites.write(notificationRows, records);
-    await Promise.all(
-      records.map((r) => this.deps.pubsub.publish(streamChannels.user(r.recipientId), { event: "notification", notificationId: r.id })),
-    );
+    await Promise.all(records.map((r) => this.announce(r.recipientId, r.id)));
     return records.map((r) => r.id);
+  }
+
+  /** Tells the recipient's streams of a notification written (by `notifyMany`, or with a favourite: `addFavourite`). */
+  async announce(recipientId: string, notificationId: string): Promise<void> {
+    await this.deps.pubsub.publish(streamChannels.user(recipientId), { event: "notification", notificationId });
   }
 
   /**

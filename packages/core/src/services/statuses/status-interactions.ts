@@ -5,6 +5,7 @@ import type { StatusRow } from "../../storage/schema.js";
 import type { BatchedWrites } from "../../storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
+import { favouriteNotice } from "../notifications/favourite-notice.js";
 import type { SettingsService } from "../settings/settings-service.js";
 import type { StatusService } from "./status-service.js";
 
@@ -35,16 +36,17 @@ export class StatusInteractions {
 
   async favourite(accountId: string, statusId: string): Promise<string> {
     const target = await this.#target(statusId, accountId);
-    const now = this.deps.clock.now().toISOString();
+    const at = this.deps.clock.now();
     const favourite = { id: this.deps.ids.next("favourite"), accountId, statusId: target.id, uri: null };
-    const added = await this.writes.transaction((trx) => addFavourite(trx, favourite, now));
+    const notice = favouriteNotice(this.deps.ids, at, accountId, target);
+    const added = await this.writes.transaction((trx) => addFavourite(trx, favourite, at.toISOString(), notice));
     if (added)
       await this.events.emit({
         type: "favourite.created",
         accountId,
         statusId: target.id,
         statusAccountId: target.account_id,
-        reachesAuthor: added.reachesAuthor,
+        notificationId: added.notificationId,
       });
     return target.id;
   }
