@@ -306,6 +306,54 @@ describeIfPostgres("batched writes, two batches at once on PostgreSQL", () => {
     expect(await deadlock("first")).toBe(1);
   });
 
+  it("gives a batch's pieces of work their statements at once, where one after another would never end", async () => {
+    const batched = new BatchedWrites(storage, BatchedWrites.optionsFor(storage));
+    const yBumped = signal();
+    const order: string[] = [];
+    // The first piece waits for the second's write: run in turn, the second would never start.
+    const waiting = batched.transaction(async (trx) => {
+      await yBumped.given;
+      await bump(trx, "x");
+      order.push("x");
+    });
+    const bumping = batched.transaction(async (trx) => {
+      await bump(trx, "y");
+      order.push("y");
+      yBumped.give();
+    });
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("timed out"), 2_000));
+    expect(await Promise.race([Promise.all([waiting, bumping]).then(() => "done"), timeout])).toBe("done");
+    expect(order).toEqual(["y", "x"]);
+    expect(await counts()).toEqual({ x: 1, y: 1 });
+  });
+
+  it("writes a batch whose piece failed again one piece at a time, once all its pieces were answered", async () => {
+    const batched = new BatchedWrites(storage, BatchedWrites.optionsFor(storage));
+    const runs = { x: 0, failing: 0, y: 0 };
+    const results = await Promise.allSettled([
+      batched.transaction(async (trx) => {
+        runs.x++;
+        await bump(trx, "x");
+        // Still writing when the failing piece has failed: the batch waits for it before it rolls back.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await bump(trx, "x");
+      }),
+      batched.transaction(async (trx) => {
+        runs.failing++;
+        await sql`INSERT INTO counters (name, n) VALUES ('x', 0)`.execute(trx);
+      }),
+      batched.transaction(async (trx) => {
+        runs.y++;
+        await bump(trx, "y");
+      }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: "23505" });
+    // Each piece ran with the batch, then alone; the rerun's writes alone were kept.
+    expect(runs).toEqual({ x: 2, failing: 2, y: 2 });
+    expect(await counts()).toEqual({ x: 2, y: 1 });
+  });
+
   it("tells a conflict's rollback from other failures by its SQLSTATE class", () => {
     expect(rolledBackInConflict(Object.assign(new Error("deadlock detected"), { code: "40P01" }))).toBe(true);
     expect(rolledBackInConflict(Object.assign(new Error("could not serialize access"), { code: "40001" }))).toBe(true);

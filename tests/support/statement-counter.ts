@@ -20,7 +20,7 @@ export class StatementCounter implements KyselyPlugin {
 /** `inner` with every statement counted (or seen by another plugin), those run in its transactions included. */
 export function countedStorage(inner: Storage, counter: KyselyPlugin): Storage {
   const db = inner.db.withPlugin(counter);
-  const transaction: Storage["transaction"] = (work) => inner.transaction((trx) => work(trx.withPlugin(counter)));
+  const transaction: Storage["transaction"] = (work, options) => inner.transaction((trx) => work(trx.withPlugin(counter)), options);
   return new Proxy(inner, {
     get(target, property) {
       if (property === "db") return db;

@@ -8,6 +8,7 @@ import type {
   StorageCapabilities,
   StorageInfo,
   TableDescription,
+  TransactionOptions,
 } from "@kith/core";
 import {
   Kysely,
@@ -21,6 +22,7 @@ import {
 import pg from "pg";
 import { postgresMigrations } from "./migrations/index.js";
 import { TransactionStart } from "./begin-with-first-statement.js";
+import { StatementPipeline, pipelinedHandle } from "./pipelined-statements.js";
 import { StatementNames } from "./prepared-statements.js";
 import { runStatement } from "./run-statement.js";
 import { postgresTypes } from "./type-parsers.js";
@@ -58,6 +60,7 @@ const CAPABILITIES: StorageCapabilities = {
   fenceCorrelatedExists: true,
   writingWith: true,
   serverRoundTrips: true,
+  pipelining: true,
 };
 
 /**
@@ -75,6 +78,7 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
     let wrapped = clients.get(client);
     if (wrapped) return wrapped;
     const start = new TransactionStart(client);
+    const pipeline = new StatementPipeline(client);
     // Kysely sends SQL text with parameters, or a cursor (a pg Submittable) when streaming.
     function query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
     function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -83,8 +87,9 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
         start.flush();
         return client.query(textOrCursor as unknown as pg.Submittable);
       }
-      const control = start.control(textOrCursor, parameters);
+      const control = (parameters.length === 0 && pipeline.control(textOrCursor)) || start.control(textOrCursor, parameters);
       if (control) return control;
+      pipeline.sending(textOrCursor);
       const name = names?.nameOf(textOrCursor);
       const unnamed = { text: textOrCursor, values: parameters as unknown[], ...(types && { types }) };
       if (name === undefined || !names) return start.run(unnamed);
@@ -102,6 +107,7 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
       query,
       release: (destroy?: boolean) => {
         start.released();
+        pipeline.released();
         client.release(destroy);
       },
       // Kysely cancels a query through the backend's process id when it has it.
@@ -159,6 +165,11 @@ class PostgresStorage extends KyselyStorage {
     super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgresMigrations);
     // Each transaction holds a connection: two open at once need two.
     this.capabilities = { ...CAPABILITIES, concurrentTransactions: poolSize > 1 };
+  }
+
+  override transaction<T>(work: (trx: Kysely<Database>) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    if (!options.concurrentStatements) return super.transaction(work);
+    return this.db.transaction().execute(async (trx) => work(await pipelinedHandle(trx)));
   }
 
   override async migrate(): Promise<MigrationReport> {

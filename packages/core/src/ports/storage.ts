@@ -43,6 +43,26 @@ export interface StorageCapabilities {
    * Absent: false.
    */
   readonly serverRoundTrips?: boolean;
+  /**
+   * A transaction opened with `concurrentStatements` sends the statements its
+   * handle is given at once together, without waiting for the answer to one
+   * before sending the next (PostgreSQL's pipelining): batched writes then
+   * give a batch's independent writes at once (`storage/batched-writes.ts`).
+   * Absent: false, and such a transaction runs its statements one after
+   * another, as any other.
+   */
+  readonly pipelining?: boolean;
+}
+
+export interface TransactionOptions {
+  /**
+   * `work` gives its handle statements from parts that do not wait for each
+   * other (a batch's independent writes, under `Promise.all`). Where the
+   * engine has `pipelining`, those given at the same moment go to the
+   * database together. `work` must not return while a statement it gave is
+   * unanswered: the transaction ends when it returns.
+   */
+  readonly concurrentStatements?: boolean;
 }
 
 export interface ConsumeOnceInput {
@@ -107,7 +127,7 @@ export interface Storage {
   readonly db: Kysely<Database>;
   readonly capabilities: StorageCapabilities;
   /** Runs `work` in one transaction; rolled back if it throws. */
-  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Applies pending numbered migrations. Safe to call at every start. */
   migrate(): Promise<MigrationReport>;
   /**

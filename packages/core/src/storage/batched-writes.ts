@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Storage } from "../ports/storage.js";
+import type { Storage, StorageCapabilities } from "../ports/storage.js";
 import type { Database } from "./schema.js";
 
 /**
@@ -15,6 +15,11 @@ export interface BatchedWriteKind<T, R = void> {
    * transaction's `commit` is a round trip of its own (a batch of an incoming Like's notifications was two).
    */
   oneStatement?(db: Kysely<Database>, items: readonly T[]): boolean;
+  /**
+   * Writes `items` giving `trx` their statements at once, for a transaction whose handle sends statements given at
+   * once together (`StorageCapabilities.pipelining`); a kind without it is written by `write` there too.
+   */
+  writeAtOnce?(trx: Kysely<Database>, items: readonly T[]): Promise<readonly R[]>;
 }
 
 /**
@@ -37,12 +42,24 @@ export function rowInserts<Row>(
 /** A piece of work run in a batch's transaction: its own small transaction, committed with the others. */
 type TransactionWork = (trx: Kysely<Database>) => Promise<unknown>;
 
-/** Runs each piece of work in turn, in the batch's transaction; each one's result is its writer's. */
+/**
+ * Runs each piece of work in the batch's transaction, in turn, or all at once where the transaction sends
+ * statements given at once together: the writers did not wait for each other, so neither does their work. Each
+ * one's result is its writer's.
+ */
 const transactionWork: BatchedWriteKind<TransactionWork, unknown> = {
   async write(trx, works) {
     const results: unknown[] = [];
     for (const work of works) results.push(await work(trx));
     return results;
+  },
+  async writeAtOnce(trx, works) {
+    // Every piece is answered before the transaction ends: one that failed must not leave another's statements to
+    // run after the rollback.
+    const settled = await Promise.allSettled(works.map(async (work) => work(trx)));
+    const failed = settled.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
   },
 };
 
@@ -91,6 +108,12 @@ export function rolledBackInConflict(error: unknown): boolean {
  * written again one item at a time: only the failing item fails. A kind must
  * therefore do nothing but write in the transaction it is given.
  *
+ * Where the storage pipelines a transaction's statements (`pipelining`:
+ * PostgreSQL), a batch's pieces of work are given to its transaction at
+ * once: their statements go to the database together instead of a round
+ * trip each, and the batch fails, to be written again piece by piece, only
+ * once every piece has been answered.
+ *
  * Where the storage's transactions may be open at once
  * (`concurrentTransactions`: PostgreSQL), two batches are written at once.
  * Each of a batch's statements is a round trip to the database server, and
@@ -110,7 +133,7 @@ export class BatchedWrites {
   readonly #batchesAtOnce: number;
 
   constructor(
-    private readonly storage: Pick<Storage, "transaction" | "db">,
+    private readonly storage: Pick<Storage, "transaction" | "db"> & { readonly capabilities?: Pick<StorageCapabilities, "pipelining"> },
     options: BatchedWritesOptions = {},
   ) {
     this.#batchesAtOnce = Math.max(1, Math.trunc(options.batchesAtOnce ?? 1));
@@ -172,18 +195,17 @@ export class BatchedWrites {
       else byKind.set(waiting.kind, [waiting]);
     }
     const results = new Map<Waiting, unknown>();
+    const atOnce = batch.length > 1 && this.storage.capabilities?.pipelining === true;
     const writeKinds = async (db: Kysely<Database>): Promise<void> => {
       for (const [kind, same] of byKind) {
-        const written = await kind.write(
-          db,
-          same.map((waiting) => waiting.item),
-        );
+        const items = same.map((waiting) => waiting.item);
+        const written = await (atOnce && kind.writeAtOnce ? kind.writeAtOnce(db, items) : kind.write(db, items));
         if (written) for (const [i, waiting] of same.entries()) results.set(waiting, written[i]);
       }
     };
     try {
       if (this.#isOneStatement(byKind)) await writeKinds(this.storage.db);
-      else await this.storage.transaction(writeKinds);
+      else await this.storage.transaction(writeKinds, { concurrentStatements: atOnce });
     } catch (error) {
       if (batch.length > 1) {
         for (const waiting of batch) await this.#commit([waiting]);

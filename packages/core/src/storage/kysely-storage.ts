@@ -8,6 +8,7 @@ import type {
   Storage,
   StorageCapabilities,
   StorageInfo,
+  TransactionOptions,
 } from "../ports/storage.js";
 import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
 import { registerStorageHandle } from "./storage-handles.js";
@@ -29,7 +30,8 @@ export abstract class KyselyStorage implements Storage {
     registerStorageHandle(db, this);
   }
 
-  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  /** A transaction's handle runs its statements one after another, whatever the options: Kysely's own. */
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     return this.db.transaction().execute(work);
   }
 

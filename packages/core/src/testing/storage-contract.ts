@@ -183,6 +183,64 @@ export function describeStorageContract(
       expect(await storage.db.selectFrom("accounts").select("id").execute()).toEqual([]);
     });
 
+    it("commits together the statements a transaction is given at once, and answers each its own", async () => {
+      const names = await storage.transaction(
+        async (trx) => {
+          const inserted = await Promise.all(
+            ["alice", "bob", "carol"].map((name, i) =>
+              trx
+                .insertInto("accounts")
+                .values(account(`us_${i}`, name))
+                .returning("username")
+                .executeTakeFirstOrThrow(),
+            ),
+          );
+          // A read given after them sees them, as in any transaction.
+          const seen = await trx.selectFrom("accounts").select("id").execute();
+          return { inserted: inserted.map((row) => row.username), seen: seen.length };
+        },
+        { concurrentStatements: true },
+      );
+      expect(names).toEqual({ inserted: ["alice", "bob", "carol"], seen: 3 });
+      expect((await storage.db.selectFrom("accounts").select("id").orderBy("id").execute()).map((row) => row.id)).toEqual([
+        "us_0",
+        "us_1",
+        "us_2",
+      ]);
+    });
+
+    it("rolls back all the statements given at once when one of them fails, and keeps answering afterwards", async () => {
+      await storage.db.insertInto("accounts").values(account("us_taken", "taken")).execute();
+      const outcomes: string[] = [];
+      await expect(
+        storage.transaction(
+          async (trx) => {
+            const settled = await Promise.allSettled([
+              trx.insertInto("accounts").values(account("us_a", "alice")).execute(),
+              trx.insertInto("accounts").values(account("us_taken", "again")).execute(),
+              trx.insertInto("accounts").values(account("us_b", "bob")).execute(),
+            ]);
+            outcomes.push(...settled.map((outcome) => outcome.status));
+            const failed = settled.find((outcome) => outcome.status === "rejected");
+            if (failed) throw failed.reason;
+          },
+          { concurrentStatements: true },
+        ),
+      ).rejects.toThrow();
+      // The duplicate key fails; where the statements went out together, the one after it fails with it.
+      expect(outcomes[1]).toBe("rejected");
+      expect((await storage.db.selectFrom("accounts").select("id").execute()).map((row) => row.id)).toEqual(["us_taken"]);
+      await storage.transaction(async (trx) => {
+        await trx.insertInto("accounts").values(account("us_c", "carol")).execute();
+        await trx.insertInto("accounts").values(account("us_d", "dave")).execute();
+      });
+      expect((await storage.db.selectFrom("accounts").select("id").orderBy("id").execute()).map((row) => row.id)).toEqual([
+        "us_c",
+        "us_d",
+        "us_taken",
+      ]);
+    });
+
     it("consumes a one-time secret exactly once, and never an expired one or one of another kind", async () => {
       await storage.db
         .insertInto("one_time_secrets")
