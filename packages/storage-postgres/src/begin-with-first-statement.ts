@@ -1,5 +1,5 @@
 import pg from "pg";
-import { type StatementConfig, runStatement } from "./run-statement.js";
+import { type StatementConfig, emptyResult, runStatement } from "./run-statement.js";
 
 /**
  * A transaction's `begin` sent with its first statement, in one round trip
@@ -64,11 +64,6 @@ class StatementAfterBegin extends ProtocolQuery {
     }
     super.handleCommandComplete(message, connection);
   }
-}
-
-/** What a held-back `begin` answers Kysely with, and what a `commit` or `rollback` of an empty transaction does. */
-function emptyResult(command: string): pg.QueryResult {
-  return { command, rowCount: null, oid: 0, fields: [], rows: [] };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream";
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Kysely, type KyselyProps, Transaction } from "kysely";
 import type pg from "pg";
+import { emptyResult } from "./run-statement.js";
 import type { Database } from "@kith/core";
 
 /**
@@ -46,10 +47,10 @@ export class StatementPipeline {
   constructor(private readonly client: pg.PoolClient) {}
 
   /** Takes the control statement that turns pipelining on; null for any other text. */
-  control(text: string): Promise<pg.QueryResult> | null {
-    if (text !== PIPELINE_STATEMENTS) return null;
+  control(text: string, parameters: readonly unknown[]): Promise<pg.QueryResult> | null {
+    if (parameters.length > 0 || text !== PIPELINE_STATEMENTS) return null;
     this.#set(true);
-    return Promise.resolve({ command: "", rowCount: null, oid: 0, fields: [], rows: [] });
+    return Promise.resolve(emptyResult(""));
   }
 
   /**

@@ -87,7 +87,7 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
         start.flush();
         return client.query(textOrCursor as unknown as pg.Submittable);
       }
-      const control = (parameters.length === 0 && pipeline.control(textOrCursor)) || start.control(textOrCursor, parameters);
+      const control = pipeline.control(textOrCursor, parameters) ?? start.control(textOrCursor, parameters);
       if (control) return control;
       pipeline.sending(textOrCursor);
       const name = names?.nameOf(textOrCursor);

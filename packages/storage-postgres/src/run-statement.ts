@@ -22,3 +22,11 @@ export function runStatement(client: pg.ClientBase, config: StatementConfig): Pr
     client.query(config, (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result)));
   });
 }
+
+/**
+ * The answer to a statement the client takes itself and does not send: a held-back `begin`, the `commit` or
+ * `rollback` of a transaction that sent nothing, the control statement that turns pipelining on.
+ */
+export function emptyResult(command: string): pg.QueryResult {
+  return { command, rowCount: null, oid: 0, fields: [], rows: [] };
+}
