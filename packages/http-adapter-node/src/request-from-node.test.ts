@@ -230,6 +230,27 @@ describe("request bodies", () => {
 });
 
 describe("requestFromNode in a host application's own server", () => {
+  it("makes the given signal the Request's own, not one of the Request's making that follows it", async () => {
+    const seen: boolean[] = [];
+    const server = createServer((req, res) => {
+      const controller = new AbortController();
+      const { request } = requestFromNode(req, { signal: controller.signal });
+      seen.push(request.signal === controller.signal, request.signal.aborted);
+      controller.abort();
+      seen.push(request.signal.aborted);
+      res.end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const response = await nodeRequest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { method: "GET" });
+      expect(response.status).toBe(200);
+      expect(seen).toEqual([true, false, true]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("converts requests and closes connections left with unread bytes", async () => {
     const server = createServer((req, res) => {
       const controller = new AbortController();

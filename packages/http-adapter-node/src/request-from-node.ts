@@ -82,7 +82,7 @@ export function requestFromNode(req: IncomingMessage, options: RequestFromNodeOp
   // Concatenated, not resolved against a base: a target like "//evil.example/x" must stay a path.
   const url = `${protocol}://${host}${pathOf(req.url ?? "/")}`;
   const withBody = method !== "GET" && method !== "HEAD" && hasBody(req);
-  const init: RequestInit & { duplex?: "half" } = { method, signal: options.signal };
+  const init: RequestInit & { duplex?: "half" } = { method };
   if (withBody) {
     // Nothing is read before the handler pulls, so a refused URL below leaves the body untouched.
     init.body = requestBodyStream(req, bodyLimitFor(req.headers["content-type"], options.bodyLimits));
@@ -94,9 +94,10 @@ export function requestFromNode(req: IncomingMessage, options: RequestFromNodeOp
     // The Request parses the URL itself: parsing it here first had cost as much again.
     request = new Request(url, init);
   } catch {
-    // The method, signal and body are known good: only the URL can be refused.
+    // The method and body are known good: only the URL can be refused.
     throw new UnacceptableRequestError(400, "The request target or Host is not a valid URL");
   }
+  withSignal(request, options.signal);
   // Appended to the Request's own headers: a Headers handed to the constructor is checked and sorted a second time as it is copied.
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -107,4 +108,16 @@ export function requestFromNode(req: IncomingMessage, options: RequestFromNodeOp
     }
   }
   return { request, clientIp: forwarded.clientIp };
+}
+
+/**
+ * Makes `signal` the Request's own: `request.signal` is then the adapter's signal itself, which aborts when the
+ * client goes away. Given to the constructor instead, it would be followed by a signal of the Request's making,
+ * whose controller undici registers with a FinalizationRegistry (to take its listener off `signal` once the Request
+ * is collected). V8's young collections keep what such a registry follows, so every request's controller, signal
+ * and what they reach outlived two young collections and went to the old generation: under the benchmark's home
+ * timeline about half a megabyte a young collection (11 KB without), and three times as many full collections.
+ */
+function withSignal(request: Request, signal: AbortSignal): void {
+  Object.defineProperty(request, "signal", { value: signal, configurable: true });
 }
