@@ -10,8 +10,8 @@
 //   --inbox-activities=3000    --only=federation (the inbox and delivery scenarios alone; --only=inbox or
 //                              --only=delivery for one of them)
 //   --delivery-posts=5         the delivery scenario posts this many times, one after another, and the baseline
-//                              delivers as many rounds; each reports its median (each round is logged); default 3
-//                              (5 without --quick): the first post of a server is a cold one
+//                              delivers as many rounds; each reports its median (each round is logged); default 5,
+//                              the quick run's too: the first post of a server is a cold one
 //   --only=home                only the scenarios whose name contains the text (here both home timelines)
 //   KITH_BENCH_POSTGRES_URL    a PostgreSQL server to use (its role must create databases);
 //                              otherwise a throwaway one is started as the tests do.
@@ -43,7 +43,7 @@ const args = benchArgs();
 const quick = args.quick === "true";
 const sizes = (args.sizes ?? (quick ? "small" : "small,medium,large")).split(",");
 const engines = (args.engines ?? "sqlite,postgres").split(",");
-const durationMs = Number(args.seconds ?? (quick ? 1.5 : 5)) * 1000;
+const durationMs = Number(args.seconds ?? (quick ? 2.5 : 5)) * 1000;
 const connections = Number(args.connections ?? 10);
 const log = (line) => process.stderr.write(`${line}\n`);
 /**
@@ -298,8 +298,8 @@ async function measureFederation(engine, size, kith, prepared, results) {
 }
 
 // A second or more of measured inbox at the target's rate: a shorter window is decided by one stall of the machine.
-const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 1_000 : 3_000));
-const deliveryPosts = Math.max(1, Number(args["delivery-posts"] ?? (quick ? 3 : 5)));
+const inboxActivities = Number(args["inbox-activities"] ?? (quick ? 2_000 : 3_000));
+const deliveryPosts = Math.max(1, Number(args["delivery-posts"] ?? 5));
 const federationKeys = await rsaKeyPairs(8);
 const results = { rows: [], probes: [], process: [], federation: [], startedAt: new Date() };
 const pg = engines.includes("postgres") ? await postgresServer() : null;
