@@ -84,6 +84,8 @@ export { systemClock, FakeClock } from "./memory/system-clock.js";
 export { systemRandom } from "./memory/system-random.js";
 /** The bounded map core's caches use (it drops what was used longest ago); storage adapters keep their prepared statements in one. */
 export { BoundedMap } from "./bounded-map.js";
+/** Work in flight counted without a Set of its promises (see why there); queue adapters wait for theirs with it. */
+export { PendingWork } from "./pending-work.js";
 export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
 export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/memory-queue.js";
 export { SqlQueue, type SqlQueueOptions } from "./queue/sql-queue.js";

@@ -5,6 +5,7 @@ import type { Duplex } from "node:stream";
 import { createArrivalQueue, startsInArrivalOrder } from "./arrival-queue.js";
 import type { BodyLimits } from "./body-limits.js";
 import { badRequestResponse, internalErrorResponse, methodNotAllowedResponse } from "./error-responses.js";
+import { createInFlightRequests } from "./in-flight-requests.js";
 import { type RequestFromNode, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";
 import { compileTrustedProxies } from "./trusted-proxies.js";
 import { createWebSocketUpgrades } from "./websocket-upgrade.js";
@@ -130,7 +131,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const server: Server = options.tls
     ? (createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }) as unknown as Server)
     : createServer(serverOptions);
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = createInFlightRequests();
   const upgraded = new Set<Duplex>();
   const webSockets = createWebSocketUpgrades();
   const arrivals = createArrivalQueue();
@@ -183,8 +184,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       else res.destroy();
       console.error("kith http: unexpected adapter failure:", error);
     });
-    inFlight.add(task);
-    void task.finally(() => inFlight.delete(task));
+    inFlight.begin();
+    void task.finally(() => inFlight.end());
   });
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -257,7 +258,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       }, shutdownTimeoutMs);
     });
     // A kept-alive connection may still bring a request while others finish: wait for those too.
-    while (inFlight.size > 0 && !late) await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+    while (inFlight.size > 0 && !late) await Promise.race([inFlight.drained(), deadline]);
     clearTimeout(timer);
     // Past the deadline this cuts the stragglers (their signals abort); before it, only idle connections are left.
     server.closeAllConnections();

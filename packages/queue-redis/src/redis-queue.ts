@@ -15,6 +15,7 @@ import {
   type JobRecord,
   type JobStatus,
   KithError,
+  PendingWork,
   type Queue,
   type QueueBackendInfo,
   type QueueConfig,
@@ -166,7 +167,7 @@ export class RedisQueue implements Queue {
   readonly #registrations = new Map<string, Promise<void>>();
   readonly #workers = new Map<string, Worker<JobData, void, string>>();
   /** Background work (event follow-ups, relay passes, worker loops) that stop() waits for. */
-  readonly #pending = new Set<Promise<unknown>>();
+  readonly #pending = new PendingWork();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #connections: Connections | undefined;
   #started = false;
@@ -318,9 +319,9 @@ export class RedisQueue implements Queue {
       this.#logger.error("Could not register queue {queue}: {error}", { queue, error });
     });
     this.#registrations.set(queue, registration);
-    this.#track(registration);
+    this.#pending.track(registration);
     if (this.#started) {
-      this.#track(
+      this.#pending.track(
         this.#startWorker(queue).catch((error: unknown) => {
           this.#logger.error("Could not start the worker of queue {queue}: {error}", { queue, error });
         }),
@@ -361,7 +362,7 @@ export class RedisQueue implements Queue {
     await Promise.all([...this.#handlers.keys()].map((queue) => this.#startWorker(queue)));
     this.#every(this.#heartbeatIntervalMs, () => this.#tick());
     this.#every(this.#relayIntervalMs, () => this.#relay());
-    this.#track(this.#relay());
+    this.#pending.track(this.#relay());
   }
 
   async stop(): Promise<void> {
@@ -381,7 +382,7 @@ export class RedisQueue implements Queue {
     this.#workers.clear();
     // Worker.close waits for the jobs it is running, and takes no new ones meanwhile.
     await Promise.allSettled(workers.map((worker) => worker.close()));
-    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+    await this.#pending.settled();
     if (wasStarted && this.#process) {
       const id = this.#process.id;
       await this.#connect()
@@ -417,14 +418,14 @@ export class RedisQueue implements Queue {
       if (!job) return;
       this.#afterAttempt(queue, job);
       const retrying = error.name !== "UnrecoverableError" && job.attemptsMade < (job.opts.attempts ?? 1);
-      if (retrying) this.#track(this.#restoreDeduplication(queue, job.id ?? "", job.data));
+      if (retrying) this.#pending.track(this.#restoreDeduplication(queue, job.id ?? "", job.data));
     });
     worker.on("error", (error) => {
       this.#logger.warn("Worker of queue {queue} failed: {error}", { queue, error });
     });
     this.#workers.set(queue, worker);
     await this.#applyEnabled(queue, config.enabled);
-    this.#track(
+    this.#pending.track(
       worker.run().catch((error: unknown) => {
         this.#logger.error("Worker of queue {queue} stopped: {error}", { queue, error });
       }),
@@ -502,7 +503,7 @@ export class RedisQueue implements Queue {
   #afterAttempt(queue: string, job: Job<JobData, void, string>): void {
     const key = readJobData(job.data).o;
     if (typeof key !== "string") return;
-    this.#track(
+    this.#pending.track(
       this.#advance(queue, key).catch((error: unknown) => {
         // The periodic sweep retries it.
         this.#logger.warn("Could not move ordering key {key} of {queue} on: {error}", { key, queue, error });
@@ -549,7 +550,7 @@ export class RedisQueue implements Queue {
     for (const delay of RELAY_KICKS_MS) {
       const timer = setTimeout(() => {
         this.#timers.delete(timer);
-        this.#track(this.#relay());
+        this.#pending.track(this.#relay());
       }, delay);
       timer.unref();
       this.#timers.add(timer);
@@ -969,17 +970,12 @@ export class RedisQueue implements Queue {
           .finally(() => {
             if (this.#started) schedule();
           });
-        this.#track(run);
+        this.#pending.track(run);
       }, intervalMs);
       timer.unref();
       this.#timers.add(timer);
     };
     schedule();
-  }
-
-  #track(promise: Promise<unknown>): void {
-    const tracked = promise.catch(() => undefined).finally(() => this.#pending.delete(tracked));
-    this.#pending.add(tracked);
   }
 }
 

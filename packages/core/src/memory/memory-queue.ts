@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { KithError, isKithError } from "../domain/errors.js";
 import { getLogger } from "../logging.js";
+import { PendingWork } from "../pending-work.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type {
@@ -99,7 +100,7 @@ export class MemoryQueue implements Queue {
   readonly #schedules = new Map<string, Schedule>();
   /** `day|queue` -> counts of jobs that ended that day. */
   readonly #daily = new Map<string, { finished: number; failed: number }>();
-  readonly #running = new Set<Promise<void>>();
+  readonly #running = new PendingWork();
   readonly #processId: string;
   #process: { startedAt: number; lastHeartbeatAt: number } | null = null;
   #abort = new AbortController();
@@ -161,7 +162,7 @@ export class MemoryQueue implements Queue {
     this.#timer = undefined;
     this.#process = null;
     this.#abort.abort();
-    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+    await this.#running.settled();
   }
 
   async list(query: JobListQuery): Promise<JobRecord[]> {
@@ -447,10 +448,9 @@ export class MemoryQueue implements Queue {
       .catch((error: unknown) => this.#logger.error("Recording the end of job {id} failed: {error}", { id: job.id, error }))
       .finally(() => {
         entry.running -= 1;
-        this.#running.delete(run);
         this.#wake();
       });
-    this.#running.add(run);
+    this.#running.track(run);
   }
 
   async #run(job: MemoryJob, handler: JobHandler): Promise<void> {

@@ -1,4 +1,5 @@
 import { getLogger } from "../../logging.js";
+import { PendingWork } from "../../pending-work.js";
 
 /**
  * What happened in the social core, told to the parts that react to it:
@@ -102,7 +103,7 @@ const logger = getLogger(["events"]);
 
 export class DomainEvents {
   readonly #handlers = new Map<DomainEventType, DomainEventHandler<DomainEventType>[]>();
-  readonly #pending = new Set<Promise<void>>();
+  readonly #pending = new PendingWork();
 
   /** Adds a reaction to events of one type; the returned function removes it. */
   on<T extends DomainEventType>(type: T, handler: DomainEventHandler<T>): () => void {
@@ -141,12 +142,11 @@ export class DomainEvents {
       .then(() => this.emit(event))
       .then(afterwards)
       .catch((error: unknown) => logger.error("Finishing the reactions to {type} failed: {error}", { type: event.type, error }));
-    this.#pending.add(run);
-    void run.finally(() => this.#pending.delete(run));
+    this.#pending.track(run);
   }
 
   /** Resolves once every reaction started by `emitLater` (including those they started) has run. */
   async settled(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    await this.#pending.settled();
   }
 }
