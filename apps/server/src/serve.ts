@@ -3,6 +3,7 @@ import { type Kith, getLogger } from "@kith/core";
 import { type NodeServer, closeOnSignals, startNodeServer } from "@kith/http-adapter-node";
 import { assembleKith } from "./assemble.js";
 import type { ServerConfig } from "./config.js";
+import { turnOffPretenuring } from "./pretenuring.js";
 
 export type ServeRole = "web" | "worker" | "all";
 
@@ -29,6 +30,7 @@ export interface ServeOptions {
  * in-flight requests finish, running jobs finish, the database closes.
  */
 export async function serve(config: ServerConfig, role: ServeRole = "all", options: ServeOptions = {}): Promise<RunningServer> {
+  turnOffPretenuring();
   const logger = getLogger(["server"]);
   const kith = await assembleKith(config);
   try {

@@ -5,11 +5,10 @@
  * A count, not a Set of the work's promises. A Set (or Map) that gains and
  * loses an entry for every request, event or job is rehashed every few of
  * them, and V8 leaves each table it replaces pointing to the next, with the
- * entries it had. Once one table has lived long enough to reach the old
- * generation (an idle moment is enough), every young collection takes the
- * chain of tables after it, and what they name, for live until the next full
- * collection: on a busy server, a share of everything allocated promoted at
- * each young collection and a full collection every 2 s (bench/READING.md).
+ * entries it had. Once one table has reached the old generation, every young
+ * collection takes the chain of tables after it, and what they name, for live
+ * until the next full collection: in a micro-benchmark, tens of MB promoted a
+ * young collection (bench/READING.md). A WeakMap does not do this.
  */
 export class PendingWork {
   #size = 0;

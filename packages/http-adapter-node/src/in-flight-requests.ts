@@ -4,12 +4,11 @@
  * A count, not a Set of the requests' promises. V8 keeps a Set's (or Map's)
  * table until it is rehashed, then leaves the old table pointing to the new
  * one, with the entries it had. A Set that gains and loses an entry with each
- * request is rehashed every few requests; once one of its tables has lived
- * long enough to reach the old generation (an idle moment is enough), every
- * young collection takes the chain of tables after it, and every request they
- * name, for live, until the next full collection: on a busy server that was
- * about 1.3 % of everything allocated promoted at each young collection, and a
- * full collection every 2 s (bench/READING.md).
+ * request is rehashed every few requests; once one of its tables has reached
+ * the old generation, every young collection takes the chain of tables after
+ * it, and every request they name, for live until the next full collection
+ * (bench/READING.md; core's PendingWork does the same for jobs and events,
+ * but this adapter does not depend on core).
  */
 export interface InFlightRequests {
   /** Requests begun and not yet ended. */
