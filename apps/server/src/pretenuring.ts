@@ -8,10 +8,10 @@ import { setFlagsFromString } from "node:v8";
  * first requests into a young generation of 1-2 MB) can make it for the sites that build a request's envelope (Node's
  * request and response, their headers, the adapter's `Request`). From then on those objects were made in the old
  * generation, and when they died there, V8's young collections still took what they pointed to for live and promoted
- * it: 0.6 MB a young collection under PostgreSQL's home timeline, a full collection every 2 s and a p99 two to three
- * times the usual. A run went one way or the other by chance (bench/READING.md); with pretenuring off, every run
- * measured stayed in the good state. The flag is read when V8 weighs the sites' survival, so turning it off at start
- * takes effect for the rest of the process.
+ * it: 0.6 MB a young collection under PostgreSQL's home timeline, a full collection every 2 s and a p99 up to four
+ * times the usual (47-52 ms against 12-24 ms in alternating runs). A run went one way or the other by chance
+ * (bench/READING.md); with pretenuring off, every run measured stayed in the good state. The flag is read when V8
+ * weighs the sites' survival, so turning it off at start takes effect for the rest of the process.
  */
 export function turnOffPretenuring(): void {
   setFlagsFromString("--no-allocation-site-pretenuring");
