@@ -11,8 +11,12 @@
 //
 // Prints one JSON line: { control, hosts: [origin, ...] }. The control port
 // answers GET /deliveries (what arrived, verified or not, with the time in
-// epoch milliseconds; ?bodies adds the bodies), GET /stats (how many documents were served), POST /reset, and POST /prewarm?keyId=... (fetches and
-// caches a key, as a server that has seen its owner before would have it).
+// epoch milliseconds; ?bodies adds the bodies), GET /wait?hosts=N&timeoutMs=T
+// (the same, once N hosts have verified a delivery or T ms have passed: one
+// request instead of polling, so that the waiting costs no CPU while a round
+// runs), GET /stats (how many documents were served), POST /reset, and POST
+// /prewarm?keyId=... (fetches and caches a key, as a server that has seen its
+// owner before would have it).
 
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -24,6 +28,10 @@ const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const documents = new Map();
 const deliveries = [];
 let documentsServed = 0;
+/** The hosts that have verified a delivery since the last reset. */
+const verifiedHosts = new Set();
+/** Requests of GET /wait not answered yet: each with the hosts it waits for and its answer. */
+const waiters = new Set();
 const keys = new Map();
 const keyCache = {
   get: async (keyId) => keys.get(keyId.href),
@@ -84,6 +92,9 @@ async function receive(origin, request, response) {
     body: body.toString("utf8"),
   });
   response.writeHead(key ? 202 : 401).end();
+  if (!key) return;
+  verifiedHosts.add(url.host);
+  for (const waiter of waiters) if (verifiedHosts.size >= waiter.hosts) waiter.answer();
 }
 
 async function startHost(index) {
@@ -114,16 +125,38 @@ async function startHost(index) {
 const hosts = [];
 for (let i = 0; i < spec.hosts; i++) hosts.push(await startHost(i));
 
+function answerDeliveries(response, withBodies) {
+  const answer = deliveries.map(({ body, ...rest }) => (withBodies ? { ...rest, body } : rest));
+  response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+}
+
+/** GET /wait: answers with the deliveries once `hosts` hosts have verified one, or after `timeoutMs`. */
+function wait(url, response) {
+  const hosts = Number(url.searchParams.get("hosts"));
+  const waiter = {
+    hosts,
+    answer() {
+      waiters.delete(waiter);
+      clearTimeout(timer);
+      answerDeliveries(response, false);
+    },
+  };
+  const timer = setTimeout(() => waiter.answer(), Number(url.searchParams.get("timeoutMs") ?? 60_000));
+  waiters.add(waiter);
+  if (verifiedHosts.size >= hosts) waiter.answer();
+}
+
 const control = http.createServer((request, response) => {
   const url = new URL(request.url, "http://control");
   if (url.pathname === "/deliveries") {
-    const withBodies = url.searchParams.has("bodies");
-    const answer = deliveries.map(({ body, ...rest }) => (withBodies ? { ...rest, body } : rest));
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    answerDeliveries(response, url.searchParams.has("bodies"));
+  } else if (url.pathname === "/wait") {
+    wait(url, response);
   } else if (url.pathname === "/stats") {
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ documentsServed }));
   } else if (url.pathname === "/reset") {
     deliveries.length = 0;
+    verifiedHosts.clear();
     response.writeHead(204).end();
   } else if (url.pathname === "/prewarm") {
     fetchKey(new URL(url.searchParams.get("keyId")), CryptographicKey, { documentLoader, keyCache })
