@@ -243,7 +243,7 @@ async function measureEngineSize(engine, size, pg, results) {
       for (const line of describeStatements("per request", statements)) log(line);
     }
     for (const probe of scenarios.probes) {
-      const outcome = await probe.run({ url: kith.url, storage: prepared.storage, dataset: prepared.dataset });
+      const outcome = await probe.run({ url: kith.url, storage: prepared.storage, dataset: prepared.dataset, workDir: prepared.dataDir });
       results.probes.push({ engine, size, name: probe.name, series: probe.series ?? probe.name, ...outcome });
       log(`  ${probe.name}: ${outcome.summary}`);
     }

@@ -157,8 +157,12 @@ export async function startKith({ dataDir, databaseUrl }) {
   };
 }
 
-export async function startBaseline(answersFile) {
-  const child = spawn(process.execPath, [join(ROOT, "bench/lib/baseline-server.mjs"), answersFile], {
+/**
+ * Starts a bare baseline server in its own process: by default baseline-server.mjs (the requests' answers), or
+ * `script` of bench/lib given the same kind of file (streaming-baseline.mjs).
+ */
+export async function startBaseline(answersFile, script = "baseline-server.mjs") {
+  const child = spawn(process.execPath, [join(ROOT, "bench/lib", script), answersFile], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise((resolve, reject) => {

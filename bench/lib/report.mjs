@@ -89,12 +89,18 @@ function otherScalingTable(results) {
   for (const probe of results.probes) {
     if (probe.completeMs !== undefined)
       add(
-        `${probe.name}: request / all home feeds, ms`,
+        `${probe.series}: request / all home feeds, ms (baseline)`,
         probe.engine,
         probe.size,
-        `${fixed(probe.requestMs, 0)} / ${fixed(probe.completeMs, 0)}`,
+        `${fixed(probe.requestMs, 0)} / ${fixed(probe.completeMs, 0)} (${fixed(probe.baselineMs, 0)})`,
       );
-    if (probe.doneMs !== undefined) add(`${probe.series}: all clients updated, ms`, probe.engine, probe.size, fixed(probe.doneMs, 0));
+    if (probe.doneMs !== undefined)
+      add(
+        `${probe.series}: all clients updated, ms (baseline)`,
+        probe.engine,
+        probe.size,
+        `${fixed(probe.doneMs, 0)} (${fixed(probe.baselineMs, 0)})`,
+      );
   }
   for (const row of results.federation.filter((candidate) => !candidate.skipped)) {
     if (row.kind === "inbox")
@@ -112,7 +118,11 @@ export function report({ results, machine, quick, connections, durationMs, readi
     (p) =>
       `| ${p.engine} | ${p.size} | ${p.cached ? "from cache" : fixed(p.seedSeconds, 1)} | ${fixed(p.coldStartMs, 0)} | ${fixed(p.idleRssMb, 0)} | ${fixed(p.peakRssMb, 0)} |`,
   );
-  const probeRows = results.probes.map((p) => `| ${p.name} | ${p.engine} | ${p.size} | ${p.summary} |`);
+  const probeRows = results.probes.map((p) =>
+    p.ms === undefined
+      ? `| ${p.name} | ${p.engine} | ${p.size} | – | – | – | ${p.summary} |`
+      : `| ${p.name} | ${p.engine} | ${p.size} | ${fixed(p.ms, 0)} | ${fixed(p.baselineMs, 1)} | ${p.baselineMs ? `${fixed(p.ms / p.baselineMs, 1)}×` : "–"} | ${p.detail} |`,
+  );
   return `# Benchmark results
 
 Measured ${results.startedAt.toISOString().slice(0, 10)} by \`pnpm bench${quick ? " --quick" : ""}\` on ${machine.cpu} (${machine.cores} cores), ${machine.memoryGb.toFixed(0)} GB, ${machine.os}, Node ${machine.node}.
@@ -133,8 +143,15 @@ ${requestTable(results.rows)}
 
 ## Fan-out and streaming
 
-| probe | engine | dataset | result |
-|---|---|---|---|
+Posting to many local followers: from sending the post until every follower's home feed had it (the benchmark counts the
+feed's rows every 5 ms), the request included; the baseline is the same rows written by one \`INSERT ... SELECT\` from the
+benchmark's own connection to the same database (Kith's taken out first; no mutes, blocks, lists or streams looked at),
+and the request's is a bare server answering Kith's answer. Streaming: 1 000 server-sent-event connections on the public stream, from sending a post until every
+client had read its update; the baseline is a bare node:http server holding as many streams that answers the same post
+with Kith's answer and writes Kith's event, the same bytes, to each.
+
+| probe | engine | dataset | Kith ms | baseline ms | Kith / baseline | what happened |
+|---|---|---|---:|---:|---:|---|
 ${probeRows.join("\n")}
 
 ## Federation

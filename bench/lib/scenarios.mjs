@@ -2,7 +2,11 @@
 // the load generator and compared with the bare baseline; `probes` measure
 // one thing each (latency of a fan-out, streaming delivery) their own way.
 
+import { writeFileSync } from "node:fs";
 import http from "node:http";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { startBaseline } from "./processes.mjs";
 
 const bearer = (token) => ({ authorization: `Bearer ${token}` });
 
@@ -58,6 +62,7 @@ export function scenarioSet(dataset) {
   return { requests, probes };
 }
 
+/** Posts `text` publicly as `token`'s account; the time of the request and the answer, kept as it came for a bare server to give back. */
 async function post(url, token, text) {
   const started = process.hrtime.bigint();
   const response = await fetch(`${url}/api/v1/statuses`, {
@@ -65,13 +70,65 @@ async function post(url, token, text) {
     headers: { ...bearer(token), "content-type": "application/json" },
     body: JSON.stringify({ status: text, visibility: "public" }),
   });
+  const raw = await response.text();
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { response, ms, body: response.ok ? await response.json() : await response.text() };
+  const answer = { status: response.status, headers: { "content-type": "application/json; charset=utf-8" }, body: raw };
+  return { response, ms, body: response.ok ? JSON.parse(raw) : raw, answer };
 }
 
-/** One post by an account with many followers: how long the request takes, and how long until every follower's home feed has it. */
-async function fanOutProbe({ url, storage, dataset }, poster) {
-  const { response, ms, body } = await post(url, dataset.tokens[poster.name], `Fan-out probe to ${poster.followers}`);
+/**
+ * Starts the bare server of a probe (streaming-baseline.mjs) with `spec`: it answers a POST with `spec.answer` and
+ * writes `spec.event` to the streams it holds.
+ */
+async function startBare(workDir, name, spec) {
+  const file = join(workDir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ streamHeaders: {}, event: "", ...spec }));
+  return startBaseline(file, "streaming-baseline.mjs");
+}
+
+/** The median time of `rounds` POSTs of the same body to a bare server answering Kith's answer, after as many to warm it. */
+async function bareRequestMs(workDir, answer, text, rounds = 5) {
+  const bare = await startBare(workDir, "posting-baseline", { answer });
+  try {
+    const times = [];
+    for (let i = 0; i < rounds * 2; i++) {
+      const { ms } = await post(bare.url, "baseline", text);
+      if (i >= rounds) times.push(ms);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(rounds / 2)];
+  } finally {
+    await bare.stop();
+  }
+}
+
+/**
+ * The practical limit of writing a post's home-feed entries: Kith's entries of `statusId` taken out, then the same
+ * rows (every follower of the author, and the author) written by one INSERT ... SELECT from the benchmark's own
+ * connection. Resolves with its time and the rows it wrote.
+ */
+async function rawFanOut(db, statusId) {
+  await db.deleteFrom("home_feed").where("status_id", "=", statusId).execute();
+  const started = process.hrtime.bigint();
+  await sql`insert into home_feed (account_id, status_id, author_id, reblog_of_id, created_at)
+    select f.account_id, s.id, s.account_id, null, s.created_at from statuses s
+      join follows f on f.target_account_id = s.account_id where s.id = ${statusId}
+    union all select s.account_id, s.id, s.account_id, null, s.created_at from statuses s where s.id = ${statusId}`.execute(db);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const row = await db
+    .selectFrom("home_feed")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("status_id", "=", statusId)
+    .executeTakeFirstOrThrow();
+  return { ms, rows: Number(row.n) };
+}
+
+/**
+ * One post by an account with many followers: how long the request takes, and how long until every follower's home
+ * feed has it; against the same request to a bare server and the same rows written by one statement.
+ */
+async function fanOutProbe({ url, storage, dataset, workDir }, poster) {
+  const text = `Fan-out probe to ${poster.followers}`;
+  const { response, ms, body, answer } = await post(url, dataset.tokens[poster.name], text);
   if (!response.ok) return { summary: `not measured: posting answered ${response.status}` };
   const started = Date.now();
   const expected = poster.followers + 1;
@@ -84,79 +141,132 @@ async function fanOutProbe({ url, storage, dataset }, poster) {
       .executeTakeFirstOrThrow();
     entries = Number(row.n);
     if (entries >= expected) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const completeMs = Date.now() - started + ms;
+  const bareMs = await bareRequestMs(workDir, answer, text);
+  const raw = await rawFanOut(storage.db, body.id);
+  const rawText = raw ? `; the same ${raw.rows} rows by one INSERT ... SELECT: ${raw.ms.toFixed(0)} ms` : "";
   return {
     requestMs: ms,
     completeMs,
     entries,
-    summary: `request ${ms.toFixed(1)} ms; ${entries}/${expected} home feeds written after ${completeMs.toFixed(0)} ms`,
+    baselineRequestMs: bareMs,
+    baselineMs: raw?.ms ?? null,
+    ms: completeMs,
+    detail: `request ${ms.toFixed(1)} ms (the bare server ${bareMs.toFixed(1)} ms); ${entries}/${expected} home feeds written${raw ? `; the baseline wrote ${raw.rows} rows` : ""}`,
+    summary: `request ${ms.toFixed(1)} ms (a bare server: ${bareMs.toFixed(1)} ms); ${entries}/${expected} home feeds written after ${completeMs.toFixed(0)} ms (polled every 5 ms)${rawText}`,
   };
 }
 
-/** `clients` server-sent-event connections on the public stream; one post; time until every client has the update. */
-async function streamingProbe({ url, dataset }, clients) {
-  const health = await fetch(`${url}/api/v1/streaming/health`).catch(() => null);
-  if (!health?.ok) return { summary: `not measured: streaming answered ${health?.status ?? "nothing"}` };
-  const target = new URL(url);
+/**
+ * `clients` server-sent-event connections to `path` of `base`, all open when this resolves. `watch(marker)` starts
+ * looking for `marker`: `received[i]` is when client i first read it (performance.now()); the first client's text and
+ * response headers are kept.
+ */
+async function openStreams(base, path, headers, clients) {
+  const target = new URL(base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const requests = [];
   const received = [];
   let marker = null;
+  let firstText = "";
+  let firstHeaders = {};
   await Promise.all(
     Array.from(
       { length: clients },
       (_, i) =>
         new Promise((resolve, reject) => {
-          const request = http.get(
-            {
-              host: target.hostname,
-              port: target.port,
-              path: "/api/v1/streaming/public",
-              agent,
-              headers: { ...bearer(dataset.tokens.reader50), accept: "text/event-stream" },
-            },
-            (response) => {
-              if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`));
-              response.setEncoding("utf8");
-              response.on("data", (chunk) => {
-                if (marker && received[i] === undefined && chunk.includes(marker)) received[i] = performance.now();
-              });
-              resolve();
-            },
-          );
+          const request = http.get({ host: target.hostname, port: target.port, path, agent, headers }, (response) => {
+            if (response.statusCode !== 200) return reject(new Error(`stream answered ${response.statusCode}`));
+            if (i === 0) firstHeaders = response.headers;
+            response.setEncoding("utf8");
+            response.on("data", (chunk) => {
+              if (i === 0) firstText += chunk;
+              if (marker && received[i] === undefined && chunk.includes(marker)) received[i] = performance.now();
+            });
+            resolve();
+          });
           request.on("error", reject);
           requests.push(request);
         }),
     ),
   ).catch((error) => {
     for (const request of requests) request.destroy();
+    agent.destroy();
     throw error;
   });
-  marker = `streaming-probe-${Date.now()}`;
-  const started = performance.now();
-  const { response } = await post(url, dataset.tokens.fan10, marker);
-  let doneMs = null;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (received.filter(Boolean).length === clients) {
-      doneMs = Math.max(...received) - started;
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  return {
+    watch(text) {
+      marker = text;
+    },
+    /** Resolves with the time the last client read the marker, `started` taken off; null if some had not in 30 s. */
+    async allRead(started) {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        if (received.filter(Boolean).length === clients) return Math.max(...received) - started;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return null;
+    },
+    got: () => received.filter(Boolean).length,
+    /** The message of the first client's stream that has the marker (its blank line included), and the stream's headers. */
+    firstMessage: () => ({
+      event: `${firstText.split("\n\n").find((message) => message.includes(marker))}\n\n`,
+      headers: firstHeaders,
+    }),
+    close() {
+      for (const request of requests) request.destroy();
+      agent.destroy();
+    },
+  };
+}
+
+/** Sends a post to `base` with `clients` streams open, `marker` in its text: the ms until all read it, and the post. */
+async function streamOnce(base, token, clients, marker) {
+  const streams = await openStreams(base, "/api/v1/streaming/public", { ...bearer(token), accept: "text/event-stream" }, clients);
+  try {
+    streams.watch(marker);
+    const started = performance.now();
+    const posted = await post(base, token, marker);
+    const doneMs = posted.response.ok ? await streams.allRead(started) : null;
+    return { doneMs, got: streams.got(), posted, ...streams.firstMessage() };
+  } finally {
+    streams.close();
   }
-  for (const request of requests) request.destroy();
-  agent.destroy();
-  if (!response.ok) return { summary: `not measured: posting answered ${response.status}` };
-  const got = received.filter(Boolean).length;
+}
+
+/**
+ * `clients` server-sent-event connections on the public stream; one post; time until every client has the update.
+ * Then the same with a bare server (streaming-baseline.mjs) that answers the post with Kith's answer and writes
+ * Kith's event to as many streams.
+ */
+async function streamingProbe({ url, dataset, workDir }, clients) {
+  const health = await fetch(`${url}/api/v1/streaming/health`).catch(() => null);
+  if (!health?.ok) return { summary: `not measured: streaming answered ${health?.status ?? "nothing"}` };
+  const marker = `streaming-probe-${Date.now()}`;
+  const kith = await streamOnce(url, dataset.tokens.fan10, clients, marker);
+  if (!kith.posted.response.ok) return { summary: `not measured: posting answered ${kith.posted.response.status}` };
+  if (kith.doneMs === null)
+    return { clients, got: kith.got, doneMs: null, summary: `${kith.got}/${clients} clients had the update after 30 s` };
+  const streamHeaders = Object.fromEntries(
+    Object.entries(kith.headers).filter(([name]) => ["content-type", "cache-control", "x-accel-buffering"].includes(name)),
+  );
+  const bare = await startBare(workDir, "streaming-baseline", { streamHeaders, event: kith.event, answer: kith.posted.answer });
+  let baseline;
+  try {
+    baseline = await streamOnce(bare.url, "baseline", clients, marker);
+  } finally {
+    await bare.stop();
+  }
+  const bareText = baseline.doneMs === null ? `${baseline.got}/${clients} had it after 30 s` : `${baseline.doneMs.toFixed(1)} ms`;
   return {
     clients,
-    got,
-    doneMs,
-    summary:
-      doneMs === null
-        ? `${got}/${clients} clients had the update after 30 s`
-        : `all ${clients} clients had the update ${doneMs.toFixed(1)} ms after the post was sent`,
+    got: kith.got,
+    doneMs: kith.doneMs,
+    baselineMs: baseline.doneMs,
+    ms: kith.doneMs,
+    detail: `${kith.got}/${clients} clients had the update; the bare server's ${baseline.got}/${clients}`,
+    summary: `all ${clients} clients had the update ${kith.doneMs.toFixed(1)} ms after the post was sent (a bare server writing the same event to as many streams: ${bareText})`,
   };
 }
