@@ -3,7 +3,7 @@
 // load-generator process, and measures the same requests against a bare
 // node:http baseline in the same run. Writes bench/RESULTS.md.
 //
-//   pnpm bench                 small, medium and large datasets (about 15 minutes on 2 cores; see READING.md)
+//   pnpm bench                 small, medium and large datasets (about 12 minutes on 2 cores; see READING.md)
 //   pnpm bench --quick         the small dataset, short runs (under 3 minutes)
 //   --no-cache                 seed SQLite datasets anew instead of copying them from bench/.cache
 //   --sizes=small,medium       --engines=sqlite,postgres     --seconds=10

@@ -10,7 +10,7 @@ import { setFlagsFromString } from "node:v8";
  * generation, and when they died there, V8's young collections still took what they pointed to for live and promoted
  * it: 0.6 MB a young collection under PostgreSQL's home timeline, a full collection every 2 s and a p99 up to four
  * times the usual (47-52 ms against 12-24 ms in alternating runs). A run went one way or the other by chance
- * (bench/READING.md); with pretenuring off, every run measured stayed in the good state. The flag is read when V8
+ * (bench/HISTORY.md); with pretenuring off, every run measured stayed in the good state. The flag is read when V8
  * weighs the sites' survival, so turning it off at start takes effect for the rest of the process.
  */
 export function turnOffPretenuring(): void {

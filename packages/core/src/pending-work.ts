@@ -8,7 +8,7 @@
  * entries it had. Once one table has reached the old generation, every young
  * collection takes the chain of tables after it, and what they name, for live
  * until the next full collection: in a micro-benchmark, tens of MB promoted a
- * young collection (bench/READING.md). A WeakMap does not do this.
+ * young collection (bench/HISTORY.md). A WeakMap does not do this.
  */
 export class PendingWork {
   #size = 0;

@@ -7,7 +7,7 @@
  * request is rehashed every few requests; once one of its tables has reached
  * the old generation, every young collection takes the chain of tables after
  * it, and every request they name, for live until the next full collection
- * (bench/READING.md; core's PendingWork does the same for jobs and events,
+ * (bench/HISTORY.md; core's PendingWork does the same for jobs and events,
  * but this adapter does not depend on core).
  */
 export interface InFlightRequests {

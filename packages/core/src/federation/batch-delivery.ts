@@ -26,7 +26,7 @@ export interface BatchDeliveryOptions {
   /**
    * POSTs of one batch in flight at once. By default all of them: the sender's pool of a few connections per origin
    * is what keeps any one server from many at a time. With 32 at once each worker waited for a server's answer
-   * before its next POST, and a post to 100 servers took longer (bench/READING.md).
+   * before its next POST, and a post to 100 servers took longer (bench/HISTORY.md).
    */
   readonly concurrency?: number;
 }
