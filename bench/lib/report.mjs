@@ -146,9 +146,10 @@ ${requestTable(results.rows)}
 Posting to many local followers: from sending the post until every follower's home feed had it (the benchmark counts the
 feed's rows every 5 ms), the request included; the baseline is the same rows written by one \`INSERT ... SELECT\` from the
 benchmark's own connection to the same database (Kith's taken out first; no mutes, blocks, lists or streams looked at),
-and the request's is a bare server answering Kith's answer. Streaming: 1 000 server-sent-event connections on the public stream, from sending a post until every
-client had read its update; the baseline is a bare node:http server holding as many streams that answers the same post
-with Kith's answer and writes Kith's event, the same bytes, to each.
+and the request's is a bare server answering Kith's answer. Streaming: 1 000 server-sent-event connections on the public
+stream, from sending a post until every client had read its update; the baseline is a bare node:http server holding as
+many streams that answers the same post with Kith's answer and writes Kith's event, the same bytes, to each. Each probe
+posts three times and reports the medians.
 
 | probe | engine | dataset | Kith ms | baseline ms | Kith / baseline | what happened |
 |---|---|---|---:|---:|---:|---|

@@ -252,18 +252,19 @@ async function openStreams(base, path, headers, clients) {
 }
 
 /**
- * Sends a post to `base` for each of `markers` (one after another, each in the post's text) with `clients` streams
- * open: the median ms until all read it, each round's, and the last post with its event as the first client read it.
+ * Sends a post to `base` as `poster` for each of `markers` (one after another, each in the post's text) with `clients`
+ * streams of `viewer` open: the median ms until all read it, each round's, and the last post with its event as the
+ * first client read it.
  */
-async function streamRounds(base, token, clients, markers) {
-  const streams = await openStreams(base, "/api/v1/streaming/public", { ...bearer(token), accept: "text/event-stream" }, clients);
+async function streamRounds(base, { viewer, poster }, clients, markers) {
+  const streams = await openStreams(base, "/api/v1/streaming/public", { ...bearer(viewer), accept: "text/event-stream" }, clients);
   try {
     const times = [];
     let posted = null;
     for (const marker of markers) {
       streams.watch(marker);
       const started = performance.now();
-      posted = await post(base, token, marker);
+      posted = await post(base, poster, marker);
       if (!posted.response.ok) return { posted, doneMs: null, got: 0 };
       const doneMs = await streams.allRead(started);
       if (doneMs === null) return { posted, doneMs: null, got: streams.got() };
@@ -285,7 +286,7 @@ async function streamingProbe({ url, dataset, workDir }, clients) {
   if (!health?.ok) return { summary: `not measured: streaming answered ${health?.status ?? "nothing"}` };
   const marker = `streaming-probe-${Date.now()}`;
   const markers = Array.from({ length: PROBE_ROUNDS }, (_, n) => `${marker}-${n}`);
-  const kith = await streamRounds(url, dataset.tokens.fan10, clients, markers);
+  const kith = await streamRounds(url, { viewer: dataset.tokens.reader50, poster: dataset.tokens.fan10 }, clients, markers);
   if (!kith.posted.response.ok) return { summary: `not measured: posting answered ${kith.posted.response.status}` };
   if (kith.doneMs === null)
     return { clients, got: kith.got, doneMs: null, summary: `${kith.got}/${clients} clients had the update after 30 s` };
@@ -295,9 +296,10 @@ async function streamingProbe({ url, dataset, workDir }, clients) {
   const bare = await startBare(workDir, "streaming-baseline", { streamHeaders, event: kith.event, answer: kith.posted.answer });
   let baseline;
   try {
+    const tokens = { viewer: "baseline", poster: "baseline" };
     baseline = await streamRounds(
       bare.url,
-      "baseline",
+      tokens,
       clients,
       markers.map(() => markers.at(-1)),
     );
