@@ -13,6 +13,7 @@ import { addDeliveryAudience } from "./seed.mjs";
 import { inboxActors, landedActivities, likeTargetUrls } from "./inbox-activities.mjs";
 import { statementTotals, statementsPer } from "./statement-totals.mjs";
 import { gcPausesPer, gcTotals } from "./gc-pauses.mjs";
+import { median } from "./median.mjs";
 
 const LIB = new URL(".", import.meta.url).pathname;
 const HOSTS = 100;
@@ -202,12 +203,6 @@ async function waitDelivered(remote, timeoutMs = 60_000) {
     personal: verified.filter((delivery) => delivery.path !== "/inbox").length,
     lastAt: verified.length ? Math.max(...verified.map((delivery) => delivery.at)) : null,
   };
-}
-
-/** The middle value (the lower of the two middle ones for an even count); null for none. */
-function median(values) {
-  const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : null;
 }
 
 /** Posts once as the audience's account and waits until every host verified a delivery: the time and the server's CPU. */

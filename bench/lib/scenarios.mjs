@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
 import { sql } from "kysely";
+import { median } from "./median.mjs";
 import { startBaseline } from "./processes.mjs";
 
 const bearer = (token) => ({ authorization: `Bearer ${token}` });
@@ -77,25 +78,20 @@ async function post(url, token, text) {
 }
 
 /**
- * Starts the bare server of a probe (streaming-baseline.mjs) with `spec`: it answers a POST with `spec.answer` and
- * writes `spec.event` to the streams it holds.
+ * The median time of `rounds` POSTs of the same body to the requests' bare server (baseline-server.mjs) answering
+ * Kith's answer, after as many to warm it.
  */
-async function startBare(workDir, name, spec) {
-  const file = join(workDir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ streamHeaders: {}, event: "", ...spec }));
-  return startBaseline(file, "streaming-baseline.mjs");
-}
-
-/** The median time of `rounds` POSTs of the same body to a bare server answering Kith's answer, after as many to warm it. */
 async function bareRequestMs(workDir, answer, text, rounds = 5) {
-  const bare = await startBare(workDir, "posting-baseline", { answer });
+  const file = join(workDir, "posting-baseline.json");
+  writeFileSync(file, JSON.stringify({ "POST /api/v1/statuses": answer }));
+  const bare = await startBaseline(file);
   try {
     const times = [];
     for (let i = 0; i < rounds * 2; i++) {
       const { ms } = await post(bare.url, "baseline", text);
       if (i >= rounds) times.push(ms);
     }
-    return times.sort((a, b) => a - b)[Math.floor(rounds / 2)];
+    return median(times);
   } finally {
     await bare.stop();
   }
@@ -124,12 +120,6 @@ async function rawFanOut(db, statusId) {
 
 /** How many times each probe posts: it reports the median, since one post can meet a checkpoint or a queue's backlog. */
 const PROBE_ROUNDS = 3;
-
-/** The middle value of `values` (the lower of the two middle ones for an even count). */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
 
 /** One post to the followers of `poster`: the request's time, and the time until every home feed has it (counted every 5 ms). */
 async function fanOutOnce({ url, storage, dataset }, poster, text) {
@@ -164,17 +154,15 @@ async function fanOutProbe(context, poster) {
     const round = await fanOutOnce(context, poster, text);
     if (round.status) return { summary: `not measured: posting answered ${round.status}` };
     rounds.push(round);
-    const raw = await rawFanOut(context.storage.db, round.statusId);
-    if (raw) raws.push(raw);
+    raws.push(await rawFanOut(context.storage.db, round.statusId));
   }
   const requestMs = median(rounds.map((round) => round.requestMs));
   const completeMs = median(rounds.map((round) => round.completeMs));
   const entries = Math.min(...rounds.map((round) => round.entries));
-  const rawMs = raws.length ? median(raws.map((raw) => raw.ms)) : null;
-  const rawRows = raws.length ? Math.min(...raws.map((raw) => raw.rows)) : 0;
+  const rawMs = median(raws.map((raw) => raw.ms));
+  const rawRows = Math.min(...raws.map((raw) => raw.rows));
   const bareMs = await bareRequestMs(context.workDir, rounds[0].answer, text);
   const each = rounds.map((round) => round.completeMs.toFixed(0)).join(" / ");
-  const rawText = rawMs === null ? "" : `; the same ${rawRows} rows by one INSERT ... SELECT: ${rawMs.toFixed(0)} ms`;
   return {
     requestMs,
     completeMs,
@@ -183,7 +171,7 @@ async function fanOutProbe(context, poster) {
     baselineMs: rawMs,
     ms: completeMs,
     detail: `request ${requestMs.toFixed(1)} ms (the bare server ${bareMs.toFixed(1)} ms); at least ${entries}/${expected} home feeds written a post (each post: ${each} ms); the baseline wrote ${rawRows} rows; medians of ${PROBE_ROUNDS} posts`,
-    summary: `request ${requestMs.toFixed(1)} ms (a bare server: ${bareMs.toFixed(1)} ms); ${entries}/${expected} home feeds written after ${completeMs.toFixed(0)} ms (${each}; polled every 5 ms)${rawText}; medians of ${PROBE_ROUNDS} posts`,
+    summary: `request ${requestMs.toFixed(1)} ms (a bare server: ${bareMs.toFixed(1)} ms); ${entries}/${expected} home feeds written after ${completeMs.toFixed(0)} ms (${each}; polled every 5 ms); the same ${rawRows} rows by one INSERT ... SELECT: ${rawMs.toFixed(0)} ms; medians of ${PROBE_ROUNDS} posts`,
   };
 }
 
@@ -293,7 +281,9 @@ async function streamingProbe({ url, dataset, workDir }, clients) {
   const streamHeaders = Object.fromEntries(
     Object.entries(kith.headers).filter(([name]) => ["content-type", "cache-control", "x-accel-buffering"].includes(name)),
   );
-  const bare = await startBare(workDir, "streaming-baseline", { streamHeaders, event: kith.event, answer: kith.posted.answer });
+  const file = join(workDir, "streaming-baseline.json");
+  writeFileSync(file, JSON.stringify({ streamHeaders, event: kith.event, answer: kith.posted.answer }));
+  const bare = await startBaseline(file, "streaming-baseline.mjs");
   let baseline;
   try {
     const tokens = { viewer: "baseline", poster: "baseline" };
