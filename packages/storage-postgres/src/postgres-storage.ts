@@ -26,6 +26,7 @@ import { StatementPipeline, pipelinedHandle } from "./pipelined-statements.js";
 import { StatementNames } from "./prepared-statements.js";
 import { runStatement } from "./run-statement.js";
 import { postgresTypes } from "./type-parsers.js";
+import { isUnavailableError } from "./unavailable-errors.js";
 
 export interface PostgresStorageOptions {
   /** A `postgres://` URL. Without it (and without `pool`), pg reads the usual PG* environment variables. */
@@ -172,6 +173,10 @@ class PostgresStorage extends KyselyStorage {
     return this.db.transaction().execute(async (trx) => work(await pipelinedHandle(trx)));
   }
 
+  isUnavailable(error: unknown): boolean {
+    return isUnavailableError(error);
+  }
+
   override async migrate(): Promise<MigrationReport> {
     try {
       return await super.migrate();
@@ -304,6 +309,10 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
   let drained: (() => void) | undefined;
   pool.on("connect", (client) => {
     connections++;
+    // A connection the server ends while it is checked out (a restart, pg_terminate_backend) emits "error" on the
+    // client, where the pool listens only while it is idle: unhandled, it would end the process. The statement under
+    // way fails on its own, and the pool drops the connection when it comes back.
+    client.on("error", (error: Error) => logger.warn("A PostgreSQL connection in use failed: {message}", { message: error.message }));
     // JIT compiles a statement whose estimated cost passes jit_above_cost: worth it for long reports, not for the
     // short statements Kith runs, where the compiling is the cost (a public timeline page whose estimate passed the
     // threshold took 245 ms instead of 0.3 ms). pg runs this before any query given to the client.
