@@ -468,5 +468,32 @@ function defineCases(openDatabase: () => Promise<TestDatabase>, options: { multi
   });
 }
 
+describeIfPostgres("sql queue on postgres, when the database goes away under a job", () => {
+  let database: TestDatabase;
+  let queue: SqlQueue;
+  beforeEach(async () => {
+    database = await postgresDatabase();
+    queue = queueOn(database.storage);
+  });
+  afterEach(async () => {
+    await queue.stop();
+    await database.close();
+  });
+
+  it("gives the job back, its attempt not counted, and runs it again", async () => {
+    const attempts: number[] = [];
+    queue.handle("fragile", async (_payload, context) => {
+      attempts.push(context.attempt);
+      // The first attempt's connection is ended by the server, as a restart of PostgreSQL would end it.
+      if (attempts.length === 1) await sql`SELECT pg_terminate_backend(pg_backend_pid())`.execute(database.storage.db);
+    });
+    await queue.start();
+    const job = await queue.enqueue("fragile", {}, { maxAttempts: 1 });
+    await eventually(async () => expect((await queue.get(job.id))?.status).toBe("finished"), { timeoutMs: 10_000 });
+    expect(attempts).toEqual([1, 1]);
+    expect(await queue.get(job.id)).toMatchObject({ tries: 1, lastError: null });
+  });
+});
+
 describe("sql queue on sqlite, beyond the contract", () => defineCases(sqliteMemoryDatabase, { multiProcess: false }));
 describeIfPostgres("sql queue on postgres, beyond the contract", () => defineCases(postgresDatabase, { multiProcess: true }));

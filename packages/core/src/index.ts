@@ -89,6 +89,8 @@ export { PendingWork } from "./pending-work.js";
 export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
 export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/memory-queue.js";
 export { SqlQueue, type SqlQueueOptions } from "./queue/sql-queue.js";
+export { NOT_READY_DELAY_MS, cannotRunYet, jobNotReady } from "./queue/not-ready.js";
+export { AttemptFailures, type FailedAttempt } from "./queue/attempt-failures.js";
 export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation/fedify-message-queue.js";
 export {
   OutgoingFetchError,

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import {
+  AttemptFailures,
   type Clock,
   backoffDelayMs,
+  cannotRunYet,
   type DailyJobStats,
   type Database,
   type EnqueueOptions,
@@ -15,6 +17,7 @@ import {
   type JobRecord,
   type JobStatus,
   KithError,
+  NOT_READY_DELAY_MS,
   PendingWork,
   type Queue,
   type QueueBackendInfo,
@@ -29,7 +32,7 @@ import {
   lowestIdAt,
   systemClock,
 } from "@kith/core";
-import { Queue as BullQueue, type Job, type MinimalJob, UnrecoverableError, Worker } from "bullmq";
+import { Queue as BullQueue, DelayedError, type Job, type MinimalJob, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { RedisKeys, assertQueueName } from "./keys.js";
@@ -154,6 +157,7 @@ function checkReplies(replies: [Error | null, unknown][] | null): unknown[] {
 export class RedisQueue implements Queue {
   readonly #url: string;
   readonly #storage: Storage;
+  readonly #failures: AttemptFailures;
   readonly #ids: IdGenerator;
   readonly #clock: Clock;
   readonly #keys: RedisKeys;
@@ -181,6 +185,7 @@ export class RedisQueue implements Queue {
   constructor(options: RedisQueueOptions) {
     this.#url = options.url;
     this.#storage = options.storage;
+    this.#failures = new AttemptFailures(this.#logger);
     this.#ids = options.ids;
     this.#clock = options.clock ?? systemClock;
     this.#keys = new RedisKeys(options.prefix ?? "kith");
@@ -400,7 +405,7 @@ export class RedisQueue implements Queue {
     if (!this.#started || this.#workers.has(queue)) return;
     const config = await this.#readConfig(queue);
     if (!this.#started || this.#workers.has(queue)) return;
-    const worker = new Worker<JobData, void, string>(queue, (job, _token, signal) => this.#run(queue, job, signal), {
+    const worker = new Worker<JobData, void, string>(queue, (job, token, signal) => this.#run(queue, job, token, signal), {
       connection: this.#connect().workerClient,
       prefix: this.#keys.bull,
       concurrency: config.concurrency,
@@ -418,7 +423,17 @@ export class RedisQueue implements Queue {
       if (!job) return;
       this.#afterAttempt(queue, job);
       const retrying = error.name !== "UnrecoverableError" && job.attemptsMade < (job.opts.attempts ?? 1);
-      if (retrying) this.#pending.track(this.#restoreDeduplication(queue, job.id ?? "", job.data));
+      if (retrying) {
+        this.#failures.failed({ id: job.id ?? "", queue, attempt: job.attemptsMade, error: `${error.name}: ${error.message}`, delayMs: null });
+        this.#pending.track(this.#restoreDeduplication(queue, job.id ?? "", job.data));
+      } else {
+        this.#logger.warn("Job {id} of queue {queue} failed for good after attempt {attempt}: {error}", {
+          id: job.id,
+          queue,
+          attempt: job.attemptsMade,
+          error: `${error.name}: ${error.message}`,
+        });
+      }
     });
     worker.on("error", (error) => {
       this.#logger.warn("Worker of queue {queue} failed: {error}", { queue, error });
@@ -433,7 +448,7 @@ export class RedisQueue implements Queue {
   }
 
   /** Runs one attempt of a job through the queue's handler. */
-  async #run(queue: string, job: Job<JobData, void, string>, signal: AbortSignal | undefined): Promise<void> {
+  async #run(queue: string, job: Job<JobData, void, string>, token: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const entry = this.#handlers.get(queue);
     const id = job.id ?? "";
     if (!entry) throw new Error(`No handler for queue ${queue}`);
@@ -452,6 +467,12 @@ export class RedisQueue implements Queue {
     try {
       await entry.handler(payload, { id, queue, attempt: job.attemptsMade + 1, signal: AbortSignal.any(signals) });
     } catch (thrown) {
+      if (cannotRunYet(thrown, this.#storage)) {
+        // Not the job's fault: back to the delayed set without counting the attempt, and BullMQ told to leave it there.
+        this.#logger.debug("Job {id} of queue {queue} cannot run yet; it runs again shortly: {error}", { id, queue, error: toError(thrown).message });
+        await job.moveToDelayed(Date.now() + NOT_READY_DELAY_MS, token);
+        throw new DelayedError();
+      }
       if (isKithError(thrown) && thrown.code === "job.unreadable_payload") {
         await this.#deadLetter(queue, id);
         // UnrecoverableError: BullMQ fails the job at once, whatever attempts it has left.

@@ -129,6 +129,12 @@ class SqliteStorage extends KyselyStorage {
     this.connection.prepare("SELECT 1").get();
   }
 
+  /** The file was locked by another connection for longer than the busy timeout: it answers again once freed. */
+  isUnavailable(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+  }
+
   async close(): Promise<void> {
     await this.db.destroy();
   }

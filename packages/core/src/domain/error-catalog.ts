@@ -51,6 +51,7 @@ export const errorCatalog = {
   "job.active": { status: 409, message: "An active job cannot be deleted or cleared" },
   "job.not_retryable": { status: 409, message: "Only failed or dead-letter jobs can be retried" },
   "job.unreadable_payload": { status: 422, message: "The job's payload cannot be read" },
+  "job.not_ready": { status: 503, message: "This process cannot run the job yet; it runs again shortly" },
   "queue.not_found": { status: 404, message: "Queue not found" },
 
   // Registration, email confirmation, the email-domain allowlist, signup requests

@@ -24,6 +24,7 @@ import type {
 } from "../ports/queue.js";
 import { backoffDelayMs } from "../queue/backoff.js";
 import { type StoredJobState, emptyJobCounts, jobStatusOf } from "../queue/job-status.js";
+import { NOT_READY_DELAY_MS, cannotRunYet } from "../queue/not-ready.js";
 
 export { backoffDelayMs } from "../queue/backoff.js";
 
@@ -466,7 +467,12 @@ export class MemoryQueue implements Queue {
       this.#end(job, "finished", null);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (isKithError(error) && error.code === "job.unreadable_payload") {
+      if (cannotRunYet(error)) {
+        // Not the job's fault: given back, the attempt uncounted.
+        job.state = "waiting";
+        job.tries -= 1;
+        job.runAt = this.#clock.now().getTime() + NOT_READY_DELAY_MS;
+      } else if (isKithError(error) && error.code === "job.unreadable_payload") {
         this.#logger.warn("Job {id} on {queue} has a payload its handler cannot read; dead letter: {error}", {
           id: job.id,
           queue: job.queue,

@@ -60,6 +60,13 @@ export interface JobContext {
   readonly signal: AbortSignal;
 }
 
+/**
+ * Runs one attempt of a job. A handler that throws fails the attempt, which is retried with backoff until the job's
+ * attempts run out; but one that throws a `KithError` with the code `job.not_ready` (see `jobNotReady`) says this
+ * process cannot run the job yet (a part it needs is still loading): the job waits a moment and runs again, and the
+ * attempt does not count. So does a failure the storage says is the database's unavailability
+ * (`Storage.isUnavailable`). See `queue/not-ready.ts`.
+ */
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
 
 export interface HandlerOptions {

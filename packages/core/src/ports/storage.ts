@@ -145,5 +145,11 @@ export interface Storage {
   info(): Promise<StorageInfo>;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Whether `error` says the database could not answer for now (a lost or refused connection, a server shutting
+   * down, a lock held too long), not that a statement was wrong. A job that fails so is run again later without the
+   * attempt counting against it. Absent: no error is taken for that.
+   */
+  isUnavailable?(error: unknown): boolean;
   close(): Promise<void>;
 }

@@ -68,6 +68,12 @@ export function statusExpression(now: string): ReturnType<typeof sql<string>> {
 }
 
 /** Text of an error for `last_error`: the stack when there is one (it starts with the message), bounded. */
+/** An error's name and message, without its stack: what a log line needs. */
+export function errorMessageOf(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 1_000 ? `${text.slice(0, 1_000)}…` : text;
+}
+
 export function describeError(error: unknown): string {
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
   return text.length > 8_000 ? `${text.slice(0, 8_000)}…` : text;

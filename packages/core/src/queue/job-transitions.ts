@@ -219,10 +219,11 @@ export function scheduleRetry(
 
 /**
  * Gives an attempt back untried: the worker is stopping and took the job
- * without running it, or the handler gave up because it was told to stop.
- * The job runs again at once, elsewhere or after the restart.
+ * without running it, the handler gave up because it was told to stop, or
+ * the process could not run it yet (see `cannotRunYet`). The job runs again
+ * at `runAt` (at once by default), elsewhere or after the restart.
  */
-export function releaseJob(db: Kysely<Database>, claim: Claim, processId: string, now: Date): Promise<boolean> {
+export function releaseJob(db: Kysely<Database>, claim: Claim, processId: string, now: Date, runAt: Date = now): Promise<boolean> {
   const at = now.toISOString();
   return returningToWaiting(async (deduplicationKey) => {
     const result = await db
@@ -230,7 +231,7 @@ export function releaseJob(db: Kysely<Database>, claim: Claim, processId: string
       .set((eb) => ({
         state: "waiting",
         tries: eb("tries", "-", 1),
-        run_at: at,
+        run_at: runAt.toISOString(),
         locked_by: null,
         locked_until: null,
         updated_at: at,

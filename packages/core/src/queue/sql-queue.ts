@@ -22,6 +22,7 @@ import type {
   WorkerProcess,
 } from "../ports/queue.js";
 import type { Storage } from "../ports/storage.js";
+import { AttemptFailures } from "./attempt-failures.js";
 import { DEFAULT_BACKOFF } from "./backoff.js";
 import { ProcessHeartbeat, liveProcesses } from "./heartbeat.js";
 import { clearJobs, countJobs, dailyStats, getJob, listJobs, removeJob, retryAllJobs, retryJob } from "./job-admin.js";
@@ -122,6 +123,7 @@ export class SqlQueue implements Queue {
   /** When this process last deleted finished jobs past their retention (0: not yet). */
   #prunedAt = 0;
   readonly #logger = getLogger(["queue", "sql"]);
+  readonly #failures = new AttemptFailures(this.#logger);
   readonly #queues = new Map<string, Registration>();
   readonly #configs: QueueConfigCache;
   readonly #maintenance: RepeatingTask;
@@ -243,7 +245,9 @@ export class SqlQueue implements Queue {
         pollIntervalMs: this.#pollIntervalMs,
         idlePollIntervalMs: this.#idlePollIntervalMs,
         skipLocked: this.#storage.capabilities.skipLocked,
+        storage: this.#storage,
         logger: this.#logger,
+        failures: this.#failures,
       }),
     };
     this.#queues.set(queue, registration);

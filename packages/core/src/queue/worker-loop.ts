@@ -3,10 +3,13 @@ import { isKithError } from "../domain/errors.js";
 import type { Logger } from "../logging.js";
 import type { Clock } from "../ports/clock.js";
 import type { JobHandler, QueueConfig } from "../ports/queue.js";
+import type { Storage } from "../ports/storage.js";
 import type { JobRow } from "../storage/schema.js";
+import { AttemptFailures } from "./attempt-failures.js";
 import { backoffDelayMs } from "./backoff.js";
-import { describeError, parsePayload } from "./job-rows.js";
+import { describeError, errorMessageOf, parsePayload } from "./job-rows.js";
 import { type Claim, type QueueStore, claimJobs, endJob, finishJob, releaseJob, scheduleRetry } from "./job-transitions.js";
+import { NOT_READY_DELAY_MS, cannotRunYet } from "./not-ready.js";
 import { FailureReporter } from "./poll-errors.js";
 import { RepeatingTask } from "./repeating-task.js";
 
@@ -24,14 +27,18 @@ export interface QueueWorkerOptions {
   /** The longest wait between polls while the queue stays empty (see RepeatingTask). */
   readonly idlePollIntervalMs: number;
   readonly skipLocked: boolean;
+  /** Tells a failure that is the database's unavailability, not the job's (see `cannotRunYet`). */
+  readonly storage?: Pick<Storage, "isUnavailable">;
   readonly logger: Logger;
+  /** Where failed attempts are logged; shared by the queue's workers so one failure across queues is one kind. */
+  readonly failures?: AttemptFailures;
 }
 
 type Outcome =
   | { readonly kind: "finished" }
-  | { readonly kind: "retry"; readonly error: string; readonly delayMs: number }
+  | { readonly kind: "retry"; readonly error: string; readonly message: string; readonly delayMs: number }
   | { readonly kind: "failed" | "dlq"; readonly error: string }
-  | { readonly kind: "released" };
+  | { readonly kind: "released"; readonly delayMs?: number };
 
 /** Waits before writing an attempt's outcome again after the database refused it. */
 const OUTCOME_RETRY_DELAYS_MS = [200, 1_000, 5_000];
@@ -57,6 +64,7 @@ export class QueueWorker {
   readonly #running = new Map<string, Claim>();
   readonly #poll: RepeatingTask;
   readonly #pollFailures: FailureReporter;
+  readonly #failures: AttemptFailures;
   #abort = new AbortController();
   #stopping = false;
   /** The last claim took fewer jobs than it had room for: nothing runnable was left then. */
@@ -67,6 +75,7 @@ export class QueueWorker {
       idleMaxIntervalMs: options.idlePollIntervalMs,
     });
     this.#pollFailures = new FailureReporter(options.logger, `Polling queue "${options.queue}" for jobs`);
+    this.#failures = options.failures ?? new AttemptFailures(options.logger);
   }
 
   start(): void {
@@ -170,9 +179,18 @@ export class QueueWorker {
       if (isKithError(error) && error.code === "job.unreadable_payload") return { kind: "dlq", error: describeError(error) };
       // Interrupted by the shutdown, not failed: the attempt does not count.
       if (this.#stopping && signal.aborted) return { kind: "released" };
+      // Not the job's fault (this process is not ready for it, the database is away): given back, uncounted.
+      if (cannotRunYet(error, this.options.storage)) {
+        this.options.logger.debug("Job {id} of queue {queue} cannot run yet; it runs again shortly: {error}", {
+          id: claim.id,
+          queue: claim.queue,
+          error: errorMessageOf(error),
+        });
+        return { kind: "released", delayMs: NOT_READY_DELAY_MS };
+      }
       if (claim.tries >= Number(row.max_attempts)) return { kind: "failed", error: describeError(error) };
       const delayMs = backoffDelayMs(claim.tries, { baseMs: Number(row.backoff_base_ms), maxMs: Number(row.backoff_max_ms) });
-      return { kind: "retry", error: describeError(error), delayMs };
+      return { kind: "retry", error: describeError(error), message: errorMessageOf(error), delayMs };
     }
   }
 
@@ -195,7 +213,7 @@ export class QueueWorker {
             held = await endJob(store, claim, processId, { state: outcome.kind, error: outcome.error }, now);
             break;
           case "released":
-            held = await releaseJob(store.db, claim, processId, now);
+            held = await releaseJob(store.db, claim, processId, now, new Date(now.getTime() + (outcome.delayMs ?? 0)));
             break;
         }
         if (!held) {
@@ -212,13 +230,7 @@ export class QueueWorker {
             error: outcome.error,
           });
         } else if (outcome.kind === "retry") {
-          logger.info("Job {id} of queue {queue} failed attempt {attempt}; it runs again in {delayMs} ms: {error}", {
-            id: claim.id,
-            queue: claim.queue,
-            attempt: claim.tries,
-            delayMs: outcome.delayMs,
-            error: outcome.error,
-          });
+          this.#failures.failed({ id: claim.id, queue: claim.queue, attempt: claim.tries, error: outcome.message, delayMs: outcome.delayMs });
         }
         return;
       } catch (error) {

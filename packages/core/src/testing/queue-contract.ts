@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KithError, isKithError } from "../domain/errors.js";
+import { jobNotReady } from "../queue/not-ready.js";
 import type { Queue } from "../ports/queue.js";
 import { eventually, sleep } from "./eventually.js";
 
@@ -90,6 +91,26 @@ export function describeQueueContract(name: string, factory: () => Promise<Queue
       expect(gaps[1]).toBeGreaterThanOrEqual(55);
       expect(gaps[2]).toBeGreaterThanOrEqual(115);
       expect((await queue.get(job.id))?.tries).toBe(4);
+    });
+
+    it("runs a job again, its attempt uncounted, when this process cannot run it yet", async () => {
+      let ready = false;
+      const attempts: number[] = [];
+      queue.handle("warming-up", async (_payload, context) => {
+        attempts.push(context.attempt);
+        if (!ready) throw jobNotReady("A part this job needs is still loading");
+      });
+      await queue.start();
+      // One attempt only: were the first run counted, the job would fail.
+      const job = await queue.enqueue("warming-up", {}, { maxAttempts: 1 });
+      await eventually(() => expect(attempts.length).toBe(1));
+      await eventually(async () => expect((await queue.get(job.id))?.tries).toBe(0));
+      expect((await queue.get(job.id))?.status).not.toBe("failed");
+      ready = true;
+      await eventually(async () => expect((await queue.get(job.id))?.status).toBe("finished"), { timeoutMs: 8_000 });
+      expect((await queue.get(job.id))?.tries).toBe(1);
+      expect(attempts).toEqual([1, 1]);
+      expect((await queue.statsPerDay(1, "warming-up")).at(-1)).toMatchObject({ finished: 1, failed: 0 });
     });
 
     it("shows a job waiting after a failed attempt as a retry", async () => {
