@@ -28,7 +28,8 @@ describe("deliveries, domain policy and monitoring", () => {
   beforeEach(async () => {
     remote.received.length = 0;
     remote.inboxStatus = () => 202;
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    // Three days of failures mark a domain here (seven by default), so that the monitoring tests stay short.
+    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true, unreachableAfterDays: 3 } });
     aliceToken = (await kith.createUser("alice")).token;
     await kith.start();
   });
@@ -109,6 +110,38 @@ describe("deliveries, domain policy and monitoring", () => {
       const token = await admin();
       const [deliveries] = await getJson<Deliveries[]>("/api/v1/admin/federation/deliveries", token);
       expect(deliveries).toMatchObject({ domain: remote.host, succeeded: 1, failed: 1, failureDays: 0, unreachable: false });
+    });
+
+    it("keeps retrying a delivery to a server that is down for two hours, and delivers it once the server is back", async () => {
+      let down = true;
+      remote.inboxStatus = () => (down ? 503 : 202);
+      expect((await follow()).status).toBe(202);
+      await eventually(() => expect(accepts().length).toBeGreaterThan(0));
+      await settle();
+      // Two hours of the server answering 503, in ten-minute steps: every retry that comes due fails.
+      const dueRetriesRun = () =>
+        eventually(async () => {
+          const retries = await kith.queue.list({ queue: "federation", status: "retries", limit: 10 });
+          expect(retries.filter((job) => Date.parse(job.runAt) <= kith.clock.now().getTime())).toEqual([]);
+          await settle();
+        });
+      for (let minutes = 0; minutes < 120; minutes += 10) {
+        kith.clock.advance(10 * 60_000);
+        await dueRetriesRun();
+      }
+      const failedAttempts = accepts().length;
+      expect(failedAttempts).toBeGreaterThan(3);
+      const [waiting] = await kith.queue.list({ queue: "federation", status: "retries", limit: 10 });
+      expect(waiting).toMatchObject({ payload: { type: "outbox" }, maxAttempts: kith.config.deliveryRetries.retries + 1 });
+      expect(await kith.queue.counts("federation")).toMatchObject({ failed: 0, dlq: 0 });
+      // Back up: the next retry (within the schedule's wait, four hours at most by now) is accepted.
+      down = false;
+      kith.clock.advance(4 * HOUR);
+      await eventually(() => expect(accepts()).toHaveLength(failedAttempts + 1));
+      await settle();
+      expect(await kith.queue.counts("federation")).toMatchObject({ retries: 0, failed: 0, dlq: 0 });
+      const [deliveries] = await getJson<Deliveries[]>("/api/v1/admin/federation/deliveries", await admin());
+      expect(deliveries).toMatchObject({ domain: remote.host, succeeded: 1, unreachable: false });
     });
 
     for (const status of [410, 404]) {
@@ -344,7 +377,7 @@ describe("deliveries, domain policy and monitoring", () => {
   });
 
   describe("monitoring", () => {
-    it("marks a domain unreachable after failures on three distinct days, skips deliveries to it, and clears the mark on one success", async () => {
+    it("marks a domain unreachable after failures on the set number of distinct days, skips deliveries to it, and clears the mark on one success", async () => {
       const monitor = kith.services.federationMonitor;
       const inbox = new URL(mallory().inbox);
       const token = await admin(["Read", ...MANAGE]);
@@ -359,17 +392,35 @@ describe("deliveries, domain policy and monitoring", () => {
       const [marked] = await unreachable();
       expect(marked).toMatchObject({ domain: remote.host, failed: 4, failureDays: 3, unreachable: true });
       // Deliveries are skipped while marked...
-      expect((await follow()).status).toBe(202);
+      const follows = () => remote.received.filter((request) => (request.body as { type?: string }).type === "Follow");
+      await kith.federation.sendFollow("alice", mallory().id.href);
       await settle();
-      expect(accepts()).toHaveLength(0);
+      expect(follows()).toHaveLength(0);
       // ...except one attempt a day, whose success clears the mark.
       kith.clock.advance(25 * HOUR);
-      expect((await follow()).status).toBe(202);
-      await eventually(() => expect(accepts()).toHaveLength(1));
+      await kith.federation.sendFollow("alice", eve().id.href);
+      await eventually(() => expect(follows()).toHaveLength(1));
       await settle();
       expect(await unreachable()).toEqual([]);
       const [deliveries] = await getJson<Deliveries[]>("/api/v1/admin/federation/deliveries", token);
       expect(deliveries).toMatchObject({ succeeded: 1, failed: 4, failureDays: 0 });
+    });
+
+    it("lets deliveries go to a marked domain again as soon as an activity arrives from it", async () => {
+      const monitor = kith.services.federationMonitor;
+      const inbox = new URL(mallory().inbox);
+      for (let day = 0; day < 3; day++) {
+        await monitor.recordDelivery(inbox, "failure");
+        kith.clock.advance(24 * HOUR);
+      }
+      await monitor.recordDelivery(inbox, "failure");
+      expect(await monitor.skipsDeliveryTo(remote.host)).toBe(true);
+      // Mallory's Follow arrives: the domain answers, and the Accept goes to it the same day.
+      expect((await follow()).status).toBe(202);
+      await eventually(() => expect(accepts()).toHaveLength(1));
+      await settle();
+      const token = await admin();
+      expect(await getJson<Deliveries[]>("/api/v1/admin/federation/unreachable-domains", token)).toEqual([]);
     });
 
     it("lets an administrator clear the mark, and answers 404 for a domain not marked", async () => {

@@ -27,25 +27,28 @@ describeFeedsOnEngines("federation monitoring storage", (makeKith: KithFactory) 
   it("counts deliveries per domain, marks and clears unreachable domains by distinct days", async () => {
     const monitor = kith.services.federationMonitor;
     const inbox = new URL("https://remote.example/inbox");
-    for (let day = 0; day < 3; day++) {
+    const days = kith.config.unreachableAfterDays;
+    for (let day = 0; day < days; day++) {
       await monitor.recordDelivery(inbox, "failure");
       await monitor.recordDelivery(inbox, "failure");
       kith.clock.advance(DAY);
     }
-    expect(await monitor.unreachableDomains()).toEqual([expect.objectContaining({ domain: "remote.example", failed: 6, failureDays: 3 })]);
+    expect(await monitor.unreachableDomains()).toEqual([
+      expect.objectContaining({ domain: "remote.example", failed: 2 * days, failureDays: days }),
+    ]);
     expect(await monitor.skipsDeliveryTo("remote.example")).toBe(false);
     await monitor.recordDelivery(inbox, "failure");
     expect(await monitor.skipsDeliveryTo("remote.example")).toBe(true);
     await monitor.recordDelivery(inbox, "success");
     expect(await monitor.unreachableDomains()).toEqual([]);
     expect(await monitor.deliveries()).toEqual([
-      expect.objectContaining({ domain: "remote.example", succeeded: 1, failed: 7, failureDays: 0, unreachableSince: null }),
+      expect.objectContaining({ domain: "remote.example", succeeded: 1, failed: 2 * days + 1, failureDays: 0, unreachableSince: null }),
     ]);
   });
 
   it("records a batch's successes in one write: counted per domain, failure days and unreachable marks cleared", async () => {
     const monitor = kith.services.federationMonitor;
-    for (let day = 0; day < 3; day++) {
+    for (let day = 0; day < kith.config.unreachableAfterDays; day++) {
       await monitor.recordDelivery(new URL("https://b.example/inbox"), "failure");
       kith.clock.advance(DAY);
     }
@@ -62,7 +65,7 @@ describeFeedsOnEngines("federation monitoring storage", (makeKith: KithFactory) 
     const rows = Object.fromEntries((await monitor.deliveries()).map((row) => [row.domain, row]));
     expect(rows).toEqual({
       "a.example": expect.objectContaining({ succeeded: 3, failed: 0, lastSuccessAt: kith.clock.now().toISOString() }),
-      "b.example": expect.objectContaining({ succeeded: 1, failed: 3, failureDays: 0, unreachableSince: null }),
+      "b.example": expect.objectContaining({ succeeded: 1, failed: kith.config.unreachableAfterDays, failureDays: 0, unreachableSince: null }),
       "c.example:8443": expect.objectContaining({ succeeded: 1, failed: 0 }),
     });
   });

@@ -23,37 +23,60 @@ describe("the inbox counter", () => {
 
   it("writes the counts of many activities in one statement", async () => {
     const counter = new StatementCounter();
-    const monitor = new FederationMonitor({ storage: countedStorage(kith.storage, counter), clock: kith.clock });
+    const monitor = new FederationMonitor({ storage: countedStorage(kith.storage, counter), clock: kith.clock, config: kith.config });
     for (let i = 0; i < 5; i++) await monitor.recordInbox("a.example");
     await monitor.recordInbox("B.example");
     await monitor.recordInbox("b.example");
     expect(counter.count).toBe(0);
     expect(await stored()).toEqual([]);
     await monitor.flushInbox();
-    // The first write also prunes minutes older than the longest window.
-    expect(counter.count).toBe(2);
+    // Each write also clears the unreachable marks of the domains heard from; the first also prunes minutes older
+    // than the longest window.
+    expect(counter.count).toBe(3);
     expect(await stored()).toEqual([
       { domain: "a.example", received: 5 },
       { domain: "b.example", received: 2 },
     ]);
     await monitor.recordInbox("a.example");
     await monitor.flushInbox();
-    expect(counter.count).toBe(3);
+    expect(counter.count).toBe(5);
     expect(await stored()).toEqual([
       { domain: "a.example", received: 6 },
       { domain: "b.example", received: 2 },
     ]);
   });
 
+  it("clears the unreachable mark of a domain that sends activities again", async () => {
+    const monitor = new FederationMonitor({ storage: kith.storage, clock: kith.clock, config: kith.config });
+    for (let day = 0; day < kith.config.unreachableAfterDays; day++) {
+      await monitor.recordDelivery(new URL("https://a.example/inbox"), "failure");
+      kith.clock.advance(24 * 3_600_000);
+    }
+    await monitor.recordDelivery(new URL("https://a.example/inbox"), "failure");
+    expect(await monitor.skipsDeliveryTo("a.example")).toBe(true);
+    // Another domain's activity leaves the mark as it is.
+    await monitor.recordInbox("b.example");
+    await monitor.flushInbox();
+    expect(await monitor.unreachableDomains()).toEqual([expect.objectContaining({ domain: "a.example" })]);
+    // Deliveries go at once, before the mark is cleared in the database...
+    await monitor.recordInbox("A.example");
+    expect(await monitor.skipsDeliveryTo("a.example")).toBe(false);
+    expect(await monitor.unreachableDomains()).toEqual([expect.objectContaining({ domain: "a.example" })]);
+    // ...and stay free once the counts are written.
+    await monitor.flushInbox();
+    expect(await monitor.unreachableDomains()).toEqual([]);
+    expect(await monitor.skipsDeliveryTo("a.example")).toBe(false);
+  });
+
   it("writes the counts within a second without being asked", async () => {
-    const monitor = new FederationMonitor({ storage: kith.storage, clock: kith.clock });
+    const monitor = new FederationMonitor({ storage: kith.storage, clock: kith.clock, config: kith.config });
     await monitor.recordInbox("a.example");
     await eventually(async () => expect(await stored()).toEqual([{ domain: "a.example", received: 1 }]));
   });
 
   it("keeps the counts when writing them fails, and writes them with the next ones", async () => {
     const { storage, faults } = withStorageFaults(kith.storage);
-    const monitor = new FederationMonitor({ storage, clock: kith.clock });
+    const monitor = new FederationMonitor({ storage, clock: kith.clock, config: kith.config });
     await monitor.recordInbox("a.example");
     await monitor.recordInbox("a.example");
     faults.break();

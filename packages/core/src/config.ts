@@ -13,6 +13,24 @@ export const kithConfigSchema = z.object({
   allowPrivateAddress: z.boolean().default(false),
   /** How long a deleted remote post is remembered, so that its Create arriving late is refused. @default 30 */
   tombstoneRetentionDays: z.number().int().min(1).max(3650).default(30),
+  /**
+   * How a delivery to another server that failed is tried again, inbox by inbox: `retries` more times, the first
+   * after about `baseSeconds`, each wait twice the one before (with jitter: between half and all of it), none longer
+   * than `maxSeconds`. The defaults try for two to four days, as Mastodon does (16 retries).
+   */
+  deliveryRetries: z
+    .object({
+      retries: z.number().int().min(0).max(100).default(16),
+      baseSeconds: z.number().int().min(1).max(86_400).default(60),
+      maxSeconds: z.number().int().min(1).max(7 * 86_400).default(12 * 3_600),
+    })
+    .prefault({}),
+  /**
+   * Distinct days with failed deliveries (and no success between) after which a domain is marked unreachable: its
+   * deliveries are then skipped but for one probe a day, until it answers again (a delivery or the probe succeeds, or
+   * an activity arrives from it). @default 7, as Mastodon
+   */
+  unreachableAfterDays: z.number().int().min(1).max(365).default(7),
   /** scrypt cost for password hashes; lowered only in tests. @default 32768 */
   passwordHashCost: z
     .number()

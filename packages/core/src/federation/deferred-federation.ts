@@ -1,7 +1,8 @@
 import type { Message } from "@fedify/fedify";
 import type { Object as APObject } from "@fedify/fedify/vocab";
 import type { FallbackHandler } from "../api/fetch-handler.js";
-import { getLogger } from "../logging.js";
+import type { HandlerOptions } from "../ports/queue.js";
+import { jobNotReady } from "../queue/not-ready.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { type DomainEvent, type DomainEventType, DomainEvents } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
@@ -13,7 +14,7 @@ import { InboxSender } from "./inbox-sender.js";
 import type { SentFollow } from "./follow-outbox.js";
 import type { KithFederation } from "./kith-federation.js";
 import { pruneExpiredEntries } from "./kv-pruning.js";
-import { POLL_RESULTS_QUEUE, REPLIES_QUEUE } from "./queue-names.js";
+import { FEDERATION_JOB_QUEUES, type FederationJobQueue } from "./queue-names.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
 import { SqlKvStore } from "./sql-kv-store.js";
 import { userAgentOf } from "./user-agent.js";
@@ -38,7 +39,16 @@ export interface FederationParts {
  */
 const BATCH_SIZE = 100;
 
-export function federationPartsOf(deps: ServiceDeps, services: KithServices, fetch?: SafeFetch): FederationParts {
+/**
+ * The parts; `prepare` is what makes this process ready to work Fedify's queued messages (loads the federation, which
+ * sets the private keys' resolver), called by the queue bridge before the first message that needs it.
+ */
+export function federationPartsOf(
+  deps: ServiceDeps,
+  services: KithServices,
+  fetch?: SafeFetch,
+  prepare?: () => Promise<void>,
+): FederationParts {
   const { allowPrivateAddress } = deps.config;
   const deliveries = new DeliveryGate({
     domainPolicy: services.domainPolicy,
@@ -54,7 +64,10 @@ export function federationPartsOf(deps: ServiceDeps, services: KithServices, fet
     handBack: (messages): Promise<void> => queue.enqueueEach(messages),
     userAgent: userAgentOf(deps.config),
   });
+  const { retries, baseSeconds, maxSeconds } = deps.config.deliveryRetries;
   const queue: FedifyMessageQueue = new FedifyMessageQueue(deps.queue, {
+    ...(prepare && { prepare }),
+    deliveryRetries: { maxAttempts: retries + 1, backoff: { baseMs: baseSeconds * 1_000, maxMs: maxSeconds * 1_000 } },
     around: deliveries.around,
     batches: { size: BATCH_SIZE, deliver: (batch): Promise<void> => batches.deliver(batch) },
   });
@@ -77,7 +90,7 @@ export interface DeferredFederation {
   sendFollow(username: string, identifier: string, options?: { immediate?: boolean }): Promise<SentFollow | null>;
   /**
    * Works Fedify's queued messages in this process until `signal` aborts and schedules the repeating jobs (the
-   * server's start). Jobs already waiting for handlers that exist only with Fedify have it loaded at once.
+   * server's start). The first job that needs Fedify loads it.
    */
   start(signal: AbortSignal): Promise<void>;
 }
@@ -116,10 +129,6 @@ const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, true>> = {
   "account.deleting": true,
 };
 
-/** Job states that wait to be worked (active ones of a process that died come back). */
-const WAITING = ["submitted", "schedule", "retries", "active"] as const;
-
-const logger = getLogger(["federation"]);
 
 /**
  * Sets up the federation without loading Fedify: the parts that do not need
@@ -130,7 +139,9 @@ const logger = getLogger(["federation"]);
  */
 export function createDeferredFederation(options: DeferredFederationOptions): DeferredFederation {
   const { deps, services } = options;
-  const parts = federationPartsOf(deps, services, options.fetch);
+  const parts = federationPartsOf(deps, services, options.fetch, async () => {
+    await loadForJob();
+  });
   // The outgoing side reacts to domain events on a bus of its own: the first event loads it, then gets passed on.
   const outgoingEvents = new DomainEvents();
   let built: KithFederation | null = null;
@@ -150,6 +161,21 @@ export function createDeferredFederation(options: DeferredFederationOptions): De
     return building;
   }
 
+  /** The federation for a job: one that cannot be built yet is the process's fault, and the job waits uncounted. */
+  async function loadForJob(): Promise<KithFederation> {
+    try {
+      return await load();
+    } catch (error) {
+      throw jobNotReady("The federation could not be loaded in this process yet", error);
+    }
+  }
+
+  // Registered now, in every process that works jobs, so a job waiting on them runs whenever it comes: its first
+  // run loads Fedify.
+  for (const [queue, handlerOptions] of Object.entries(FEDERATION_JOB_QUEUES) as [FederationJobQueue, HandlerOptions][]) {
+    deps.queue.handle(queue, async (payload, context) => (await loadForJob()).jobs[queue](payload, context), handlerOptions);
+  }
+
   for (const type of Object.keys(DOMAIN_EVENT_TYPES) as DomainEventType[]) {
     services.events.on(type, async (event: DomainEvent) => {
       await load();
@@ -167,14 +193,6 @@ export function createDeferredFederation(options: DeferredFederationOptions): De
   });
   const scheduleMaintenance = pruneExpiredEntries(deps.queue, parts.kv);
 
-  async function waitingJobs(): Promise<boolean> {
-    for (const queue of [REPLIES_QUEUE, POLL_RESULTS_QUEUE]) {
-      const counts = await deps.queue.counts(queue);
-      if (WAITING.some((status) => counts[status] > 0)) return true;
-    }
-    return false;
-  }
-
   return {
     load,
     get loaded() {
@@ -190,8 +208,6 @@ export function createDeferredFederation(options: DeferredFederationOptions): De
         signal,
       });
       await scheduleMaintenance();
-      if (await waitingJobs())
-        load().catch((error: unknown) => logger.error("Could not load the federation for waiting jobs: {error}", { error }));
     },
   };
 }

@@ -164,7 +164,8 @@ describe("Fedify's MessageQueue on the queue port", () => {
     const before = await bridge.getDepth();
     expect(before.queued).toBe(0);
     await bridge.enqueue({ late: true });
-    await eventually(async () => expect((await queue.counts("federation")).retries).toBe(1));
+    // Nothing listens here any more: the job waits for a process that does, its attempt not counted.
+    await eventually(async () => expect((await queue.list({ queue: "federation", limit: 1 }))[0]).toMatchObject({ status: "schedule", tries: 0 }));
     expect(seen).toEqual([]);
   });
 
@@ -229,15 +230,35 @@ describe("Fedify's MessageQueue on the queue port", () => {
       await eventually(() => expect(seen).toEqual([message]));
     });
 
-    it("are waited for while a process cannot read them yet: the job is retried", async () => {
+    it("are waited for while a process cannot read them yet, without the attempt counting", async () => {
       const bridge = new FedifyMessageQueue(queue, { backoff: { baseMs: 20, maxMs: 50 } });
       const seen: unknown[] = [];
       void bridge.listen((received) => void seen.push(received), { signal: controller.signal });
-      await queue.enqueue("federation", { ...message, keys: [{ keyId }] }, { backoff: { baseMs: 20, maxMs: 50 } });
-      await eventually(async () => expect((await queue.counts("federation")).retries).toBe(1));
+      const job = await queue.enqueue("federation", { ...message, keys: [{ keyId }] }, { maxAttempts: 1 });
+      await eventually(async () => expect(await queue.get(job.id)).toMatchObject({ status: "schedule", tries: 0, lastError: null }));
       expect(seen).toEqual([]);
       bridge.resolvePrivateKeysWith(async () => privateJwk);
+      // Its one attempt is still its own: it runs, and is done.
+      await eventually(() => expect(seen).toEqual([message]), { timeoutMs: 5_000 });
+      await eventually(async () => expect(await queue.get(job.id)).toMatchObject({ status: "finished", tries: 1 }));
+    });
+
+    it("are made readable by `prepare` before the first message that needs them", async () => {
+      let prepared = 0;
+      const bridge: FedifyMessageQueue = new FedifyMessageQueue(queue, {
+        prepare: async () => {
+          prepared += 1;
+          bridge.resolvePrivateKeysWith(async () => privateJwk);
+        },
+      });
+      const seen: unknown[] = [];
+      void bridge.listen((received) => void seen.push(received), { signal: controller.signal });
+      const job = await queue.enqueue("federation", { ...message, keys: [{ keyId }] }, { maxAttempts: 1 });
       await eventually(() => expect(seen).toEqual([message]));
+      await eventually(async () => expect(await queue.get(job.id)).toMatchObject({ status: "finished", tries: 1 }));
+      await queue.enqueue("federation", { ...message, id: "d2", keys: [{ keyId }] });
+      await eventually(() => expect(seen).toHaveLength(2));
+      expect(prepared).toBe(1);
     });
 
     it("stay in messages queued before keys were left out", async () => {
@@ -247,6 +268,30 @@ describe("Fedify's MessageQueue on the queue port", () => {
       await queue.enqueue("federation", message);
       await eventually(() => expect(seen).toEqual([message]));
     });
+  });
+
+  it("gives deliveries to single inboxes the delivery schedule's attempts and backoff, and other messages the queue's", async () => {
+    const deliveryRetries = { maxAttempts: 17, backoff: { baseMs: 60_000, maxMs: 43_200_000 } };
+    const bridge = new FedifyMessageQueue(queue, { deliveryRetries });
+    const failing = new Set<string>();
+    void bridge.listen(
+      (message) => {
+        const { id } = message as { id: string };
+        if (failing.has(id)) throw new Error(`${id} failed`);
+      },
+      { signal: controller.signal },
+    );
+    failing.add("delivery").add("inbox");
+    await bridge.enqueue({ type: "outbox", id: "delivery", inbox: "https://remote.example/inbox" });
+    await bridge.enqueue({ type: "inbox", id: "inbox" });
+    await eventually(async () => expect((await queue.counts("federation")).retries).toBe(2));
+    const jobs = await queue.list({ queue: "federation", limit: 5 });
+    const byId = (id: string) => jobs.find((job) => (job.payload as { id: string }).id === id);
+    expect(byId("delivery")).toMatchObject({ maxAttempts: 17 });
+    // Retried after at least half the delivery schedule's first wait: the queue's own first wait is 4 s at most.
+    expect(Date.parse(byId("delivery")?.runAt ?? "") - Date.now()).toBeGreaterThan(20_000);
+    expect(byId("inbox")).toMatchObject({ maxAttempts: 10 });
+    expect(Date.parse(byId("inbox")?.runAt ?? "") - Date.now()).toBeLessThan(5_000);
   });
 
   it("leaves retries to Fedify when told to: one attempt per job", async () => {

@@ -1,5 +1,6 @@
 import type { MessageQueue, MessageQueueDepth, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
 import { getLogger } from "../logging.js";
+import { jobNotReady } from "../queue/not-ready.js";
 import type { BackoffOptions, EnqueueOptions, Queue } from "../ports/queue.js";
 import { type OutboxBatch, batchOutboxMessages, isOutboxBatch, outboxMessagesOf } from "./outbox-batch.js";
 import { type PrivateKeyResolver, sealPrivateKeys, unsealPrivateKeys } from "./sealed-keys.js";
@@ -30,6 +31,17 @@ export interface FedifyMessageQueueOptions {
   readonly concurrency?: number;
   /** Retries after the first attempt, until an administrator changes it. @default 9 (ten attempts, as Fedify's policy) */
   readonly maxRetries?: number;
+  /**
+   * How a delivery to one inbox (an "outbox" message) is retried when `nativeRetrial`: its attempts and backoff,
+   * for days as other servers expect, instead of the queue's. @default the queue's, as any other message
+   */
+  readonly deliveryRetries?: { readonly maxAttempts: number; readonly backoff: BackoffOptions };
+  /**
+   * Makes this process ready to work messages (loads the federation, which sets the private keys' resolver); awaited
+   * before a message is worked while there is no resolver or no listener yet. A message that finds the process not
+   * ready waits without its attempt counting (`jobNotReady`).
+   */
+  readonly prepare?: () => Promise<void>;
   /** Runs around the handling of each message (`handle` calls Fedify's listener): where deliveries are filtered and their outcomes recorded. */
   readonly around?: (message: unknown, handle: () => Promise<void>) => Promise<void>;
   /**
@@ -47,6 +59,11 @@ type Listener = (message: unknown) => Promise<void> | void;
 
 const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 4_000, maxMs: 12 * 3_600_000 };
 
+/** A delivery of an activity to one inbox, as Fedify queues it. */
+function isDelivery(message: unknown): boolean {
+  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "outbox";
+}
+
 /** Milliseconds of a Fedify delay; never negative. */
 function delayMs(delay: DurationLike | undefined): number {
   if (delay === undefined || delay === null) return 0;
@@ -62,8 +79,9 @@ function delayMs(delay: DurationLike | undefined): number {
  * administrator can retry, delete or pause it.
  *
  * `listen` sets the handler; the port's queue must be started (`Kith.start()`)
- * for messages to be worked. A job that arrives while nothing listens in this
- * process fails its attempt and is retried later.
+ * for messages to be worked. A job that arrives while this process cannot
+ * work it yet (nothing listens, the private keys cannot be read) waits and
+ * runs again, its attempt uncounted.
  */
 export class FedifyMessageQueue implements MessageQueue {
   readonly nativeRetrial: boolean;
@@ -73,6 +91,8 @@ export class FedifyMessageQueue implements MessageQueue {
   readonly #concurrency: number;
   readonly #maxRetries: number;
   readonly #around: FedifyMessageQueueOptions["around"];
+  readonly #prepare: FedifyMessageQueueOptions["prepare"];
+  readonly #deliveryRetries: FedifyMessageQueueOptions["deliveryRetries"];
   readonly #batches: FedifyMessageQueueOptions["batches"];
   #listener: Listener | null = null;
   #registered = false;
@@ -86,6 +106,8 @@ export class FedifyMessageQueue implements MessageQueue {
     this.#concurrency = options.concurrency ?? 16;
     this.#maxRetries = options.maxRetries ?? 9;
     this.#around = options.around;
+    this.#prepare = options.prepare;
+    this.#deliveryRetries = options.deliveryRetries;
     this.#batches = options.batches;
   }
 
@@ -98,17 +120,17 @@ export class FedifyMessageQueue implements MessageQueue {
   }
 
   async enqueue(message: unknown, options: MessageQueueEnqueueOptions = {}): Promise<void> {
-    await this.#queue.enqueue(this.queueName, await this.#seal(message), this.#jobOptions(options));
+    await this.#queue.enqueue(this.queueName, await this.#seal(message), this.#jobOptions(options, [message]));
   }
 
   async enqueueMany(messages: readonly unknown[], options: MessageQueueEnqueueOptions = {}): Promise<void> {
-    const batches = this.#batches && batchOutboxMessages(messages, this.#batches.size);
-    await this.#enqueueJobs(batches ?? messages, this.#jobOptions(options));
+    const jobs = (this.#batches && batchOutboxMessages(messages, this.#batches.size)) ?? messages;
+    await this.#enqueueJobs(jobs, this.#jobOptions(options, jobs));
   }
 
   /** Queues each message as a job of its own, never batched (the deliveries a batch hands back). */
   async enqueueEach(messages: readonly unknown[]): Promise<void> {
-    await this.#enqueueJobs(messages, this.#jobOptions({}));
+    await this.#enqueueJobs(messages, this.#jobOptions({}, messages));
   }
 
   async #enqueueJobs(messages: readonly unknown[], jobOptions: EnqueueOptions): Promise<void> {
@@ -161,13 +183,15 @@ export class FedifyMessageQueue implements MessageQueue {
     return { queued: counts.submitted + delayed, ready: counts.submitted, delayed };
   }
 
-  #jobOptions(options: MessageQueueEnqueueOptions): EnqueueOptions {
+  /** The options of the jobs of `messages`: deliveries to single inboxes (all of them, as one send makes them) retry by the delivery schedule. */
+  #jobOptions(options: MessageQueueEnqueueOptions, messages: readonly unknown[]): EnqueueOptions {
     const delay = delayMs(options.delay as DurationLike | undefined);
+    const deliveries = this.#deliveryRetries && messages.length > 0 && messages.every(isDelivery) ? this.#deliveryRetries : null;
     return {
       ...(delay > 0 && { delayMs: delay }),
       ...(options.orderingKey !== undefined && { orderingKey: options.orderingKey }),
       // Without native retrial Fedify re-enqueues a failed message itself: one attempt per job then.
-      ...(this.nativeRetrial ? { backoff: this.#backoff } : { maxAttempts: 1 }),
+      ...(!this.nativeRetrial ? { maxAttempts: 1 } : deliveries ? deliveries : { backoff: this.#backoff }),
     };
   }
 
@@ -186,7 +210,7 @@ export class FedifyMessageQueue implements MessageQueue {
   async #unseal(payload: unknown): Promise<unknown | null> {
     const resolver = this.#privateKeys;
     return unsealPrivateKeys(payload, async (keyId) => {
-      if (!resolver) throw new Error("The private keys of queued messages cannot be read yet; the message will be retried");
+      if (!resolver) throw jobNotReady("The private keys of queued messages cannot be read in this process yet");
       return resolver(keyId);
     });
   }
@@ -197,6 +221,7 @@ export class FedifyMessageQueue implements MessageQueue {
     this.#queue.handle(
       this.queueName,
       async (payload) => {
+        if ((this.#privateKeys === null || this.#listener === null) && this.#prepare) await this.#prepare();
         const message = await this.#unseal(payload);
         if (message === null) {
           // Its sender's keys are gone (the account was deleted since): it can never be signed.
@@ -205,7 +230,7 @@ export class FedifyMessageQueue implements MessageQueue {
         }
         if (isOutboxBatch(message)) return this.#deliverBatch(message);
         const listener = this.#listener;
-        if (!listener) throw new Error("No Fedify listener in this process; the message will be retried");
+        if (!listener) throw jobNotReady("No Fedify listener in this process yet");
         if (this.#around) await this.#around(message, async () => await listener(message));
         else await listener(message);
       },

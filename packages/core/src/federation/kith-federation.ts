@@ -50,6 +50,8 @@ import { type LocalUris, storedSenderOf } from "./stored-senders.js";
 import { federatePosts } from "./status-outbox.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "./webfinger-client.js";
+import { type FederationJobQueue, POLL_RESULTS_QUEUE, REPLIES_QUEUE } from "./queue-names.js";
+import type { JobHandler } from "../ports/queue.js";
 
 /** What Kith passes to every Fedify callback. */
 export interface FederationContextData {
@@ -88,6 +90,8 @@ export interface KithFederation {
   readonly statusResolver: RemoteStatusResolver;
   /** How many inbox POSTs the inbox front answered, and how many it left to Fedify. */
   readonly inboxFront: Readonly<InboxFrontCounts>;
+  /** The handlers of the queues whose jobs need Fedify, which the deferred federation registers at start. */
+  readonly jobs: Readonly<Record<FederationJobQueue, JobHandler>>;
 }
 
 export interface KithFederationOptions {
@@ -314,7 +318,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   const context = (): Context<FederationContextData> =>
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
-  federatePosts({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
+  const posts = federatePosts({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
   const replies = remoteReplies({ deps, services, kv, context, lookup });
   services.statusQueries.useRemoteReplies(replies);
   const resolver = statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater });
@@ -393,5 +397,6 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     remoteReplies: replies,
     statusResolver: resolver,
     inboxFront: inboxFront.counts,
+    jobs: { [REPLIES_QUEUE]: replies.work, [POLL_RESULTS_QUEUE]: posts.pollResultsJob },
   };
 }

@@ -13,6 +13,7 @@ import { flag } from "./notes.js";
 import { rememberRemoteActor } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, sameOrigin, storeRemotePost } from "./remote-posts.js";
 import type { ServiceDeps } from "../services/deps.js";
+import type { JobHandler } from "../ports/queue.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 import { tombstoneKey } from "./tombstones.js";
 
@@ -58,7 +59,7 @@ export interface RemoteRepliesOptions extends RemotePostDeps {
  * reply is fetched from its own server (an item embedded by another server
  * is not trusted), must answer the post, and its author is of its origin.
  */
-export function remoteReplies(options: RemoteRepliesOptions): RemoteRepliesFetcher {
+export function remoteReplies(options: RemoteRepliesOptions): RemoteRepliesFetcher & { readonly work: JobHandler } {
   const { deps, kv, lookup } = options;
   const db = deps.storage.db;
 
@@ -122,13 +123,10 @@ export function remoteReplies(options: RemoteRepliesOptions): RemoteRepliesFetch
     }
   }
 
-  deps.queue.handle(
-    REPLIES_QUEUE,
-    async (payload) => {
+  return {
+    fetchLater: (statusId) => queue(statusId, 0),
+    async work(payload) {
       if (isRepliesJob(payload)) await fetchReplies(payload);
     },
-    { description: "Fetches the replies of a remote post from its server" },
-  );
-
-  return { fetchLater: (statusId) => queue(statusId, 0) };
+  };
 }

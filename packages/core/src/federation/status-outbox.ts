@@ -18,6 +18,7 @@ import {
 import { parseJsonArray } from "../api/serializers/status.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
+import type { JobHandler } from "../ports/queue.js";
 import type { NewLocalPost } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
 import { findAccountById, findAccountRows } from "../storage/repositories/accounts.js";
@@ -73,7 +74,7 @@ function likeKey(accountId: string, statusId: string): KvKey {
  * mentioned remote accounts and to the author of the post it concerns;
  * never to local accounts or blocked domains.
  */
-export function federatePosts(options: StatusOutboxOptions): void {
+export function federatePosts(options: StatusOutboxOptions): { readonly pollResultsJob: JobHandler } {
   const { deps, services, kv, media } = options;
   const db = deps.storage.db;
   const origin = deps.config.origin;
@@ -338,13 +339,6 @@ export function federatePosts(options: StatusOutboxOptions): void {
     await send(author, await audience(author, status.visibility, [...(await namedAccounts(status)), ...voters]), update);
   }
 
-  deps.queue.handle(
-    POLL_RESULTS_QUEUE,
-    async (payload) => {
-      if (isPollResultsJob(payload)) await sendPollResults(payload.statusId);
-    },
-    { description: "Sends a local poll's results to the servers that have the post, after votes or its end" },
-  );
 
   async function onPin(accountId: string, statusId: string, removed: boolean): Promise<void> {
     const account = await localAuthor(accountId);
@@ -385,4 +379,10 @@ export function federatePosts(options: StatusOutboxOptions): void {
   });
   events.on("pin.added", (event) => onPin(event.accountId, event.statusId, false));
   events.on("pin.removed", (event) => onPin(event.accountId, event.statusId, true));
+
+  return {
+    async pollResultsJob(payload) {
+      if (isPollResultsJob(payload)) await sendPollResults(payload.statusId);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { any } from "../../domain/permissions.js";
-import { INBOX_WINDOW_MAX_MINUTES, UNREACHABLE_AFTER_DAYS } from "../../services/federation-monitoring/federation-monitor.js";
+import { INBOX_WINDOW_MAX_MINUTES } from "../../services/federation-monitoring/federation-monitor.js";
 import type { DomainDeliveries } from "../../services/federation-monitoring/federation-monitor.js";
 import { permission } from "../access.js";
 import { DEFAULT_PAGE, clampLimit } from "../pagination.js";
@@ -82,7 +82,8 @@ export const adminFederationRoutes = [
     method: "GET",
     path: `${BASE}/unreachable-domains`,
     summary: "Domains marked unreachable",
-    description: `A domain is marked after failed deliveries on ${UNREACHABLE_AFTER_DAYS} distinct days without a success between, and cleared by one successful delivery. Deliveries to it are skipped, except one attempt a day.`,
+    description:
+      "A domain is marked after failed deliveries on as many distinct days without a success between as the server's `unreachableAfterDays` setting says (7 by default), and cleared by one successful delivery or an activity received from it. Deliveries to it are skipped, except one attempt a day.",
     tags: TAGS,
     access: read,
     scopes: READ_SCOPES,

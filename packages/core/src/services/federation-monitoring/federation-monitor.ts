@@ -2,7 +2,7 @@ import { KithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
 import {
   type DomainContent,
-  clearUnreachableDomain,
+  clearUnreachableDomains,
   type DomainDeliveries,
   findDomainDeliveries,
   listConnectedDomains,
@@ -20,8 +20,6 @@ import type { ServiceDeps } from "../deps.js";
 
 export type { DomainDeliveries } from "../../storage/repositories/federation-monitoring.js";
 
-/** Distinct UTC days with failed deliveries (and no success between) after which a domain is unreachable. */
-export const UNREACHABLE_AFTER_DAYS = 3;
 /** While unreachable, deliveries are skipped, except one probe a day (a success clears the mark). */
 const PROBE_EVERY_MS = 24 * 3_600_000;
 const MINUTE_MS = 60_000;
@@ -69,11 +67,13 @@ function startOfMinute(at: Date): Date {
  */
 export class FederationMonitor {
   #prunedAt = 0;
+  /** Domains incoming activities came from since the counts were last written (their marks are cleared then). */
+  readonly #heardFrom = new Set<string>();
   /** Incoming activities counted since the last write, by domain and minute. */
   #arrivals = new Map<string, InboxArrivals>();
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock">) {}
+  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "config">) {}
 
   /** Records the outcome of one delivery attempt to an inbox. */
   async recordDelivery(inbox: URL, outcome: "success" | "failure"): Promise<void> {
@@ -81,7 +81,7 @@ export class FederationMonitor {
     const domain = domainOf(inbox.host);
     const now = this.deps.clock.now();
     try {
-      const state = await recordDeliveryFailure(this.deps.storage.db, domain, now, UNREACHABLE_AFTER_DAYS);
+      const state = await recordDeliveryFailure(this.deps.storage.db, domain, now, this.deps.config.unreachableAfterDays);
       if (state.unreachableSince === now.toISOString()) logger.warn("Marked {domain} unreachable", { domain });
     } catch (error) {
       logger.error("Could not record a delivery outcome for {domain}: {error}", { domain, error });
@@ -105,9 +105,12 @@ export class FederationMonitor {
   /**
    * Whether a delivery to this host should be skipped: the domain is marked
    * unreachable and was tried less than a day ago (the daily attempt is a
-   * probe that clears the mark when it succeeds).
+   * probe that clears the mark when it succeeds), and has not sent an
+   * activity since.
    */
   async skipsDeliveryTo(host: string): Promise<boolean> {
+    // Heard from a moment ago, its mark not cleared yet: it answers.
+    if (this.#heardFrom.has(domainOf(host))) return false;
     const state = await findDomainDeliveries(this.deps.storage.db, domainOf(host));
     if (!state?.unreachableSince) return false;
     const lastTry = Math.max(Date.parse(state.lastFailureAt ?? state.unreachableSince), Date.parse(state.lastSuccessAt ?? "1970-01-01T00:00:00Z"));
@@ -121,6 +124,7 @@ export class FederationMonitor {
   }
 
   #count(arrivals: InboxArrivals): void {
+    this.#heardFrom.add(arrivals.domain);
     const key = `${arrivals.domain} ${arrivals.minute}`;
     const counted = this.#arrivals.get(key);
     this.#arrivals.set(key, counted ? { ...counted, received: counted.received + arrivals.received } : arrivals);
@@ -133,6 +137,7 @@ export class FederationMonitor {
     const arrivals = [...this.#arrivals.values()];
     if (arrivals.length === 0) return;
     this.#arrivals = new Map();
+    this.#heardFrom.clear();
     try {
       await recordInboxArrivals(this.deps.storage.db, arrivals);
     } catch (error) {
@@ -142,6 +147,7 @@ export class FederationMonitor {
       this.#flushTimer ??= setTimeout(() => void this.flushInbox(), INBOX_FLUSH_MS).unref();
       return;
     }
+    await this.#answeredAgain(arrivals);
     const now = this.deps.clock.now().getTime();
     if (now - this.#prunedAt < MINUTE_MS * 10) return;
     this.#prunedAt = now;
@@ -149,6 +155,20 @@ export class FederationMonitor {
       await pruneInboxMinutes(this.deps.storage.db, new Date(now - INBOX_WINDOW_MAX_MINUTES * MINUTE_MS));
     } catch (error) {
       logger.error("Could not prune the counts of incoming activities: {error}", { error });
+    }
+  }
+
+  /**
+   * Domains that sent activities are reachable again: their unreachable marks go, and deliveries to them resume. One
+   * statement for every domain counted, which writes nothing unless one is marked.
+   */
+  async #answeredAgain(arrivals: readonly InboxArrivals[]): Promise<void> {
+    const domains = [...new Set(arrivals.map((counted) => counted.domain))];
+    try {
+      const cleared = await clearUnreachableDomains(this.deps.storage.db, domains);
+      if (cleared > 0) logger.info("{count} domain(s) marked unreachable sent activities again; deliveries to them resume", { count: cleared });
+    } catch (error) {
+      logger.error("Could not clear the unreachable marks of domains that sent activities: {error}", { error });
     }
   }
 
@@ -199,6 +219,6 @@ export class FederationMonitor {
 
   /** An administrator clears the mark (the domain is back): deliveries resume at once. */
   async clearUnreachable(domain: string): Promise<void> {
-    if (!(await clearUnreachableDomain(this.deps.storage.db, domainOf(domain)))) throw new KithError("federation.domain_not_unreachable");
+    if ((await clearUnreachableDomains(this.deps.storage.db, [domainOf(domain)])) === 0) throw new KithError("federation.domain_not_unreachable");
   }
 }

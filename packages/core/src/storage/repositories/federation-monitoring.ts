@@ -253,13 +253,14 @@ export async function listInboxDomains(
   return rows.map((row) => ({ domain: row.domain, received: Number(row.received) }));
 }
 
-/** Clears a domain's unreachable mark and failure days; false when it was not marked. */
-export async function clearUnreachableDomain(db: Kysely<Database>, domain: string): Promise<boolean> {
+/** Clears the unreachable marks and failure days of those of `domains` that are marked; returns how many were. */
+export async function clearUnreachableDomains(db: Kysely<Database>, domains: readonly string[]): Promise<number> {
+  if (domains.length === 0) return 0;
   const result = await db
     .updateTable("federation_domain_deliveries")
     .set({ unreachable_since: null, failure_days: 0, last_failure_day: null })
-    .where("domain", "=", domain)
+    .where("domain", "in", domains)
     .where("unreachable_since", "is not", null)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return Number(result.numUpdatedRows);
 }
