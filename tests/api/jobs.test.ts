@@ -290,6 +290,15 @@ describe.each(QUEUES)("jobs admin API on the %s", (queueName, queueFactory) => {
       expect((await get("/api/v1/jobs/stats-per-day?days=many")).status).toBe(400);
     });
 
+    it("GET summary shows a queue whose jobs wait to be retried, with how the newest last failed", async () => {
+      await seed();
+      const retried = (await kith.queue.enqueue("mail", { fail: true }, { maxAttempts: 5, backoff: { baseMs: 60_000 } })).id;
+      await eventually(async () => expect(await statusOf(retried)).toBe("retries"));
+      const body = await json<{ queue: string; lastFailure: unknown }[]>(await get("/api/v1/jobs/summary"));
+      expect(body.find((entry) => entry.queue === "mail")?.lastFailure).toEqual({ jobId: retried, tries: 1, error: expect.stringContaining("mail server down") });
+      expect(body.find((entry) => entry.queue === "held")?.lastFailure).toBeNull();
+    });
+
     it("GET summary gives each queue's counts, latency and worker configuration", async () => {
       await seed();
       await kith.queue.configureQueue("mail", { enabled: false });
@@ -302,6 +311,7 @@ describe.each(QUEUES)("jobs admin API on the %s", (queueName, queueFactory) => {
       expect(mail).toMatchObject({
         counts: { submitted: 1, finished: 1, failed: 1 },
         latencyMs: 5_000,
+        lastFailure: null,
         worker: { name: "mail", enabled: false, concurrency: 1, maxRetries: 4, description: "" },
       });
       expect(body.find((entry) => entry.queue === "held")).toMatchObject({

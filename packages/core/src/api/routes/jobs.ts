@@ -237,11 +237,20 @@ export const jobRoutes = [
     method: "GET",
     path: "/api/v1/jobs/summary",
     summary: "Every queue: job counts, latency and worker configuration",
-    description: "`latencyMs` is how long the oldest job ready to run has been waiting for a worker; null when none waits.",
+    description:
+      "`latencyMs` is how long the oldest job ready to run has been waiting for a worker; null when none waits. `lastFailure` is the newest job waiting to be retried and the first line of its last error: a queue whose jobs keep failing the same way shows it here (and in one warning of the log, repeated with a count every five minutes); null when none waits for a retry.",
     tags: TAGS,
     access: read,
     scopes: READ_SCOPES,
-    response: z.array(z.object({ queue: z.string(), counts: CountsJson, latencyMs: z.number().nullable(), worker: WorkerJson })),
+    response: z.array(
+      z.object({
+        queue: z.string(),
+        counts: CountsJson,
+        latencyMs: z.number().nullable(),
+        lastFailure: z.object({ jobId: z.string(), tries: z.number().int(), error: z.string() }).nullable(),
+        worker: WorkerJson,
+      }),
+    ),
     handler: async ({ services }) =>
       (await services.jobs.summary()).map((entry) => ({ ...entry, counts: countsJson(entry.counts), worker: { ...entry.worker } })),
   }),

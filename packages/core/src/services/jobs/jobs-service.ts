@@ -25,6 +25,11 @@ export interface QueueSummary {
   readonly counts: JobCounts;
   /** How long the oldest job ready to run has waited, in milliseconds; null when none waits. */
   readonly latencyMs: number | null;
+  /**
+   * The newest job waiting to be retried, with how it last failed (the error's first line): a queue whose jobs all
+   * wait here, failing the same way, is stalled. Null when none waits for a retry.
+   */
+  readonly lastFailure: { readonly jobId: string; readonly tries: number; readonly error: string } | null;
   readonly worker: QueueConfig;
 }
 
@@ -91,8 +96,12 @@ export class JobsService {
     const configs = await this.deps.queue.queues();
     return Promise.all(
       configs.map(async (worker) => {
-        const [counts, latencyMs] = await Promise.all([this.deps.queue.counts(worker.name), this.#latencyMs(worker.name)]);
-        return { queue: worker.name, counts, latencyMs, worker };
+        const [counts, latencyMs, lastFailure] = await Promise.all([
+          this.deps.queue.counts(worker.name),
+          this.#latencyMs(worker.name),
+          this.#lastFailure(worker.name),
+        ]);
+        return { queue: worker.name, counts, latencyMs, lastFailure, worker };
       }),
     );
   }
@@ -145,6 +154,12 @@ export class JobsService {
   clear(queue: string, status: JobStatus): Promise<number> {
     if (status === "active") throw new KithError("job.active");
     return this.deps.queue.clear(queue, status);
+  }
+
+  async #lastFailure(queue: string): Promise<QueueSummary["lastFailure"]> {
+    const [job] = await this.deps.queue.list({ queue, status: "retries", limit: 1 });
+    if (!job) return null;
+    return { jobId: job.id, tries: job.tries, error: (job.lastError ?? "").split("\n", 1)[0] ?? "" };
   }
 
   /** Age of the oldest submitted job of a queue: the ports list newest first, so page to the end (bounded). */
