@@ -85,6 +85,8 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
         origin: config.origin,
         allowPrivateAddress: config.allowPrivateAddress,
         tombstoneRetentionDays: config.tombstoneRetentionDays,
+        deliveryRetries: config.deliveryRetries,
+        unreachableAfterDays: config.unreachableAfterDays,
       },
       limits: { ...DEFAULT_LIMITS, maxJsonBodyBytes: config.maxBodyBytes },
       migrate: options.migrate ?? true,

@@ -12,6 +12,17 @@ describe("server configuration", () => {
     expect(config.allowPrivateAddress).toBe(false);
   });
 
+  it("retries deliveries for days by default, and takes another schedule from the environment", () => {
+    expect(loadConfig({})).toMatchObject({ deliveryRetries: { retries: 16, baseSeconds: 60, maxSeconds: 43_200 }, unreachableAfterDays: 7 });
+    const config = loadConfig({
+      KITH_DELIVERY_RETRIES: "20",
+      KITH_DELIVERY_RETRY_BASE_SECONDS: "30",
+      KITH_DELIVERY_RETRY_MAX_SECONDS: "86400",
+      KITH_UNREACHABLE_AFTER_DAYS: "14",
+    });
+    expect(config).toMatchObject({ deliveryRetries: { retries: 20, baseSeconds: 30, maxSeconds: 86_400 }, unreachableAfterDays: 14 });
+  });
+
   it("selects PostgreSQL when KITH_DATABASE_URL is a postgres URL", () => {
     const config = loadConfig({ KITH_DATABASE_URL: "postgres://kith@db.internal/kith" });
     expect(config.database).toEqual({ kind: "postgres", url: "postgres://kith@db.internal/kith" });
@@ -33,6 +44,10 @@ describe("server configuration", () => {
     ["KITH_ALLOW_PRIVATE_ADDRESS", "maybe", /KITH_ALLOW_PRIVATE_ADDRESS/],
     ["KITH_MAX_BODY_BYTES", "10", /KITH_MAX_BODY_BYTES must be at least 1024 bytes/],
     ["KITH_TOMBSTONE_RETENTION_DAYS", "0", /KITH_TOMBSTONE_RETENTION_DAYS must be between 1 and 3650/],
+    ["KITH_DELIVERY_RETRIES", "many", /KITH_DELIVERY_RETRIES must be a whole number of retries from 0 to 100/],
+    ["KITH_DELIVERY_RETRY_BASE_SECONDS", "0", /KITH_DELIVERY_RETRY_BASE_SECONDS must be a whole number of seconds from 1/],
+    ["KITH_DELIVERY_RETRY_MAX_SECONDS", "999999999", /KITH_DELIVERY_RETRY_MAX_SECONDS must be a whole number of seconds/],
+    ["KITH_UNREACHABLE_AFTER_DAYS", "-1", /KITH_UNREACHABLE_AFTER_DAYS must be a whole number of days from 1 to 365/],
   ])("refuses %s=%s with a message naming the variable", (name, value, message) => {
     let caught: unknown;
     try {

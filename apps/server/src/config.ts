@@ -24,6 +24,12 @@ const positiveBytes = z
   .transform(Number)
   .pipe(z.number().int().min(1_024, "must be at least 1024 bytes"));
 
+/** A whole number of `unit` from `min` to `max`, written in decimal digits. */
+function wholeNumber(min: number, max: number, unit: string) {
+  const range = `must be a whole number of ${unit} from ${min} to ${max}`;
+  return z.string().regex(/^\d+$/, range).transform(Number).pipe(z.number().int().min(min, range).max(max, range));
+}
+
 const envSchema = z.object({
   KITH_ORIGIN: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://social.example" }).optional(),
   KITH_HOST: z.string().min(1, "must not be empty").default("127.0.0.1"),
@@ -44,6 +50,10 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, "must be between 1 and 3650").max(3650, "must be between 1 and 3650"))
     .default(30),
+  KITH_DELIVERY_RETRIES: wholeNumber(0, 100, "retries").default(16),
+  KITH_DELIVERY_RETRY_BASE_SECONDS: wholeNumber(1, 86_400, "seconds").default(60),
+  KITH_DELIVERY_RETRY_MAX_SECONDS: wholeNumber(1, 7 * 86_400, "seconds").default(12 * 3_600),
+  KITH_UNREACHABLE_AFTER_DAYS: wholeNumber(1, 365, "days").default(7),
   KITH_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   KITH_LOG_FORMAT: z.enum(["text", "json"], { error: "must be text or json" }).default("text"),
   KITH_TRUSTED_PROXIES: z.string().default("loopback"),
@@ -98,6 +108,10 @@ export interface ServerConfig {
   readonly allowPrivateAddress: boolean;
   /** Days a deleted remote post is remembered, to refuse its late Create. */
   readonly tombstoneRetentionDays: number;
+  /** How failed deliveries to other servers are retried (see the core config's deliveryRetries). */
+  readonly deliveryRetries: { readonly retries: number; readonly baseSeconds: number; readonly maxSeconds: number };
+  /** Days of failed deliveries after which a domain is marked unreachable. */
+  readonly unreachableAfterDays: number;
   readonly logLevel: LogLevel;
   readonly logFormat: "text" | "json";
   readonly trustedProxies: readonly string[];
@@ -153,6 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     redisUrl: values.KITH_REDIS_URL ?? null,
     allowPrivateAddress: values.KITH_ALLOW_PRIVATE_ADDRESS,
     tombstoneRetentionDays: values.KITH_TOMBSTONE_RETENTION_DAYS,
+    deliveryRetries: {
+      retries: values.KITH_DELIVERY_RETRIES,
+      baseSeconds: values.KITH_DELIVERY_RETRY_BASE_SECONDS,
+      maxSeconds: values.KITH_DELIVERY_RETRY_MAX_SECONDS,
+    },
+    unreachableAfterDays: values.KITH_UNREACHABLE_AFTER_DAYS,
     logLevel: values.KITH_LOG_LEVEL,
     logFormat: values.KITH_LOG_FORMAT,
     trustedProxies: values.KITH_TRUSTED_PROXIES.split(",")
@@ -228,6 +248,23 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "KITH_TOMBSTONE_RETENTION_DAYS",
     default: "30",
     meaning: "Days a deleted remote post is remembered, so that its Create arriving late is refused",
+  },
+  {
+    name: "KITH_DELIVERY_RETRIES",
+    default: "16",
+    meaning: "Times a failed delivery to another server's inbox is tried again (two to four days with the waits below, as Mastodon)",
+  },
+  {
+    name: "KITH_DELIVERY_RETRY_BASE_SECONDS",
+    default: "60",
+    meaning: "About how long the first retry of a delivery waits; each later wait doubles (with jitter: half to all of it)",
+  },
+  { name: "KITH_DELIVERY_RETRY_MAX_SECONDS", default: "43200", meaning: "The longest wait between two tries of a delivery (12 hours)" },
+  {
+    name: "KITH_UNREACHABLE_AFTER_DAYS",
+    default: "7",
+    meaning:
+      "Distinct days of failed deliveries after which a domain is unreachable: its deliveries are skipped but for a daily probe, until it answers or sends an activity",
   },
   { name: "KITH_LOG_LEVEL", default: "info", meaning: "trace, debug, info, warning, error or fatal" },
   { name: "KITH_LOG_FORMAT", default: "text", meaning: "text for people, json for log collectors (one JSON object a line)" },
