@@ -118,7 +118,21 @@ export interface TestInstance {
   runScript(script: string, args: readonly string[]): Promise<string>;
   /** Creates a confirmed local account from the command line; resolves with its password. */
   createAccount(username: string): Promise<string>;
+  /** Ends the server's processes with `signal` (SIGKILL by default: a crash), keeping its data. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the server's processes again, on the same data and port, once they have stopped. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** How an instance runs: one process doing all, or a web and a worker process (`kith serve --role=...`). */
+export type InstanceRoles = readonly ("all" | "web" | "worker")[];
+
+/** One `kith serve` process of an instance. */
+interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly exit: Promise<void>;
+  exited(): boolean;
 }
 
 export interface Federation {
@@ -181,7 +195,43 @@ function httpsJson(
   });
 }
 
-async function startInstance(name: string, ca: TestCa, extraEnv: Record<string, string>): Promise<TestInstance> {
+/** Starts one `kith serve` process in `role` and waits until it says it is ready; its output goes to `log`. */
+async function spawnServer(env: Record<string, string>, role: InstanceRoles[number], log: (text: string) => void): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER, "serve", `--role=${role}`], {
+    env,
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let exited = false;
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+    log(chunk.toString());
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  const exit = new Promise<void>((done) =>
+    child.on("exit", () => {
+      exited = true;
+      done();
+    }),
+  );
+  await waitForOutput(
+    () => output,
+    () => exited,
+    role === "worker" ? /workers running/ : /listening on/,
+    60_000,
+  );
+  return { child, exit, exited: () => exited };
+}
+
+/** Starts an instance of `roles` processes (one doing all by default) with its own data, port and test CA. */
+export async function startInstance(
+  name: string,
+  ca: TestCa,
+  extraEnv: Record<string, string>,
+  roles: InstanceRoles = ["all"],
+): Promise<TestInstance> {
   const port = await freePort();
   const host = `localhost:${port}`;
   const origin = `https://${host}`;
@@ -199,31 +249,23 @@ async function startInstance(name: string, ca: TestCa, extraEnv: Record<string, 
     KITH_LOG_LEVEL: "info",
     ...extraEnv,
   };
-  const child: ChildProcess = spawn(process.execPath, [...SERVER, "serve"], {
-    env,
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
   let output = "";
-  let exited = false;
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exit = new Promise<void>((done) =>
-    child.on("exit", () => {
-      exited = true;
-      done();
-    }),
-  );
-  await waitForOutput(
-    () => output,
-    () => exited,
-    /listening on/,
-    60_000,
-  );
+  const log = (text: string) => {
+    output += text;
+  };
+  const startAll = () => Promise.all(roles.map((role) => spawnServer(env, role, log)));
+  let processes = await startAll();
+  const end = async (signal: NodeJS.Signals, graceMs: number) => {
+    await Promise.all(
+      processes.map(async (server) => {
+        if (server.exited()) return;
+        server.child.kill(signal);
+        const timer = setTimeout(() => server.child.kill("SIGKILL"), graceMs);
+        await server.exit;
+        clearTimeout(timer);
+      }),
+    );
+  };
   return {
     name,
     origin,
@@ -244,13 +286,13 @@ async function startInstance(name: string, ca: TestCa, extraEnv: Record<string, 
       if (!password) throw new Error(`No password printed:\n${result.stdout}`);
       return password;
     },
+    kill: (signal = "SIGKILL") => end(signal, 10_000),
+    async restart() {
+      if (processes.some((server) => !server.exited())) throw new Error(`${name} is still running; kill it first`);
+      processes = await startAll();
+    },
     async stop() {
-      if (!exited) {
-        child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-        await exit;
-        clearTimeout(timer);
-      }
+      await end("SIGTERM", 10_000);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
