@@ -305,6 +305,24 @@ describe("inbox security", () => {
     expect(await sideEffects()).toEqual(NOTHING);
   });
 
+  it("answers 401 to a signature by a key whose PEM is no key, and keeps it as unavailable instead of fetching it again", async () => {
+    const signer = await remote.serveKeyClaiming("/keys/garbled", mallory().id, mallory());
+    remote.serve("/keys/garbled", {
+      "@context": "https://w3id.org/security/v1",
+      id: signer.rsaKeyId.href,
+      type: "CryptographicKey",
+      owner: mallory().id.href,
+      publicKeyPem: `-----BEGIN PUBLIC KEY-----\n${"A".repeat(64)}\n-----END PUBLIC KEY-----\n`,
+    });
+    for (const n of [1, 2]) {
+      const request = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(), mallory(), { keyOf: signer });
+      const response = await post(request);
+      expect(response.status, `request ${n}`).toBe(401);
+    }
+    expect(remote.fetched.filter((request) => request.path === "/keys/garbled")).toHaveLength(1);
+    expect(await sideEffects()).toEqual(NOTHING);
+  });
+
   it("accepts an unsigned activity carrying a valid FEP-8b32 integrity proof, and refuses a tampered one", async () => {
     const proved = await remote.withProof(followOf(), mallory());
     expect(proved.proof).toMatchObject({ type: "DataIntegrityProof", cryptosuite: "eddsa-jcs-2022" });
