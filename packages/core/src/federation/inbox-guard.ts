@@ -112,8 +112,7 @@ function parseJson(bytes: Uint8Array): unknown {
  *   hour in the future, or undated or older than the window, is refused
  *   with 401 (Fedify's window is the same both ways; Mastodon's is twelve
  *   hours back, one ahead); one whose key Fedify could not fetch lately is
- *   refused with 401; one whose key Fedify has not fetched yet is counted
- *   (key-fetch-budget.ts: 429 past the limits);
+ *   refused with 401;
  * - its body, read up to the limit (413 past it, whatever its Content-Type
  *   says): a signed one must match the digest it was signed with (401), an
  *   unsigned one must carry a signature of its own (an integrity proof, a
@@ -121,6 +120,10 @@ function parseJson(bytes: Uint8Array): unknown {
  * - its shape (activity-bounds.ts): 422 past the bounds;
  * - an activity whose actor or signing key belongs to a domain that may not
  *   federate is refused with 403 before any key is fetched;
+ * - one that would make Fedify fetch a key it has not fetched yet (of its
+ *   HTTP signature, or of its own signature when it has no other) is
+ *   counted, once it passed all the above (key-fetch-budget.ts: 429 past
+ *   the limits);
  * - what the inbox front does not answer must pass the origin rule
  *   (signer-origins.ts: 401 for a key of another origin than the actor's,
  *   400 for a body that is no activity).
@@ -136,9 +139,11 @@ export async function guardInbox(
   if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) return next(request);
   const signed = request.headers.has("signature");
   const httpSigners = httpSignerIds(request.headers);
+  let keyKnown = false;
   if (signed) {
-    const refusal = await signatureRefusal(request.headers, httpSigners, deps, info);
-    if (refusal !== null) return errorToResponse(refusal, request);
+    const verdict = await signatureVerdict(request.headers, httpSigners, deps);
+    if (verdict instanceof KithError) return errorToResponse(verdict, request);
+    keyKnown = verdict === "key-known";
   }
   let body: Uint8Array<ArrayBuffer>;
   try {
@@ -159,17 +164,21 @@ export async function guardInbox(
     return errorToResponse(new KithError("federation.activity_too_complex", { details: [{ message: `The activity has ${passed}` }] }), request);
   }
   const actorHost = actorHostOf(json);
-  if (!signed) {
-    // Fedify fetches the key of the activity's own signature: counted as a key not fetched yet, by the actor's host.
-    const retryAfterSeconds = deps.keyFetches.take(actorHost ?? "", info.clientIp ?? null);
-    if (retryAfterSeconds !== null) return errorToResponse(new KithError("federation.key_fetches_limited", { retryAfterSeconds }), request);
-  }
   const hosts = new Set([actorHost, ...httpSigners.map((signer) => signer.host)].filter((host): host is string => host !== null));
   for (const host of hosts) {
     const policy = await deps.domainPolicy.policyFor(host);
     if (policy.blocked) {
       logger.info("Refused an activity from {host}: {reason}", { host, reason: policy.reason });
       return errorToResponse(new KithError("federation.domain_refused"), request);
+    }
+  }
+  if (!keyKnown) {
+    // Without an HTTP signature, the key of the activity's own signature is fetched: counted by the actor's host.
+    const keyHost = signed ? (httpSigners[0]?.host ?? "") : (actorHost ?? "");
+    const retryAfterSeconds = deps.keyFetches.take(keyHost, info.clientIp ?? null);
+    if (retryAfterSeconds !== null) {
+      logger.info("Refused an activity signed with a key of {host} not fetched yet: too many of them lately", { host: keyHost });
+      return errorToResponse(new KithError("federation.key_fetches_limited", { retryAfterSeconds }), request);
     }
   }
   const response = (await deps.front?.(request, body, json)) ?? (await toFedify(request, body, json, httpSigners, deps, next));
@@ -183,15 +192,14 @@ export async function guardInbox(
 
 /**
  * Why the HTTP signature of a request is refused from its headers alone
- * (see guardInbox), or null. A key not fetched yet is counted here: the
- * request may make Fedify fetch it.
+ * (see guardInbox), or whether Fedify has fetched its key before
+ * (`key-known`) or would fetch it (`key-unknown`).
  */
-async function signatureRefusal(
+async function signatureVerdict(
   headers: Headers,
   httpSigners: readonly URL[],
   deps: InboxGuardDeps,
-  info: InboxRequestInfo,
-): Promise<KithError | null> {
+): Promise<KithError | "key-known" | "key-unknown"> {
   const signedAt = signedAtOf(headers);
   // The system clock, not the clock port: Fedify checks the signature's dates against it.
   const now = Date.now();
@@ -203,12 +211,7 @@ async function signatureRefusal(
   if (httpSigners.length === 0) return new KithError("federation.signature_missing");
   const states = await Promise.all(httpSigners.map((signer) => deps.keys.state(signer.href)));
   if (states.every((state) => state === "unavailable")) return new KithError("federation.key_unavailable");
-  if (states.some((state) => state === "usable" || state === "cached")) return null;
-  const host = httpSigners[0]?.host ?? "";
-  const retryAfterSeconds = deps.keyFetches.take(host, info.clientIp ?? null);
-  if (retryAfterSeconds === null) return null;
-  logger.info("Refused an activity signed with a key of {host} not fetched yet: too many of them lately", { host });
-  return new KithError("federation.key_fetches_limited", { retryAfterSeconds });
+  return states.some((state) => state === "usable" || state === "cached") ? "key-known" : "key-unknown";
 }
 
 /** What the front did not answer goes on to Fedify, once the origin rule allows it (signer-origins.ts). */
