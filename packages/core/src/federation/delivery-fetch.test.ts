@@ -7,6 +7,7 @@ import { FakeClock } from "../memory/system-clock.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
 import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
 import { DeliveryGate } from "./delivery-gate.js";
+import { withDeliveryFetch } from "./delivery-fetch.js";
 import { InboxAddresses } from "./inbox-addresses.js";
 
 /**
@@ -114,5 +115,32 @@ describe("deliveries and private addresses", () => {
     const send = await senderBehind(new InboxAddresses({ clock: new FakeClock(), trustedAddresses: ["127.0.0.1"] }));
     expect(await send(new URL(`http://127.0.0.1:${loopback.port}/users/bob/inbox`))).toBeNull();
     expect(loopback.received).toEqual(["POST /users/bob/inbox"]);
+  });
+});
+
+describe("the global fetch inside deliveries", () => {
+  it("serves the calls made inside a delivery, and leaves every other call to the fetch it found, also one put there later", async () => {
+    const original = globalThis.fetch;
+    const calls: string[] = [];
+    const recorder = (name: string) => async (input: RequestInfo | URL) => {
+      calls.push(`${name} ${input instanceof Request ? input.url : String(input)}`);
+      return new Response(null, { status: 204 });
+    };
+    try {
+      globalThis.fetch = recorder("first") as typeof fetch;
+      const delivered = recorder("delivery");
+      await withDeliveryFetch((request) => delivered(request), () => fetch("https://a.example/inbox"));
+      await fetch("https://b.example/");
+      // Something replaces the global fetch: the next delivery wraps the new one.
+      globalThis.fetch = recorder("second") as typeof fetch;
+      await withDeliveryFetch((request) => delivered(request), async () => {
+        await Promise.resolve();
+        return fetch("https://c.example/inbox");
+      });
+      await fetch("https://d.example/");
+      expect(calls).toEqual(["delivery https://a.example/inbox", "first https://b.example/", "delivery https://c.example/inbox", "second https://d.example/"]);
+    } finally {
+      globalThis.fetch = original;
+    }
   });
 });
