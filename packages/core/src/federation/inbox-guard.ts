@@ -21,7 +21,8 @@ export const SIGNATURE_MAX_AGE = { hours: 12 } as const;
 
 /** How far into the future a signature may be dated (clock skew), as Mastodon allows. */
 const SIGNATURE_MAX_SKEW_MS = 60 * 60 * 1000;
-const SIGNATURE_MAX_AGE_MS = SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000;
+/** SIGNATURE_MAX_AGE in milliseconds. */
+export const SIGNATURE_MAX_AGE_MS = SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000;
 
 /** The personal inboxes and the shared inbox. */
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;

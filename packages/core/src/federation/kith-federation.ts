@@ -27,7 +27,7 @@ import { actorPrivateKeys } from "./actor-private-keys.js";
 import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
-import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
+import { SIGNATURE_MAX_AGE, SIGNATURE_MAX_AGE_MS, guardInbox } from "./inbox-guard.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { keepImportedKeys } from "./imported-keys.js";
@@ -329,7 +329,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     dispatcher: inboxDispatcher,
     recipientExists: async (identifier) => identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) !== null,
     sharedInboxSigner: INSTANCE_ACTOR_IDENTIFIER,
-    signatureMaxAgeMs: SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000,
+    signatureMaxAgeMs: SIGNATURE_MAX_AGE_MS,
   });
   const inboxGuard = {
     domainPolicy: services.domainPolicy,
