@@ -46,6 +46,18 @@ describeFeedsOnEngines("federation monitoring storage", (makeKith: KithFactory) 
     ]);
   });
 
+  it("forgets the delivery state of domains not delivered to for 30 days, as it records failures", async () => {
+    const monitor = kith.services.federationMonitor;
+    await monitor.recordDelivery(new URL("https://named-once.example/inbox"), "failure");
+    await monitor.recordSuccesses([new URL("https://quiet.example/inbox")]);
+    kith.clock.advance(20 * DAY);
+    await monitor.recordDelivery(new URL("https://still-tried.example/inbox"), "failure");
+    await monitor.recordSuccesses([new URL("https://still-reached.example/inbox")]);
+    kith.clock.advance(11 * DAY);
+    await monitor.recordDelivery(new URL("https://fresh.example/inbox"), "failure");
+    expect((await monitor.deliveries()).map((state) => state.domain)).toEqual(["fresh.example", "still-reached.example", "still-tried.example"]);
+  });
+
   it("records a batch's successes in one write: counted per domain, failure days and unreachable marks cleared", async () => {
     const monitor = kith.services.federationMonitor;
     for (let day = 0; day < kith.config.unreachableAfterDays; day++) {

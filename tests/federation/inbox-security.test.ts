@@ -252,18 +252,28 @@ describe("inbox security", () => {
       expect(await sideEffects()).toEqual(NOTHING);
     });
 
-    it("answers 400 for a body that is no JSON-LD, and 401 for an activity of no actor, which no key vouches for", async () => {
-      const send = (body: string) =>
-        post(new Request("https://kith.test/inbox", { method: "POST", headers: { "content-type": "application/activity+json" }, body }));
-      for (const body of ["not json", JSON.stringify("text"), "null"]) {
-        const response = await send(body);
-        expect(response.status, body).toBe(400);
+    it("answers 400 for a signed body that is no activity, and 401 for an activity of no actor, which no key vouches for", async () => {
+      for (const body of ["text", null]) {
+        const response = await post(await remote.signedPost("https://kith.test/inbox", body, mallory()));
+        expect(response.status, String(body)).toBe(400);
         expect(await response.json()).toMatchObject({ code: "federation.invalid_activity" });
       }
       const { actor: _, ...actorless } = followOf(mallory());
-      const response = await send(JSON.stringify(actorless));
+      const response = await post(await remote.signedPost("https://kith.test/inbox", actorless, mallory()));
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ code: "federation.signer_not_actor" });
+      expect(await sideEffects()).toEqual(NOTHING);
+    });
+
+    it("answers 401 to an unsigned body that carries no signature of its own, whatever it is, without reading it", async () => {
+      const send = (body: string) =>
+        post(new Request("https://kith.test/inbox", { method: "POST", headers: { "content-type": "application/activity+json" }, body }));
+      const { actor: _, ...actorless } = followOf(mallory());
+      for (const body of ["not json", JSON.stringify("text"), "null", JSON.stringify(actorless)]) {
+        const response = await send(body);
+        expect(response.status, body).toBe(401);
+        expect(await response.json()).toMatchObject({ code: "federation.signature_missing" });
+      }
       expect(await sideEffects()).toEqual(NOTHING);
     });
 
@@ -302,6 +312,24 @@ describe("inbox security", () => {
     headers.delete("content-length");
     const stream = new Request("https://kith.test/inbox", { method: "POST", headers, body: JSON.stringify(big) });
     expect((await post(stream)).status).toBe(413);
+    expect(await sideEffects()).toEqual(NOTHING);
+  });
+
+  it("answers 401 to a signature by a key whose PEM is no key, and keeps it as unavailable instead of fetching it again", async () => {
+    const signer = await remote.serveKeyClaiming("/keys/garbled", mallory().id, mallory());
+    remote.serve("/keys/garbled", {
+      "@context": "https://w3id.org/security/v1",
+      id: signer.rsaKeyId.href,
+      type: "CryptographicKey",
+      owner: mallory().id.href,
+      publicKeyPem: `-----BEGIN PUBLIC KEY-----\n${"A".repeat(64)}\n-----END PUBLIC KEY-----\n`,
+    });
+    for (const n of [1, 2]) {
+      const request = await remote.signedPost("https://kith.test/users/alice/inbox", followOf(), mallory(), { keyOf: signer });
+      const response = await post(request);
+      expect(response.status, `request ${n}`).toBe(401);
+    }
+    expect(remote.fetched.filter((request) => request.path === "/keys/garbled")).toHaveLength(1);
     expect(await sideEffects()).toEqual(NOTHING);
   });
 

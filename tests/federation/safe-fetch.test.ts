@@ -64,10 +64,15 @@ describe("the safe outgoing fetch", () => {
       "::ffff:7f00:1",
       "::ffff:10.0.0.1",
       "ff02::1",
+      // IPv4-mapped, whatever the IPv4 address inside, and 6to4, whatever the relayed address.
+      "::ffff:8.8.8.8",
+      "::ffff:808:808",
+      "2002:7f00:1::1",
+      "2002:808:808::1",
     ]) {
       expect(isNonPublicAddress(address), address).toBe(true);
     }
-    for (const address of ["8.8.8.8", "93.184.216.34", "2001:4860:4860::8888", "::ffff:8.8.8.8"]) {
+    for (const address of ["8.8.8.8", "93.184.216.34", "2001:4860:4860::8888", "64:ff9b::808:808"]) {
       expect(isNonPublicAddress(address), address).toBe(false);
     }
   });

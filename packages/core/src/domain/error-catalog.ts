@@ -139,6 +139,12 @@ export const errorCatalog = {
   "federation.signature_in_future": { status: 401, message: "The request is signed with a date too far in the future" },
   "federation.signer_not_actor": { status: 401, message: "The activity is signed with a key of another origin than its actor's" },
   "federation.invalid_activity": { status: 400, message: "The request body is not an activity" },
+  "federation.signature_missing": { status: 401, message: "The activity is not signed" },
+  "federation.signature_expired": { status: 401, message: "The request's signature is too old, or undated" },
+  "federation.digest_mismatch": { status: 401, message: "The request body does not match the digest it was signed with" },
+  "federation.key_unavailable": { status: 401, message: "The key the request is signed with could not be fetched lately" },
+  "federation.key_fetches_limited": { status: 429, message: "Too many activities signed with keys not known yet; try again later" },
+  "federation.activity_too_complex": { status: 422, message: "The activity exceeds the bounds this server reads" },
 
   // Timelines, lists, markers, conversations, notifications
   "list.not_found": { status: 404, message: "List not found" },

@@ -60,7 +60,7 @@ export class DeliveryGate {
       readonly domainPolicy: DomainPolicyService;
       readonly monitor: FederationMonitor;
       readonly clock: Clock;
-      /** Fedify POSTs with the global fetch, not the safe fetch: the address check of its inboxes is here. */
+      /** Fedify POSTs with the global fetch: the address rule of its inboxes, and the guard of its connections (`guarded`). */
       readonly inboxAddresses: InboxAddresses;
     },
   ) {}
@@ -73,7 +73,7 @@ export class DeliveryGate {
     if (!(await this.admits(inbox))) return;
     const attempt = { failed: false };
     try {
-      await this.#attempt.run(attempt, handle);
+      await this.#attempt.run(attempt, () => this.deps.inboxAddresses.guarded(handle));
     } catch (error) {
       this.#reachedAt.delete(inbox.host);
       await this.deps.monitor.recordDelivery(inbox, "failure");
@@ -161,7 +161,7 @@ export class DeliveryGate {
         if (admits && inbox) admits = await this.#reachable(inbox);
         if (admits) admitted.push(recipient);
       }
-      if (admitted.length > 0) await original(sender, admitted, activity, options);
+      if (admitted.length > 0) await this.deps.inboxAddresses.guarded(() => original(sender, admitted, activity, options));
     };
     return new Proxy(ctx, {
       get(target, property) {

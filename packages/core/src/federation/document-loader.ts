@@ -7,6 +7,7 @@ import {
   preloadedContexts,
   signRequest,
 } from "@fedify/fedify";
+import { withoutUnusableKeys } from "./key-material.js";
 import { OutgoingFetchError, type SafeFetch } from "./safe-fetch.js";
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
@@ -21,6 +22,13 @@ function preloaded(url: string): RemoteDocument | null {
   return document === undefined ? null : { contextUrl: null, documentUrl: url, document };
 }
 
+/** The document as Fedify's reader can take it: key material that does not import is left out (key-material.ts). */
+async function readableDocument(url: string, response: Response, load: DocumentLoader): Promise<RemoteDocument> {
+  const remote = await getRemoteDocument(url, response, load);
+  const document = withoutUnusableKeys(remote.document);
+  return document === remote.document ? remote : { ...remote, document };
+}
+
 /** Fedify's document loader on the safe fetch: JSON-LD contexts it ships are served from memory. */
 export function safeDocumentLoader(options: DocumentLoaderOptions): DocumentLoader {
   const load: DocumentLoader = async (url, loaderOptions) => {
@@ -30,7 +38,7 @@ export function safeDocumentLoader(options: DocumentLoaderOptions): DocumentLoad
       headers: { accept: ACCEPT, "user-agent": options.userAgent },
       ...(loaderOptions?.signal && { signal: loaderOptions.signal }),
     });
-    return getRemoteDocument(url, response, load);
+    return readableDocument(url, response, load);
   };
   return load;
 }
@@ -69,7 +77,7 @@ export function signedDocumentLoader(
         target = new URL(location, target);
         continue;
       }
-      return getRemoteDocument(target.href, response, load);
+      return readableDocument(target.href, response, load);
     }
   };
   return load;

@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
 import { BoundedMap } from "../bounded-map.js";
 import type { Clock } from "../ports/clock.js";
+import { withDeliveryFetch } from "./delivery-fetch.js";
+import { InboxSender } from "./inbox-sender.js";
 import { type SafeFetchOptions, addressRefusal, hostnameOf, systemLookup } from "./safe-fetch.js";
 
 /** How long a host's verdict stands: a fan-out to many inboxes on one host resolves it once. */
@@ -18,20 +20,20 @@ export type InboxAddressOptions = Pick<SafeFetchOptions, "allowPrivateAddress" |
  * literal as is, on a name on every address the resolver the safe fetch uses
  * returns for it (one non-public address refuses the host).
  *
- * Deliveries are sent by Fedify with the global fetch, which resolves the
- * name again when it connects. So this covers inbox URLs naming a non-public
- * address, and names that resolve to one when checked; it does NOT cover a
- * name whose DNS answers a public address here and a private one to the
- * connection a moment later (rebinding), nor a redirect the inbox answers
- * with, which Fedify follows without asking Kith. A name that does not
- * resolve is let through (not remembered): the send fails on its own and is
- * retried like any unreachable inbox.
+ * `admits` is the early answer, from a verdict kept for a minute: a delivery
+ * it refuses is dropped, not retried. It is not what keeps deliveries off
+ * private addresses: a name may resolve to another address a moment later.
+ * That is `guarded`, which makes every connection Fedify's deliveries open
+ * check the address it connects to, and refuses redirects. A name that does
+ * not resolve is let through here (not remembered): the send fails on its own
+ * and is retried like any unreachable inbox.
  */
 export class InboxAddresses {
   readonly #refuse: (address: string) => boolean;
   readonly #lookup: (hostname: string) => Promise<readonly string[]>;
   readonly #allowAll: boolean;
   readonly #clock: Clock;
+  readonly #sender: InboxSender;
   /** Host name → whether it may be reached, and when that was decided. */
   readonly #verdicts = new BoundedMap<string, { readonly admitted: boolean; readonly at: number }>(VERDICTS_MAX);
 
@@ -40,6 +42,16 @@ export class InboxAddresses {
     this.#lookup = options.lookup ?? systemLookup;
     this.#allowAll = options.allowPrivateAddress ?? false;
     this.#clock = options.clock;
+    this.#sender = new InboxSender(options);
+  }
+
+  /**
+   * Runs `send` (Fedify delivering) with every request of the global fetch
+   * in it sent by an inbox sender under the same address rule: the address
+   * is checked when each connection is made, and no redirect is followed.
+   */
+  guarded<T>(send: () => Promise<T>): Promise<T> {
+    return withDeliveryFetch((request) => this.#sender.send(request), send);
   }
 
   /** Whether `inbox` may be reached: its host is an admitted address, or a name resolving only to admitted ones. */

@@ -4,7 +4,11 @@ import { KithError } from "../domain/errors.js";
 import { getLogger } from "../logging.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
 import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
+import { boundPassed } from "./activity-bounds.js";
+import type { KeyFetchBudget } from "./key-fetch-budget.js";
+import { bodyMatchesDigest } from "./signature-verification.js";
 import { HTTP_SIGNATURE_HEADERS, type SignedParties, httpSignerIds, signerVerdict } from "./signer-origins.js";
+import type { VerifiedKeys } from "./verified-keys.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -17,6 +21,8 @@ export const SIGNATURE_MAX_AGE = { hours: 12 } as const;
 
 /** How far into the future a signature may be dated (clock skew), as Mastodon allows. */
 const SIGNATURE_MAX_SKEW_MS = 60 * 60 * 1000;
+/** SIGNATURE_MAX_AGE in milliseconds. */
+export const SIGNATURE_MAX_AGE_MS = SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000;
 
 /** The personal inboxes and the shared inbox. */
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
@@ -38,6 +44,16 @@ export interface InboxGuardDeps {
    * rule stands alone.
    */
   readonly signedParties?: (json: unknown) => Promise<SignedParties | null>;
+  /** What Fedify's key cache holds for a signature's key (verified-keys.ts). */
+  readonly keys: Pick<VerifiedKeys, "state">;
+  /** How many requests may make Fedify fetch a key (key-fetch-budget.ts). */
+  readonly keyFetches: Pick<KeyFetchBudget, "take" | "vouch">;
+}
+
+/** What the HTTP host knows of the request beyond it. */
+export interface InboxRequestInfo {
+  /** The client's address, after trusted proxies; null when the host does not say. */
+  readonly clientIp?: string | null;
 }
 
 /** The host of an activity's `actor` (a URL, or an object with an `id`), or null. */
@@ -66,6 +82,19 @@ function signedAtOf(headers: Headers): number | null {
 /** One decoder for every body: decoding a whole body at once keeps no state between calls. */
 const UTF8 = new TextDecoder();
 
+/** The names under which an activity carries a signature of its own (Linked Data signature, integrity proof). */
+const EMBEDDED_SIGNATURE_NAMES = ['"proof"', '"signature"'].map((name) => Buffer.from(name));
+
+/** Whether an unsigned body may carry a signature of its own: it names one, as bytes, before anything parses it. */
+function mayCarryItsOwnSignature(body: Uint8Array): boolean {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return EMBEDDED_SIGNATURE_NAMES.some((name) => bytes.includes(name));
+}
+
+function carriesItsOwnSignature(json: unknown): boolean {
+  return typeof json === "object" && json !== null && ("proof" in json || "signature" in json);
+}
+
 function parseJson(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(UTF8.decode(bytes));
@@ -75,28 +104,47 @@ function parseJson(bytes: Uint8Array): unknown {
 }
 
 /**
- * What every POST to an inbox passes before Fedify verifies it: the body is
- * read up to the limit (413 past it, whatever its Content-Type says), an
- * activity whose actor or signing key belongs to a domain that may not
- * federate is refused with 403 before any key is fetched, one signed more
- * than an hour in the future is refused with 401 (Fedify's window is the
- * same both ways; Mastodon's is twelve hours back, one ahead), what the
- * inbox front does not answer must pass the origin rule (signer-origins.ts:
- * 401 for a key of another origin than the actor's, 400 for a body that is
- * no activity), and accepted activities are counted per domain for the
- * inbox metrics.
+ * What every POST to an inbox passes before Fedify verifies it, cheapest
+ * first, so that what is refused costs little and nothing is read as an
+ * activity before the request has passed every check its headers and bytes
+ * allow:
+ *
+ * - its HTTP signature, from the headers alone: one signed more than an
+ *   hour in the future, or undated or older than the window, is refused
+ *   with 401 (Fedify's window is the same both ways; Mastodon's is twelve
+ *   hours back, one ahead); one whose key Fedify could not fetch lately is
+ *   refused with 401;
+ * - its body, read up to the limit (413 past it, whatever its Content-Type
+ *   says): a signed one must match the digest it was signed with (401), an
+ *   unsigned one must carry a signature of its own (an integrity proof, a
+ *   Linked Data signature), or it is refused with 401 unparsed;
+ * - its shape (activity-bounds.ts): 422 past the bounds;
+ * - an activity whose actor or signing key belongs to a domain that may not
+ *   federate is refused with 403 before any key is fetched;
+ * - one that would make Fedify fetch a key it has not fetched yet (of its
+ *   HTTP signature, or of its own signature when it has no other) is
+ *   counted, once it passed all the above (key-fetch-budget.ts: 429 past
+ *   the limits);
+ * - what the inbox front does not answer must pass the origin rule
+ *   (signer-origins.ts: 401 for a key of another origin than the actor's,
+ *   400 for a body that is no activity).
+ *
+ * Accepted activities are counted per domain for the inbox metrics.
  */
 export async function guardInbox(
   request: Request,
   deps: InboxGuardDeps,
   next: (request: Request) => Promise<Response | null>,
+  info: InboxRequestInfo = {},
 ): Promise<Response | null> {
   if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) return next(request);
-  const signedAt = signedAtOf(request.headers);
-  // The system clock, not the clock port: Fedify checks the other side of the window against it.
-  if (signedAt !== null && signedAt > Date.now() + SIGNATURE_MAX_SKEW_MS) {
-    logger.info("Refused an activity signed in the future ({date})", { date: new Date(signedAt).toISOString() });
-    return errorToResponse(new KithError("federation.signature_in_future"), request);
+  const signed = request.headers.has("signature");
+  const httpSigners = httpSignerIds(request.headers);
+  let keyKnown = false;
+  if (signed) {
+    const verdict = await signatureVerdict(request.headers, httpSigners, deps);
+    if (verdict instanceof KithError) return errorToResponse(verdict, request);
+    keyKnown = verdict === "key-known";
   }
   let body: Uint8Array<ArrayBuffer>;
   try {
@@ -104,9 +152,19 @@ export async function guardInbox(
   } catch (error) {
     return errorToResponse(error, request);
   }
+  if (signed && !bodyMatchesDigest(request.headers, body)) {
+    logger.info("Refused an activity that does not match its digest");
+    return errorToResponse(new KithError("federation.digest_mismatch"), request);
+  }
+  if (!signed && !mayCarryItsOwnSignature(body)) return errorToResponse(new KithError("federation.signature_missing"), request);
   const json = parseJson(body);
+  if (!signed && !carriesItsOwnSignature(json)) return errorToResponse(new KithError("federation.signature_missing"), request);
+  const passed = boundPassed(json);
+  if (passed !== null) {
+    logger.info("Refused an activity past the bounds read: {passed}", { passed });
+    return errorToResponse(new KithError("federation.activity_too_complex", { details: [{ message: `The activity has ${passed}` }] }), request);
+  }
   const actorHost = actorHostOf(json);
-  const httpSigners = httpSignerIds(request.headers);
   const hosts = new Set([actorHost, ...httpSigners.map((signer) => signer.host)].filter((host): host is string => host !== null));
   for (const host of hosts) {
     const policy = await deps.domainPolicy.policyFor(host);
@@ -115,9 +173,46 @@ export async function guardInbox(
       return errorToResponse(new KithError("federation.domain_refused"), request);
     }
   }
+  if (!keyKnown) {
+    // Without an HTTP signature, the key of the activity's own signature is fetched: counted by the actor's host.
+    const keyHost = signed ? (httpSigners[0]?.host ?? "") : (actorHost ?? "");
+    const retryAfterSeconds = deps.keyFetches.take(keyHost, info.clientIp ?? null);
+    if (retryAfterSeconds !== null) {
+      logger.info("Refused an activity signed with a key of {host} not fetched yet: too many of them lately", { host: keyHost });
+      return errorToResponse(new KithError("federation.key_fetches_limited", { retryAfterSeconds }), request);
+    }
+  }
   const response = (await deps.front?.(request, body, json)) ?? (await toFedify(request, body, json, httpSigners, deps, next));
-  if (response?.ok && actorHost) await deps.monitor.recordInbox(actorHost);
+  if (response?.ok) {
+    if (actorHost) await deps.monitor.recordInbox(actorHost);
+    // A key of these hosts verified (or the activity's own signature did, and the HTTP one is on the same host).
+    for (const signer of httpSigners) deps.keyFetches.vouch(signer.host);
+  }
   return response;
+}
+
+/**
+ * Why the HTTP signature of a request is refused from its headers alone
+ * (see guardInbox), or whether Fedify has fetched its key before
+ * (`key-known`) or would fetch it (`key-unknown`).
+ */
+async function signatureVerdict(
+  headers: Headers,
+  httpSigners: readonly URL[],
+  deps: InboxGuardDeps,
+): Promise<KithError | "key-known" | "key-unknown"> {
+  const signedAt = signedAtOf(headers);
+  // The system clock, not the clock port: Fedify checks the signature's dates against it.
+  const now = Date.now();
+  if (signedAt !== null && signedAt > now + SIGNATURE_MAX_SKEW_MS) {
+    logger.info("Refused an activity signed in the future ({date})", { date: new Date(signedAt).toISOString() });
+    return new KithError("federation.signature_in_future");
+  }
+  if (signedAt === null || signedAt < now - SIGNATURE_MAX_AGE_MS) return new KithError("federation.signature_expired");
+  if (httpSigners.length === 0) return new KithError("federation.signature_missing");
+  const states = await Promise.all(httpSigners.map((signer) => deps.keys.state(signer.href)));
+  if (states.every((state) => state === "unavailable")) return new KithError("federation.key_unavailable");
+  return states.some((state) => state === "usable" || state === "cached") ? "key-known" : "key-unknown";
 }
 
 /** What the front did not answer goes on to Fedify, once the origin rule allows it (signer-origins.ts). */

@@ -27,10 +27,11 @@ import { actorPrivateKeys } from "./actor-private-keys.js";
 import { listenForFollows } from "./follow-inbox.js";
 import { listenForGraph } from "./graph-inbox.js";
 import { federateGraphEvents } from "./graph-outbox.js";
-import { SIGNATURE_MAX_AGE, guardInbox } from "./inbox-guard.js";
+import { SIGNATURE_MAX_AGE, SIGNATURE_MAX_AGE_MS, guardInbox } from "./inbox-guard.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
 import { keepImportedKeys } from "./imported-keys.js";
+import { KeyFetchBudget } from "./key-fetch-budget.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { NOTE_PATH } from "./local-note-uris.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
@@ -324,14 +325,15 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const resolver = statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater });
   services.search.useStatusResolver(resolver);
 
+  const verifiedKeys = new VerifiedKeys(kv);
   const inboxFront = createInboxFront({
     federation,
     kv,
-    keys: new VerifiedKeys(kv),
+    keys: verifiedKeys,
     dispatcher: inboxDispatcher,
     recipientExists: async (identifier) => identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) !== null,
     sharedInboxSigner: INSTANCE_ACTOR_IDENTIFIER,
-    signatureMaxAgeMs: SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000,
+    signatureMaxAgeMs: SIGNATURE_MAX_AGE_MS,
   });
   const inboxGuard = {
     domainPolicy: services.domainPolicy,
@@ -339,8 +341,10 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     maxBodyBytes: config.limits.maxJsonBodyBytes,
     front: inboxFront.answer,
     signedParties: (json: unknown) => signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true })),
+    keys: verifiedKeys,
+    keyFetches: new KeyFetchBudget({}, () => deps.clock.now().getTime()),
   };
-  const handle: FallbackHandler = (request) => guardInbox(request, inboxGuard, handleFedify);
+  const handle: FallbackHandler = (request, info) => guardInbox(request, inboxGuard, handleFedify, info);
   const handleFedify = async (request: Request): Promise<Response | null> => {
     const response = await federation.fetch(request, {
       contextData: { serving: true },

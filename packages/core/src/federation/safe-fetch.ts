@@ -42,7 +42,7 @@ export type SafeFetch = (input: string | URL, init?: SafeFetchInit) => Promise<R
 /** Why an outgoing request was refused before or while it was made. */
 export class OutgoingFetchError extends Error {
   constructor(
-    readonly reason: "private_address" | "bad_url" | "too_many_redirects" | "body_too_large" | "timeout",
+    readonly reason: "private_address" | "bad_url" | "too_many_redirects" | "redirect_refused" | "body_too_large" | "timeout",
     message: string,
   ) {
     super(message);
@@ -77,6 +77,8 @@ for (const [network, prefix] of [
   ["100::", 64],
   ["2001::", 23],
   ["2001:db8::", 32],
+  // 6to4: relays to an IPv4 address, which may be a private one.
+  ["2002::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
   ["fec0::", 10],
@@ -85,12 +87,21 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, "ipv6");
 }
 
-/** The IPv4 address inside an IPv4-mapped, -compatible or NAT64 IPv6 address, if any. */
+/**
+ * IPv4-mapped addresses (`::ffff:0:0/96`): no public server is reached by
+ * one, and a socket connects to the IPv4 address inside. A list of its own:
+ * in one list with the IPv4 ranges, Node's BlockList would match every IPv4
+ * address against it.
+ */
+const IPV4_MAPPED = new BlockList();
+IPV4_MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
+
+/** The IPv4 address inside an IPv4-compatible or NAT64 IPv6 address, if any (IPv4-mapped ones are all refused). */
 function embeddedIpv4(address: string): string | null {
   const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  const dotted = /^(?:::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
   if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  const hex = /^64:ff9b::([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
   if (hex?.[1] && hex[2]) {
     const high = Number.parseInt(hex[1], 16);
     const low = Number.parseInt(hex[2], 16);
@@ -104,9 +115,10 @@ export function isNonPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return NON_PUBLIC.check(address, "ipv4");
   if (family === 6) {
-    const v4 = embeddedIpv4(address.replace(/%.*$/, ""));
-    if (v4) return NON_PUBLIC.check(v4, "ipv4");
-    return NON_PUBLIC.check(address.replace(/%.*$/, ""), "ipv6");
+    const bare = address.replace(/%.*$/, "");
+    if (IPV4_MAPPED.check(bare, "ipv6") || NON_PUBLIC.check(bare, "ipv6")) return true;
+    const v4 = embeddedIpv4(bare);
+    return v4 !== null && NON_PUBLIC.check(v4, "ipv4");
   }
   return true;
 }
@@ -174,7 +186,8 @@ interface RawResponse {
   readonly body: Uint8Array;
 }
 
-function headersOf(message: IncomingMessage): Headers {
+/** The headers of an answer node:http received, as a fetch Response has them. */
+export function headersOf(message: IncomingMessage): Headers {
   const headers = new Headers();
   for (let i = 0; i < message.rawHeaders.length; i += 2) {
     const name = message.rawHeaders[i];

@@ -104,6 +104,18 @@ function contentDigestMatches(header: string, body: Uint8Array): boolean {
   return matched;
 }
 
+/**
+ * Whether `body` matches the digest the request's signature covers, as
+ * Fedify requires it of a POST: `Content-Digest` for RFC 9421 (a request
+ * with a `Signature-Input`), `Digest` for draft-cavage; at least one digest
+ * of a known algorithm, and every one of a known algorithm matching.
+ */
+export function bodyMatchesDigest(headers: Headers, body: Uint8Array): boolean {
+  const rfc9421 = headers.has("signature-input");
+  const header = headers.get(rfc9421 ? "content-digest" : "digest");
+  return header !== null && (rfc9421 ? contentDigestMatches(header, body) : digestMatches(header, body));
+}
+
 /** The fields of a draft-cavage `Signature` header, parsed as Fedify parses them. */
 function draftFieldsOf(header: string): Record<string, string> {
   const fields: Record<string, string> = {};

@@ -9,6 +9,14 @@ export interface VerifiedKey {
   readonly owner: string;
 }
 
+/**
+ * What Fedify's key cache holds for a key id: a key the front checks with
+ * (`usable`), another kind of entry Fedify reads itself (`cached`: a
+ * Multikey, a key document of another shape), the mark of a key it could
+ * not fetch lately (`unavailable`), or nothing (`unknown`: Fedify fetches it).
+ */
+export type KeyState = "usable" | "cached" | "unavailable" | "unknown";
+
 /** What the keys are read from: Fedify's key-value store. */
 export interface KeyValueReader {
   get(key: KvKey): Promise<unknown>;
@@ -127,6 +135,14 @@ export class VerifiedKeys {
     if (key === null) this.#kept.delete(keyId);
     else this.#kept.set(keyId, { key, readAt: now });
     return key;
+  }
+
+  /** What Fedify's cache holds for `keyId` (a URL's `href`); a kept key answers without reading it. */
+  async state(keyId: string): Promise<KeyState> {
+    if ((await this.get(keyId)) !== null) return "usable";
+    // Only when the key is none the front uses: the usual request is answered above.
+    const value = await this.kv.get([...FEDIFY_PUBLIC_KEY_PREFIX, keyId]);
+    return value === undefined ? "unknown" : value === null ? "unavailable" : "cached";
   }
 
   /** Forgets the key of `keyId` (its signature did not verify: it may have been replaced). */

@@ -10,6 +10,7 @@ import {
   listInboxDomains,
   listInboxMinutes,
   listUnreachableDomains,
+  pruneDomainDeliveries,
   pruneInboxMinutes,
   recordDeliveryFailure,
   recordDeliverySuccesses,
@@ -23,6 +24,16 @@ export type { DomainDeliveries } from "../../storage/repositories/federation-mon
 /** While unreachable, deliveries are skipped, except one probe a day (a success clears the mark). */
 const PROBE_EVERY_MS = 24 * 3_600_000;
 const MINUTE_MS = 60_000;
+/**
+ * How long the delivery state of a domain is kept after its last delivery
+ * (or attempt): a row is written for every host a delivery was tried to,
+ * so hosts named once (by an actor made up to name them) would otherwise
+ * stay forever. A domain still delivered to is probed daily even while
+ * unreachable, so its row never gets this old.
+ */
+export const DELIVERY_STATE_KEPT_MS = 30 * 24 * 3_600_000;
+/** How often a process prunes the delivery state, as it records failures (what adds rows of unknown hosts). */
+const DELIVERY_PRUNE_EVERY_MS = 3_600_000;
 /** The longest window of inbox metrics; older minutes are pruned. */
 export const INBOX_WINDOW_MAX_MINUTES = 24 * 60;
 /**
@@ -67,6 +78,7 @@ function startOfMinute(at: Date): Date {
  */
 export class FederationMonitor {
   #prunedAt = 0;
+  #deliveriesPrunedAt = 0;
   /** Domains incoming activities came from since the counts were last written (their marks are cleared then). */
   readonly #heardFrom = new Set<string>();
   /** Incoming activities counted since the last write, by domain and minute. */
@@ -85,6 +97,19 @@ export class FederationMonitor {
       if (state.unreachableSince === now.toISOString()) logger.warn("Marked {domain} unreachable", { domain });
     } catch (error) {
       logger.error("Could not record a delivery outcome for {domain}: {error}", { domain, error });
+    }
+    await this.#pruneDeliveries(now.getTime());
+  }
+
+  /** Removes the delivery state of domains not delivered to for DELIVERY_STATE_KEPT_MS, at most once per DELIVERY_PRUNE_EVERY_MS. */
+  async #pruneDeliveries(now: number): Promise<void> {
+    if (now - this.#deliveriesPrunedAt < DELIVERY_PRUNE_EVERY_MS) return;
+    this.#deliveriesPrunedAt = now;
+    try {
+      const removed = await pruneDomainDeliveries(this.deps.storage.db, new Date(now - DELIVERY_STATE_KEPT_MS));
+      if (removed > 0) logger.info("Removed the delivery state of {removed} domains not delivered to lately", { removed });
+    } catch (error) {
+      logger.error("Could not prune the delivery state of domains: {error}", { error });
     }
   }
 

@@ -132,6 +132,24 @@ export async function recordDeliveryFailure(
   return deliveriesOf(row);
 }
 
+/**
+ * Removes the delivery state of domains nothing was delivered to, or tried,
+ * since `before` (their unreachable marks with it); returns how many.
+ */
+export async function pruneDomainDeliveries(db: Kysely<Database>, before: Date): Promise<number> {
+  const at = before.toISOString();
+  const result = await db
+    .deleteFrom("federation_domain_deliveries")
+    .where((eb) =>
+      eb.and([
+        eb.or([eb("last_success_at", "is", null), eb("last_success_at", "<", at)]),
+        eb.or([eb("last_failure_at", "is", null), eb("last_failure_at", "<", at)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function findDomainDeliveries(db: Kysely<Database>, domain: string): Promise<DomainDeliveries | null> {
   const row = await db.selectFrom("federation_domain_deliveries").select(DELIVERY_COLUMNS).where("domain", "=", domain).executeTakeFirst();
   return row ? deliveriesOf(row) : null;

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { KeyFetchBudget } from "./key-fetch-budget.js";
+
+describe("the budget of requests that would fetch a key", () => {
+  it("counts per client address, and refuses past the limit until the minute is over", () => {
+    let now = 0;
+    const budget = new KeyFetchBudget({ perSource: 3, perUnknownHost: 100 }, () => now);
+    for (let i = 0; i < 3; i++) expect(budget.take(`host${i}.example`, "192.0.2.1")).toBeNull();
+    now = 15_000;
+    expect(budget.take("host9.example", "192.0.2.1")).toBe(45);
+    expect(budget.take("host9.example", "192.0.2.2")).toBeNull();
+    now = 60_000;
+    expect(budget.take("host9.example", "192.0.2.1")).toBeNull();
+  });
+
+  it("counts per host until a key of it verified", () => {
+    const budget = new KeyFetchBudget({ perSource: 100, perUnknownHost: 2 }, () => 0);
+    expect(budget.take("new.example", "192.0.2.1")).toBeNull();
+    expect(budget.take("new.example", "192.0.2.2")).toBeNull();
+    expect(budget.take("new.example", "192.0.2.3")).toBe(60);
+    budget.vouch("new.example");
+    expect(budget.take("new.example", "192.0.2.3")).toBeNull();
+  });
+
+  it("counts a request without a known address per host only", () => {
+    const budget = new KeyFetchBudget({ perSource: 1, perUnknownHost: 2 }, () => 0);
+    expect(budget.take("a.example", null)).toBeNull();
+    expect(budget.take("a.example", null)).toBeNull();
+    expect(budget.take("a.example", null)).toBe(60);
+  });
+});
