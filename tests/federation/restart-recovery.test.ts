@@ -164,49 +164,27 @@ describe("a server killed with jobs waiting, on a SQLite file", () => {
   it("works every job once after its restart, with no request", () => killedWithJobsWaiting({}, ["all"]), 240_000);
 });
 
+/** The scenario with A on a fresh PostgreSQL database, and `env` besides. */
+async function onPostgres(env: Record<string, string>, roles: InstanceRoles): Promise<void> {
+  const database = await freshPostgresDatabase();
+  try {
+    await killedWithJobsWaiting({ KITH_DATABASE_URL: database.url, ...env }, roles);
+  } finally {
+    // Stopped before the database is dropped, which they are connected to.
+    await Promise.all(instances.splice(0).map((instance) => instance.stop()));
+    await database.drop();
+  }
+}
+
 describeIfPostgres("a server killed with jobs waiting, on PostgreSQL", () => {
-  it("works every job once after its restart, with no request", async () => {
-    const database = await freshPostgresDatabase();
-    try {
-      await killedWithJobsWaiting({ KITH_DATABASE_URL: database.url }, ["all"]);
-    } finally {
-      await Promise.all(instances.splice(0).map((instance) => instance.stop()));
-      await database.drop();
-    }
-  }, 240_000);
+  it("works every job once after its restart, with no request", () => onPostgres({}, ["all"]), 240_000);
+  it("works every job once after web and worker processes restart, with no request", () => onPostgres({}, ["web", "worker"]), 240_000);
 
-  it("works every job once after web and worker processes restart, with no request", async () => {
-    const database = await freshPostgresDatabase();
-    try {
-      await killedWithJobsWaiting({ KITH_DATABASE_URL: database.url }, ["web", "worker"]);
-    } finally {
-      await Promise.all(instances.splice(0).map((instance) => instance.stop()));
-      await database.drop();
-    }
-  }, 240_000);
-});
-
-describeIfRedis("a server killed with jobs waiting, on PostgreSQL with its jobs in Redis", () => {
-  // A Redis database of its own for each case: the server's keys are named alike in every test.
-  const redisDatabase = (index: number) => `${redisUrl()}/${index}`;
-
-  it("works every job once after its restart, with no request", async () => {
-    const database = await freshPostgresDatabase();
-    try {
-      await killedWithJobsWaiting({ KITH_DATABASE_URL: database.url, KITH_REDIS_URL: redisDatabase(7) }, ["all"]);
-    } finally {
-      await Promise.all(instances.splice(0).map((instance) => instance.stop()));
-      await database.drop();
-    }
-  }, 240_000);
-
-  it("works every job once after web and worker processes restart, with no request", async () => {
-    const database = await freshPostgresDatabase();
-    try {
-      await killedWithJobsWaiting({ KITH_DATABASE_URL: database.url, KITH_REDIS_URL: redisDatabase(8) }, ["web", "worker"]);
-    } finally {
-      await Promise.all(instances.splice(0).map((instance) => instance.stop()));
-      await database.drop();
-    }
-  }, 240_000);
+  describeIfRedis("with its jobs in Redis", () => {
+    // A Redis database of its own for each case: the server's keys are named alike in every test.
+    const redisDatabase = (index: number) => ({ KITH_REDIS_URL: `${redisUrl()}/${index}` });
+    it("works every job once after its restart, with no request", () => onPostgres(redisDatabase(7), ["all"]), 240_000);
+    it("works every job once after web and worker processes restart, with no request", () =>
+      onPostgres(redisDatabase(8), ["web", "worker"]), 240_000);
+  });
 });

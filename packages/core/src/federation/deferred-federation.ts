@@ -129,7 +129,6 @@ const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, true>> = {
   "account.deleting": true,
 };
 
-
 /**
  * Sets up the federation without loading Fedify: the parts that do not need
  * it, the repeating jobs, and stand-ins on the services' hooks (remote

@@ -30,7 +30,7 @@ export interface QueueWorkerOptions {
   /** Tells a failure that is the database's unavailability, not the job's (see `cannotRunYet`). */
   readonly storage?: Pick<Storage, "isUnavailable">;
   readonly logger: Logger;
-  /** Where failed attempts are logged; shared by the queue's workers so one failure across queues is one kind. */
+  /** Where failed attempts are logged; one for all the queues' workers, so each kind of failure is logged once. */
   readonly failures?: AttemptFailures;
 }
 
