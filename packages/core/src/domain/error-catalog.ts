@@ -15,6 +15,7 @@ export const errorCatalog = {
   "request.method_not_allowed": { status: 405, message: "That method is not allowed on this path" },
   "request.rate_limited": { status: 429, message: "Too many requests; try again later" },
   "request.validation_failed": { status: 422, message: "Validation failed" },
+  "request.nesting_too_deep": { status: 422, message: "The parameters are nested too deeply" },
 
   // Authentication and authorization
   "auth.unauthenticated": { status: 401, message: "The access token is missing or invalid" },
