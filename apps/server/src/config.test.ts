@@ -10,6 +10,12 @@ describe("server configuration", () => {
     expect(config.origin).toBe("http://127.0.0.1:3000");
     expect(config.trustedProxies).toEqual(["loopback"]);
     expect(config.allowPrivateAddress).toBe(false);
+    expect(config.maxEventLoopDelayMs).toBe(1_000);
+  });
+
+  it("takes the event-loop delay bound of load shedding in milliseconds, 0 turning it off", () => {
+    expect(loadConfig({ KITH_MAX_EVENT_LOOP_DELAY_MS: "250" }).maxEventLoopDelayMs).toBe(250);
+    expect(loadConfig({ KITH_MAX_EVENT_LOOP_DELAY_MS: "0" }).maxEventLoopDelayMs).toBe(0);
   });
 
   it("selects PostgreSQL when KITH_DATABASE_URL is a postgres URL", () => {
@@ -32,6 +38,7 @@ describe("server configuration", () => {
     ["KITH_LOG_LEVEL", "loud", /KITH_LOG_LEVEL must be one of trace, debug/],
     ["KITH_ALLOW_PRIVATE_ADDRESS", "maybe", /KITH_ALLOW_PRIVATE_ADDRESS/],
     ["KITH_MAX_BODY_BYTES", "10", /KITH_MAX_BODY_BYTES must be at least 1024 bytes/],
+    ["KITH_MAX_EVENT_LOOP_DELAY_MS", "soon", /KITH_MAX_EVENT_LOOP_DELAY_MS must be a whole number of milliseconds/],
     ["KITH_TOMBSTONE_RETENTION_DAYS", "0", /KITH_TOMBSTONE_RETENTION_DAYS must be between 1 and 3650/],
   ])("refuses %s=%s with a message naming the variable", (name, value, message) => {
     let caught: unknown;

@@ -182,6 +182,8 @@ export const errorCatalog = {
   // Server
   "server.internal": { status: 500, message: "Something went wrong on our side" },
   "server.unavailable": { status: 503, message: "The service is unavailable" },
+  /** Answered by the Node adapter itself when the event loop runs too late (load shedding). */
+  "server.overloaded": { status: 503, message: "The server is too busy to answer; try again shortly" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;
