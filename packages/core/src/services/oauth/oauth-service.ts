@@ -5,18 +5,22 @@ import { isKnownScope, parseScopes, scopesAllow } from "../../domain/scopes.js";
 import { findLoginByIdentifier, findLocalAccountById } from "../../storage/repositories/accounts.js";
 import { type OAuthAppRow, findOAuthAppByClientId, findOAuthAppById, insertOAuthApp } from "../../storage/repositories/oauth-apps.js";
 import { insertOneTimeSecret } from "../../storage/repositories/one-time-secrets.js";
+import { enforceRateLimit } from "../credentials/credential-limits.js";
 import { peekCounter } from "../../storage/repositories/rate-counters.js";
 import type { IssuedSession, SessionService } from "../auth/session-service.js";
 import { constantTimeEqual, hashSecret, newToken } from "../auth/secrets.js";
 import type { ServiceDeps } from "../deps.js";
 import { OAuthError, type OAuthErrorCode } from "./oauth-error.js";
 import {
+  APP_REGISTRATIONS_PER_IP,
+  APP_REGISTRATION_WINDOW_SECONDS,
   LOGIN_ACCOUNT_WINDOW_SECONDS,
   LOGIN_FAILURES_PER_ACCOUNT,
   LOGIN_FAILURES_PER_IP,
   LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT,
   LOGIN_WINDOW_SECONDS,
   accountCounterKey,
+  appRegistrationCounterKey,
   ipCounterKey,
   sourceAndAccountCounterKey,
 } from "./rate-limits.js";
@@ -52,6 +56,8 @@ export interface RegisterAppInput {
   /** Space-separated, as clients send them; `read` when absent. */
   readonly scopes?: string | null;
   readonly website?: string | null;
+  /** The registering client's address, counted against `APP_REGISTRATIONS_PER_IP`; null when unknown. */
+  readonly ip?: string | null;
 }
 
 /** The parameters of `/oauth/authorize`, as received. */
@@ -169,6 +175,15 @@ export class OAuthService {
 
   /** Registers a client; its secret is returned once and stored only hashed. */
   async registerApp(input: RegisterAppInput): Promise<{ app: AppView; clientSecret: string }> {
+    if (input.ip) {
+      await enforceRateLimit(
+        this.deps,
+        appRegistrationCounterKey(input.ip),
+        APP_REGISTRATIONS_PER_IP,
+        APP_REGISTRATION_WINDOW_SECONDS,
+        "Too many applications registered; try again later",
+      );
+    }
     const scopes = input.scopes?.trim() ? parseScopes(input.scopes) : [...DEFAULT_SCOPES];
     const unknown = scopes.filter((scope) => !isKnownScope(scope));
     if (unknown.length > 0) {

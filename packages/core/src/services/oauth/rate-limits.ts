@@ -33,3 +33,15 @@ export function sourceAndAccountCounterKey(ip: string | null, account: string): 
 export function accountCounterKey(account: string): string {
   return `oauth.login.account:${account.trim().toLowerCase()}`;
 }
+
+/**
+ * Client registrations from one address per window. Registering needs no
+ * token, and each one is a row kept for good; a client registers once per
+ * sign-in at most.
+ */
+export const APP_REGISTRATIONS_PER_IP = 30;
+export const APP_REGISTRATION_WINDOW_SECONDS = 5 * 60;
+
+export function appRegistrationCounterKey(ip: string): string {
+  return `oauth.apps.ip:${ip}`;
+}
