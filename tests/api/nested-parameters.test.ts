@@ -16,8 +16,8 @@ describe("deeply nested parameters", () => {
   });
   afterAll(() => kith.close());
 
-  it("a form body of 50 000 nested brackets is 422 on a route that needs no token", async () => {
-    for (const path of ["/api/v1/apps", "/oauth/token"]) {
+  it("a form body of 50 000 nested brackets is 422 on routes that need no token", async () => {
+    for (const path of ["/oauth/token", "/api/v1/accounts/password/recover"]) {
       const response = await kith.request("POST", path, {
         body: bracketed(50_000),
         headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -28,7 +28,8 @@ describe("deeply nested parameters", () => {
   });
 
   it("a body with no content type that looks like a form is bounded the same way", async () => {
-    const response = await kith.request("POST", "/api/v1/apps", { body: new TextEncoder().encode(bracketed(50_000)) });
+    // 20 000 levels: the registration body is capped at 64 KB, and this much overflowed the stack too.
+    const response = await kith.request("POST", "/api/v1/apps", { body: new TextEncoder().encode(bracketed(20_000)) });
     expect(response.status).toBe(422);
   });
 
