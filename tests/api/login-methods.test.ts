@@ -166,10 +166,24 @@ describe("login methods", () => {
 
   it("code sends are rate limited per account: 429 with Retry-After", async () => {
     let last: Response | undefined;
+    // A different number each time: the number's own limit is not what is tested here.
     for (let i = 0; i < 11; i++)
-      last = await kith.request("POST", `${BASE}/phone`, { token: alice.token, json: { phone: "+14155552671" } });
+      last = await kith.request("POST", `${BASE}/phone`, { token: alice.token, json: { phone: `+1415555${2660 + i}` } });
     expect(last?.status).toBe(429);
+    expect(await last?.json()).toMatchObject({ error: "Too many codes sent; try again later" });
     expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("codes texted to one number are limited whichever accounts ask", async () => {
+    const bob = await kith.createUser("bob");
+    const victim = "+14155552671";
+    const send = (user: TestUser, phone: string) => kith.request("POST", `${BASE}/phone`, { token: user.token, json: { phone } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send(i % 2 === 0 ? alice : bob, victim)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(kith.sms.sent.filter((message) => message.to === victim)).toHaveLength(5);
+    // Other numbers, and the same accounts, are not held back by it.
+    expect((await send(bob, "+442071838750")).status).toBe(200);
   });
 
   it("needs a signed-in user", async () => {

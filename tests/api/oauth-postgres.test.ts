@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestKith, type TestKith } from "@kith/core/testing";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { AUTHORIZATION_CODE_TTL_SECONDS } from "../../packages/core/src/services/oauth/oauth-service.js";
-import { LOGIN_FAILURES_PER_IDENTIFIER, LOGIN_WINDOW_SECONDS } from "../../packages/core/src/services/oauth/rate-limits.js";
+import { LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT, LOGIN_WINDOW_SECONDS } from "../../packages/core/src/services/oauth/rate-limits.js";
 import { obtainCode, pkcePair, registerApp } from "../support/oauth.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
@@ -50,7 +50,7 @@ describeIfPostgres("OAuth on PostgreSQL", () => {
     expect(refreshed.status).toBe(200);
     expect((await kith.request("GET", "/api/v1/accounts/verify_credentials", { token: first.body.access_token })).status).toBe(401);
 
-    for (let i = 0; i < LOGIN_FAILURES_PER_IDENTIFIER; i++) {
+    for (let i = 0; i < LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT; i++) {
       await grant({ grant_type: "password", ...client, username: user.account.username, password: "wrong-password" });
     }
     expect((await grant({ grant_type: "password", ...client, username: user.account.username, password: user.password })).status).toBe(429);

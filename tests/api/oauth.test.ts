@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
 import { AUTHORIZATION_CODE_TTL_SECONDS } from "../../packages/core/src/services/oauth/oauth-service.js";
 import {
-  LOGIN_FAILURES_PER_IDENTIFIER,
+  LOGIN_ACCOUNT_WINDOW_SECONDS,
+  LOGIN_FAILURES_PER_ACCOUNT,
   LOGIN_FAILURES_PER_IP,
+  LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT,
   LOGIN_WINDOW_SECONDS,
 } from "../../packages/core/src/services/oauth/rate-limits.js";
 import {
@@ -573,20 +575,21 @@ describe("OAuth", () => {
   });
 
   describe("rate limits", () => {
-    it("limits failed password grants per account, with 429 and Retry-After, until the window ends", async () => {
+    it("limits failed password grants per address and account, with 429 and Retry-After, until the window ends", async () => {
       const app = await registerApp(kith);
       const user = await freshUser();
-      for (let i = 0; i < LOGIN_FAILURES_PER_IDENTIFIER; i++) {
-        expect((await passwordGrant(app, user.account.username, "wrong-password")).status).toBe(400);
+      const ip = freshIp();
+      for (let i = 0; i < LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT; i++) {
+        expect((await passwordGrant(app, user.account.username, "wrong-password", {}, ip)).status).toBe(400);
       }
       // Over the limit even the right password waits, and even when given as the email.
-      const limited = await passwordGrant(app, user.account.email, user.password);
+      const limited = await passwordGrant(app, user.account.email, user.password, {}, ip);
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(LOGIN_WINDOW_SECONDS);
       expect(limited.body).toMatchObject({ code: "request.rate_limited" });
       kith.clock.advance(LOGIN_WINDOW_SECONDS * 1000);
-      expect((await passwordGrant(app, user.account.username, user.password)).status).toBe(200);
+      expect((await passwordGrant(app, user.account.username, user.password, {}, ip)).status).toBe(200);
     });
 
     it("limits failed attempts per address across accounts", async () => {
@@ -605,25 +608,46 @@ describe("OAuth", () => {
       const app = await registerApp(kith, { redirectUris: CALLBACK });
       const user = await freshUser();
       const page = await openAuthorizePage(kith, authorizeQuery(app));
-      for (let i = 0; i < LOGIN_FAILURES_PER_IDENTIFIER; i++) {
-        const response = await submitAuthorizeForm(
-          kith,
-          page,
-          { username: user.account.username, password: "wrong-password" },
-          { clientIp: freshIp() },
-        );
+      const ip = freshIp();
+      for (let i = 0; i < LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT; i++) {
+        const response = await submitAuthorizeForm(kith, page, { username: user.account.username, password: "wrong-password" }, { clientIp: ip });
         expect(response.status).toBe(422);
       }
-      const limited = await submitAuthorizeForm(
-        kith,
-        page,
-        { username: user.account.username, password: user.password },
-        { clientIp: freshIp() },
-      );
+      const limited = await submitAuthorizeForm(kith, page, { username: user.account.username, password: user.password }, { clientIp: ip });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(limited.headers.get("location")).toBeNull();
       kith.clock.advance(LOGIN_WINDOW_SECONDS * 1000);
+    });
+
+    it("wrong passwords from another address do not lock the account's owner out", async () => {
+      const app = await registerApp(kith);
+      const user = await freshUser();
+      const stranger = freshIp();
+      for (let i = 0; i < LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT; i++) {
+        expect((await passwordGrant(app, user.account.username, "wrong-password", {}, stranger)).status).toBe(400);
+      }
+      expect((await passwordGrant(app, user.account.username, user.password, {}, stranger)).status).toBe(429);
+      expect((await passwordGrant(app, user.account.email, user.password, {}, freshIp())).status).toBe(200);
+      kith.clock.advance(LOGIN_WINDOW_SECONDS * 1000);
+    });
+
+    it("limits failed attempts on one account spread over many addresses, over a longer window", async () => {
+      const app = await registerApp(kith);
+      const user = await freshUser();
+      // Each address stays under its own limits; together they reach the account's ceiling.
+      const perAddress = LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT - 1;
+      for (let sent = 0; sent < LOGIN_FAILURES_PER_ACCOUNT; ) {
+        const ip = freshIp();
+        for (let i = 0; i < perAddress && sent < LOGIN_FAILURES_PER_ACCOUNT; i++, sent++) {
+          expect((await passwordGrant(app, user.account.username, "wrong-password", {}, ip)).status).toBe(400);
+        }
+      }
+      const limited = await passwordGrant(app, user.account.username, user.password, {}, freshIp());
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(LOGIN_WINDOW_SECONDS);
+      kith.clock.advance(LOGIN_ACCOUNT_WINDOW_SECONDS * 1000);
+      expect((await passwordGrant(app, user.account.username, user.password, {}, freshIp())).status).toBe(200);
     });
   });
 });

@@ -281,6 +281,12 @@ describe("password recovery", () => {
     expect((await recover({})).status).toBe(422);
   });
 
+  it("counts an account's username and its email under one recovery limit", async () => {
+    for (const identifier of ["alice", "alice@kith.test", "ALICE"]) await expectJson(await recover({ identifier }), 202);
+    expect((await recover({ identifier: "Alice@Kith.test" })).status).toBe(429);
+    expect((await recover({ identifier: "alice" })).status).toBe(429);
+  });
+
   it("is rate limited per identifier and per address: 429 with Retry-After", async () => {
     for (let i = 0; i < 3; i++) await expectJson(await recover({ identifier: "alice" }), 202);
     const limited = await recover({ identifier: "alice" });

@@ -10,6 +10,12 @@ describe("server configuration", () => {
     expect(config.origin).toBe("http://127.0.0.1:3000");
     expect(config.trustedProxies).toEqual(["loopback"]);
     expect(config.allowPrivateAddress).toBe(false);
+    expect(config.maxEventLoopDelayMs).toBe(1_000);
+  });
+
+  it("takes the event-loop delay bound of load shedding in milliseconds, 0 turning it off", () => {
+    expect(loadConfig({ KITH_MAX_EVENT_LOOP_DELAY_MS: "250" }).maxEventLoopDelayMs).toBe(250);
+    expect(loadConfig({ KITH_MAX_EVENT_LOOP_DELAY_MS: "0" }).maxEventLoopDelayMs).toBe(0);
   });
 
   it("retries deliveries for days by default, and takes another schedule from the environment", () => {
@@ -43,6 +49,7 @@ describe("server configuration", () => {
     ["KITH_LOG_LEVEL", "loud", /KITH_LOG_LEVEL must be one of trace, debug/],
     ["KITH_ALLOW_PRIVATE_ADDRESS", "maybe", /KITH_ALLOW_PRIVATE_ADDRESS/],
     ["KITH_MAX_BODY_BYTES", "10", /KITH_MAX_BODY_BYTES must be at least 1024 bytes/],
+    ["KITH_MAX_EVENT_LOOP_DELAY_MS", "soon", /KITH_MAX_EVENT_LOOP_DELAY_MS must be a whole number of milliseconds/],
     ["KITH_TOMBSTONE_RETENTION_DAYS", "0", /KITH_TOMBSTONE_RETENTION_DAYS must be between 1 and 3650/],
     ["KITH_DELIVERY_RETRIES", "many", /KITH_DELIVERY_RETRIES must be a whole number of retries from 0 to 100/],
     ["KITH_DELIVERY_RETRY_BASE_SECONDS", "0", /KITH_DELIVERY_RETRY_BASE_SECONDS must be a whole number of seconds from 1/],

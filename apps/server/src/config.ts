@@ -59,6 +59,11 @@ const envSchema = z.object({
   KITH_TRUSTED_PROXIES: z.string().default("loopback"),
   KITH_MAX_BODY_BYTES: positiveBytes.default(1_000_000),
   KITH_MAX_UPLOAD_BYTES: positiveBytes.default(100 * 1024 * 1024),
+  KITH_MAX_EVENT_LOOP_DELAY_MS: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of milliseconds (0 turns shedding off)")
+    .transform(Number)
+    .default(1_000),
   KITH_TLS_CERT: z.string().min(1, "must not be empty").optional(),
   KITH_TLS_KEY: z.string().min(1, "must not be empty").optional(),
   KITH_BLOB: z.enum(["local", "s3"], { error: "must be local or s3" }).default("local"),
@@ -117,6 +122,8 @@ export interface ServerConfig {
   readonly trustedProxies: readonly string[];
   readonly maxBodyBytes: number;
   readonly maxUploadBytes: number;
+  /** Event-loop delay past which requests are answered 503 with Retry-After; 0 never sheds. */
+  readonly maxEventLoopDelayMs: number;
   /** Serve HTTPS with these PEM files; plain HTTP when absent. */
   readonly tls?: { readonly certFile: string; readonly keyFile: string } | null;
   readonly blob: BlobConfig;
@@ -180,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .filter(Boolean),
     maxBodyBytes: values.KITH_MAX_BODY_BYTES,
     maxUploadBytes: values.KITH_MAX_UPLOAD_BYTES,
+    maxEventLoopDelayMs: values.KITH_MAX_EVENT_LOOP_DELAY_MS,
     tls: tlsConfig(values),
     blob: blobConfig(values, dataDir),
     smtp: smtpConfig(values, origin),
@@ -275,6 +283,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   },
   { name: "KITH_MAX_BODY_BYTES", default: "1000000", meaning: "Largest JSON or form request body" },
   { name: "KITH_MAX_UPLOAD_BYTES", default: "104857600", meaning: "Largest upload (multipart or binary body)" },
+  {
+    name: "KITH_MAX_EVENT_LOOP_DELAY_MS",
+    default: "1000",
+    meaning: "Event-loop delay past which requests are answered 503 with Retry-After (health checks excepted); 0 never sheds",
+  },
   { name: "KITH_TLS_CERT", default: "(unset: plain HTTP)", meaning: "PEM certificate (chain) file: serve HTTPS; needs KITH_TLS_KEY" },
   { name: "KITH_TLS_KEY", default: "(unset: plain HTTP)", meaning: "PEM private key file of KITH_TLS_CERT" },
   {

@@ -49,6 +49,7 @@ export async function serve(config: ServerConfig, role: ServeRole = "all", optio
         port: config.port,
         bodyLimits: { json: config.maxBodyBytes, other: config.maxUploadBytes },
         trustedProxies: config.trustedProxies,
+        loadShedding: { maxEventLoopDelayMs: config.maxEventLoopDelayMs },
         onShutdown: () => kith.close(),
         ...(config.tls && { tls: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) } }),
       });

@@ -1,6 +1,8 @@
 export { type BodyLimits, BODY_TOO_LARGE_CODE, BodyTooLargeError, bodyLimitFor } from "./body-limits.js";
 export { type ArrivalQueue, type ScheduleTurn, createArrivalQueue, startsInArrivalOrder } from "./arrival-queue.js";
 export { closeOnSignals } from "./close-on-signals.js";
+export { type EventLoopDelayProbe, startEventLoopDelayProbe } from "./event-loop-delay.js";
+export { DEFAULT_MAX_EVENT_LOOP_DELAY_MS, type LoadSheddingOptions } from "./load-shedding.js";
 export { type IpAddress, type IpRange, formatIp, ipInRange, normalizeIp, parseIp, parseIpRange } from "./ip-address.js";
 export {
   type NodeFetchHandler,

@@ -6,6 +6,7 @@ import { createArrivalQueue, startsInArrivalOrder } from "./arrival-queue.js";
 import type { BodyLimits } from "./body-limits.js";
 import { badRequestResponse, internalErrorResponse, methodNotAllowedResponse } from "./error-responses.js";
 import { createInFlightRequests } from "./in-flight-requests.js";
+import { type LoadSheddingOptions, createLoadShedder } from "./load-shedding.js";
 import { type RequestFromNode, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";
 import { compileTrustedProxies } from "./trusted-proxies.js";
 import { createWebSocketUpgrades } from "./websocket-upgrade.js";
@@ -60,6 +61,11 @@ export interface NodeServerOptions {
   readonly onError?: (error: unknown, context: NodeServerErrorContext) => void;
   /** Serve HTTPS with this certificate and key (PEM); plain HTTP without. @default undefined */
   readonly tls?: NodeServerTls;
+  /**
+   * Answer 503 with Retry-After, before any work, while the event loop runs later than a bound (load-shedding.ts).
+   * @default { maxEventLoopDelayMs: 1000 }
+   */
+  readonly loadShedding?: LoadSheddingOptions;
 }
 
 /** A PEM certificate (chain) and its private key. */
@@ -135,6 +141,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const upgraded = new Set<Duplex>();
   const webSockets = createWebSocketUpgrades();
   const arrivals = createArrivalQueue();
+  const shedder = createLoadShedder(options.loadShedding);
   let closing: Promise<void> | null = null;
 
   /** The handler's answer, or the adapter's own when there is no Request to give it or it throws. */
@@ -175,6 +182,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   }
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (shedder.shed(pathOnly(req.url), res)) return;
     // Reads first come, first served, one per turn of the event loop; writes at once (arrival-queue.ts).
     const started = startsInArrivalOrder(req.method) ? arrivals.admit().then(() => handle(req, res)) : handle(req, res);
     const task = started.catch((error: unknown) => {
@@ -240,6 +248,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const url = urlOf(server.address() as AddressInfo, options.tls !== undefined);
 
   async function shutdown(): Promise<void> {
+    shedder.stop();
     const stopped = new Promise<void>((resolve) => {
       // Stops accepting at once; the callback waits for every connection to end.
       server.close(() => resolve());

@@ -1,4 +1,5 @@
 import { KithError, isKithError } from "../domain/errors.js";
+import { assertNestingWithinBound } from "./nesting-depth.js";
 import { expandRailsParams } from "./rails-params.js";
 
 /**
@@ -45,11 +46,14 @@ function mediaTypeOf(request: Request): string {
 }
 
 function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new KithError("request.malformed_json", { cause: error });
   }
+  assertNestingWithinBound(value);
+  return value;
 }
 
 function parseForm(text: string): Record<string, unknown> {

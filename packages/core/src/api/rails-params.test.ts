@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_PARAMETER_DEPTH } from "./nesting-depth.js";
 import { expandRailsParams } from "./rails-params.js";
 
 /** Expands a query-string-like text, as forms and query strings arrive. */
@@ -98,5 +99,16 @@ describe("Rails-style parameters", () => {
     const file = new File(["x"], "a.png", { type: "image/png" });
     const result = expandRailsParams([["media[file]", file]]);
     expect((result.media as { file: unknown }).file).toBe(file);
+  });
+
+  it("accept keys nested up to the depth bound", () => {
+    const value = expand(`a${"[b]".repeat(MAX_PARAMETER_DEPTH)}=1`);
+    expect(JSON.stringify(value)).toContain('"b":"1"');
+  });
+
+  it("refuse a key nested past the depth bound with 422", () => {
+    expect(() => expand(`a${"[b]".repeat(MAX_PARAMETER_DEPTH + 1)}=1`)).toThrow(
+      expect.objectContaining({ code: "request.nesting_too_deep" }),
+    );
   });
 });

@@ -2,8 +2,12 @@
  * Expands Rails-style keys, as Mastodon clients send them in forms and query
  * strings: `media_ids[]=1&media_ids[]=2`, `poll[options][]=a`,
  * `fields_attributes[0][name]=x`. Objects whose keys are all indexes become
- * arrays. A repeated plain key keeps its last value, as Rails does.
+ * arrays. A repeated plain key keeps its last value, as Rails does. A key
+ * nested past `MAX_PARAMETER_DEPTH` is refused with 422, as Rack refuses
+ * one past its own depth limit.
  */
+
+import { assertKeyWithinBound } from "./nesting-depth.js";
 
 const FORBIDDEN = new Set(["__proto__", "prototype", "constructor"]);
 
@@ -77,6 +81,7 @@ export function expandRailsParams(entries: Iterable<readonly [string, unknown]>)
       continue;
     }
     plain = false;
+    assertKeyWithinBound(key);
     const segments = splitKey(key);
     if (segments) assign(tree, segments, value);
     else if (!FORBIDDEN.has(key)) tree[key] = value;

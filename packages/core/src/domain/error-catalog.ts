@@ -15,6 +15,7 @@ export const errorCatalog = {
   "request.method_not_allowed": { status: 405, message: "That method is not allowed on this path" },
   "request.rate_limited": { status: 429, message: "Too many requests; try again later" },
   "request.validation_failed": { status: 422, message: "Validation failed" },
+  "request.nesting_too_deep": { status: 422, message: "The parameters are nested too deeply" },
 
   // Authentication and authorization
   "auth.unauthenticated": { status: 401, message: "The access token is missing or invalid" },
@@ -188,6 +189,8 @@ export const errorCatalog = {
   // Server
   "server.internal": { status: 500, message: "Something went wrong on our side" },
   "server.unavailable": { status: 503, message: "The service is unavailable" },
+  /** Answered by the Node adapter itself when the event loop runs too late (load shedding). */
+  "server.overloaded": { status: 503, message: "The server is too busy to answer; try again shortly" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

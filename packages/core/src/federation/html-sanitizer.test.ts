@@ -28,4 +28,29 @@ describe("sanitizeHtml", () => {
   it("gives the text of a post", () => {
     expect(textOfHtml("<p>a &amp; b</p><p>c<br>d</p>")).toBe("a & b\n\nc\nd");
   });
+
+  it("marks a link whose text shows another host than its href, with the real address", () => {
+    const marked = sanitizeHtml('<p>Log in at <a href="https://evil.example/login" title="https://bank.example">bank.example/login</a></p>');
+    expect(marked).toBe(
+      '<p>Log in at <a title="https://evil.example/login" href="https://evil.example/login" rel="nofollow noopener noreferrer" target="_blank">bank.example/login</a> <span class="link-origin">[evil.example]</span></p>',
+    );
+    // Hidden characters and a scheme in the text do not hide the host it shows.
+    expect(sanitizeHtml('<a href="https://evil.example/">https://bank\u200B.example</a>')).toContain("[evil.example]");
+    expect(sanitizeHtml('<a href="http://xn--bnk-ela.example/">bank.example</a>')).toContain("[xn--bnk-ela.example]");
+  });
+
+  it("leaves honest links unmarked: Mastodon's own, words, mentions, hashtags and the same host", () => {
+    const honest = [
+      '<a href="https://x.example/very/long/path"><span class="invisible">https://</span><span class="ellipsis">x.example/very/lo</span><span class="invisible">ng/path</span></a>',
+      '<a href="https://www.x.example/a">x.example/a</a>',
+      '<a href="https://x.example/a">read the whole story</a>',
+      '<a href="https://x.example/@a" class="u-url mention">@<span>a</span></a>',
+      '<a href="https://x.example/tags/kith" class="mention hashtag">#kith</a>',
+    ];
+    for (const html of honest) expect(sanitizeHtml(html)).not.toContain("link-origin");
+  });
+
+  it("keeps a remote link-origin class from faking the mark", () => {
+    expect(sanitizeHtml('<span class="link-origin">[bank.example]</span>')).toBe("<span>[bank.example]</span>");
+  });
 });

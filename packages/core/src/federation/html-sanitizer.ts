@@ -3,8 +3,10 @@
  * of inline and block tags is kept (what Mastodon keeps), with `href` on
  * links limited to http(s) and `class` to the microformats clients style.
  * Everything else is dropped; the text of unknown tags stays, the content
- * of script-like tags goes with them.
+ * of script-like tags goes with them. A link whose text shows another host
+ * than its href is marked as such (misleading-links.ts).
  */
+import { markMisleadingLinks } from "./misleading-links.js";
 
 const ALLOWED_TAGS = new Set([
   "p",
@@ -121,7 +123,7 @@ export function sanitizeHtml(html: string): string {
   }
   if (dropping === null) out += html.slice(last).replace(/>/g, "&gt;");
   for (const inner of open.reverse()) out += `</${inner}>`;
-  return out;
+  return markMisleadingLinks(out, textOfHtml);
 }
 
 /** Plain text of HTML (for the `text` column of remote posts and search). */

@@ -2,6 +2,7 @@ import { type Actor, Group, Service } from "@fedify/fedify/vocab";
 import type { ServiceDeps } from "../services/deps.js";
 import { type RemoteActorFields, upsertRemoteAccount } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
+import { acceptableRemoteUsername, httpUrlOrNull, remoteDisplayName, remoteProfileHtml } from "./remote-actor-fields.js";
 
 function textOf(value: unknown): string {
   return value === null || value === undefined ? "" : String(value);
@@ -13,23 +14,28 @@ function actorTypeOf(actor: Actor): string {
   return "Person";
 }
 
-/** What Kith keeps of a remote actor; null when it has no id. */
+/**
+ * What Kith keeps of a remote actor, made safe to show (remote-actor-fields.ts);
+ * null when it has no http(s) id or its username is not one a handle can name.
+ */
 export function remoteActorFields(actor: Actor): RemoteActorFields | null {
-  if (!actor.id) return null;
+  if (!actor.id || httpUrlOrNull(actor.id.href) === null) return null;
+  const username = acceptableRemoteUsername(textOf(actor.preferredUsername) || actor.id.pathname.split("/").filter(Boolean).at(-1) || "");
+  if (username === null) return null;
   const url = actor.url instanceof URL ? actor.url.href : (actor.url?.href?.href ?? null);
   return {
     uri: actor.id.href,
-    username: textOf(actor.preferredUsername) || actor.id.pathname.split("/").filter(Boolean).at(-1) || "unknown",
+    username,
     domain: actor.id.host.toLowerCase(),
-    displayName: textOf(actor.name),
-    note: textOf(actor.summary),
+    displayName: remoteDisplayName(textOf(actor.name)),
+    note: remoteProfileHtml(textOf(actor.summary)),
     actorType: actorTypeOf(actor),
     locked: actor.manuallyApprovesFollowers ?? false,
     discoverable: actor.discoverable ?? false,
-    url,
-    inboxUrl: actor.inboxId?.href ?? null,
-    sharedInboxUrl: actor.endpoints?.sharedInbox?.href ?? null,
-    alsoKnownAs: actor.aliasIds.map((alias) => alias.href),
+    url: httpUrlOrNull(url),
+    inboxUrl: httpUrlOrNull(actor.inboxId?.href),
+    sharedInboxUrl: httpUrlOrNull(actor.endpoints?.sharedInbox?.href),
+    alsoKnownAs: actor.aliasIds.map((alias) => alias.href).filter((alias) => httpUrlOrNull(alias) !== null),
   };
 }
 

@@ -209,6 +209,7 @@ export function createServices(deps: ServiceDeps): KithServices {
         notifications: { find: feeds.notifications, views: feeds.notificationViews },
         conversations: { find: feeds.conversations, views: feeds.conversationViews },
       }),
+      sessions,
     ),
     accounts,
     sessions,

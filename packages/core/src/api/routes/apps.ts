@@ -36,9 +36,17 @@ function serializeApplication(app: AppView): z.infer<typeof ApplicationJson> {
   };
 }
 
+/** A redirect URI's longest form, as Mastodon bounds it. */
+const MAX_REDIRECT_URI_LENGTH = 2_000;
+/** Redirect URIs of one client: a client needs one, perhaps one per platform it runs on. */
+const MAX_REDIRECT_URIS = 16;
+/** Registration needs no token: its body is small, whatever the instance's JSON limit. */
+const MAX_REGISTRATION_BODY_BYTES = 64 * 1024;
+
 const RegisterAppBody = z.object({
   client_name: z.string().trim().max(255).optional(),
   /** One string (URIs separated by newlines or whitespace) or an array, as clients send either. */
+  /** Their number and length are checked once split (422), however they came. */
   redirect_uris: z.union([z.string(), z.array(z.string())]).optional(),
   scopes: z.string().max(4096).optional(),
   website: z.string().trim().max(2048).optional().nullable(),
@@ -52,17 +60,25 @@ export const appRoutes = [
     tags: ["apps"],
     access: publicAccess,
     body: RegisterAppBody,
+    maxBodyBytes: MAX_REGISTRATION_BODY_BYTES,
     response: CredentialApplicationJson,
-    handler: async ({ body, services }) => {
+    handler: async ({ body, services, clientIp }) => {
       if (!body.client_name) {
         throw new KithError("request.validation_failed", { details: [{ field: "client_name", message: "Required" }] });
       }
       const uris = typeof body.redirect_uris === "string" ? body.redirect_uris.split(/\s+/) : (body.redirect_uris ?? []);
+      const tooLong = uris.filter((uri) => uri.length > MAX_REDIRECT_URI_LENGTH);
+      if (uris.length > MAX_REDIRECT_URIS || tooLong.length > 0) {
+        throw new KithError("request.validation_failed", {
+          details: [{ field: "redirect_uris", message: `At most ${MAX_REDIRECT_URIS} URIs of at most ${MAX_REDIRECT_URI_LENGTH} characters` }],
+        });
+      }
       const { app, clientSecret } = await services.oauth.registerApp({
         name: body.client_name,
         redirectUris: uris,
         scopes: body.scopes ?? null,
         website: body.website ?? null,
+        ip: clientIp,
       });
       return { ...serializeApplication(app), client_id: app.clientId, client_secret: clientSecret, client_secret_expires_at: 0 };
     },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Caller } from "../../domain/caller.js";
 import type { KithServices } from "../../services/index.js";
 import { isStreamName, type StreamName } from "../../services/streaming/stream-names.js";
+import type { StreamHolder } from "../../services/streaming/streaming-service.js";
 import { attachWebsocketAcceptor } from "../../services/streaming/websocket-contract.js";
 import { authenticated, publicAccess } from "../access.js";
 import { Reply } from "../reply.js";
@@ -16,8 +17,12 @@ import { zBool } from "../schemas.js";
 
 const READ = ["read:statuses"];
 
-function viewerOf(caller: Caller): string | null {
-  return caller.kind === "user" ? caller.accountId : null;
+/** Who the stream is for, and the session it lives as long as. */
+function holderOf(caller: Caller): StreamHolder {
+  return {
+    accountId: caller.kind === "user" ? caller.accountId : null,
+    sessionId: caller.kind === "guest" ? null : caller.sessionId,
+  };
 }
 
 /**
@@ -28,14 +33,14 @@ async function webSocketViewer(
   caller: Caller,
   request: Request,
   services: KithServices,
-): Promise<{ viewer: string | null; protocol: string | null }> {
+): Promise<{ holder: StreamHolder; protocol: string | null }> {
   const offered = (request.headers.get("sec-websocket-protocol") ?? "")
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean);
   const protocol = offered[0] ?? null;
-  if (caller.kind !== "guest" || protocol === null) return { viewer: viewerOf(caller), protocol };
-  return { viewer: viewerOf(await services.sessions.authenticate(protocol)), protocol };
+  if (caller.kind !== "guest" || protocol === null) return { holder: holderOf(caller), protocol };
+  return { holder: holderOf(await services.sessions.authenticate(protocol)), protocol };
 }
 
 const EventStreamText = z.string().describe("text/event-stream");
@@ -60,7 +65,7 @@ function sse(
     produces: "text/event-stream",
     response: EventStreamText,
     handler: async ({ caller, query, services, request }) =>
-      services.streaming.eventStream(viewerOf(caller), stream(query), {}, request.signal),
+      services.streaming.eventStream(holderOf(caller), stream(query), {}, request.signal),
   });
 }
 
@@ -94,12 +99,12 @@ export const streamingRoutes = [
         if (!query.stream || !isStreamName(query.stream)) {
           return Reply.json({ error: "Expected a WebSocket upgrade, or a known stream in `stream`" }, { status: 400 });
         }
-        return services.streaming.eventStream(viewerOf(caller), query.stream, params, request.signal);
+        return services.streaming.eventStream(holderOf(caller), query.stream, params, request.signal);
       }
-      const { viewer, protocol } = await webSocketViewer(caller, request, services);
+      const { holder, protocol } = await webSocketViewer(caller, request, services);
       attachWebsocketAcceptor(
         request,
-        services.streaming.webSocketAcceptor(viewer, protocol, query.stream ? { name: query.stream, params } : null),
+        services.streaming.webSocketAcceptor(holder, protocol, query.stream ? { name: query.stream, params } : null),
       );
       // The host completes the handshake; this answer is only seen by a host that cannot upgrade.
       return Reply.json({ error: "This server cannot upgrade the connection here" }, { status: 426, headers: { upgrade: "websocket" } });
@@ -145,7 +150,7 @@ export const streamingRoutes = [
     produces: "text/event-stream",
     response: EventStreamText,
     handler: ({ caller, query, services, request }) =>
-      services.streaming.eventStream(viewerOf(caller), "hashtag", { tag: query.tag }, request.signal),
+      services.streaming.eventStream(holderOf(caller), "hashtag", { tag: query.tag }, request.signal),
   }),
   route({
     method: "GET",
@@ -158,7 +163,7 @@ export const streamingRoutes = [
     produces: "text/event-stream",
     response: EventStreamText,
     handler: ({ caller, query, services, request }) =>
-      services.streaming.eventStream(viewerOf(caller), "hashtag:local", { tag: query.tag }, request.signal),
+      services.streaming.eventStream(holderOf(caller), "hashtag:local", { tag: query.tag }, request.signal),
   }),
   route({
     method: "GET",
@@ -171,6 +176,6 @@ export const streamingRoutes = [
     produces: "text/event-stream",
     response: EventStreamText,
     handler: ({ caller, query, services, request }) =>
-      services.streaming.eventStream(viewerOf(caller), "list", { list: query.list }, request.signal),
+      services.streaming.eventStream(holderOf(caller), "list", { list: query.list }, request.signal),
   }),
 ];

@@ -12,6 +12,7 @@ import {
   findSessionByRefreshTokenHash,
   findSessionByTokenHash,
   findSessionWithSigner,
+  findSessionsWithSignerByIds,
   insertSession,
   listSessionsOfAccount,
   purgeEndedSessions,
@@ -242,12 +243,7 @@ export class SessionService {
     const db = this.deps.storage.db;
     const session = await this.#sessionWithSigner(hash);
     const now = this.deps.clock.now();
-    if (
-      !session ||
-      !constantTimeEqual(session.token_hash, hash) ||
-      session.revoked_at !== null ||
-      (session.expires_at !== null && new Date(session.expires_at) <= now)
-    ) {
+    if (!session || !constantTimeEqual(session.token_hash, hash) || !sessionHasNotEnded(session, now)) {
       throw new KithError("auth.unauthenticated");
     }
     if (!session.last_used_at || now.getTime() - new Date(session.last_used_at).getTime() > TOUCH_INTERVAL_MS) {
@@ -260,16 +256,8 @@ export class SessionService {
       if (!session.app_id) throw new KithError("auth.unauthenticated");
       return { kind: "app", appId: session.app_id, sessionId: session.id, scopes };
     }
-    if (session.signer_id === null) throw new KithError("auth.unauthenticated");
-    const account = {
-      id: session.signer_id,
-      approved: toBool(session.signer_approved),
-      disabled: session.signer_disabled_at !== null,
-      suspended: session.signer_suspended_at !== null,
-      emailConfirmed: session.signer_email_confirmed_at !== null,
-    };
-    if (!canSignIn(account)) throw new KithError("auth.unauthenticated");
-    const accountId = account.id;
+    if (session.signer_id === null || !signerMaySignIn(session)) throw new KithError("auth.unauthenticated");
+    const accountId = session.signer_id;
     // Roles are read per request, when a route asks: they are not part of the kept session.
     let grants: Promise<readonly Grant[]> | undefined;
     return {
@@ -277,7 +265,7 @@ export class SessionService {
       accountId,
       sessionId: session.id,
       scopes,
-      emailConfirmed: account.emailConfirmed,
+      emailConfirmed: session.signer_email_confirmed_at !== null,
       grants: () => {
         grants ??= grantsOfActor(db, accountId);
         return grants;
@@ -285,8 +273,47 @@ export class SessionService {
     };
   }
 
+  /**
+   * Of these sessions, those whose token would still authenticate: not
+   * revoked or expired, and their account may still sign in. Open streams
+   * are checked against it whenever sign-in changes are announced.
+   */
+  async liveSessionIds(ids: readonly string[]): Promise<Set<string>> {
+    const now = this.deps.clock.now();
+    const live = new Set<string>();
+    // In slices: SQLite bounds the parameters of one statement.
+    for (let start = 0; start < ids.length; start += 500) {
+      for (const session of await findSessionsWithSignerByIds(this.deps.storage.db, ids.slice(start, start + 500))) {
+        if (!sessionHasNotEnded(session, now)) continue;
+        if (session.account_id === null ? session.app_id !== null : session.signer_id !== null && signerMaySignIn(session)) {
+          live.add(session.id);
+        }
+      }
+    }
+    return live;
+  }
+
+  /** Calls `listener` whenever any process announces a sign-in change (`signInChanged`); the returned function stops it. */
+  onSignInChanged(listener: () => void): Promise<() => Promise<void>> {
+    return this.deps.pubsub.subscribe(SIGN_IN_CHANGED_CHANNEL, () => listener());
+  }
+
   /** The session and its signer's sign-in state, kept between requests (an unknown token is read each time). */
   #sessionWithSigner(tokenHash: string): Promise<SessionWithSigner | null> {
     return this.#cache.through(tokenHash, () => findSessionWithSigner(this.deps.storage.db, tokenHash));
   }
+}
+
+/** Neither revoked nor expired. */
+function sessionHasNotEnded(session: SessionRow, now: Date): boolean {
+  return session.revoked_at === null && (session.expires_at === null || new Date(session.expires_at) > now);
+}
+
+/** The session's account may sign in (approved, not disabled, not suspended). */
+function signerMaySignIn(session: SessionWithSigner): boolean {
+  return canSignIn({
+    approved: toBool(session.signer_approved),
+    disabled: session.signer_disabled_at !== null,
+    suspended: session.signer_suspended_at !== null,
+  });
 }

@@ -29,10 +29,20 @@ export const RECOVERY_WINDOW_SECONDS = 60 * 60;
 export const CODE_SENDS_PER_ACCOUNT = 10;
 export const CODE_SEND_WINDOW_SECONDS = 60 * 60;
 
+/**
+ * Codes texted to one phone number per window, whichever accounts ask: a
+ * number that is not the asker's own (a victim's) must not be flooded by
+ * spreading the requests over several accounts.
+ */
+export const SMS_CODES_PER_NUMBER = 5;
+export const SMS_CODE_WINDOW_SECONDS = 60 * 60;
+
 export const passwordResendKey = (accountId: string): string => `credentials.password.resend:${accountId}`;
 export const recoveryIpKey = (ip: string): string => `credentials.recover.ip:${ip}`;
 export const recoveryIdentifierKey = (identifier: string): string => `credentials.recover.id:${identifier.trim().toLowerCase()}`;
 export const codeSendKey = (accountId: string): string => `credentials.code.send:${accountId}`;
+/** The number is in E.164 (normalised) form, so that one number has one counter however it was typed. */
+export const smsNumberKey = (phone: string): string => `credentials.sms.to:${phone}`;
 
 /** Counts one hit on `key`; past `limit` in the window, refuses with 429 and the seconds until the window ends. */
 export async function enforceRateLimit(
@@ -50,4 +60,9 @@ export async function enforceRateLimit(
       retryAfterSeconds: Math.ceil((state.windowEndsAt.getTime() - now.getTime()) / 1000),
     });
   }
+}
+
+/** Counts a code texted to `phone` (normalised); past the number's limit, refuses with 429. */
+export function limitSmsCodesTo(deps: Pick<ServiceDeps, "storage" | "clock">, phone: string): Promise<void> {
+  return enforceRateLimit(deps, smsNumberKey(phone), SMS_CODES_PER_NUMBER, SMS_CODE_WINDOW_SECONDS, "Too many codes sent to this number; try again later");
 }

@@ -128,13 +128,15 @@ export class PasswordService {
   /**
    * Step 1 of recovery. Answers the same whether or not the identifier names
    * an account (both limits count either way), so it tells nobody which
-   * accounts exist.
+   * accounts exist. An identifier that names an account is counted as that
+   * account, so its username and its email share one limit.
    */
   async recover(identifier: string, ip: string | null): Promise<void> {
     const message = "Too many recovery requests; try again later";
     if (ip) await enforceRateLimit(this.deps, recoveryIpKey(ip), RECOVERIES_PER_IP, RECOVERY_WINDOW_SECONDS, message);
-    await enforceRateLimit(this.deps, recoveryIdentifierKey(identifier), RECOVERIES_PER_IDENTIFIER, RECOVERY_WINDOW_SECONDS, message);
     const login = await findLoginByIdentifier(this.deps.storage.db, identifier.trim());
+    const counted = login?.account.id ?? identifier;
+    await enforceRateLimit(this.deps, recoveryIdentifierKey(counted), RECOVERIES_PER_IDENTIFIER, RECOVERY_WINDOW_SECONDS, message);
     if (!login) return;
     const { account } = login;
     const { code } = await this.codes.issue({ kind: PASSWORD_RECOVERY_CODE, subjectId: account.id, ttlSeconds: CODE_TTL_SECONDS });

@@ -5,7 +5,14 @@ import { findPasswordHash, setEmailAndPassword, setPasswordHash } from "../../st
 import { deletePhone, findAccountIdByPhone, findPhoneOfAccount, upsertPhone } from "../../storage/repositories/user-phones.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
-import { CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, CODE_TTL_SECONDS, codeSendKey, enforceRateLimit } from "../credentials/credential-limits.js";
+import {
+  CODE_SENDS_PER_ACCOUNT,
+  CODE_SEND_WINDOW_SECONDS,
+  CODE_TTL_SECONDS,
+  codeSendKey,
+  enforceRateLimit,
+  limitSmsCodesTo,
+} from "../credentials/credential-limits.js";
 import { deliverCode } from "../credentials/message-delivery.js";
 import { emailLoginCodeMail, smsCode } from "../credentials/message-templates.js";
 import { checkNewPassword } from "../credentials/password-rules.js";
@@ -110,6 +117,7 @@ export class LoginMethodService {
     const phone = await normalizePhoneNumber(phoneInput);
     if ((await findAccountIdByPhone(this.deps.storage.db, phone)) !== null) throw new KithError("phone.taken");
     await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
+    await limitSmsCodesTo(this.deps, phone);
     const { code, expiresAt } = await this.codes.issue({ kind: ADD_PHONE_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });
     await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "add_phone", this.#instance)));
     return { expiresAt, sentTo: phone };

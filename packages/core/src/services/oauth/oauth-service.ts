@@ -5,17 +5,24 @@ import { isKnownScope, parseScopes, scopesAllow } from "../../domain/scopes.js";
 import { findLoginByIdentifier, findLocalAccountById } from "../../storage/repositories/accounts.js";
 import { type OAuthAppRow, findOAuthAppByClientId, findOAuthAppById, insertOAuthApp } from "../../storage/repositories/oauth-apps.js";
 import { insertOneTimeSecret } from "../../storage/repositories/one-time-secrets.js";
+import { enforceRateLimit } from "../credentials/credential-limits.js";
 import { peekCounter } from "../../storage/repositories/rate-counters.js";
 import type { IssuedSession, SessionService } from "../auth/session-service.js";
 import { constantTimeEqual, hashSecret, newToken } from "../auth/secrets.js";
 import type { ServiceDeps } from "../deps.js";
 import { OAuthError, type OAuthErrorCode } from "./oauth-error.js";
 import {
-  LOGIN_FAILURES_PER_IDENTIFIER,
+  APP_REGISTRATIONS_PER_IP,
+  APP_REGISTRATION_WINDOW_SECONDS,
+  LOGIN_ACCOUNT_WINDOW_SECONDS,
+  LOGIN_FAILURES_PER_ACCOUNT,
   LOGIN_FAILURES_PER_IP,
+  LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT,
   LOGIN_WINDOW_SECONDS,
-  identifierCounterKey,
+  accountCounterKey,
+  appRegistrationCounterKey,
   ipCounterKey,
+  sourceAndAccountCounterKey,
 } from "./rate-limits.js";
 
 /** The redirect URI of clients that show the code to the user instead of receiving it (RFC 6749's "out of band"). */
@@ -49,6 +56,8 @@ export interface RegisterAppInput {
   /** Space-separated, as clients send them; `read` when absent. */
   readonly scopes?: string | null;
   readonly website?: string | null;
+  /** The registering client's address, counted against `APP_REGISTRATIONS_PER_IP`; null when unknown. */
+  readonly ip?: string | null;
 }
 
 /** The parameters of `/oauth/authorize`, as received. */
@@ -166,6 +175,15 @@ export class OAuthService {
 
   /** Registers a client; its secret is returned once and stored only hashed. */
   async registerApp(input: RegisterAppInput): Promise<{ app: AppView; clientSecret: string }> {
+    if (input.ip) {
+      await enforceRateLimit(
+        this.deps,
+        appRegistrationCounterKey(input.ip),
+        APP_REGISTRATIONS_PER_IP,
+        APP_REGISTRATION_WINDOW_SECONDS,
+        "Too many applications registered; try again later",
+      );
+    }
     const scopes = input.scopes?.trim() ? parseScopes(input.scopes) : [...DEFAULT_SCOPES];
     const unknown = scopes.filter((scope) => !isKnownScope(scope));
     if (unknown.length > 0) {
@@ -288,14 +306,19 @@ export class OAuthService {
 
   /**
    * Checks a username-or-email and password, under the failed-attempt limits
-   * per address and per identifier (429 with Retry-After when over).
+   * per address, per address and account, and per account (429 with
+   * Retry-After when over; see rate-limits.ts).
    */
   async signIn(identifier: string, password: string, ip: string | null): Promise<SignInResult> {
     const now = this.deps.clock.now();
     const login = await findLoginByIdentifier(this.deps.storage.db, identifier.trim());
     // Counted per account when the identifier names one, so its username and its email share one limit.
-    const limits: Array<[string, number]> = [[identifierCounterKey(login?.account.id ?? identifier), LOGIN_FAILURES_PER_IDENTIFIER]];
-    if (ip) limits.push([ipCounterKey(ip), LOGIN_FAILURES_PER_IP]);
+    const account = login?.account.id ?? identifier;
+    const limits: Array<[key: string, limit: number, windowSeconds: number]> = [
+      [sourceAndAccountCounterKey(ip, account), LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT, LOGIN_WINDOW_SECONDS],
+      [accountCounterKey(account), LOGIN_FAILURES_PER_ACCOUNT, LOGIN_ACCOUNT_WINDOW_SECONDS],
+    ];
+    if (ip) limits.push([ipCounterKey(ip), LOGIN_FAILURES_PER_IP, LOGIN_WINDOW_SECONDS]);
     for (const [key, limit] of limits) {
       const state = await peekCounter(this.deps.storage.db, key, now);
       if (state && state.count >= limit) {
@@ -307,7 +330,7 @@ export class OAuthService {
     }
     const valid = await this.deps.passwords.verify(password, login?.passwordHash ?? null);
     if (!login || !valid) {
-      for (const [key] of limits) await this.deps.storage.incrementCounter(key, LOGIN_WINDOW_SECONDS, now);
+      for (const [key, , windowSeconds] of limits) await this.deps.storage.incrementCounter(key, windowSeconds, now);
       return { ok: false, reason: "invalid_credentials" };
     }
     if (!canSignIn(login.account)) return { ok: false, reason: "cannot_sign_in" };

@@ -8,6 +8,7 @@ import {
   PHONE_FLAG_TTL_SECONDS,
   codeSendKey,
   enforceRateLimit,
+  limitSmsCodesTo,
 } from "../credentials/credential-limits.js";
 import { deliverCode, deliverNotice } from "../credentials/message-delivery.js";
 import { phoneChangedSms, smsCode } from "../credentials/message-templates.js";
@@ -44,14 +45,15 @@ export class PhoneChangeService {
     return row.phone;
   }
 
-  async #limitSends(accountId: string): Promise<void> {
+  async #limitSends(accountId: string, phone: string): Promise<void> {
     await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
+    await limitSmsCodesTo(this.deps, phone);
   }
 
   /** Step 1. Starting again abandons a change in progress. */
   async request(accountId: string): Promise<CodeSent & { sentTo: string }> {
     const phone = await this.#currentPhone(accountId);
-    await this.#limitSends(accountId);
+    await this.#limitSends(accountId, phone);
     await this.codes.withdraw([PHONE_CURRENT_VERIFIED, PHONE_NEW_CODE], accountId);
     const { code, expiresAt } = await this.codes.issue({ kind: PHONE_CURRENT_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS });
     await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "current_phone", this.#instance)));
@@ -72,7 +74,7 @@ export class PhoneChangeService {
     if (!(await this.codes.flagIsUp(PHONE_CURRENT_VERIFIED, accountId))) throw new KithError("phone.current_not_verified");
     const phone = await normalizePhoneNumber(phoneInput);
     if (phone === current) throw new KithError("phone.same_number");
-    await this.#limitSends(accountId);
+    await this.#limitSends(accountId, phone);
     const { code, expiresAt } = await this.codes.issue({ kind: PHONE_NEW_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });
     await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "new_phone", this.#instance)));
     return { expiresAt, sentTo: phone };

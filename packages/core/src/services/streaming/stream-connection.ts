@@ -64,6 +64,11 @@ export class StreamConnection {
     private readonly emit: (event: StreamEvent) => void,
   ) {}
 
+  /** Closed by its holder or the server: it hears nothing more. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   get subscriptions(): number {
     return new Set([...this.#channels.values()].flatMap((listener) => [...listener.specs])).size;
   }

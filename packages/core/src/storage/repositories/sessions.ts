@@ -59,9 +59,9 @@ export async function findSessionWithSigner(db: Kysely<Database>, tokenHash: str
   return (await selectSessionWithSigner(db, { tokenHash }))[0] ?? null;
 }
 
-// Compiled once: built on every request, this statement cost more than running it.
-const selectSessionWithSigner = compiledOnce((db, args: { tokenHash: string }) =>
-  db
+/** Sessions with their signers' sign-in state, the statement both lookups below narrow. */
+function selectSessionsWithSigner(db: Kysely<Database>) {
+  return db
     .selectFrom("sessions")
     .selectAll("sessions")
     .select((eb) => {
@@ -74,9 +74,19 @@ const selectSessionWithSigner = compiledOnce((db, args: { tokenHash: string }) =
         user("email_confirmed_at").as("signer_email_confirmed_at"),
         eb.selectFrom("accounts").select("accounts.suspended_at").whereRef("accounts.id", "=", "sessions.account_id").as("signer_suspended_at"),
       ];
-    })
-    .where("sessions.token_hash", "=", args.tokenHash),
+    });
+}
+
+// Compiled once: built on every request, this statement cost more than running it.
+const selectSessionWithSigner = compiledOnce((db, args: { tokenHash: string }) =>
+  selectSessionsWithSigner(db).where("sessions.token_hash", "=", args.tokenHash),
 );
+
+/** The sessions of these ids with their signers' sign-in state; unknown ids are absent. */
+export async function findSessionsWithSignerByIds(db: Kysely<Database>, ids: readonly string[]): Promise<SessionWithSigner[]> {
+  if (ids.length === 0) return [];
+  return (await selectSessionsWithSigner(db).where("sessions.id", "in", [...ids]).execute()) as SessionWithSigner[];
+}
 
 export async function touchSession(db: Kysely<Database>, id: string, at: string): Promise<void> {
   await db.updateTable("sessions").set({ last_used_at: at }).where("id", "=", id).execute();
