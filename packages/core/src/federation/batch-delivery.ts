@@ -20,7 +20,7 @@ export interface BatchDeliveryOptions {
   /** Where the signature form each server accepted is kept: the same entries Fedify reads and writes. */
   readonly kv: Pick<KvStore, "get" | "set">;
   readonly sender: Pick<InboxSender, "post">;
-  /** Queues these messages a job each, delivered as Fedify delivers one (double-knock, redirects, retries with backoff). */
+  /** Queues these messages a job each, delivered as Fedify delivers one (double-knock, retries with backoff; no redirect is followed). */
   readonly handBack: (messages: readonly OutboxMessage[]) => Promise<void>;
   readonly userAgent: string;
   /**
@@ -58,8 +58,9 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * Every delivery that does not succeed at once (any answer but 2xx, or
  * none) is handed back as Fedify's own message, a job of its own that
  * delivers it exactly as a single delivery is: the other signature form,
- * redirects, Accept-Signature, 404/410 not retried, Retry-After, retries with
- * the queue's backoff, and the failure counted for monitoring. So this path
+ * Accept-Signature, 404/410 not retried, Retry-After, retries with the
+ * delivery schedule's backoff, and the failure counted for monitoring (a
+ * redirect is a failure: deliveries follow none, see delivery-fetch.ts). So this path
  * adds one quick attempt in front of Fedify's, which stays the only one that
  * decides a failure.
  */
