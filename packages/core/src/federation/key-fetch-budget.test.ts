@@ -22,6 +22,24 @@ describe("the budget of requests that would fetch a key", () => {
     expect(budget.take("new.example", "192.0.2.3")).toBeNull();
   });
 
+  it("does not count new keys of a host known to sign, however many come from one address", () => {
+    const budget = new KeyFetchBudget({ perSource: 2, perUnknownHost: 2 }, () => 0);
+    expect(budget.take("big.example", "192.0.2.1")).toBeNull();
+    budget.vouch("big.example");
+    for (let i = 0; i < 50; i++) expect(budget.take("big.example", "192.0.2.1")).toBeNull();
+    // Unknown hosts from that address are still counted: one more is allowed, then none.
+    expect(budget.take("new1.example", "192.0.2.1")).toBeNull();
+    expect(budget.take("new2.example", "192.0.2.1")).toBe(60);
+  });
+
+  it("counts an address's requests by the unknown hosts they name, each once", () => {
+    const budget = new KeyFetchBudget({ perSource: 2, perUnknownHost: 100 }, () => 0);
+    for (let i = 0; i < 20; i++) expect(budget.take("one.example", "192.0.2.1")).toBeNull();
+    expect(budget.take("two.example", "192.0.2.1")).toBeNull();
+    expect(budget.take("two.example", "192.0.2.1")).toBeNull();
+    expect(budget.take("three.example", "192.0.2.1")).toBe(60);
+  });
+
   it("counts a request without a known address per host only", () => {
     const budget = new KeyFetchBudget({ perSource: 1, perUnknownHost: 2 }, () => 0);
     expect(budget.take("a.example", null)).toBeNull();
