@@ -40,44 +40,34 @@ describe("costly activities from a hostile peer", () => {
   const mallory = () => peer.actors.mallory ?? expect.unreachable("mallory");
   const inbox = () => `${server.url}/users/alice/inbox`;
 
-  /** A Question with `count` options, as a Create of mallory's (some 760 KB for 10 000). */
-  function questionWith(count: number): Record<string, unknown> {
-    const id = `${mallory().id.href}/statuses/${count}`;
+  /** A public Create of mallory's, of an object of `type` at `path`, with `fields` besides. */
+  function createOf(path: string, type: string, fields: Record<string, unknown>): Record<string, unknown> {
+    const id = `${mallory().id.href}/statuses/${path}`;
+    const to = ["https://www.w3.org/ns/activitystreams#Public"];
     return {
       "@context": "https://www.w3.org/ns/activitystreams",
       id: `${id}/activity`,
       type: "Create",
       actor: mallory().id.href,
-      to: ["https://www.w3.org/ns/activitystreams#Public"],
-      object: {
-        id,
-        type: "Question",
-        attributedTo: mallory().id.href,
-        to: ["https://www.w3.org/ns/activitystreams#Public"],
-        content: "<p>Which?</p>",
-        oneOf: Array.from({ length: count }, (_, i) => ({ type: "Note", name: `option ${i}`, replies: { type: "Collection", totalItems: 0 } })),
-      },
+      to,
+      object: { id, type, attributedTo: mallory().id.href, to, ...fields },
     };
+  }
+
+  /** A Question with `count` options, as a Create of mallory's (some 760 KB for 10 000). */
+  function questionWith(count: number): Record<string, unknown> {
+    return createOf(String(count), "Question", {
+      content: "<p>Which?</p>",
+      oneOf: Array.from({ length: count }, (_, i) => ({ type: "Note", name: `option ${i}`, replies: { type: "Collection", totalItems: 0 } })),
+    });
   }
 
   /** A Note with `count` hashtags. */
   function noteWith(count: number): Record<string, unknown> {
-    const id = `${mallory().id.href}/statuses/tags-${count}`;
-    return {
-      "@context": "https://www.w3.org/ns/activitystreams",
-      id: `${id}/activity`,
-      type: "Create",
-      actor: mallory().id.href,
-      to: ["https://www.w3.org/ns/activitystreams#Public"],
-      object: {
-        id,
-        type: "Note",
-        attributedTo: mallory().id.href,
-        to: ["https://www.w3.org/ns/activitystreams#Public"],
-        content: "<p>tags</p>",
-        tag: Array.from({ length: count }, (_, i) => ({ type: "Hashtag", name: `#tag${i}`, href: `${peer.origin}/tags/tag${i}` })),
-      },
-    };
+    return createOf(`tags-${count}`, "Note", {
+      content: "<p>tags</p>",
+      tag: Array.from({ length: count }, (_, i) => ({ type: "Hashtag", name: `#tag${i}`, href: `${peer.origin}/tags/tag${i}` })),
+    });
   }
 
   /** Sends `request` over HTTP, as the peer would. */
