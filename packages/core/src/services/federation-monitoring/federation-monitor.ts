@@ -79,7 +79,7 @@ function startOfMinute(at: Date): Date {
 export class FederationMonitor {
   #prunedAt = 0;
   #deliveriesPrunedAt = 0;
-  /** Domains incoming activities came from since the counts were last written (their marks are cleared then). */
+  /** Domains incoming activities came from whose unreachable marks are not cleared in the database yet (with the next write of the counts). */
   readonly #heardFrom = new Set<string>();
   /** Incoming activities counted since the last write, by domain and minute. */
   #arrivals = new Map<string, InboxArrivals>();
@@ -162,7 +162,6 @@ export class FederationMonitor {
     const arrivals = [...this.#arrivals.values()];
     if (arrivals.length === 0) return;
     this.#arrivals = new Map();
-    this.#heardFrom.clear();
     try {
       await recordInboxArrivals(this.deps.storage.db, arrivals);
     } catch (error) {
@@ -173,6 +172,9 @@ export class FederationMonitor {
       return;
     }
     await this.#answeredAgain(arrivals);
+    // Their marks are cleared in the database now; those heard from again meanwhile stay until the next write.
+    const heardAgain = new Set([...this.#arrivals.values()].map((counted) => counted.domain));
+    for (const { domain } of arrivals) if (!heardAgain.has(domain)) this.#heardFrom.delete(domain);
     const now = this.deps.clock.now().getTime();
     if (now - this.#prunedAt < MINUTE_MS * 10) return;
     this.#prunedAt = now;
