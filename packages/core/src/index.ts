@@ -91,6 +91,7 @@ export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/m
 export { SqlQueue, type SqlQueueOptions } from "./queue/sql-queue.js";
 export { NOT_READY_DELAY_MS, cannotRunYet, jobNotReady } from "./queue/not-ready.js";
 export { AttemptFailures, type FailedAttempt } from "./queue/attempt-failures.js";
+export { errorMessageOf } from "./queue/job-rows.js";
 export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation/fedify-message-queue.js";
 export {
   OutgoingFetchError,

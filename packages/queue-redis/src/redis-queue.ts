@@ -8,6 +8,7 @@ import {
   type DailyJobStats,
   type Database,
   type EnqueueOptions,
+  errorMessageOf,
   type EnqueuedJob,
   type HandlerOptions,
   type IdGenerator,
@@ -424,14 +425,14 @@ export class RedisQueue implements Queue {
       this.#afterAttempt(queue, job);
       const retrying = error.name !== "UnrecoverableError" && job.attemptsMade < (job.opts.attempts ?? 1);
       if (retrying) {
-        this.#failures.failed({ id: job.id ?? "", queue, attempt: job.attemptsMade, error: `${error.name}: ${error.message}`, delayMs: null });
+        this.#failures.failed({ id: job.id ?? "", queue, attempt: job.attemptsMade, error: errorMessageOf(error), delayMs: null });
         this.#pending.track(this.#restoreDeduplication(queue, job.id ?? "", job.data));
       } else {
         this.#logger.warn("Job {id} of queue {queue} failed for good after attempt {attempt}: {error}", {
           id: job.id,
           queue,
           attempt: job.attemptsMade,
-          error: `${error.name}: ${error.message}`,
+          error: errorMessageOf(error),
         });
       }
     });
@@ -469,7 +470,7 @@ export class RedisQueue implements Queue {
     } catch (thrown) {
       if (cannotRunYet(thrown, this.#storage)) {
         // Not the job's fault: back to the delayed set without counting the attempt, and BullMQ told to leave it there.
-        this.#logger.debug("Job {id} of queue {queue} cannot run yet; it runs again shortly: {error}", { id, queue, error: toError(thrown).message });
+        this.#logger.debug("Job {id} of queue {queue} cannot run yet; it runs again shortly: {error}", { id, queue, error: errorMessageOf(thrown) });
         await job.moveToDelayed(Date.now() + NOT_READY_DELAY_MS, token);
         throw new DelayedError();
       }
