@@ -7,41 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type TestKith, type TestUser } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
+import { type StreamingSocket, openSocket, wsUrl } from "../support/streaming-socket.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
-interface Socket {
-  readonly ws: WebSocket;
-  readonly events: string[];
-  readonly closed: Promise<number>;
-  /** Resolves once every earlier message was handled (an unknown unsubscribe answers in order). */
-  settle(): Promise<void>;
+/** The user stream with a token (in the subprotocol), the public one without. */
+function openUserSocket(server: NodeServer, token: string | null): Promise<StreamingSocket> {
+  return openSocket(wsUrl(server, `?stream=${token ? "user" : "public"}`), token ? [token] : []);
 }
 
-async function openSocket(server: NodeServer, token: string | null): Promise<Socket> {
-  const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/api/v1/streaming?stream=${token ? "user" : "public"}`, token ? [token] : []);
-  const events: string[] = [];
-  let errors = 0;
-  ws.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { event?: string; payload?: string; error?: string };
-    if (message.error) errors++;
-    else events.push(`${message.event}:${message.payload ?? ""}`);
-  });
-  const closed = new Promise<number>((resolve) => ws.addEventListener("close", (event) => resolve(event.code)));
-  await new Promise<void>((resolve, reject) => {
-    ws.addEventListener("open", () => resolve());
-    ws.addEventListener("error", () => reject(new Error("WebSocket failed to open")));
-  });
-  let barriers = 0;
-  return {
-    ws,
-    events,
-    closed,
-    async settle() {
-      const expected = ++barriers;
-      ws.send(JSON.stringify({ type: "unsubscribe", stream: "barrier" }));
-      await eventually(() => expect(errors).toBeGreaterThanOrEqual(expected));
-    },
-  };
+/** Whether the socket was sent an event whose payload names `text`. */
+function heard(socket: StreamingSocket, text: string): boolean {
+  return socket.messages.some((message) => message.error === undefined && (message.payload ?? "").includes(text));
 }
 
 /** An event stream of the user's home; `ended` resolves with everything it sent once the server ends it. */
@@ -86,30 +62,30 @@ describe("streams end with the right that opened them", () => {
 
   it.each(["suspend", "disable"])("an admin's %s closes the account's WebSocket and event streams at once", async (type) => {
     const user = await freshUser();
-    const socket = await openSocket(server, user.token);
+    const socket = await openUserSocket(server, user.token);
     await socket.settle();
     const stream = await openEventStream(server, user.token);
     const response = await kith.request("POST", `/api/v1/admin/accounts/${user.account.id}/action`, { token: admin.token, json: { type } });
     expect(response.status).toBe(200);
-    expect(await socket.closed).toBe(1008);
+    expect((await socket.closed).code).toBe(1008);
     expect(await stream.ended).toMatch(/^:\)/);
   });
 
   it("revoking a session closes that session's streams and no other", async () => {
     const user = await freshUser();
     const other = await kith.services.sessions.issue({ accountId: user.account.id, scopes: ["read", "write"] });
-    const kept = await openSocket(server, user.token);
-    const revoked = await openSocket(server, other.accessToken);
-    const guest = await openSocket(server, null);
+    const kept = await openUserSocket(server, user.token);
+    const revoked = await openUserSocket(server, other.accessToken);
+    const guest = await openUserSocket(server, null);
     await Promise.all([kept.settle(), revoked.settle(), guest.settle()]);
     const response = await kith.request("DELETE", `/api/v1/sessions/${other.sessionId}`, { token: user.token });
     expect(response.status).toBe(200);
-    expect(await revoked.closed).toBe(1008);
+    expect((await revoked.closed).code).toBe(1008);
     // The other session and the guest keep streaming.
     const id = await post(user, "still heard", "private");
-    await eventually(() => expect(kept.events.some((event) => event.includes(id))).toBe(true));
+    await eventually(() => expect(heard(kept, id)).toBe(true));
     const shown = await post(user, "public, still heard");
-    await eventually(() => expect(guest.events.some((event) => event.includes(shown))).toBe(true));
+    await eventually(() => expect(heard(guest, shown)).toBe(true));
     expect(kept.ws.readyState).toBe(WebSocket.OPEN);
     kept.ws.close();
     guest.ws.close();
@@ -117,7 +93,7 @@ describe("streams end with the right that opened them", () => {
 
   it("a password set by an admin closes every stream of the account", async () => {
     const user = await freshUser();
-    const socket = await openSocket(server, user.token);
+    const socket = await openUserSocket(server, user.token);
     await socket.settle();
     const stream = await openEventStream(server, user.token);
     const response = await kith.request("POST", `/api/v1/admin/accounts/${user.account.id}/password`, {
@@ -125,7 +101,7 @@ describe("streams end with the right that opened them", () => {
       json: { password: "a brand new password" },
     });
     expect(response.status).toBe(200);
-    expect(await socket.closed).toBe(1008);
+    expect((await socket.closed).code).toBe(1008);
     await stream.ended;
   });
 
@@ -133,13 +109,13 @@ describe("streams end with the right that opened them", () => {
     const author = await freshUser();
     const follower = await freshUser();
     expect((await kith.request("POST", `/api/v1/accounts/${author.account.id}/follow`, { token: follower.token })).status).toBe(200);
-    const socket = await openSocket(server, follower.token);
+    const socket = await openUserSocket(server, follower.token);
     await socket.settle();
     const before = await post(author, "for my followers", "private");
-    await eventually(() => expect(socket.events.some((event) => event.includes(before))).toBe(true));
+    await eventually(() => expect(heard(socket, before)).toBe(true));
     await kith.request("POST", `/api/v1/admin/accounts/${follower.account.id}/action`, { token: admin.token, json: { type: "suspend" } });
-    expect(await socket.closed).toBe(1008);
+    expect((await socket.closed).code).toBe(1008);
     const after = await post(author, "after the suspension", "private");
-    expect(socket.events.some((event) => event.includes(after))).toBe(false);
+    expect(heard(socket, after)).toBe(false);
   });
 });

@@ -5,52 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type TestKith, type TestUser } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
+import { type StreamingSocket as Socket, openSocket, wsUrl } from "../support/streaming-socket.js";
 import { sqliteTestKith } from "../support/test-kith.js";
-
-interface WsMessage {
-  stream?: string[];
-  event?: string;
-  payload?: string;
-  error?: string;
-  status?: number;
-}
-
-interface Socket {
-  readonly ws: WebSocket;
-  readonly messages: WsMessage[];
-  send(message: unknown): void;
-  /** Waits until every earlier subscribe was handled: an unsubscribe of an unknown stream answers with an error, in order. */
-  settle(): Promise<void>;
-  closed: Promise<{ code: number }>;
-}
-
-function wsUrl(server: NodeServer, query = ""): string {
-  return `${server.url.replace(/^http/, "ws")}/api/v1/streaming${query}`;
-}
-
-async function openSocket(url: string, protocols?: string[]): Promise<Socket> {
-  const ws = new WebSocket(url, protocols);
-  const messages: WsMessage[] = [];
-  ws.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data)) as WsMessage));
-  const closed = new Promise<{ code: number }>((resolve) => ws.addEventListener("close", (event) => resolve({ code: event.code })));
-  await new Promise<void>((resolve, reject) => {
-    ws.addEventListener("open", () => resolve());
-    ws.addEventListener("error", () => reject(new Error("WebSocket failed to open")));
-  });
-  let barriers = 0;
-  return {
-    ws,
-    messages,
-    closed,
-    send: (message) => ws.send(JSON.stringify(message)),
-    async settle() {
-      barriers += 1;
-      const expected = barriers;
-      ws.send(JSON.stringify({ type: "unsubscribe", stream: "barrier" }));
-      await eventually(() => expect(messages.filter((m) => m.error === "Unknown stream type").length).toBeGreaterThanOrEqual(expected));
-    },
-  };
-}
 
 function events(socket: Socket, event: string): { stream: string[]; payload: string }[] {
   return socket.messages.filter((m) => m.event === event) as { stream: string[]; payload: string }[];
