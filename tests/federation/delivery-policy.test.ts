@@ -377,6 +377,14 @@ describe("deliveries, domain policy and monitoring", () => {
   });
 
   describe("monitoring", () => {
+    /** A failed delivery to `inbox` on each of three days: the domain is marked unreachable (this file's setting). */
+    async function failOnThreeDays(inbox: URL): Promise<void> {
+      for (let day = 0; day < 3; day++) {
+        await kith.services.federationMonitor.recordDelivery(inbox, "failure");
+        kith.clock.advance(24 * HOUR);
+      }
+    }
+
     it("marks a domain unreachable after failures on the set number of distinct days, skips deliveries to it, and clears the mark on one success", async () => {
       const monitor = kith.services.federationMonitor;
       const inbox = new URL(mallory().inbox);
@@ -409,10 +417,7 @@ describe("deliveries, domain policy and monitoring", () => {
     it("lets deliveries go to a marked domain again as soon as an activity arrives from it", async () => {
       const monitor = kith.services.federationMonitor;
       const inbox = new URL(mallory().inbox);
-      for (let day = 0; day < 3; day++) {
-        await monitor.recordDelivery(inbox, "failure");
-        kith.clock.advance(24 * HOUR);
-      }
+      await failOnThreeDays(inbox);
       await monitor.recordDelivery(inbox, "failure");
       expect(await monitor.skipsDeliveryTo(remote.host)).toBe(true);
       // Mallory's Follow arrives: the domain answers, and the Accept goes to it the same day.
@@ -424,11 +429,7 @@ describe("deliveries, domain policy and monitoring", () => {
     });
 
     it("lets an administrator clear the mark, and answers 404 for a domain not marked", async () => {
-      const inbox = new URL(mallory().inbox);
-      for (let day = 0; day < 3; day++) {
-        await kith.services.federationMonitor.recordDelivery(inbox, "failure");
-        kith.clock.advance(24 * HOUR);
-      }
+      await failOnThreeDays(new URL(mallory().inbox));
       const reader = await admin(["Read"]);
       expect((await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: reader })).status).toBe(403);
       const manager = await admin(MANAGE);
