@@ -97,6 +97,15 @@ async function receive(origin, request, response) {
   for (const waiter of waiters) if (verifiedHosts.size >= waiter.hosts) waiter.answer();
 }
 
+/** Names the actor `acct:name@host` as its account, as the server under test checks before it keeps a new actor. */
+function answerWebFinger(origin, url, response) {
+  const match = /^acct:([^@]+)@(.+)$/.exec(url.searchParams.get("resource") ?? "");
+  const id = match && match[2] === url.host ? `${origin}/users/${match[1]}` : null;
+  if (!id || !documents.has(id)) return response.writeHead(404).end();
+  const jrd = { subject: `acct:${match[1]}@${url.host}`, links: [{ rel: "self", type: "application/activity+json", href: id }] };
+  response.writeHead(200, { "content-type": "application/jrd+json" }).end(JSON.stringify(jrd));
+}
+
 async function startHost(index) {
   const server = http.createServer((request, response) => {
     const origin = `http://${request.headers.host}`;
@@ -104,6 +113,8 @@ async function startHost(index) {
       receive(origin, request, response).catch(() => response.writeHead(500).end());
       return;
     }
+    const url = new URL(request.url, origin);
+    if (url.pathname === "/.well-known/webfinger") return answerWebFinger(origin, url, response);
     documentsServed++;
     const document = documents.get(`${origin}${request.url}`);
     if (!document) return response.writeHead(404).end();

@@ -1,8 +1,9 @@
 /**
  * A remote actor's profile is written by another server and shown by local
  * clients as if it were ours: its HTML is sanitised as statuses are, its
- * addresses must be http(s), and a username that could spell another
- * account's handle is refused.
+ * addresses must be http(s), a username that could spell another
+ * account's handle is refused, and a new actor is kept only when its host's
+ * WebFinger names it as the account its handle says.
  */
 import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ describe("remote actor profiles", () => {
   let notes = 0;
 
   beforeAll(async () => {
-    remote = await startRemoteServer(["mallory", "trudy"]);
+    remote = await startRemoteServer(["mallory", "trudy", "admin", "eve", "oscar"]);
     kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     alice = await kith.createUser("alice");
     await kith.start();
@@ -35,6 +36,11 @@ describe("remote actor profiles", () => {
     const document = (await (await fetch(`${remote.origin}${path}`)).json()) as Record<string, unknown>;
     remote.serve(path, { ...document, ...changes });
   }
+
+  const accountOf = (name: string) =>
+    kith.storage.db.selectFrom("accounts").select(["id", "username"]).where("uri", "=", actor(name).id.href).executeTakeFirst();
+  const statusAt = (uri: string) => kith.storage.db.selectFrom("statuses").select("id").where("uri", "=", uri).executeTakeFirst();
+  const asked = (resource: string) => remote.webFingered.filter((entry) => entry === resource).length;
 
   /** Delivers a public Note by the actor; the note's id. */
   async function postAs(name: string): Promise<string> {
@@ -85,5 +91,61 @@ describe("remote actor profiles", () => {
     expect(await kith.storage.db.selectFrom("statuses").select("id").where("uri", "=", note).execute()).toEqual([]);
     const lookup = await kith.request("GET", "/api/v1/accounts/lookup?acct=alice@kith.test", { token: alice.token });
     expect(((await lookup.json()) as { id: string }).id).toBe(alice.account.id);
+  });
+
+  it("keeps a new actor once its host's WebFinger names it, and does not ask again for a known one", async () => {
+    const resource = `acct:oscar@${remote.host}`;
+    const first = await postAs("oscar");
+    expect(await statusAt(first)).toBeDefined();
+    expect(await accountOf("oscar")).toMatchObject({ username: "oscar" });
+    expect(asked(resource)).toBe(1);
+
+    const second = await postAs("oscar");
+    expect(await statusAt(second)).toBeDefined();
+    expect(asked(resource)).toBe(1);
+  });
+
+  it("refuses an actor that takes the username of another account on its host, and remembers the refusal for ten minutes", async () => {
+    // eve calls herself admin; the host's WebFinger names the real admin.
+    await serveActorWith("eve", { preferredUsername: "admin" });
+    const resource = `acct:admin@${remote.host}`;
+    const note = await postAs("eve");
+    expect(await accountOf("eve")).toBeUndefined();
+    expect(await statusAt(note)).toBeUndefined();
+    expect(asked(resource)).toBe(1);
+
+    // A second activity within ten minutes costs no lookup.
+    kith.clock.advance(9 * 60_000);
+    expect(await statusAt(await postAs("eve"))).toBeUndefined();
+    expect(asked(resource)).toBe(1);
+
+    // The real admin is kept: the handle is its own.
+    expect(await statusAt(await postAs("admin"))).toBeDefined();
+    expect(await accountOf("admin")).toMatchObject({ username: "admin" });
+  });
+
+  it("refuses a new actor whose host does not know its handle, and asks again once the refusal is past", async () => {
+    const resource = `acct:mallory-unknown@${remote.host}`;
+    await serveActorWith("mallory", {});
+    await serveActorWith("trudy", { preferredUsername: "mallory-unknown" });
+    remote.serveWebFinger(resource, null);
+    // trudy is still unknown: the earlier test refused her handle.
+    expect(await accountOf("trudy")).toBeUndefined();
+    const before = asked(resource);
+    const note = await postAs("trudy");
+    expect(await statusAt(note)).toBeUndefined();
+    expect(await accountOf("trudy")).toBeUndefined();
+    expect(asked(resource)).toBe(before + 1);
+
+    // Once the host names her, and the refusal has run out, she is kept.
+    remote.serveWebFinger(resource, {
+      subject: resource,
+      links: [{ rel: "self", type: "application/activity+json", href: actor("trudy").id.href }],
+    });
+    kith.clock.advance(11 * 60_000);
+    const later = await postAs("trudy");
+    expect(await statusAt(later)).toBeDefined();
+    expect(await accountOf("trudy")).toMatchObject({ username: "mallory-unknown" });
+    expect(asked(resource)).toBe(before + 2);
   });
 });

@@ -17,7 +17,7 @@ import type { AccountRow } from "../storage/schema.js";
 import { type GraphInboxDeps, undoBlock } from "./graph-inbox.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { flag } from "./notes.js";
-import { rememberRemoteActor } from "./remote-actors.js";
+import type { RemoteActors } from "./remote-actors.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -26,6 +26,8 @@ type Ctx = InboxContext<FederationContextData>;
 export interface FollowInboxDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">;
   readonly services: Pick<KithServices, "domainPolicy">;
+  /** Stores the remote actors met (checking a new one's handle). */
+  readonly actors: RemoteActors;
   /** For the Undo of a Block (one Undo listener serves every undone type). */
   readonly graph?: GraphInboxDeps;
 }
@@ -42,7 +44,7 @@ async function localAccountAt(ctx: Ctx, deps: FollowInboxDeps, uri: URL | null):
 /** Stores (or refreshes) the remote actor as an account; null for local actors or ones without an id. */
 async function rememberActor(ctx: Ctx, deps: FollowInboxDeps, actor: Actor): Promise<AccountRow | null> {
   if (!actor.id || ctx.parseUri(actor.id)?.type === "actor") return null;
-  return rememberRemoteActor(deps.deps, actor);
+  return deps.actors.remember(actor);
 }
 
 async function blocked(deps: FollowInboxDeps, uri: URL | null): Promise<boolean> {

@@ -4,7 +4,7 @@ import type { ServiceDeps } from "../services/deps.js";
 import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
 import { insertFollowRequest } from "../storage/repositories/federation-writes.js";
 import type { FederationContextData } from "./kith-federation.js";
-import { rememberRemoteActor } from "./remote-actors.js";
+import type { RemoteActors } from "./remote-actors.js";
 
 export interface SentFollow {
   /** The Follow activity's id, kept as the follow request's `uri`. */
@@ -22,12 +22,13 @@ export interface SentFollow {
 export async function sendFollow(
   ctx: Context<FederationContextData>,
   deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
+  actors: RemoteActors,
   input: { readonly username: string; readonly actor: APObject | null; readonly immediate?: boolean },
 ): Promise<SentFollow | null> {
   const local = await findLocalActorAccount(deps.storage.db, input.username);
   const actor = input.actor;
   if (!local || !actor || !isActor(actor) || !actor.id) return null;
-  const remote = await rememberRemoteActor(deps, actor);
+  const remote = await actors.remember(actor);
   if (!remote) return null;
   const requestId = deps.ids.next("followRequest");
   const actorUri = ctx.getActorUri(local.username);

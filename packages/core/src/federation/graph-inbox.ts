@@ -9,7 +9,7 @@ import { setMovedTo } from "../storage/repositories/remote-graph.js";
 import type { AccountRow } from "../storage/schema.js";
 import { requireNetwork } from "./inbox-request-pass.js";
 import type { FederationContextData } from "./kith-federation.js";
-import { rememberRemoteActor } from "./remote-actors.js";
+import type { RemoteActors } from "./remote-actors.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -18,6 +18,8 @@ type Ctx = InboxContext<FederationContextData>;
 export interface GraphInboxDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">;
   readonly services: Pick<KithServices, "domainPolicy" | "blocksMutes" | "migrations">;
+  /** Stores the remote actors met (checking a new one's handle). */
+  readonly actors: RemoteActors;
   /** Fetches an object anew from its origin (a Move's target must be read from its server, not from the activity). */
   readonly lookup: (identifier: string) => Promise<unknown>;
 }
@@ -44,7 +46,7 @@ async function remoteActorOf(ctx: Ctx, deps: GraphInboxDeps, activity: Block | M
   if (known) return known;
   const actor = await activity.getActor(ctx);
   if (!actor || !isActor(actor) || actor.id?.href !== activity.actorId.href) return null;
-  return rememberRemoteActor(deps.deps, actor);
+  return deps.actors.remember(actor);
 }
 
 /** A remote account blocks a local one: follows both ways end, and the block is kept (the local side sees `blocked_by`). */
@@ -77,7 +79,7 @@ async function onUpdate(ctx: Ctx, deps: GraphInboxDeps, update: Update): Promise
   if (!(await findAccountByUri(deps.deps.storage.db, update.actorId.href))) return;
   const object = await update.getObject(ctx);
   if (!object || !isActor(object) || object.id?.href !== update.actorId.href) return;
-  await rememberRemoteActor(deps.deps, object as Actor);
+  await deps.actors.remember(object as Actor);
 }
 
 /**
@@ -103,7 +105,7 @@ async function onMove(ctx: Ctx, deps: GraphInboxDeps, move: Move): Promise<void>
   const moved =
     local?.type === "actor"
       ? await findLocalActorAccount(deps.deps.storage.db, local.identifier)
-      : await rememberRemoteActor(deps.deps, target);
+      : await deps.actors.remember(target);
   if (!moved || moved.id === origin.id) return;
   await setMovedTo(deps.deps.storage.db, origin.id, moved.id, deps.deps.clock.now().toISOString());
   await deps.services.migrations.moveLocalFollowers(origin.id, moved.id);

@@ -36,6 +36,8 @@ import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { NOTE_PATH } from "./local-note-uris.js";
 import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "./notes.js";
 import { remoteReplies } from "./remote-replies.js";
+import { RemoteActors } from "./remote-actors.js";
+import { RemoteHandles } from "./remote-handles.js";
 import { createRemoteDirectory } from "./remote-resolution.js";
 import type { SafeFetch } from "./safe-fetch.js";
 import { queueInboxActivity } from "./queued-inbox.js";
@@ -211,10 +213,15 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   // actor, as servers in secure mode require; personal inboxes sign with the recipient's key (Fedify's own choice).
   inbox.setSharedKeyDispatcher(() => ({ identifier: INSTANCE_ACTOR_IDENTIFIER }));
   inbox.withIdempotency(inboxIdempotenceKey);
-  const graphInbox = { deps, services, lookup: (identifier: string) => lookup(identifier) };
-  listenForFollows(inbox, { deps, services, graph: graphInbox });
+  const handles = new RemoteHandles(
+    (resource, scheme) => lookupWebFinger(resource, { fetch: safeFetch, userAgent, scheme }),
+    () => deps.clock.now().getTime(),
+  );
+  const actors = new RemoteActors(deps, handles);
+  const graphInbox = { deps, services, actors, lookup: (identifier: string) => lookup(identifier) };
+  listenForFollows(inbox, { deps, services, actors, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
-  listenForPosts(inbox, { deps, services, kv });
+  listenForPosts(inbox, { deps, services, actors, kv });
 
   federation
     .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {
@@ -320,9 +327,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const context = (): Context<FederationContextData> =>
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
   const posts = federatePosts({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
-  const replies = remoteReplies({ deps, services, kv, context, lookup });
+  const replies = remoteReplies({ deps, services, actors, kv, context, lookup });
   services.statusQueries.useRemoteReplies(replies);
-  const resolver = statusResolver({ deps, services, context, lookup, resolved: replies.fetchLater });
+  const resolver = statusResolver({ deps, services, actors, context, lookup, resolved: replies.fetchLater });
   services.search.useStatusResolver(resolver);
 
   const verifiedKeys = new VerifiedKeys(kv);
@@ -381,10 +388,10 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   }
 
   const follow = async (username: string, identifier: string, followOptions: { immediate?: boolean } = {}) =>
-    sendFollow(context(), deps, { username, actor: await lookup(identifier), ...followOptions });
+    sendFollow(context(), deps, actors, { username, actor: await lookup(identifier), ...followOptions });
 
   federateGraphEvents({ deps, events, context, media, keys });
-  const directory = createRemoteDirectory({ deps, services, context, lookup });
+  const directory = createRemoteDirectory({ deps, services, actors, context, lookup });
   services.remoteAccounts.bind(directory);
 
   return {

@@ -1,8 +1,9 @@
 import { type Actor, Group, Service } from "@fedify/fedify/vocab";
 import type { ServiceDeps } from "../services/deps.js";
-import { type RemoteActorFields, upsertRemoteAccount } from "../storage/repositories/federation-writes.js";
+import { type RemoteActorFields, findAccountByUri, upsertRemoteAccount } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
 import { acceptableRemoteUsername, httpUrlOrNull, remoteDisplayName, remoteProfileHtml } from "./remote-actor-fields.js";
+import type { RemoteHandles } from "./remote-handles.js";
 
 function textOf(value: unknown): string {
   return value === null || value === undefined ? "" : String(value);
@@ -39,9 +40,28 @@ export function remoteActorFields(actor: Actor): RemoteActorFields | null {
   };
 }
 
-/** Stores a remote actor as an account, or refreshes its row; null when it has no id. */
-export async function rememberRemoteActor(deps: Pick<ServiceDeps, "storage" | "ids" | "clock">, actor: Actor): Promise<AccountRow | null> {
-  const fields = remoteActorFields(actor);
-  if (!fields) return null;
-  return upsertRemoteAccount(deps.storage.db, deps.ids.next("user"), fields, deps.clock.now().toISOString());
+/** Stores remote actors as accounts. */
+export class RemoteActors {
+  readonly #deps: Pick<ServiceDeps, "storage" | "ids" | "clock">;
+  readonly #handles: RemoteHandles;
+
+  constructor(deps: Pick<ServiceDeps, "storage" | "ids" | "clock">, handles: RemoteHandles) {
+    this.#deps = deps;
+    this.#handles = handles;
+  }
+
+  /**
+   * Stores an actor as an account, or refreshes its row. Null when it has no
+   * usable id or username, or, for an actor not yet known, when its host's
+   * WebFinger does not name it as the account its handle says.
+   */
+  async remember(actor: Actor): Promise<AccountRow | null> {
+    const fields = remoteActorFields(actor);
+    if (!fields) return null;
+    const db = this.#deps.storage.db;
+    // A known account keeps the handle it was checked with (refreshes change no username), so only new ones are asked.
+    const known = await findAccountByUri(db, fields.uri);
+    if (!known && !(await this.#handles.pointsBack(new URL(fields.uri), fields.username))) return null;
+    return upsertRemoteAccount(db, this.#deps.ids.next("user"), fields, this.#deps.clock.now().toISOString());
+  }
 }

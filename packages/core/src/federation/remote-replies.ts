@@ -10,7 +10,7 @@ import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
 import { collectionItemIds } from "./collection-items.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { flag } from "./notes.js";
-import { rememberRemoteActor } from "./remote-actors.js";
+import type { RemoteActors } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, sameOrigin, storeRemotePost } from "./remote-posts.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { JobHandler } from "../ports/queue.js";
@@ -45,6 +45,8 @@ function isRepliesJob(payload: unknown): payload is RepliesJob {
 
 export interface RemoteRepliesOptions extends RemotePostDeps {
   readonly deps: RemotePostDeps["deps"] & Pick<ServiceDeps, "queue">;
+  /** Stores the remote actors met (checking a new one's handle). */
+  readonly actors: RemoteActors;
   readonly kv: SqlKvStore;
   readonly context: () => Context<FederationContextData>;
   /** Fetches a remote object (signed by the instance actor, over the safe fetch). */
@@ -85,7 +87,7 @@ export function remoteReplies(options: RemoteRepliesOptions): RemoteRepliesFetch
     if (known) return known.suspended_at === null ? known : null;
     const actor = await lookup(uri.href);
     if (!actor || !isActor(actor) || actor.id?.href !== uri.href) return null;
-    const account = await rememberRemoteActor(deps, actor);
+    const account = await options.actors.remember(actor);
     return account && account.suspended_at === null ? account : null;
   }
 

@@ -11,7 +11,7 @@ import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
 import { collectionItemIds } from "./collection-items.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { recipientOf } from "./recipients.js";
-import { rememberRemoteActor } from "./remote-actors.js";
+import type { RemoteActors } from "./remote-actors.js";
 
 const logger = getLogger(["federation", "resolution"]);
 
@@ -22,6 +22,8 @@ const FETCH_CONCURRENCY = 8;
 
 export interface RemoteResolutionDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">;
+  /** Stores the remote actors met (checking a new one's handle). */
+  readonly actors: RemoteActors;
   readonly services: Pick<KithServices, "domainPolicy">;
   readonly context: () => Context<FederationContextData>;
   /** Fetches an object by handle or URL, signed by the instance actor. */
@@ -43,7 +45,7 @@ export function createRemoteDirectory(options: RemoteResolutionDeps): RemoteDire
     const local = context().parseUri(object.id);
     if (local?.type === "actor") return (await findLocalActorAccount(db, local.identifier))?.id ?? null;
     if (!(await allowed(object.id.host))) return null;
-    return (await rememberRemoteActor(deps, object))?.id ?? null;
+    return (await options.actors.remember(object))?.id ?? null;
   }
 
   async function collectionPage(

@@ -17,7 +17,7 @@ import { writeFlag } from "../storage/repositories/status-columns.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { flag } from "./notes.js";
-import { rememberRemoteActor } from "./remote-actors.js";
+import type { RemoteActors } from "./remote-actors.js";
 import {
   type RemotePostDeps,
   isPostObject,
@@ -39,6 +39,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 type Ctx = InboxContext<FederationContextData>;
 
 export interface StatusInboxDeps extends RemotePostDeps {
+  /** Stores the remote actors met (checking a new one's handle). */
+  readonly actors: RemoteActors;
   readonly kv: SqlKvStore;
 }
 
@@ -92,7 +94,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (known && !fetch) return known.suspended_at === null ? known : null;
     const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
     if (!actor || !isActor(actor) || actor.id?.href !== actorId.href) return known;
-    const account = await rememberRemoteActor(env.deps, actor);
+    const account = await env.actors.remember(actor);
     return account && account.suspended_at === null ? account : null;
   }
 
@@ -246,7 +248,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (known) return known.suspended_at === null ? known : null;
     const actor = await ctx.lookupObject(uri.href).catch(() => null);
     if (!actor || !isActor(actor) || actor.id?.href !== uri.href) return null;
-    return rememberRemoteActor(env.deps, actor);
+    return env.actors.remember(actor);
   }
 
   /** The local post a Like is of, read with its sender when it could be. */

@@ -4,10 +4,12 @@ import type { RemoteStatusResolver } from "../services/search/search-service.js"
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { findStatusByUri } from "../storage/repositories/federated-posts.js";
 import type { FederationContextData } from "./kith-federation.js";
-import { rememberRemoteActor } from "./remote-actors.js";
+import type { RemoteActors } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, localStatusAt, sameOrigin, storeRemotePost } from "./remote-posts.js";
 
 export interface StatusResolutionOptions extends RemotePostDeps {
+  /** Stores the remote actors met (checking a new one's handle). */
+  readonly actors: RemoteActors;
   readonly context: () => Context<FederationContextData>;
   /** Fetches a remote object (signed by the instance actor, over the safe fetch). */
   readonly lookup: (identifier: string) => Promise<APObject | null>;
@@ -38,7 +40,7 @@ export function statusResolver(options: StatusResolutionOptions): RemoteStatusRe
       if (!author) {
         const actor = await options.lookup(object.attributionId.href);
         if (!actor || !isActor(actor) || actor.id?.href !== object.attributionId.href) return null;
-        author = await rememberRemoteActor(options.deps, actor);
+        author = await options.actors.remember(actor);
       }
       if (!author || author.suspended_at !== null) return null;
       const status = await storeRemotePost(ctx, options, object, author);

@@ -39,20 +39,21 @@ function parseDocument(json: unknown): WebFingerDocument | null {
 }
 
 /**
- * Looks up a WebFinger resource (RFC 7033) at its host over https, through
- * the safe fetch (so private addresses are refused unless allowed). Null when
- * the host does not know it or answers something unreadable.
+ * Looks up a WebFinger resource (RFC 7033) at its host, over https unless
+ * told otherwise, through the safe fetch (so private addresses are refused
+ * unless allowed). Null when the host does not know it or answers something
+ * unreadable.
  */
 export async function lookupWebFinger(
   resource: string,
-  options: { readonly fetch: SafeFetch; readonly userAgent: string },
+  options: { readonly fetch: SafeFetch; readonly userAgent: string; readonly scheme?: "http" | "https" },
 ): Promise<WebFingerDocument | null> {
   let host: string;
   const handle = parseHandle(resource);
   if (handle) host = handle.host;
   else if (URL.canParse(resource)) host = new URL(resource).host;
   else return null;
-  const url = new URL(`https://${host}/.well-known/webfinger`);
+  const url = new URL(`${options.scheme ?? "https"}://${host}/.well-known/webfinger`);
   url.searchParams.set("resource", handle ? `acct:${handle.username}@${handle.host}` : resource);
   let response: Response;
   try {

@@ -56,12 +56,25 @@ export interface RemoteServer {
   readonly host: string;
   readonly actors: Readonly<Record<string, RemoteActor>>;
   readonly received: ReceivedRequest[];
-  /** The GETs it answered or refused, in order. */
+  /** The GETs of documents it answered or refused, in order (WebFinger's are in `webFingered`). */
   readonly fetched: ReceivedRequest[];
-  /** Refuses every GET without an HTTP signature with 401, as servers in secure ("authorized fetch") mode do. */
+  /** The resources asked of its WebFinger, in order. */
+  readonly webFingered: string[];
+  /**
+   * Refuses every GET of a document without an HTTP signature with 401, as
+   * servers in secure ("authorized fetch") mode do; WebFinger still answers
+   * unsigned, as theirs does.
+   */
   requireSignedFetch: boolean;
   /** Serves `document` as `application/activity+json` at `path` (a Note, a collection page...). */
   serve(path: string, document: unknown): void;
+  /**
+   * Answers WebFinger for `resource` (`acct:name@host`) with `document`, or
+   * with 404 when it is null. Without it, a resource is answered with a link
+   * to the served actor of that `preferredUsername`, as a server answers for
+   * its own accounts.
+   */
+  serveWebFinger(resource: string, document: unknown | null): void;
   /** The status of the next answer to a POST to `path`. */
   inboxStatus: (path: string) => number;
   /** A POST of `activity` to `url`, signed as `actor` (or as `options.keyOf`). */
@@ -108,8 +121,10 @@ function readBody(req: import("node:http").IncomingMessage): Promise<string> {
 
 export async function startRemoteServer(names: readonly string[]): Promise<RemoteServer> {
   const documents = new Map<string, unknown>();
+  const webFingers = new Map<string, unknown | null>();
   const received: ReceivedRequest[] = [];
   const fetched: ReceivedRequest[] = [];
+  const webFingered: string[] = [];
   const state: { inboxStatus: (path: string) => number; requireSignedFetch: boolean } = {
     inboxStatus: () => 202,
     requireSignedFetch: false,
@@ -127,6 +142,14 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
         res.writeHead(state.inboxStatus(path)).end();
         return;
       }
+      if (path === "/.well-known/webfinger") {
+        const resource = new URL(req.url ?? "/", "http://localhost").searchParams.get("resource") ?? "";
+        webFingered.push(resource);
+        const jrd = webFingerAnswer(resource);
+        if (jrd === null) res.writeHead(404).end();
+        else res.writeHead(200, { "content-type": "application/jrd+json" }).end(JSON.stringify(jrd));
+        return;
+      }
       fetched.push({ method: req.method ?? "GET", path, headers: req.headers, body: null });
       if (state.requireSignedFetch && !req.headers.signature && !req.headers["signature-input"]) {
         res.writeHead(401).end();
@@ -140,9 +163,22 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
       res.writeHead(200, { "content-type": "application/activity+json" }).end(JSON.stringify(document));
     })().catch(() => res.writeHead(500).end());
   });
+  /** The JRD for `resource`: the one a test gave, else a link to the served actor of that name on this host. */
+  const webFingerAnswer = (resource: string): unknown | null => {
+    if (webFingers.has(resource)) return webFingers.get(resource) ?? null;
+    const match = /^acct:([^@]+)@(.+)$/.exec(resource);
+    if (!match || match[2] !== host) return null;
+    for (const document of documents.values()) {
+      const record = document as { id?: unknown; preferredUsername?: unknown };
+      if (record?.preferredUsername !== match[1] || typeof record.id !== "string" || new URL(record.id).host !== host) continue;
+      return { subject: resource, links: [{ rel: "self", type: "application/activity+json", href: record.id }] };
+    }
+    return null;
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const host = `127.0.0.1:${port}`;
+  const origin = `http://${host}`;
   const sharedInbox = new URL("/inbox", origin);
   const actors: Record<string, RemoteActor> = {};
   for (const name of names) {
@@ -161,10 +197,11 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
   }
   return {
     origin,
-    host: `127.0.0.1:${port}`,
+    host,
     actors,
     received,
     fetched,
+    webFingered,
     get requireSignedFetch() {
       return state.requireSignedFetch;
     },
@@ -173,6 +210,9 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
     },
     serve(path, document) {
       documents.set(path, document);
+    },
+    serveWebFinger(resource, document) {
+      webFingers.set(resource, document);
     },
     get inboxStatus() {
       return state.inboxStatus;
