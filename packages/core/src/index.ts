@@ -30,7 +30,7 @@ export { KyselyStorage } from "./storage/kysely-storage.js";
 
 export * from "./domain/ids.js";
 export * from "./domain/errors.js";
-export { errorCatalog, type ErrorCode } from "./domain/error-catalog.js";
+export { errorCatalog, defineErrorCodes, type ErrorCode, type ErrorEntry, type ModuleErrorCode } from "./domain/error-catalog.js";
 export * from "./domain/permissions.js";
 export * from "./domain/scopes.js";
 export * from "./domain/accounts.js";
@@ -43,6 +43,7 @@ export type { PageRequest } from "./domain/page.js";
 export { createServices, type KithServices, type ServiceDeps } from "./services/index.js";
 export * from "./services/events/domain-events.js";
 export { AccountViews, type MediaUrls } from "./services/profiles/account-views.js";
+export type { AccountEntity } from "./api/entities/account.js";
 export { StatusViews, type AccountRenderer, type StatusMediaRenderer, type RenderOptions } from "./services/statuses/status-views.js";
 export { visibleTo, visibleStatusIds, isVisibleTo, mayView, type VisibilityFacts } from "./services/statuses/visibility.js";
 export * from "./services/streaming/channels.js";
@@ -75,7 +76,17 @@ export * from "./api/access.js";
 export { Reply } from "./api/reply.js";
 export { createFetchHandler, type FetchHandler, type FallbackHandler, type RequestInfo } from "./api/fetch-handler.js";
 export { errorToResponse } from "./api/error-response.js";
-export { routeTable } from "./api/routes/index.js";
+export { routeTable, defaultModules } from "./modules/default-modules.js";
+export {
+  defineModule,
+  moduleRoute,
+  type KithModule,
+  type ModuleContext,
+  type ModuleJob,
+  type ModuleHandlerContext,
+  type ModuleRouteDefinition,
+} from "./modules/module.js";
+export { preferencesModule } from "./modules/preferences/index.js";
 export { buildOpenApiDocument } from "./api/openapi.js";
 export * from "./api/pagination.js";
 export { expandRailsParams } from "./api/rails-params.js";

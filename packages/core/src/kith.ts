@@ -1,10 +1,13 @@
 import { type FallbackHandler, type FetchHandler, createFetchHandler } from "./api/fetch-handler.js";
 import type { AnyRoute } from "./api/route.js";
-import { routeTable } from "./api/routes/index.js";
+import { serverRoutes } from "./api/routes/index.js";
 import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
 import { type DeferredFederation, createDeferredFederation } from "./federation/deferred-federation.js";
 import type { SafeFetch } from "./federation/safe-fetch.js";
 import type { InstanceLimits } from "./domain/limits.js";
+import { composeModules } from "./modules/composed-modules.js";
+import { defaultModules } from "./modules/default-modules.js";
+import type { KithModule } from "./modules/module.js";
 import { getLogger } from "./logging.js";
 import { DeterministicAiProvider } from "./memory/deterministic-ai.js";
 import { MemoryBlobStore } from "./memory/memory-blob-store.js";
@@ -65,6 +68,12 @@ export interface CreateKithOptions {
   readonly random?: Random;
   readonly ids?: IdGenerator;
   readonly limits?: InstanceLimits;
+  /**
+   * The feature modules, in the order they are composed (a module after the
+   * ones it requires). Pass `[...defaultModules, yours]` to add one, or a
+   * shorter list to leave optional ones out. @default defaultModules
+   */
+  readonly modules?: readonly KithModule<string, unknown>[];
   /** Apply pending migrations before returning. @default true */
   readonly migrate?: boolean;
   /** Answer requests the route table does not know (federation, web pages). */
@@ -76,6 +85,8 @@ export interface CreateKithOptions {
 /** A running Kith: its services, its HTTP surface, and its lifecycle. */
 export interface Kith extends ServiceDeps {
   readonly services: KithServices;
+  /** The services of one of the instance's modules; throws for a module it does not compose. */
+  module<S>(module: KithModule<string, S>): S;
   readonly routes: readonly AnyRoute[];
   /** The whole HTTP surface as a web-standard fetch handler. */
   readonly fetch: FetchHandler;
@@ -120,15 +131,23 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
   };
   const services = createServices(deps);
-  const federation = createDeferredFederation({ deps, services, ...(options.federationFetch && { fetch: options.federationFetch }) });
+  const modules = composeModules(options.modules ?? defaultModules, { deps, core: services, events: services.events });
+  const routes = serverRoutes(modules.routes);
+  const federation = createDeferredFederation({
+    deps,
+    services,
+    listen: modules.listen,
+    ...(options.federationFetch && { fetch: options.federationFetch }),
+  });
   // Fedify answers only what it knows (WebFinger, NodeInfo, actors, collections, inboxes) and passes the rest on.
   const fallbacks = [federation.handle, ...(options.fallbacks ?? [])];
-  const fetch = createFetchHandler({ routes: routeTable, services, config, fallbacks });
+  const fetch = createFetchHandler({ routes, services, config, fallbacks });
   const federationQueue = new AbortController();
   return {
     ...deps,
     services,
-    routes: routeTable,
+    module: modules.use,
+    routes,
     fetch,
     federation,
     async start() {
@@ -137,6 +156,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       await services.pendingPostReactions.scheduleRecovery(deps.queue);
       // The entries of posts left waiting when the process last stopped.
       await services.searchEntries.flush();
+      await modules.start();
       await deps.queue.start();
     },
     async close() {
@@ -144,6 +164,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       await services.events.settled();
       federationQueue.abort();
       await deps.queue.stop();
+      await modules.stop();
       await services.federationMonitor.flushInbox();
       await services.searchEntries.flush();
       services.searchEntries.stop();

@@ -1,5 +1,5 @@
 import { errorCatalog } from "../domain/error-catalog.js";
-import { isKithError } from "../domain/errors.js";
+import { isKithError, statusOf } from "../domain/errors.js";
 import { getLogger } from "../logging.js";
 
 const logger = getLogger(["http"]);
@@ -12,7 +12,7 @@ const logger = getLogger(["http"]);
  */
 export function errorToResponse(error: unknown, request?: Request): Response {
   if (isKithError(error)) {
-    const { status } = errorCatalog[error.code];
+    const status = statusOf(error.code);
     const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
     if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
     const body: Record<string, unknown> = { error: error.message, code: error.code };

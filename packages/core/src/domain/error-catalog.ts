@@ -194,3 +194,39 @@ export const errorCatalog = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;
+
+/** What the catalog says of a code: the HTTP status and the message for people. */
+export interface ErrorEntry {
+  readonly status: number;
+  readonly message: string;
+}
+
+declare const moduleErrorCode: unique symbol;
+/** A code a feature module declared with `defineErrorCodes`; only that function makes one. */
+export type ModuleErrorCode = string & { readonly [moduleErrorCode]: true };
+
+const moduleCodes = new Map<string, ErrorEntry>();
+
+/**
+ * Declares the error codes of a feature module, beside the catalog above.
+ * Codes are `<area>.<reason>` like the catalog's and live for the process:
+ * a module is defined once, whichever Kith instances compose it. A code the
+ * catalog or another module already gives another meaning is refused, so
+ * two modules cannot answer one code with two statuses.
+ */
+export function defineErrorCodes<const C extends Record<string, ErrorEntry>>(codes: C): { readonly [K in keyof C]: ModuleErrorCode } {
+  const declared: Record<string, ModuleErrorCode> = {};
+  for (const [code, entry] of Object.entries(codes)) {
+    if (!/^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/.test(code)) throw new Error(`Error code ${code} is not <area>.<reason>`);
+    const known = errorEntryOf(code);
+    if (known && (known.status !== entry.status || known.message !== entry.message)) throw new Error(`Error code ${code} is already declared`);
+    moduleCodes.set(code, { status: entry.status, message: entry.message });
+    declared[code] = code as ModuleErrorCode;
+  }
+  return declared as { readonly [K in keyof C]: ModuleErrorCode };
+}
+
+/** The entry of a catalog code or of a module's code; undefined for any other string. */
+export function errorEntryOf(code: string): ErrorEntry | undefined {
+  return Object.hasOwn(errorCatalog, code) ? errorCatalog[code as ErrorCode] : moduleCodes.get(code);
+}

@@ -1,4 +1,4 @@
-import { type ErrorCode, errorCatalog } from "./error-catalog.js";
+import { type ErrorCode, type ModuleErrorCode, errorEntryOf } from "./error-catalog.js";
 
 /** One item of `details`: a field (dot path) and what is wrong with it. */
 export interface ErrorDetail {
@@ -12,16 +12,16 @@ export interface ErrorDetail {
  * from the code, never chosen where it is thrown.
  */
 export class KithError extends Error {
-  readonly code: ErrorCode;
+  readonly code: ErrorCode | ModuleErrorCode;
   readonly details: readonly ErrorDetail[] | undefined;
   /** Seconds a client should wait (rate limits). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(
-    code: ErrorCode,
+    code: ErrorCode | ModuleErrorCode,
     options: { message?: string; details?: readonly ErrorDetail[]; retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
-    super(options.message ?? errorCatalog[code].message, { cause: options.cause });
+    super(options.message ?? (errorEntryOf(code)?.message ?? code), { cause: options.cause });
     this.name = "KithError";
     this.code = code;
     this.details = options.details;
@@ -33,9 +33,9 @@ export class KithError extends Error {
 export function isKithError(value: unknown): value is KithError {
   if (typeof value !== "object" || value === null) return false;
   const code = (value as { code?: unknown }).code;
-  return typeof code === "string" && Object.hasOwn(errorCatalog, code);
+  return typeof code === "string" && errorEntryOf(code) !== undefined;
 }
 
-export function statusOf(code: ErrorCode): number {
-  return errorCatalog[code].status;
+export function statusOf(code: ErrorCode | ModuleErrorCode): number {
+  return errorEntryOf(code)?.status ?? 500;
 }

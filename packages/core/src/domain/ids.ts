@@ -58,6 +58,38 @@ export const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
 
+declare const moduleIdKind: unique symbol;
+/** A kind of id a feature module declared with `defineIdKinds`; only that function makes one. */
+export type ModuleIdKind = string & { readonly [moduleIdKind]: true };
+
+const modulePrefixes = new Map<string, string>();
+
+/**
+ * Declares the kinds of id a feature module makes, each with its two-letter
+ * prefix (`{ guestbookEntry: "gb" }`). A prefix the core or another module
+ * already uses for another kind is refused: an id's prefix names one kind.
+ */
+export function defineIdKinds<const K extends Record<string, string>>(kinds: K): { readonly [N in keyof K]: ModuleIdKind } {
+  const declared: Record<string, ModuleIdKind> = {};
+  const corePrefixes = new Set<string>(Object.values(ID_PREFIXES));
+  for (const [kind, prefix] of Object.entries(kinds)) {
+    if (!/^[a-z]{2}$/.test(prefix)) throw new Error(`Id prefix ${prefix} is not two letters a-z`);
+    const known = Object.hasOwn(ID_PREFIXES, kind) ? ID_PREFIXES[kind as IdKind] : modulePrefixes.get(kind);
+    const taken = corePrefixes.has(prefix) || [...modulePrefixes].some(([other, used]) => used === prefix && other !== kind);
+    if ((known !== undefined && known !== prefix) || (known === undefined && taken)) throw new Error(`Id kind ${kind} (${prefix}) clashes with a declared one`);
+    modulePrefixes.set(kind, prefix);
+    declared[kind] = kind as ModuleIdKind;
+  }
+  return declared as { readonly [N in keyof K]: ModuleIdKind };
+}
+
+/** The prefix of a core kind or of a module's. */
+export function prefixOf(kind: IdKind | ModuleIdKind): string {
+  const prefix = Object.hasOwn(ID_PREFIXES, kind) ? ID_PREFIXES[kind as IdKind] : modulePrefixes.get(kind);
+  if (prefix === undefined) throw new RangeError(`Unknown id kind ${kind}`);
+  return prefix;
+}
+
 const ID_PATTERN = new RegExp(`^([a-z]{2})_[${ALPHABET}]{${TIME_LENGTH + RANDOM_LENGTH}}$`);
 
 export function encodeTime(ms: number): string {
@@ -92,15 +124,15 @@ export function incrementBase32(value: string): string {
   throw new RangeError("Random part overflowed within one millisecond");
 }
 
-export function isId(value: string, kind?: IdKind): boolean {
+export function isId(value: string, kind?: IdKind | ModuleIdKind): boolean {
   const match = ID_PATTERN.exec(value);
   if (!match) return false;
-  return kind === undefined || match[1] === ID_PREFIXES[kind];
+  return kind === undefined || match[1] === prefixOf(kind);
 }
 
 /** The smallest id of a kind created at or after `ms`: a cursor for "since this time". */
-export function lowestIdAt(kind: IdKind, ms: number): string {
-  return `${ID_PREFIXES[kind]}_${encodeTime(ms)}${"0".repeat(RANDOM_LENGTH)}`;
+export function lowestIdAt(kind: IdKind | ModuleIdKind, ms: number): string {
+  return `${prefixOf(kind)}_${encodeTime(ms)}${"0".repeat(RANDOM_LENGTH)}`;
 }
 
 /** The creation time encoded in an id. */

@@ -12,7 +12,7 @@ import { FedifyMessageQueue } from "./fedify-message-queue.js";
 import { InboxAddresses } from "./inbox-addresses.js";
 import { InboxSender } from "./inbox-sender.js";
 import type { SentFollow } from "./follow-outbox.js";
-import type { KithFederation } from "./kith-federation.js";
+import type { KithFederation, KithFederationOptions } from "./kith-federation.js";
 import { pruneExpiredEntries } from "./kv-pruning.js";
 import { FEDERATION_JOB_QUEUES, type FederationJobQueue } from "./queue-names.js";
 import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
@@ -98,6 +98,8 @@ export interface DeferredFederation {
 export interface DeferredFederationOptions {
   readonly deps: ServiceDeps;
   readonly services: KithServices;
+  /** Sets the feature modules' inbox listeners beside the core's. */
+  readonly listen?: KithFederationOptions["listen"];
   /** Overrides the outgoing fetch (tests). */
   readonly fetch?: SafeFetch;
 }
@@ -149,7 +151,7 @@ export function createDeferredFederation(options: DeferredFederationOptions): De
   function load(): Promise<KithFederation> {
     building ??= import("./kith-federation.js")
       .then(({ createKithFederation }) => {
-        built = createKithFederation({ deps, services, parts, events: outgoingEvents });
+        built = createKithFederation({ deps, services, parts, events: outgoingEvents, ...(options.listen && { listen: options.listen }) });
         return built;
       })
       .catch((error: unknown) => {

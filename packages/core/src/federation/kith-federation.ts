@@ -1,4 +1,4 @@
-import { type Context, type Federation, type RequestContext, createFederation } from "@fedify/fedify";
+import { type Context, type Federation, type InboxListenerSetters, type RequestContext, createFederation } from "@fedify/fedify";
 import { type Activity, type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
 import type { FallbackHandler } from "../api/fetch-handler.js";
 import { getLogger } from "../logging.js";
@@ -106,6 +106,8 @@ export interface KithFederationOptions {
   readonly parts?: FederationParts;
   /** The bus the outgoing side listens on. @default services.events */
   readonly events?: DomainEvents;
+  /** Sets the feature modules' inbox listeners, after the core's. */
+  readonly listen?: (inbox: InboxListenerSetters<FederationContextData>) => void;
 }
 
 const PAGE_SIZE = 40;
@@ -222,6 +224,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   listenForFollows(inbox, { deps, services, actors, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
   listenForPosts(inbox, { deps, services, actors, kv });
+  options.listen?.(inbox);
 
   federation
     .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {

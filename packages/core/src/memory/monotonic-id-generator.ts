@@ -1,4 +1,4 @@
-import { ID_PREFIXES, type IdKind, encodeRandom, encodeTime, incrementBase32 } from "../domain/ids.js";
+import { type IdKind, type ModuleIdKind, encodeRandom, encodeTime, incrementBase32, prefixOf } from "../domain/ids.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Random } from "../ports/random.js";
@@ -16,7 +16,7 @@ export class MonotonicIdGenerator implements IdGenerator {
     private readonly random: Random,
   ) {}
 
-  next(kind: IdKind): string {
+  next(kind: IdKind | ModuleIdKind): string {
     const now = this.clock.now().getTime();
     if (now > this.#lastTime) {
       this.#lastTime = now;
@@ -24,6 +24,6 @@ export class MonotonicIdGenerator implements IdGenerator {
     } else {
       this.#lastRandom = incrementBase32(this.#lastRandom);
     }
-    return `${ID_PREFIXES[kind]}_${encodeTime(this.#lastTime)}${this.#lastRandom}`;
+    return `${prefixOf(kind)}_${encodeTime(this.#lastTime)}${this.#lastRandom}`;
   }
 }

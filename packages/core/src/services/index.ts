@@ -13,7 +13,6 @@ import { FederationMonitor } from "./federation-monitoring/federation-monitor.js
 import { DomainEvents } from "./events/domain-events.js";
 import { FilterService } from "./filters/filter-service.js";
 import { CustomEmojiService } from "./custom-emojis/custom-emoji-service.js";
-import { PreferencesService } from "./preferences/preferences-service.js";
 import { SearchService } from "./search/search-service.js";
 import { InstanceActivityService } from "./trends/instance-activity-service.js";
 import { SuggestionService } from "./trends/suggestion-service.js";
@@ -74,8 +73,6 @@ export interface KithServices {
   readonly search: SearchService;
   /** Mastodon's streaming API (WebSocket and server-sent events) over the pubsub port. */
   readonly streaming: StreamingService;
-  /** Posting defaults and reading preferences (`/api/v1/preferences`). */
-  readonly preferences: PreferencesService;
   /** This server's custom emojis. */
   readonly customEmojis: CustomEmojiService;
   /** Trending hashtags and posts from recent activity. */
@@ -196,7 +193,6 @@ export function createServices(deps: ServiceDeps): KithServices {
     filters,
     tags,
     search: new SearchService(deps, statusViews, accountViews, tags, searchEntries, remoteAccounts),
-    preferences: new PreferencesService(deps),
     customEmojis: new CustomEmojiService(deps, media),
     trends: new TrendsService(deps, tags, statusViews, filters),
     suggestions: new SuggestionService(deps, accountViews),

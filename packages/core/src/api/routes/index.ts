@@ -20,7 +20,6 @@ import { filterRoutes } from "./filters.js";
 import { announcementRoutes } from "./announcements.js";
 import { customEmojiRoutes } from "./custom-emojis.js";
 import { instanceActivityRoutes } from "./instance-activity.js";
-import { preferenceRoutes } from "./preferences.js";
 import { searchRoutes } from "./search.js";
 import { remoteUserRoutes } from "./remote-users.js";
 import { suggestionRoutes } from "./suggestions.js";
@@ -49,8 +48,8 @@ import { markerRoutes } from "./markers.js";
 import { notificationRoutes } from "./notifications.js";
 import { timelineRoutes } from "./timelines.js";
 
-/** The route table: every endpoint of the server, each declared once. */
-export const routeTable: readonly AnyRoute[] = [
+/** The endpoints of the social core, each declared once; the feature modules bring the rest. */
+const coreRoutes: readonly AnyRoute[] = [
   ...healthRoutes,
   ...instanceRoutes,
   ...accountRoutes,
@@ -82,7 +81,6 @@ export const routeTable: readonly AnyRoute[] = [
   ...filterRoutes,
   ...searchRoutes,
   ...remoteUserRoutes,
-  ...preferenceRoutes,
   ...customEmojiRoutes,
   ...trendRoutes,
   ...suggestionRoutes,
@@ -99,5 +97,10 @@ export const routeTable: readonly AnyRoute[] = [
   ...pollRoutes,
   ...bookmarkFavouriteRoutes,
   ...accountStatusRoutes,
-  ...referenceRoutes(() => routeTable),
 ];
+
+/** The route table of a server: the core's endpoints, the modules' (`moduleRoutes`), and the reference that lists them all. */
+export function serverRoutes(moduleRoutes: readonly AnyRoute[]): readonly AnyRoute[] {
+  const table: readonly AnyRoute[] = [...coreRoutes, ...moduleRoutes, ...referenceRoutes(() => table)];
+  return table;
+}

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { errorCatalog } from "../../domain/error-catalog.js";
-import { KithError, isKithError } from "../../domain/errors.js";
+import { KithError, isKithError, statusOf } from "../../domain/errors.js";
 import { anyToken, authenticated, publicAccess } from "../access.js";
 import { PAGE_HEADERS, messagePage } from "../oauth-pages.js";
 import { Reply } from "../reply.js";
@@ -50,7 +49,7 @@ function mastodonValidationReply(error: KithError): Reply {
     entries.push({ error: detail.code ?? "ERR_INVALID", description: detail.message });
     details[field] = entries;
   }
-  return Reply.json({ error: error.message, code: error.code, details }, { status: errorCatalog[error.code].status });
+  return Reply.json({ error: error.message, code: error.code, details }, { status: statusOf(error.code) });
 }
 
 function htmlPage(title: string, message: string, status: number): Reply {
@@ -112,7 +111,7 @@ export const registrationRoutes = [
         return htmlPage("Email address confirmed", `Thank you, ${account.username}: your email address is confirmed.`, 200);
       } catch (error) {
         if (isKithError(error) && error.code === "registration.confirmation_invalid") {
-          return htmlPage("Confirmation failed", error.message, errorCatalog[error.code].status);
+          return htmlPage("Confirmation failed", error.message, statusOf(error.code));
         }
         throw error;
       }

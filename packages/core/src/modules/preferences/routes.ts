@@ -1,7 +1,10 @@
 import { z } from "zod";
+import { authenticated } from "../../api/access.js";
 import { KithError } from "../../domain/errors.js";
-import { authenticated } from "../access.js";
-import { route } from "../route.js";
+import { moduleRoute } from "../module.js";
+import type { PreferencesService } from "./preferences-service.js";
+
+const route = moduleRoute<PreferencesService>();
 
 const PreferencesJson = z.object({
   "posting:default:visibility": z.enum(["public", "unlisted", "private", "direct"]),
@@ -22,9 +25,9 @@ export const preferenceRoutes = [
     access: authenticated,
     scopes: ["read:accounts"],
     response: PreferencesJson,
-    handler: async ({ caller, services }) => {
+    handler: async ({ caller, module }) => {
       if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
-      return services.preferences.get(caller.accountId);
+      return module.get(caller.accountId);
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import { KithError } from "../../domain/errors.js";
 import { toBool } from "../../storage/schema.js";
-import type { ServiceDeps } from "../deps.js";
+import type { PreferencesStore } from "./preferences-store.js";
 
 /** Mastodon's Preferences entity: the user's posting defaults and reading preferences, keyed as Mastodon keys them. */
 export interface PreferencesEntity {
@@ -18,14 +18,10 @@ const EXPAND_MEDIA = new Set(["default", "show_all", "hide_all"]);
 
 /** The preferences clients read on start (`GET /api/v1/preferences`), from the user's row. */
 export class PreferencesService {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage">) {}
+  constructor(private readonly store: PreferencesStore) {}
 
   async get(accountId: string): Promise<PreferencesEntity> {
-    const row = await this.deps.storage.db
-      .selectFrom("users")
-      .select(["default_visibility", "default_sensitive", "default_language", "expand_media", "expand_spoilers"])
-      .where("account_id", "=", accountId)
-      .executeTakeFirst();
+    const row = await this.store.find(accountId);
     if (!row) throw new KithError("account.not_found");
     return {
       "posting:default:visibility": (VISIBILITIES.has(row.default_visibility)

@@ -1,0 +1,19 @@
+import type { AnyRoute } from "../api/route.js";
+import { serverRoutes } from "../api/routes/index.js";
+import { routesOfModules } from "./composed-modules.js";
+import type { KithModule } from "./module.js";
+import { preferencesModule } from "./preferences/index.js";
+
+/**
+ * The feature modules a server has unless told otherwise, in the order they
+ * are composed. An embedder passes its own list to `createKith` to leave
+ * optional ones out or add its own after them.
+ */
+export const defaultModules: readonly KithModule<string, unknown>[] = [preferencesModule];
+
+/**
+ * Every endpoint of a server with the default modules, as data: what the
+ * reference and the route-walking tests read. An instance serves its own
+ * table (`kith.routes`), bound to its modules.
+ */
+export const routeTable: readonly AnyRoute[] = serverRoutes(routesOfModules(defaultModules));
