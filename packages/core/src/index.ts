@@ -70,15 +70,15 @@ export {
   type AccountAction,
 } from "./services/admin/admin-account-service.js";
 
-export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./api/route.js";
-export * from "./api/access.js";
-export { Reply } from "./api/reply.js";
-export { createFetchHandler, type FetchHandler, type FallbackHandler, type RequestInfo } from "./api/fetch-handler.js";
-export { errorToResponse } from "./api/error-response.js";
+export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./platform/http/route.js";
+export * from "./platform/http/access.js";
+export { Reply } from "./platform/http/reply.js";
+export { createFetchHandler, type FetchHandler, type FallbackHandler, type RequestInfo } from "./platform/http/fetch-handler.js";
+export { errorToResponse } from "./platform/http/error-response.js";
 export { routeTable } from "./api/routes/index.js";
-export { buildOpenApiDocument } from "./api/openapi.js";
-export * from "./api/pagination.js";
-export { expandRailsParams } from "./api/rails-params.js";
+export { buildOpenApiDocument } from "./platform/http/openapi.js";
+export * from "./platform/http/pagination.js";
+export { expandRailsParams } from "./platform/http/rails-params.js";
 
 export { systemClock, FakeClock } from "./memory/system-clock.js";
 export { systemRandom } from "./memory/system-random.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
-import { authenticated } from "../access.js";
-import { route } from "../route.js";
+import { authenticated } from "../../platform/http/access.js";
+import { route } from "../../platform/http/route.js";
 
 const PreferencesJson = z.object({
   "posting:default:visibility": z.enum(["public", "unlisted", "private", "direct"]),

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { errorCatalog } from "../../domain/error-catalog.js";
 import { KithError, isKithError } from "../../domain/errors.js";
-import { anyToken, authenticated, publicAccess } from "../access.js";
+import { anyToken, authenticated, publicAccess } from "../../platform/http/access.js";
 import { PAGE_HEADERS, messagePage } from "../oauth-pages.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /** Mastodon's Token entity, as `POST /api/v1/accounts` answers it. */
 const TokenJson = z.object({

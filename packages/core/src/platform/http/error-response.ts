@@ -1,6 +1,6 @@
-import { errorCatalog } from "../domain/error-catalog.js";
-import { isKithError } from "../domain/errors.js";
-import { getLogger } from "../logging.js";
+import { errorCatalog } from "../../domain/error-catalog.js";
+import { isKithError } from "../../domain/errors.js";
+import { getLogger } from "../../logging.js";
 
 const logger = getLogger(["http"]);
 

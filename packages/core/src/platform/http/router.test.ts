@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { publicAccess } from "./access.js";
 import { type AnyRoute, type HttpMethod, route } from "./route.js";
 import { Router } from "./router.js";
-import { routeTable } from "./routes/index.js";
+import { routeTable } from "../../api/routes/index.js";
 
 function fake(method: HttpMethod, path: string): AnyRoute {
   return route({ method, path, summary: `${method} ${path}`, access: publicAccess, handler: () => null });

@@ -1,4 +1,4 @@
-import { type PermissionRule, describeRule } from "../domain/permissions.js";
+import { type PermissionRule, describeRule } from "../../domain/permissions.js";
 
 /** Where a route finds the group whose scoped roles also count. */
 export interface GroupSelector {

@@ -1,7 +1,7 @@
-import type { Caller } from "../domain/caller.js";
-import { KithError } from "../domain/errors.js";
-import { ruleHolds } from "../domain/permissions.js";
-import { scopesAllow } from "../domain/scopes.js";
+import type { Caller } from "../../domain/caller.js";
+import { KithError } from "../../domain/errors.js";
+import { ruleHolds } from "../../domain/permissions.js";
+import { scopesAllow } from "../../domain/scopes.js";
 import type { Access, GroupSelector } from "./access.js";
 
 export interface AccessInputs {

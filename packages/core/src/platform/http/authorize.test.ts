@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type AppCaller, GUEST, type UserCaller } from "../domain/caller.js";
-import { KithError } from "../domain/errors.js";
-import { type Grant, any } from "../domain/permissions.js";
+import { type AppCaller, GUEST, type UserCaller } from "../../domain/caller.js";
+import { KithError } from "../../domain/errors.js";
+import { type Grant, any } from "../../domain/permissions.js";
 import {
   type Access,
   authenticated,

@@ -1,4 +1,4 @@
-import { KithError } from "../domain/errors.js";
+import { KithError } from "../../domain/errors.js";
 
 /**
  * How deeply a request's parameters may nest (brackets of a form key, arrays

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type ErrorDetail, KithError } from "../domain/errors.js";
+import { type ErrorDetail, KithError } from "../../domain/errors.js";
 
 /** Issue codes that mean "the value is well-formed but not acceptable" (422), as opposed to "malformed" (400). */
 const INVALID_VALUE_CODES = new Set(["too_small", "too_big", "invalid_format", "invalid_value", "custom", "not_multiple_of"]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { errorCatalog } from "../domain/error-catalog.js";
-import { KithError } from "../domain/errors.js";
+import { errorCatalog } from "../../domain/error-catalog.js";
+import { KithError } from "../../domain/errors.js";
 import { errorToResponse } from "./error-response.js";
 
 const request = new Request("https://kith.test/api/v1/things");

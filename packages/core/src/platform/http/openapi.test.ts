@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { any } from "../domain/permissions.js";
+import { any } from "../../domain/permissions.js";
 import { authenticated, permission, publicAccess, signedOut } from "./access.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { type AnyRoute, route } from "./route.js";

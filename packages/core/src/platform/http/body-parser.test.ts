@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KithError } from "../domain/errors.js";
+import { KithError } from "../../domain/errors.js";
 import { parseBody, parseQuery, readLimited } from "./body-parser.js";
 
 const LIMIT = 1_000;

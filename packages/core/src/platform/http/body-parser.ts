@@ -1,4 +1,4 @@
-import { KithError, isKithError } from "../domain/errors.js";
+import { KithError, isKithError } from "../../domain/errors.js";
 import { assertNestingWithinBound } from "./nesting-depth.js";
 import { expandRailsParams } from "./rails-params.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { KithError } from "../domain/errors.js";
+import { KithError } from "../../domain/errors.js";
 import { validate } from "./validation.js";
 
 /** The Kith error a call throws. */

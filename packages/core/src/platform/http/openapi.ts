@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorCatalog } from "../domain/error-catalog.js";
+import { errorCatalog } from "../../domain/error-catalog.js";
 import { describeAccess, requiresCredentials } from "./access.js";
 import type { AnyRoute } from "./route.js";
 

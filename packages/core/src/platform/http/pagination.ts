@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageRequest } from "../domain/page.js";
+import type { PageRequest } from "../../domain/page.js";
 import { Reply } from "./reply.js";
 import { zInt } from "./schemas.js";
 
