@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Logger } from "../logging.js";
+import type { Logger } from "../../logging.js";
 import { AttemptFailures, type FailedAttempt } from "./attempt-failures.js";
 
 /** A logger that keeps its lines, by level. */

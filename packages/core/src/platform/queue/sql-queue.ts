@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { KithError } from "../domain/errors.js";
-import { getLogger } from "../logging.js";
-import type { Clock } from "../ports/clock.js";
-import type { IdGenerator } from "../ports/ids.js";
+import { KithError } from "../../domain/errors.js";
+import { getLogger } from "../../logging.js";
+import type { Clock } from "../../ports/clock.js";
+import type { IdGenerator } from "../../ports/ids.js";
 import type {
   DailyJobStats,
   EnqueueOptions,
@@ -20,8 +20,8 @@ import type {
   QueueConfigChanges,
   RepeatingJob,
   WorkerProcess,
-} from "../ports/queue.js";
-import type { Storage } from "../ports/storage.js";
+} from "../../ports/queue.js";
+import type { Storage } from "../../ports/storage.js";
 import { AttemptFailures } from "./attempt-failures.js";
 import { DEFAULT_BACKOFF } from "./backoff.js";
 import { ProcessHeartbeat, liveProcesses } from "./heartbeat.js";

@@ -1,4 +1,4 @@
-import type { BackoffOptions } from "../ports/queue.js";
+import type { BackoffOptions } from "../../ports/queue.js";
 
 export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 1_000, maxMs: 3_600_000 };
 

@@ -1,4 +1,4 @@
-import { getLogger } from "../logging.js";
+import { getLogger } from "../../logging.js";
 
 export interface RepeatingTaskOptions {
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock } from "../memory/system-clock.js";
-import { sleep } from "../testing/eventually.js";
+import { FakeClock } from "../../memory/system-clock.js";
+import { sleep } from "../../testing/eventually.js";
 import { isDeduplicationConflict, parsePayload, serializePayload, toJobRecord } from "./job-rows.js";
 import { FailureReporter } from "./poll-errors.js";
 import { RepeatingTask } from "./repeating-task.js";

@@ -9,11 +9,11 @@ import type {
   StorageCapabilities,
   StorageInfo,
   TransactionOptions,
-} from "../ports/storage.js";
+} from "../../ports/storage.js";
 import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
 import { registerStorageHandle } from "./storage-handles.js";
-import { applyMigrations } from "./migrator.js";
-import type { Database, OneTimeSecretRow } from "./schema.js";
+import { applyMigrations } from "../../storage/migrator.js";
+import type { Database, OneTimeSecretRow } from "../../storage/schema.js";
 
 /**
  * What every SQL adapter shares once it has a Kysely database: transactions,

@@ -1,5 +1,5 @@
-import { BoundedMap } from "../bounded-map.js";
-import type { Logger } from "../logging.js";
+import { BoundedMap } from "../../bounded-map.js";
+import type { Logger } from "../../logging.js";
 
 /** How often a failure that goes on is logged again, with how many times it happened meanwhile. */
 const REPEAT_MS = 5 * 60_000;

@@ -1,5 +1,5 @@
-import { KithError, isKithError } from "../domain/errors.js";
-import type { Storage } from "../ports/storage.js";
+import { KithError, isKithError } from "../../domain/errors.js";
+import type { Storage } from "../../ports/storage.js";
 
 /**
  * How long a job that could not run yet waits before it is taken up again. Short: what it waits for (a part of this

@@ -1,5 +1,5 @@
 import { type Expression, type SelectQueryBuilder, sql } from "kysely";
-import type { PageRequest } from "../domain/page.js";
+import type { PageRequest } from "../../domain/page.js";
 import { literalLimit } from "./literal-limit.js";
 
 /**

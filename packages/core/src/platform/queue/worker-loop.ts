@@ -1,10 +1,10 @@
 import PQueue from "p-queue";
-import { isKithError } from "../domain/errors.js";
-import type { Logger } from "../logging.js";
-import type { Clock } from "../ports/clock.js";
-import type { JobHandler, QueueConfig } from "../ports/queue.js";
-import type { Storage } from "../ports/storage.js";
-import type { JobRow } from "../storage/schema.js";
+import { isKithError } from "../../domain/errors.js";
+import type { Logger } from "../../logging.js";
+import type { Clock } from "../../ports/clock.js";
+import type { JobHandler, QueueConfig } from "../../ports/queue.js";
+import type { Storage } from "../../ports/storage.js";
+import type { JobRow } from "../../storage/schema.js";
 import { AttemptFailures } from "./attempt-failures.js";
 import { backoffDelayMs } from "./backoff.js";
 import { describeError, errorMessageOf, parsePayload } from "./job-rows.js";

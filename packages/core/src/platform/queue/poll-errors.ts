@@ -1,4 +1,4 @@
-import type { Logger } from "../logging.js";
+import type { Logger } from "../../logging.js";
 
 /** How often a failure that goes on is logged again. */
 const REPEAT_MS = 30_000;

@@ -1,4 +1,4 @@
-import type { JobStatus } from "../ports/queue.js";
+import type { JobStatus } from "../../ports/queue.js";
 
 /** The state a job row keeps; the API's finer statuses derive from it. */
 export type StoredJobState = "waiting" | "active" | "finished" | "failed" | "dlq";
