@@ -11,7 +11,7 @@ import {
 } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeIfPostgres } from "../support/real-servers.js";
-import { type QueueStore, endJob, finishJob } from "../../packages/core/src/queue/job-transitions.js";
+import { type QueueStore, endJob, finishJob } from "../../packages/core/src/platform/queue/job-transitions.js";
 import { StatementCounter, countedStorage } from "../support/statement-counter.js";
 import { type TestDatabase, postgresDatabase, sqliteMemoryDatabase } from "./engines.js";
 

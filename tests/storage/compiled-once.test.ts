@@ -1,6 +1,6 @@
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compiledOnce } from "../../packages/core/src/storage/compiled-once.js";
+import { compiledOnce } from "../../packages/core/src/platform/storage/compiled-once.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
 /** A statement built once per shape must run with each call's own values, never the first call's. */

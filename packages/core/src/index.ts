@@ -23,10 +23,10 @@ export { rowVersionsMigration } from "./storage/migrations/0020-row-versions.js"
 export { searchMergesMigration } from "./storage/migrations/0021-search-merges.js";
 export { localFollowersMigration } from "./storage/migrations/0022-local-followers.js";
 export { deferredSearchEntriesMigration } from "./storage/migrations/0023-deferred-search-entries.js";
-export { fetchIdPage } from "./storage/paginate-by-id.js";
+export { fetchIdPage } from "./platform/storage/paginate-by-id.js";
 export { applyMigrations } from "./storage/migrator.js";
-export { consumeOnceByUpdate, incrementCounterByUpsert } from "./storage/atomic-statements.js";
-export { KyselyStorage } from "./storage/kysely-storage.js";
+export { consumeOnceByUpdate, incrementCounterByUpsert } from "./platform/storage/atomic-statements.js";
+export { KyselyStorage } from "./platform/storage/kysely-storage.js";
 
 export * from "./domain/ids.js";
 export * from "./domain/errors.js";
@@ -71,11 +71,11 @@ export {
   type AccountAction,
 } from "./services/admin/admin-account-service.js";
 
-export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./api/route.js";
-export * from "./api/access.js";
-export { Reply } from "./api/reply.js";
-export { createFetchHandler, type FetchHandler, type FallbackHandler, type RequestInfo } from "./api/fetch-handler.js";
-export { errorToResponse } from "./api/error-response.js";
+export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./platform/http/route.js";
+export * from "./platform/http/access.js";
+export { Reply } from "./platform/http/reply.js";
+export { createFetchHandler, type FetchHandler, type FallbackHandler, type RequestInfo } from "./platform/http/fetch-handler.js";
+export { errorToResponse } from "./platform/http/error-response.js";
 export { routeTable, defaultModules } from "./modules/default-modules.js";
 export {
   defineModule,
@@ -87,9 +87,9 @@ export {
   type ModuleRouteDefinition,
 } from "./modules/module.js";
 export { preferencesModule } from "./modules/preferences/index.js";
-export { buildOpenApiDocument } from "./api/openapi.js";
-export * from "./api/pagination.js";
-export { expandRailsParams } from "./api/rails-params.js";
+export { buildOpenApiDocument } from "./platform/http/openapi.js";
+export * from "./platform/http/pagination.js";
+export { expandRailsParams } from "./platform/http/rails-params.js";
 
 export { systemClock, FakeClock } from "./memory/system-clock.js";
 export { systemRandom } from "./memory/system-random.js";
@@ -99,10 +99,10 @@ export { BoundedMap } from "./bounded-map.js";
 export { PendingWork } from "./pending-work.js";
 export { MonotonicIdGenerator } from "./memory/monotonic-id-generator.js";
 export { MemoryQueue, type MemoryQueueOptions, backoffDelayMs } from "./memory/memory-queue.js";
-export { SqlQueue, type SqlQueueOptions } from "./queue/sql-queue.js";
-export { NOT_READY_DELAY_MS, cannotRunYet, jobNotReady } from "./queue/not-ready.js";
-export { AttemptFailures, type FailedAttempt } from "./queue/attempt-failures.js";
-export { errorMessageOf } from "./queue/job-rows.js";
+export { SqlQueue, type SqlQueueOptions } from "./platform/queue/sql-queue.js";
+export { NOT_READY_DELAY_MS, cannotRunYet, jobNotReady } from "./platform/queue/not-ready.js";
+export { AttemptFailures, type FailedAttempt } from "./platform/queue/attempt-failures.js";
+export { errorMessageOf } from "./platform/queue/job-rows.js";
 export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation/fedify-message-queue.js";
 export {
   OutgoingFetchError,

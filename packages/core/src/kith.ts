@@ -1,5 +1,5 @@
-import { type FallbackHandler, type FetchHandler, createFetchHandler } from "./api/fetch-handler.js";
-import type { AnyRoute } from "./api/route.js";
+import { type FallbackHandler, type FetchHandler, createFetchHandler } from "./platform/http/fetch-handler.js";
+import type { AnyRoute } from "./platform/http/route.js";
 import { serverRoutes } from "./api/routes/index.js";
 import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
 import { type DeferredFederation, createDeferredFederation } from "./federation/deferred-federation.js";

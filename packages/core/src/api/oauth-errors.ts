@@ -1,5 +1,5 @@
 import { isOAuthError } from "../services/oauth/oauth-error.js";
-import type { HandlerResult } from "./reply.js";
+import type { HandlerResult } from "../platform/http/reply.js";
 
 /** Token responses and errors must not be cached (RFC 6749 §5.1). */
 export const NO_STORE: Readonly<Record<string, string>> = { "cache-control": "no-store", pragma: "no-cache" };

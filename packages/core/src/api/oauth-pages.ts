@@ -1,5 +1,5 @@
 import type { AuthorizationRequest } from "../services/oauth/oauth-service.js";
-import { escapeHtml } from "./html.js";
+import { escapeHtml } from "../platform/http/html.js";
 
 /**
  * The HTML of the authorize page: sign-in and consent in one form, with no

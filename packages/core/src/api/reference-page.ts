@@ -1,4 +1,4 @@
-import { escapeHtml } from "./html.js";
+import { escapeHtml } from "../platform/http/html.js";
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import type { Message } from "@fedify/fedify";
 import type { Object as APObject } from "@fedify/fedify/vocab";
-import type { FallbackHandler } from "../api/fetch-handler.js";
+import type { FallbackHandler } from "../platform/http/fetch-handler.js";
 import type { HandlerOptions } from "../ports/queue.js";
-import { jobNotReady } from "../queue/not-ready.js";
+import { jobNotReady } from "../platform/queue/not-ready.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { type DomainEvent, type DomainEventType, DomainEvents } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";

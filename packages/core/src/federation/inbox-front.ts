@@ -1,6 +1,6 @@
 import type { DocumentLoader, Federation, InboxContext, RequestContext } from "@fedify/fedify";
 import type { Activity } from "@fedify/fedify/vocab";
-import { bufferedResponse } from "../api/buffered-response.js";
+import { bufferedResponse } from "../platform/http/buffered-response.js";
 import { getLogger } from "../logging.js";
 import { type ActivityReaderContext, readActivity } from "./activity-reader.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";

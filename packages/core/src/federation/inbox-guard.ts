@@ -1,5 +1,5 @@
-import { errorToResponse } from "../api/error-response.js";
-import { readLimited } from "../api/body-parser.js";
+import { errorToResponse } from "../platform/http/error-response.js";
+import { readLimited } from "../platform/http/body-parser.js";
 import { KithError } from "../domain/errors.js";
 import { getLogger } from "../logging.js";
 import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";

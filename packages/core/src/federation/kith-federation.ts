@@ -1,6 +1,6 @@
 import { type Context, type Federation, type InboxListenerSetters, type RequestContext, createFederation } from "@fedify/fedify";
 import { type Activity, type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
-import type { FallbackHandler } from "../api/fetch-handler.js";
+import type { FallbackHandler } from "../platform/http/fetch-handler.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { DomainEvents } from "../services/events/domain-events.js";

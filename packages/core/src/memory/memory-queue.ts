@@ -22,11 +22,11 @@ import type {
   RepeatingJob,
   WorkerProcess,
 } from "../ports/queue.js";
-import { backoffDelayMs } from "../queue/backoff.js";
-import { type StoredJobState, emptyJobCounts, jobStatusOf } from "../queue/job-status.js";
-import { NOT_READY_DELAY_MS, cannotRunYet } from "../queue/not-ready.js";
+import { backoffDelayMs } from "../platform/queue/backoff.js";
+import { type StoredJobState, emptyJobCounts, jobStatusOf } from "../platform/queue/job-status.js";
+import { NOT_READY_DELAY_MS, cannotRunYet } from "../platform/queue/not-ready.js";
 
-export { backoffDelayMs } from "../queue/backoff.js";
+export { backoffDelayMs } from "../platform/queue/backoff.js";
 
 const DAY_MS = 86_400_000;
 /** Retries after the first attempt when neither the job nor the queue's handler says. */

@@ -5,7 +5,7 @@ import { defineIdKinds, isId, prefixOf } from "../domain/ids.js";
 import { checkModuleOrder, composeModules, migrationsWithModules, routesOfModules } from "./composed-modules.js";
 import type { ModuleContext } from "./module.js";
 import { defineModule, moduleRoute } from "./module.js";
-import { publicAccess } from "../api/access.js";
+import { publicAccess } from "../platform/http/access.js";
 
 const base = defineModule({ name: "base", services: () => ({ answer: 42 }) });
 const dependent = defineModule({ name: "dependent", requires: [base], services: ({ use }) => ({ doubled: use(base).answer * 2 }) });

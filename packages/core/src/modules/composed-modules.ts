@@ -1,5 +1,5 @@
 import type { InboxListenerSetters } from "@fedify/fedify";
-import type { AnyRoute } from "../api/route.js";
+import type { AnyRoute } from "../platform/http/route.js";
 import type { FederationContextData } from "../federation/kith-federation.js";
 import type { MigrationSpec } from "../storage/migrations/ddl.js";
 import type { AnyModuleRoute, KithModule, ModuleContext } from "./module.js";

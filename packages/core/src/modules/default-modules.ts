@@ -1,4 +1,4 @@
-import type { AnyRoute } from "../api/route.js";
+import type { AnyRoute } from "../platform/http/route.js";
 import { serverRoutes } from "../api/routes/index.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";

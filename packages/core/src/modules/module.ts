@@ -1,5 +1,5 @@
 import type { InboxListenerSetters } from "@fedify/fedify";
-import type { HandlerContext, RouteDefinition } from "../api/route.js";
+import type { HandlerContext, RouteDefinition } from "../platform/http/route.js";
 import type { FederationContextData } from "../federation/kith-federation.js";
 import type { HandlerOptions, JobHandler } from "../ports/queue.js";
 import type { ServiceDeps } from "../services/deps.js";

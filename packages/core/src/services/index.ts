@@ -48,7 +48,7 @@ import { PendingPostReactions } from "./statuses/pending-post-reactions.js";
 import { DeferredSearchEntries } from "./search/deferred-search-entries.js";
 import { StatusService } from "./statuses/status-service.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
-import { BatchedWrites } from "../storage/batched-writes.js";
+import { BatchedWrites } from "../platform/storage/batched-writes.js";
 
 /** Every service of a Kith instance; routes, federation listeners and the CLI all call these. */
 export interface KithServices {

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { StoredJobState } from "../queue/job-status.js";
+import type { StoredJobState } from "../platform/queue/job-status.js";
 
 /**
  * The database schema as Kysely sees it, shared by every SQL adapter.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KithError, isKithError } from "../domain/errors.js";
-import { jobNotReady } from "../queue/not-ready.js";
+import { jobNotReady } from "../platform/queue/not-ready.js";
 import type { Queue } from "../ports/queue.js";
 import { eventually, sleep } from "./eventually.js";
 

@@ -4,8 +4,8 @@ import { KithError } from "../../domain/errors.js";
 import type { AccountPage } from "../../services/relationships/relationship-service.js";
 import type { KithServices } from "../../services/index.js";
 import type { AccountEntity } from "../entities/account.js";
-import { idPageLinks } from "../pagination.js";
-import { Reply } from "../reply.js";
+import { idPageLinks } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
 
 /** Shared pieces of the profile and relationship routes. */
 

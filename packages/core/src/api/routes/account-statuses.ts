@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { publicAccess } from "../access.js";
+import { publicAccess } from "../../platform/http/access.js";
 import { StatusJson } from "../entities/status.js";
-import { POSTS_PAGE, idPageQuery, pagedReply, pageRequest } from "../pagination.js";
-import { route } from "../route.js";
-import { zBool } from "../schemas.js";
+import { POSTS_PAGE, idPageQuery, pagedReply, pageRequest } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zBool } from "../../platform/http/schemas.js";
 import { viewerOf } from "./status-route-helpers.js";
 
 /** An account's posts as the caller may see them: Mastodon's `GET /api/v1/accounts/:id/statuses`. */

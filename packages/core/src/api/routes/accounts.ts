@@ -1,7 +1,7 @@
 import { KithError } from "../../domain/errors.js";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { CredentialAccountJson } from "../entities/account.js";
-import { route } from "../route.js";
+import { route } from "../../platform/http/route.js";
 import { serializeCredentialAccount } from "../serializers/account.js";
 
 export const accountRoutes = [

@@ -4,11 +4,11 @@ import { KithError } from "../../domain/errors.js";
 import { any } from "../../domain/permissions.js";
 import { ACCOUNT_ACTIONS, type AccountUndo, type AdminAccountFilter, type AdminActor } from "../../services/admin/admin-account-service.js";
 import type { AccountStatus } from "../../storage/repositories/admin-accounts.js";
-import { permission } from "../access.js";
-import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zBool, zList } from "../schemas.js";
+import { permission } from "../../platform/http/access.js";
+import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zList } from "../../platform/http/schemas.js";
 import { AdminAccountJson, serializeAdminAccount } from "../serializers/admin-account.js";
 
 /**

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { any } from "../../domain/permissions.js";
 import type { DomainAllowRow } from "../../storage/repositories/domain-policy.js";
-import { permission } from "../access.js";
-import { DEFAULT_PAGE, idPageQuery, pageRequest, pagedReply } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { permission } from "../../platform/http/access.js";
+import { DEFAULT_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /**
  * The domain allowlist at Mastodon's `/api/v1/admin/domain_allows` paths and

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { any } from "../../domain/permissions.js";
 import type { DomainBlockSeverity, DomainBlockRow } from "../../storage/repositories/domain-policy.js";
-import { permission } from "../access.js";
-import { DEFAULT_PAGE, idPageQuery, pageRequest, pagedReply } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zBool } from "../schemas.js";
+import { permission } from "../../platform/http/access.js";
+import { DEFAULT_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zBool } from "../../platform/http/schemas.js";
 
 /**
  * Administrators' domain blocks at Mastodon's `/api/v1/admin/domain_blocks`

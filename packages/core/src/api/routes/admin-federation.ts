@@ -2,10 +2,10 @@ import { z } from "zod";
 import { any } from "../../domain/permissions.js";
 import { INBOX_WINDOW_MAX_MINUTES } from "../../services/federation-monitoring/federation-monitor.js";
 import type { DomainDeliveries } from "../../services/federation-monitoring/federation-monitor.js";
-import { permission } from "../access.js";
-import { DEFAULT_PAGE, clampLimit } from "../pagination.js";
-import { route } from "../route.js";
-import { zInt } from "../schemas.js";
+import { permission } from "../../platform/http/access.js";
+import { DEFAULT_PAGE, clampLimit } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zInt } from "../../platform/http/schemas.js";
 
 /**
  * Federation monitoring (the spec names the area, not its shapes): connected

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { instanceSettingsSchema } from "../../domain/instance-settings.js";
 import { any } from "../../domain/permissions.js";
-import { permission } from "../access.js";
-import { route } from "../route.js";
+import { permission } from "../../platform/http/access.js";
+import { route } from "../../platform/http/route.js";
 
 const SettingsJson = instanceSettingsSchema;
 

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { any } from "../../domain/permissions.js";
 import { UPLOAD_QUEUES } from "../../services/media/upload-admin.js";
-import { permission } from "../access.js";
+import { permission } from "../../platform/http/access.js";
 import { UPLOAD_TYPES, UploadJson, UploadLogEntryJson, UserStorageJson } from "../entities/media.js";
-import { DEFAULT_PAGE, clampLimit, idPageQuery, pageRequest, pagedReply } from "../pagination.js";
-import { route } from "../route.js";
-import { zInt, zList } from "../schemas.js";
+import { DEFAULT_PAGE, clampLimit, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zInt, zList } from "../../platform/http/schemas.js";
 
 /**
  * The spec's five admin upload endpoints, all under Uploads.Read. Parameter

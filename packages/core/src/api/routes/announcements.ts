@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { authenticated } from "../access.js";
-import { route } from "../route.js";
+import { authenticated } from "../../platform/http/access.js";
+import { route } from "../../platform/http/route.js";
 
 /** Mastodon's Announcement entity; Kith has no announcements yet, so the list is always empty. */
 const AnnouncementJson = z.object({

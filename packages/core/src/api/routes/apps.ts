@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import type { AppView } from "../../services/oauth/oauth-service.js";
-import { anyToken, publicAccess } from "../access.js";
-import { route } from "../route.js";
+import { anyToken, publicAccess } from "../../platform/http/access.js";
+import { route } from "../../platform/http/route.js";
 
 /** Mastodon's Application entity, as `GET /api/v1/apps/verify_credentials` answers it. */
 const ApplicationJson = z.object({

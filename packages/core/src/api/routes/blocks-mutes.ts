@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
 import { MutedAccountJson, RelationshipJson } from "../entities/relationship.js";
-import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../pagination.js";
-import { route } from "../route.js";
-import { zBool, zInt } from "../schemas.js";
+import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zInt } from "../../platform/http/schemas.js";
 import { AccountParams, accountPageReply, userOf } from "./account-lists.js";
 
 /** Blocks and mutes (Mastodon's). */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { StatusJson } from "../entities/status.js";
-import { POSTS_PAGE, idPageQuery, pageRequest } from "../pagination.js";
-import { route } from "../route.js";
+import { POSTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
 import { actorOf, cursorPagedReply } from "./status-route-helpers.js";
 
 /** The caller's bookmarks and favourites, newest first, paged with `Link` by when they were made. */

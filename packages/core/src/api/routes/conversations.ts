@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { ConversationJson } from "../entities/conversation.js";
-import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 import { signedInUser } from "./timelines.js";
 
 /** Direct conversations (Mastodon's): direct threads, paged by their last post. */

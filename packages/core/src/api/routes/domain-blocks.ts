@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
-import { authenticated } from "../access.js";
-import { idPageLinks, idPageQuery, pageRequest } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { authenticated } from "../../platform/http/access.js";
+import { idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 import { userOf } from "./account-lists.js";
 
 /**

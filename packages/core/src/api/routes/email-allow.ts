@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { all, any } from "../../domain/permissions.js";
 import type { EmailDomainAllowRow } from "../../storage/repositories/email-domain-allows.js";
-import { permission } from "../access.js";
-import { DEFAULT_PAGE, clampLimit, cursorPageLinks, cursorPageQuery } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { permission } from "../../platform/http/access.js";
+import { DEFAULT_PAGE, clampLimit, cursorPageLinks, cursorPageQuery } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /** One allowed domain. The spec does not show the entry shape; camelCase, as the spec's own endpoints are. */
 const EmailAllowJson = z.object({

@@ -1,4 +1,4 @@
-import type { AnyRoute } from "../route.js";
+import type { AnyRoute } from "../../platform/http/route.js";
 import { accountStatusRoutes } from "./account-statuses.js";
 import { bookmarkFavouriteRoutes } from "./bookmarks-favourites.js";
 import { pollRoutes } from "./polls.js";

@@ -1,6 +1,6 @@
-import { publicAccess } from "../access.js";
+import { publicAccess } from "../../platform/http/access.js";
 import { InstanceV1Json, InstanceV2Json } from "../entities/instance.js";
-import { route } from "../route.js";
+import { route } from "../../platform/http/route.js";
 import { serializeInstanceV1, serializeInstanceV2 } from "../serializers/instance.js";
 
 export const instanceRoutes = [

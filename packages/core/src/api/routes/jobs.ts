@@ -2,11 +2,11 @@ import { z } from "zod";
 import { all, any } from "../../domain/permissions.js";
 import { JOB_STATUSES, type JobCounts, type JobRecord, type QueueConfigChanges } from "../../ports/queue.js";
 import { MAX_STATS_DAYS, WORKER_LIMITS } from "../../services/jobs/jobs-service.js";
-import { permission } from "../access.js";
-import { DEFAULT_PAGE, clampLimit, idPageLinks } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zBool, zInt } from "../schemas.js";
+import { permission } from "../../platform/http/access.js";
+import { DEFAULT_PAGE, clampLimit, idPageLinks } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zInt } from "../../platform/http/schemas.js";
 
 /**
  * The jobs administration API (spec: "Background jobs (admin)"). Field names

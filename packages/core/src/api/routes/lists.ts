@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { ListRecord } from "../../services/lists/list-service.js";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
 import { type ListEntity, ListJson } from "../entities/list.js";
-import { ACCOUNTS_PAGE, clampLimit, idPageLinks } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zBool, zInt, zList } from "../schemas.js";
+import { ACCOUNTS_PAGE, clampLimit, idPageLinks } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { signedInUser } from "./timelines.js";
 
 /** Lists (Mastodon's): named sets of followed accounts, each with a timeline. */

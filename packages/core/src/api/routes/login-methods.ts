@@ -3,10 +3,10 @@ import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { any } from "../../domain/permissions.js";
 import type { LoginAuditEntry } from "../../services/login-methods/login-audit.js";
-import { authenticated, permission } from "../access.js";
+import { authenticated, permission } from "../../platform/http/access.js";
 import { CodeSentJson, LoginAuditEntryJson, LoginMethodJson } from "../entities/credentials.js";
-import { idPageQuery, pageRequest, pagedReply } from "../pagination.js";
-import { route } from "../route.js";
+import { idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
 
 /**
  * Login methods (the spec lists the area without paths; these are Kith's

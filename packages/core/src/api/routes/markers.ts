@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { MARKER_TIMELINES, type MarkerRecord } from "../../services/markers/marker-service.js";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { type MarkerEntity, MarkersJson } from "../entities/marker.js";
-import { route } from "../route.js";
-import { zInt, zList } from "../schemas.js";
+import { route } from "../../platform/http/route.js";
+import { zInt, zList } from "../../platform/http/schemas.js";
 import { signedInUser } from "./timelines.js";
 
 /** Markers: read positions in the home and notifications timelines, shared by a user's clients. */

@@ -4,10 +4,10 @@ import { DEFAULT_LIMITS } from "../../domain/limits.js";
 import { KithError } from "../../domain/errors.js";
 import type { MediaService } from "../../services/media/media-service.js";
 import { largestFileBytes } from "../../services/media/media-types.js";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { MediaAttachmentJson } from "../entities/media.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 import { mediaFileResponse } from "./media-file-response.js";
 
 /**

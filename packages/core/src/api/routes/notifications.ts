@@ -2,14 +2,14 @@ import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import type { KithServices } from "../../services/index.js";
 import type { NotificationFilter, NotificationRecord } from "../../services/notifications/notification-service.js";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
 import { GroupedNotificationsJson, type NotificationEntity, NotificationJson, UnreadCountJson } from "../entities/notification.js";
-import type { JsonTexts } from "../json-text.js";
-import { type PageSize, clampLimit, idPageLinks, idPageQuery, pageRequest } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zBool, zInt, zList } from "../schemas.js";
+import type { JsonTexts } from "../../platform/http/json-text.js";
+import { type PageSize, clampLimit, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { signedInUser } from "./timelines.js";
 
 /**

@@ -5,7 +5,7 @@ import { constantTimeEqual } from "../../services/auth/secrets.js";
 import type { AuthorizationCheck, AuthorizationParams } from "../../services/oauth/oauth-service.js";
 import { GRANT_TYPES } from "../../services/oauth/oauth-service.js";
 import type { KithServices } from "../../services/index.js";
-import { publicAccess } from "../access.js";
+import { publicAccess } from "../../platform/http/access.js";
 import { NO_STORE, answeringOAuthErrors, oauthParams, withBasicClientCredentials } from "../oauth-errors.js";
 import {
   CSRF_COOKIE,
@@ -18,8 +18,8 @@ import {
   csrfCookie,
   messagePage,
 } from "../oauth-pages.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 const HTML = "text/html; charset=utf-8";
 /** The shape of the tokens `newFormToken` makes (32 random bytes, base64url). */

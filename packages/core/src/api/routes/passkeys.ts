@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import {
   AuthenticationOptionsJson,
   KeyValueEntriesJson,
@@ -9,8 +9,8 @@ import {
   RegistrationOptionsJson,
 } from "../entities/passkey.js";
 import { PASSKEY_SCRIPT } from "../passkey-script.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /**
  * The spec's passkey endpoints, with its paths and shapes. begin-auth and

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
-import { authenticated, signedOut } from "../access.js";
+import { authenticated, signedOut } from "../../platform/http/access.js";
 import { CodeSentJson } from "../entities/credentials.js";
-import { route } from "../route.js";
+import { route } from "../../platform/http/route.js";
 
 /**
  * The spec's password endpoints (paths as the spec gives them; its body

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { CodeSentJson } from "../entities/credentials.js";
-import { route } from "../route.js";
+import { route } from "../../platform/http/route.js";
 
 /**
  * The spec's four-step phone number change (its paths are "not shown"; these

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { PollJson } from "../entities/status.js";
-import { route } from "../route.js";
-import { zInt, zList } from "../schemas.js";
+import { route } from "../../platform/http/route.js";
+import { zInt, zList } from "../../platform/http/schemas.js";
 import { actorOf, viewerOf } from "./status-route-helpers.js";
 
 /** Mastodon's polls API. */

@@ -3,9 +3,9 @@ import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { ACCESS_TYPES, type Grant, any } from "../../domain/permissions.js";
 import type { AssignmentView, RoleView } from "../../services/roles/role-service.js";
-import { permission } from "../access.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { permission } from "../../platform/http/access.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /**
  * Roles and permissions (spec: "RBAC"). Paths are Kith's own under

@@ -1,8 +1,8 @@
-import { publicAccess } from "../access.js";
-import { buildOpenApiDocument } from "../openapi.js";
+import { publicAccess } from "../../platform/http/access.js";
+import { buildOpenApiDocument } from "../../platform/http/openapi.js";
 import { renderReferencePage } from "../reference-page.js";
-import { Reply } from "../reply.js";
-import { type AnyRoute, route } from "../route.js";
+import { Reply } from "../../platform/http/reply.js";
+import { type AnyRoute, route } from "../../platform/http/route.js";
 
 /** The API's own description, built from the route table it is part of. */
 export function referenceRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { KithError, isKithError, statusOf } from "../../domain/errors.js";
-import { anyToken, authenticated, publicAccess } from "../access.js";
+import { anyToken, authenticated, publicAccess } from "../../platform/http/access.js";
 import { PAGE_HEADERS, messagePage } from "../oauth-pages.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /** Mastodon's Token entity, as `POST /api/v1/accounts` answers it. */
 const TokenJson = z.object({

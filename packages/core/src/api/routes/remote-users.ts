@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
-import { ACCOUNTS_PAGE, clampLimit } from "../pagination.js";
-import { route } from "../route.js";
-import { zInt } from "../schemas.js";
+import { ACCOUNTS_PAGE, clampLimit } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zInt } from "../../platform/http/schemas.js";
 import { userOf } from "./account-lists.js";
 
 /**

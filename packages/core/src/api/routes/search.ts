@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
 import { StatusJson } from "../entities/status.js";
 import { FullTagJson } from "../entities/tag.js";
-import { clampLimit } from "../pagination.js";
-import { route } from "../route.js";
-import { zBool, zInt } from "../schemas.js";
+import { clampLimit } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zInt } from "../../platform/http/schemas.js";
 
 /** Search: Mastodon's `GET /api/v2/search` and `GET /api/v1/accounts/search`. */
 

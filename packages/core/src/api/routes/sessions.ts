@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { SessionView } from "../../services/auth/session-service.js";
-import { authenticated } from "../access.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { authenticated } from "../../platform/http/access.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /**
  * Sessions: every access token is one. Paths are Kith's own (the spec has

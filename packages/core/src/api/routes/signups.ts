@@ -2,10 +2,10 @@ import { z } from "zod";
 import type { LocalAccount } from "../../domain/accounts.js";
 import { any } from "../../domain/permissions.js";
 import type { SignupRow } from "../../services/signups/signup-service.js";
-import { permission } from "../access.js";
+import { permission } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
-import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../pagination.js";
-import { route } from "../route.js";
+import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
 import { serializeLocalAccount } from "../serializers/account.js";
 
 /**

@@ -2,8 +2,8 @@ import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { KithServices } from "../../services/index.js";
 import type { StatusEntity } from "../entities/status.js";
-import { idPageLinks } from "../pagination.js";
-import { Reply } from "../reply.js";
+import { idPageLinks } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
 
 /** The account reading, or null for a guest or an application token. */
 export function viewerOf(caller: Caller): string | null {

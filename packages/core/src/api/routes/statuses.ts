@@ -2,12 +2,12 @@ import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import type { PollInput } from "../../services/polls/poll-service.js";
 import type { KithServices } from "../../services/index.js";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
 import { ContextJson, StatusEditJson, StatusJson, StatusSourceJson } from "../entities/status.js";
-import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../pagination.js";
-import { route } from "../route.js";
-import { zBool, zInt, zList } from "../schemas.js";
+import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { actorOf, cursorPagedReply, renderStatus, viewerOf } from "./status-route-helpers.js";
 
 /** Mastodon's posts API: `/api/v1/statuses` and what hangs off a post, plus Kith's subscriptions and highlights. */

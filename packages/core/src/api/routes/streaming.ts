@@ -4,10 +4,10 @@ import type { KithServices } from "../../services/index.js";
 import { isStreamName, type StreamName } from "../../services/streaming/stream-names.js";
 import type { StreamHolder } from "../../services/streaming/streaming-service.js";
 import { attachWebsocketAcceptor } from "../../services/streaming/websocket-contract.js";
-import { authenticated, publicAccess } from "../access.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zBool } from "../schemas.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zBool } from "../../platform/http/schemas.js";
 
 /**
  * Mastodon's streaming API, served by the main server (there is no separate

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
-import { authenticated } from "../access.js";
+import { authenticated } from "../../platform/http/access.js";
 import { AccountJson } from "../entities/account.js";
-import { clampLimit } from "../pagination.js";
-import { route } from "../route.js";
-import { zInt } from "../schemas.js";
+import { clampLimit } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zInt } from "../../platform/http/schemas.js";
 
 /** Follow suggestions, Mastodon's v1 (accounts) and v2 (accounts with why they were suggested). */
 

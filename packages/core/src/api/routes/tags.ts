@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { FullTagJson } from "../entities/tag.js";
-import { clampLimit, idPageLinks, idPageQuery } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
+import { clampLimit, idPageLinks, idPageQuery } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
 
 /** Hashtags: one tag with its history, following and unfollowing, and the tags the caller follows. */
 

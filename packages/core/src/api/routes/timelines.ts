@@ -2,12 +2,12 @@ import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { TimelinePage } from "../../services/timelines/timeline-service.js";
-import { authenticated, publicAccess } from "../access.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { StatusJson } from "../entities/status.js";
-import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zBool, zList } from "../schemas.js";
+import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zList } from "../../platform/http/schemas.js";
 
 /** Timelines: Mastodon's home, public, hashtag and list timelines. */
 

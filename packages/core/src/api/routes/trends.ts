@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { publicAccess } from "../access.js";
+import { publicAccess } from "../../platform/http/access.js";
 import { FullTagJson } from "../entities/tag.js";
 import { StatusJson } from "../entities/status.js";
-import { clampLimit } from "../pagination.js";
-import { Reply } from "../reply.js";
-import { route } from "../route.js";
-import { zInt } from "../schemas.js";
+import { clampLimit } from "../../platform/http/pagination.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+import { zInt } from "../../platform/http/schemas.js";
 
 /** Trends of this server's recent activity; Mastodon pages them by `offset`, with `Link` headers to the next page. */
 

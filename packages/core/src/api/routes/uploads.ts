@@ -3,11 +3,11 @@ import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { DEFAULT_LIMITS } from "../../domain/limits.js";
 import { largestFileBytes } from "../../services/media/media-types.js";
-import { authenticated } from "../access.js";
-import { readLimited } from "../body-parser.js";
+import { authenticated } from "../../platform/http/access.js";
+import { readLimited } from "../../platform/http/body-parser.js";
 import { CreatedUploadJson, UPLOAD_TYPES, UploadJson, UserStorageJson } from "../entities/media.js";
-import { route } from "../route.js";
-import { zInt, zList } from "../schemas.js";
+import { route } from "../../platform/http/route.js";
+import { zInt, zList } from "../../platform/http/schemas.js";
 
 /**
  * The spec's two-step upload: `POST /api/v1/uploads` creates an upload and

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { authenticated } from "../../api/access.js";
 import { KithError } from "../../domain/errors.js";
+import { authenticated } from "../../platform/http/access.js";
 import { moduleRoute } from "../module.js";
 import type { PreferencesService } from "./preferences-service.js";
 

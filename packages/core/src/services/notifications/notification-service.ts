@@ -16,7 +16,7 @@ import {
   recipientsReached,
   setReadAt,
 } from "../../storage/repositories/notifications.js";
-import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../storage/batched-writes.js";
+import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../platform/storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import { streamChannels } from "../streaming/channels.js";
 import { GROUPABLE_TYPES, type NotificationGroup, groupKeyFor, groupNotifications } from "./notification-groups.js";

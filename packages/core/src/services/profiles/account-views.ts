@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { AccountEntity } from "../../api/entities/account.js";
-import type { JsonTexts } from "../../api/json-text.js";
+import type { JsonTexts } from "../../platform/http/json-text.js";
 import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../api/serializers/account.js";
 import {
   ACCOUNT_COUNTERS,

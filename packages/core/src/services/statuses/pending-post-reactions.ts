@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { getLogger } from "../../logging.js";
 import type { Queue } from "../../ports/queue.js";
-import type { BatchedWriteKind, BatchedWrites } from "../../storage/batched-writes.js";
+import type { BatchedWriteKind, BatchedWrites } from "../../platform/storage/batched-writes.js";
 import {
   deletePendingReactions,
   pendingReactionsBefore,

@@ -4,7 +4,7 @@ import type { StatusEditEntity, StatusEntity } from "../../api/entities/status.j
 import { parseJsonArray } from "../../api/serializers/status.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../../storage/paginate-by-id.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import { readFlag } from "../../storage/repositories/status-columns.js";
 import { ancestorIds, descendantIds } from "../../storage/repositories/statuses.js";
 import type { ServiceDeps } from "../deps.js";

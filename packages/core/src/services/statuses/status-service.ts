@@ -18,7 +18,7 @@ import {
 import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
 import { insertHomeFeedEntries } from "../../storage/repositories/home-feed.js";
 import type { AccountRow, Database, StatusRow, Visibility } from "../../storage/schema.js";
-import type { BatchedWrites } from "../../storage/batched-writes.js";
+import type { BatchedWrites } from "../../platform/storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";
 import type { PollInput, PollService } from "../polls/poll-service.js";

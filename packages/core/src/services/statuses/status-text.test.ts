@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StatusEntity } from "../../api/entities/status.js";
-import { jsonString } from "../../api/json-text.js";
+import { jsonString } from "../../platform/http/json-text.js";
 import { statusText, statusTextParts } from "./status-text.js";
 
 const account = { id: "us_1", username: "a", acct: "a", display_name: 'Quote " and \u00e9', note: "<p>x</p>" };

@@ -1,5 +1,5 @@
 import type { InnerStatusEntity, StatusEntity } from "../../api/entities/status.js";
-import { type JsonPieces, type JsonText, appendText, jsonBytes } from "../../api/json-text.js";
+import { type JsonPieces, type JsonText, appendText, jsonBytes } from "../../platform/http/json-text.js";
 
 /**
  * A post's JSON text in the pieces that stay the same from request to request

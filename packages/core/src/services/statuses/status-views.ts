@@ -1,6 +1,6 @@
 import type { AccountEntity } from "../../api/entities/account.js";
 import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../api/entities/status.js";
-import { type JsonTexts, jsonString } from "../../api/json-text.js";
+import { type JsonTexts, jsonString } from "../../platform/http/json-text.js";
 import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../api/serializers/status.js";
 import {
   loadApplications,

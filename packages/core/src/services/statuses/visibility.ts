@@ -1,5 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
-import { existsFence } from "../../storage/exists-fence.js";
+import { existsFence } from "../../platform/storage/exists-fence.js";
 import type { Database, Visibility } from "../../storage/schema.js";
 
 /**

@@ -1,7 +1,7 @@
 import { ConversationService } from "../conversations/conversation-service.js";
 import { ConversationViews } from "../conversations/conversation-views.js";
 import type { ServiceDeps } from "../deps.js";
-import type { BatchedWrites } from "../../storage/batched-writes.js";
+import type { BatchedWrites } from "../../platform/storage/batched-writes.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import { FilterService } from "../filters/filter-service.js";
 import { ListService } from "../lists/list-service.js";

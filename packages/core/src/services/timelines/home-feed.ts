@@ -65,7 +65,7 @@ import {
   removeAuthorFromFeed,
   removeDomainFromFeed,
 } from "../../storage/repositories/home-feed.js";
-import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../storage/batched-writes.js";
+import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../platform/storage/batched-writes.js";
 import type { Database } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { NewLocalPost, NewPost, NewRemotePost } from "../events/domain-events.js";

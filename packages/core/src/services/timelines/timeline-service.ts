@@ -1,5 +1,5 @@
 import type { StatusEntity } from "../../api/entities/status.js";
-import type { JsonTexts } from "../../api/json-text.js";
+import type { JsonTexts } from "../../platform/http/json-text.js";
 import type { PageRequest } from "../../domain/page.js";
 import { loadHomeFeedPage } from "../../storage/repositories/home-feed.js";
 import {

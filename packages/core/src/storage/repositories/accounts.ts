@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
 import type { ActorType } from "../../domain/accounts.js";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../schema.js";
 
 type LocalAccountRow = Selectable<AccountsTable> &

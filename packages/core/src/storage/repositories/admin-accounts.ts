@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import { type Database, toBool } from "../schema.js";
 
 /** An account as administrators see it: the account, and for local ones its user. */

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import { readFlag, writeFlag } from "./status-columns.js";
 import type { Database } from "../schema.js";
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import type { PageRequest } from "../../domain/page.js";
 import { type Database, toBool } from "../schema.js";
 

@@ -1,8 +1,8 @@
 import type { Kysely, QueryCreator } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { readFlag } from "./status-columns.js";
 import type { Database, DbBool } from "../schema.js";
-import { literalLimit } from "../literal-limit.js";
+import { literalLimit } from "../../platform/storage/literal-limit.js";
 import { followerLocality } from "./relationships.js";
 
 /** What fan-out needs to know of a post. */

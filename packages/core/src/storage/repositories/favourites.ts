@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { Database } from "../schema.js";
-import { capabilitiesOf } from "../storage-handles.js";
+import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type NotificationRecord, insertNotifications, reachedAccounts } from "./notifications.js";
 import { readFlag } from "./status-columns.js";
 import { bumpStatusCounter } from "./statuses.js";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, PollRow, StatusRow } from "../schema.js";
 import { followerLocality } from "./relationships.js";
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { Database } from "../schema.js";
 
 export interface FederationKvEntry {

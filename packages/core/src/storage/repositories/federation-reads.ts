@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../schema.js";
 
 /** A local, unsuspended account by username (case-insensitive), as actors are served. */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../schema.js";
-import { joinedReads } from "../joined-reads.js";
+import { joinedReads } from "../../platform/storage/joined-reads.js";
 import { live } from "./federation-kv.js";
 import { followerIsLocal } from "./relationships.js";
 

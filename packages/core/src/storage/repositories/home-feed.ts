@@ -1,8 +1,8 @@
 import { type Expression, type Kysely, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { compiledOnce } from "../compiled-once.js";
-import { joinedReads } from "../joined-reads.js";
-import { type PageBounds, idPageQuery } from "../paginate-by-id.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
+import { joinedReads } from "../../platform/storage/joined-reads.js";
+import { type PageBounds, idPageQuery } from "../../platform/storage/paginate-by-id.js";
 import type { Database } from "../schema.js";
 import { type PlacedVisiblePostRow, type VisiblePage, visiblePageOf, visiblePostsOn, visiblePostsOnPages } from "./visible-posts.js";
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import type { Database, LoginAuditLogTable } from "../schema.js";
 
 export type LoginAuditRow = Selectable<LoginAuditLogTable>;

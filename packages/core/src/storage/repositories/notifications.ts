@@ -1,15 +1,15 @@
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { compiledOnce } from "../compiled-once.js";
-import { fencedSubquery } from "../exists-fence.js";
-import { readInSlices } from "../id-slices.js";
-import { idPageQuery } from "../paginate-by-id.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
+import { fencedSubquery } from "../../platform/storage/exists-fence.js";
+import { readInSlices } from "../../platform/storage/id-slices.js";
+import { idPageQuery } from "../../platform/storage/paginate-by-id.js";
 import type { Database } from "../schema.js";
 import type { AccountVersionRow } from "./accounts.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
 import { writeFlag } from "./status-columns.js";
-import { literalLimit } from "../literal-limit.js";
+import { literalLimit } from "../../platform/storage/literal-limit.js";
 
 export interface NotificationRecord {
   readonly id: string;

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { Database } from "../schema.js";
-import { literalLimit } from "../literal-limit.js";
+import { literalLimit } from "../../platform/storage/literal-limit.js";
 
 /** The rows of new local posts whose reactions are not all done (migration 0019). */
 

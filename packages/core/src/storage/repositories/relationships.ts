@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import type { Database, FollowRequestsTable, MutesTable } from "../schema.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { fetchIdPage } from "../paginate-by-id.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import { type Database, toBool } from "../schema.js";
 
 /** A local account as the signup review shows it. */

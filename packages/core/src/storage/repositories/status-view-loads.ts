@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { compiledOnce } from "../compiled-once.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { Database, PollRow, StatusRow } from "../schema.js";
 
 /**

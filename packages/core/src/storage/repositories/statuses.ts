@@ -1,8 +1,8 @@
 import { type Insertable, type Kysely, type QueryCreator, sql } from "kysely";
 import { visibleTo } from "../../services/statuses/visibility.js";
-import { type StatementArgs, compiledOnce } from "../compiled-once.js";
+import { type StatementArgs, compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
-import { capabilitiesOf } from "../storage-handles.js";
+import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type FollowerReader, followerReaderOf, localFollowersQuery } from "./fan-out.js";
 import type { StatusCounter } from "./visible-posts.js";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { readInSlices } from "../id-slices.js";
+import { readInSlices } from "../../platform/storage/id-slices.js";
 import type { Database } from "../schema.js";
 
 /**

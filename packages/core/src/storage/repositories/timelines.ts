@@ -1,8 +1,8 @@
 import { type Compilable, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, expressionBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { compiledOnce } from "../compiled-once.js";
-import { existsFence, fencedSubquery } from "../exists-fence.js";
-import { fetchIdPage, idPageQuery } from "../paginate-by-id.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
+import { existsFence, fencedSubquery } from "../../platform/storage/exists-fence.js";
+import { fetchIdPage, idPageQuery } from "../../platform/storage/paginate-by-id.js";
 import type { Database } from "../schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";

@@ -1,8 +1,8 @@
 import { type Compilable, type Expression, type Kysely, type QueryCreator, type RawBuilder, type SqlBool, sql } from "kysely";
 import { type Viewer, type VisibilityOptions, visibleTo } from "../../services/statuses/visibility.js";
-import { compiledOnce } from "../compiled-once.js";
-import { existsFence } from "../exists-fence.js";
-import { joinedReads } from "../joined-reads.js";
+import { compiledOnce } from "../../platform/storage/compiled-once.js";
+import { existsFence } from "../../platform/storage/exists-fence.js";
+import { joinedReads } from "../../platform/storage/joined-reads.js";
 import type { Database, StatusRow } from "../schema.js";
 import { ACCOUNT_COUNTERS, type AccountCounter, type AccountVersionRow } from "./accounts.js";
 import { readFlag } from "./status-columns.js";
