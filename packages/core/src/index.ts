@@ -92,7 +92,7 @@ export { SqlQueue, type SqlQueueOptions } from "./platform/queue/sql-queue.js";
 export { NOT_READY_DELAY_MS, cannotRunYet, jobNotReady } from "./platform/queue/not-ready.js";
 export { AttemptFailures, type FailedAttempt } from "./platform/queue/attempt-failures.js";
 export { errorMessageOf } from "./platform/queue/job-rows.js";
-export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation/fedify-message-queue.js";
+export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./platform/federation/fedify-message-queue.js";
 export {
   OutgoingFetchError,
   type SafeFetch,
@@ -100,10 +100,10 @@ export {
   type SafeFetchOptions,
   createSafeFetch,
   isNonPublicAddress,
-} from "./federation/safe-fetch.js";
+} from "./platform/federation/safe-fetch.js";
 export type { FederationContextData, KithFederation } from "./federation/kith-federation.js";
 export type { DeferredFederation } from "./federation/deferred-federation.js";
-export { SqlKvStore } from "./federation/sql-kv-store.js";
+export { SqlKvStore } from "./platform/federation/sql-kv-store.js";
 export type { KeyPairStore } from "./federation/key-pairs.js";
 export type { DomainPolicy } from "./services/domain-policy/domain-policy-service.js";
 export { MemoryPubSub } from "./memory/memory-pubsub.js";

@@ -3,7 +3,7 @@ import { Application, Endpoints, Group, Image, Person, PropertyValue, Service } 
 import { localAccountUrls } from "../api/serializers/account.js";
 import type { AccountRow } from "../storage/schema.js";
 import { flag } from "./notes.js";
-import { instantOf } from "./instant.js";
+import { instantOf } from "../platform/federation/instant.js";
 
 export type LocalActor = Person | Service | Group | Application;
 

@@ -5,7 +5,7 @@ import { localReblogUri, localStatusUrls } from "../api/serializers/status.js";
 import { findAccountRows } from "../storage/repositories/accounts.js";
 import { findStatusesByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
 import type { AccountRow, Database, StatusRow } from "../storage/schema.js";
-import { instantOf } from "./instant.js";
+import { instantOf } from "../platform/federation/instant.js";
 
 /** A boolean column as read from either engine (true/false or 1/0). */
 export function flag(value: unknown): boolean {

@@ -28,9 +28,9 @@ import {
   updateRemotePost,
   visibilityOf,
 } from "./remote-posts.js";
-import type { SqlKvStore } from "./sql-kv-store.js";
+import type { SqlKvStore } from "../platform/federation/sql-kv-store.js";
 import { likedPostReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "./stored-senders.js";
-import { tombstoneKey } from "./tombstones.js";
+import { tombstoneKey } from "../platform/federation/tombstones.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
