@@ -1,7 +1,7 @@
 import { Announce, Create, Mention, Note, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
-import { localAccountUrls } from "../api/serializers/account.js";
-import { localReblogUri, localStatusUrls } from "../api/serializers/status.js";
+import { localAccountUrls } from "../mastodon/serializers/account.js";
+import { localReblogUri, localStatusUrls } from "../mastodon/serializers/status.js";
 import { findAccountRows } from "../storage/repositories/accounts.js";
 import { findStatusesByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
 import type { AccountRow, Database, StatusRow } from "../storage/schema.js";

@@ -1,6 +1,6 @@
 import { Document, Hashtag, Note, Question, Collection } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
-import { parseJsonArray, tagUrl } from "../api/serializers/status.js";
+import { parseJsonArray, tagUrl } from "../mastodon/serializers/status.js";
 import { findMediaOfStatuses } from "../storage/repositories/media-attachments.js";
 import { findPollOfStatus, listStatusTagNames } from "../storage/repositories/federated-posts.js";
 import type { Database, StatusRow } from "../storage/schema.js";

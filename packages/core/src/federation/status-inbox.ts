@@ -1,6 +1,6 @@
 import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo, Update, isActor } from "@fedify/fedify/vocab";
-import { parseJsonArray, pollExpired } from "../api/serializers/status.js";
+import { parseJsonArray, pollExpired } from "../mastodon/serializers/status.js";
 import { getLogger } from "../logging.js";
 import { favouriteNotice } from "../services/notifications/favourite-notice.js";
 import { deletePin, findStatusByUri, insertPin, insertVote, listStatusIdsOfAccount } from "../storage/repositories/federated-posts.js";

@@ -15,7 +15,7 @@ import {
   Undo,
   Update,
 } from "@fedify/fedify/vocab";
-import { parseJsonArray } from "../api/serializers/status.js";
+import { parseJsonArray } from "../mastodon/serializers/status.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { JobHandler } from "../ports/queue.js";

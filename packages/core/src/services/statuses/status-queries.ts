@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { AccountEntity } from "../../api/entities/account.js";
-import type { StatusEditEntity, StatusEntity } from "../../api/entities/status.js";
-import { parseJsonArray } from "../../api/serializers/status.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { StatusEditEntity, StatusEntity } from "../../mastodon/entities/status.js";
+import { parseJsonArray } from "../../mastodon/serializers/status.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
