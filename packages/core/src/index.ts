@@ -44,7 +44,7 @@ export { createServices, type KithServices, type ServiceDeps } from "./services/
 export * from "./services/events/domain-events.js";
 export { AccountViews, type MediaUrls } from "./services/profiles/account-views.js";
 export { StatusViews, type AccountRenderer, type StatusMediaRenderer, type RenderOptions } from "./services/statuses/status-views.js";
-export { visibleTo, visibleStatusIds, isVisibleTo, mayView, type VisibilityFacts } from "./services/statuses/visibility.js";
+export { visibleTo, visibleStatusIds, isVisibleTo, mayView, type VisibilityFacts } from "./storage/repositories/visibility.js";
 export * from "./services/streaming/channels.js";
 export { AccountService, type CreateLocalAccountInput, type AccountModification } from "./services/accounts/account-service.js";
 export { SessionService, type IssuedSession } from "./services/auth/session-service.js";

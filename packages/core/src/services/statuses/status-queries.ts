@@ -11,7 +11,7 @@ import type { ServiceDeps } from "../deps.js";
 import type { StatusInteractions } from "./status-interactions.js";
 import type { StatusService } from "./status-service.js";
 import type { AccountRenderer, StatusMediaRenderer, StatusViews } from "./status-views.js";
-import { visibleTo } from "./visibility.js";
+import { visibleTo } from "../../storage/repositories/visibility.js";
 import { normalizeTag } from "./text-formatter.js";
 
 /** Mastodon's limits on a thread: ancestors shown, descendants shown. */
