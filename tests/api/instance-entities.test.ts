@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
-import { InstanceV1Json, InstanceV2Json } from "../../packages/core/src/api/entities/instance.js";
+import { InstanceV1Json, InstanceV2Json } from "../../packages/core/src/mastodon/entities/instance.js";
 import { missingKeys } from "../support/entity-keys.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 

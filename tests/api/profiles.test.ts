@@ -1,6 +1,6 @@
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AccountJson, CredentialAccountJson } from "../../packages/core/src/api/entities/account.js";
+import { AccountJson, CredentialAccountJson } from "../../packages/core/src/mastodon/entities/account.js";
 import { missingKeys } from "../support/entity-keys.js";
 import { makePng } from "../support/media-files.js";
 import { sqliteTestKith } from "../support/test-kith.js";

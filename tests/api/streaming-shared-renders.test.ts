@@ -7,7 +7,7 @@
  */
 import { MemoryPubSub, streamChannels } from "@kith/core";
 import { describe, expect, it } from "vitest";
-import type { StatusEntity } from "../../packages/core/src/api/entities/status.js";
+import type { StatusEntity } from "../../packages/core/src/mastodon/entities/status.js";
 import { createFilterMatcher } from "../../packages/core/src/services/filters/filter-matcher.js";
 import type { StreamEvent, StreamRenderers } from "../../packages/core/src/services/streaming/stream-connection.js";
 import { StreamingService } from "../../packages/core/src/services/streaming/streaming-service.js";

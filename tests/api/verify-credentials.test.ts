@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
-import { CredentialAccountJson } from "../../packages/core/src/api/entities/account.js";
+import { CredentialAccountJson } from "../../packages/core/src/mastodon/entities/account.js";
 import { missingKeys } from "../support/entity-keys.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 

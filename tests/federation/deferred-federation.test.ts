@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { REPLIES_QUEUE } from "../../packages/core/src/federation/queue-names.js";
+import { REPLIES_QUEUE } from "../../packages/core/src/platform/federation/queue-names.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
 /**

@@ -43,9 +43,9 @@ export type { PageRequest } from "./domain/page.js";
 export { createServices, type KithServices, type ServiceDeps } from "./services/index.js";
 export * from "./services/events/domain-events.js";
 export { AccountViews, type MediaUrls } from "./services/profiles/account-views.js";
-export type { AccountEntity } from "./api/entities/account.js";
+export type { AccountEntity } from "./mastodon/entities/account.js";
 export { StatusViews, type AccountRenderer, type StatusMediaRenderer, type RenderOptions } from "./services/statuses/status-views.js";
-export { visibleTo, visibleStatusIds, isVisibleTo, mayView, type VisibilityFacts } from "./services/statuses/visibility.js";
+export { visibleTo, visibleStatusIds, isVisibleTo, mayView, type VisibilityFacts } from "./storage/repositories/visibility.js";
 export * from "./services/streaming/channels.js";
 export { AccountService, type CreateLocalAccountInput, type AccountModification } from "./services/accounts/account-service.js";
 export { SessionService, type IssuedSession } from "./services/auth/session-service.js";
@@ -103,7 +103,7 @@ export { SqlQueue, type SqlQueueOptions } from "./platform/queue/sql-queue.js";
 export { NOT_READY_DELAY_MS, cannotRunYet, jobNotReady } from "./platform/queue/not-ready.js";
 export { AttemptFailures, type FailedAttempt } from "./platform/queue/attempt-failures.js";
 export { errorMessageOf } from "./platform/queue/job-rows.js";
-export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./federation/fedify-message-queue.js";
+export { FedifyMessageQueue, type FedifyMessageQueueOptions } from "./platform/federation/fedify-message-queue.js";
 export {
   OutgoingFetchError,
   type SafeFetch,
@@ -111,10 +111,10 @@ export {
   type SafeFetchOptions,
   createSafeFetch,
   isNonPublicAddress,
-} from "./federation/safe-fetch.js";
+} from "./platform/federation/safe-fetch.js";
 export type { FederationContextData, KithFederation } from "./federation/kith-federation.js";
 export type { DeferredFederation } from "./federation/deferred-federation.js";
-export { SqlKvStore } from "./federation/sql-kv-store.js";
+export { SqlKvStore } from "./platform/federation/sql-kv-store.js";
 export type { KeyPairStore } from "./federation/key-pairs.js";
 export type { DomainPolicy } from "./services/domain-policy/domain-policy-service.js";
 export { MemoryPubSub } from "./memory/memory-pubsub.js";

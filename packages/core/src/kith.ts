@@ -3,7 +3,7 @@ import type { AnyRoute } from "./platform/http/route.js";
 import { serverRoutes } from "./api/routes/index.js";
 import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
 import { type DeferredFederation, createDeferredFederation } from "./federation/deferred-federation.js";
-import type { SafeFetch } from "./federation/safe-fetch.js";
+import type { SafeFetch } from "./platform/federation/safe-fetch.js";
 import type { InstanceLimits } from "./domain/limits.js";
 import { composeModules } from "./modules/composed-modules.js";
 import { defaultModules } from "./modules/default-modules.js";

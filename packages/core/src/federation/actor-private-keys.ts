@@ -1,6 +1,6 @@
 import { type Federation, exportJwk } from "@fedify/fedify";
 import type { FederationContextData } from "./kith-federation.js";
-import type { PrivateKeyResolver } from "./sealed-keys.js";
+import type { PrivateKeyResolver } from "../platform/federation/sealed-keys.js";
 
 /**
  * The private key of one of this server's key ids, as Fedify names them

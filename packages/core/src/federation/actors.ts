@@ -1,9 +1,9 @@
 import type { Context } from "@fedify/fedify";
 import { Application, Endpoints, Group, Image, Person, PropertyValue, Service } from "@fedify/fedify/vocab";
-import { localAccountUrls } from "../api/serializers/account.js";
+import { localAccountUrls } from "../mastodon/serializers/account.js";
 import type { AccountRow } from "../storage/schema.js";
 import { flag } from "./notes.js";
-import { instantOf } from "./instant.js";
+import { instantOf } from "../platform/federation/instant.js";
 
 export type LocalActor = Person | Service | Group | Application;
 

@@ -6,19 +6,19 @@ import { jobNotReady } from "../platform/queue/not-ready.js";
 import type { ServiceDeps } from "../services/deps.js";
 import { type DomainEvent, type DomainEventType, DomainEvents } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
-import { BatchDelivery } from "./batch-delivery.js";
-import { DeliveryGate } from "./delivery-gate.js";
-import { FedifyMessageQueue } from "./fedify-message-queue.js";
-import { InboxAddresses } from "./inbox-addresses.js";
-import { InboxSender } from "./inbox-sender.js";
+import { BatchDelivery } from "../platform/federation/batch-delivery.js";
+import { DeliveryGate } from "../platform/federation/delivery-gate.js";
+import { FedifyMessageQueue } from "../platform/federation/fedify-message-queue.js";
+import { InboxAddresses } from "../platform/federation/inbox-addresses.js";
+import { InboxSender } from "../platform/federation/inbox-sender.js";
 import type { SentFollow } from "./follow-outbox.js";
 import type { KithFederation, KithFederationOptions } from "./kith-federation.js";
-import { pruneExpiredEntries } from "./kv-pruning.js";
-import { FEDERATION_JOB_QUEUES, type FederationJobQueue } from "./queue-names.js";
-import { type SafeFetch, createSafeFetch } from "./safe-fetch.js";
-import { SqlKvStore } from "./sql-kv-store.js";
-import { userAgentOf } from "./user-agent.js";
-import type { WebFingerDocument } from "./webfinger-client.js";
+import { pruneExpiredEntries } from "../platform/federation/kv-pruning.js";
+import { FEDERATION_JOB_QUEUES, type FederationJobQueue } from "../platform/federation/queue-names.js";
+import { type SafeFetch, createSafeFetch } from "../platform/federation/safe-fetch.js";
+import { SqlKvStore } from "../platform/federation/sql-kv-store.js";
+import { userAgentOf } from "../platform/federation/user-agent.js";
+import type { WebFingerDocument } from "../platform/federation/webfinger-client.js";
 
 // Fedify and what it brings (JSON-LD, OpenTelemetry, es-toolkit, the vocabulary) are half the modules of a server and
 // about 60 MB: they are loaded on the first request, job or domain event that needs them, not when Kith starts. This

@@ -7,7 +7,7 @@ import { findLocalActorAccount } from "../storage/repositories/federation-reads.
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { setMovedTo } from "../storage/repositories/remote-graph.js";
 import type { AccountRow } from "../storage/schema.js";
-import { requireNetwork } from "./inbox-request-pass.js";
+import { requireNetwork } from "../platform/federation/inbox-request-pass.js";
 import type { FederationContextData } from "./kith-federation.js";
 import type { RemoteActors } from "./remote-actors.js";
 

@@ -1,11 +1,11 @@
 import { Announce, Create, Mention, Note, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
-import { localAccountUrls } from "../api/serializers/account.js";
-import { localReblogUri, localStatusUrls } from "../api/serializers/status.js";
+import { localAccountUrls } from "../mastodon/serializers/account.js";
+import { localReblogUri, localStatusUrls } from "../mastodon/serializers/status.js";
 import { findAccountRows } from "../storage/repositories/accounts.js";
 import { findStatusesByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
 import type { AccountRow, Database, StatusRow } from "../storage/schema.js";
-import { instantOf } from "./instant.js";
+import { instantOf } from "../platform/federation/instant.js";
 
 /** A boolean column as read from either engine (true/false or 1/0). */
 export function flag(value: unknown): boolean {

@@ -1,11 +1,11 @@
 import { Document, Hashtag, Note, Question, Collection } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
-import { parseJsonArray, tagUrl } from "../api/serializers/status.js";
+import { parseJsonArray, tagUrl } from "../mastodon/serializers/status.js";
 import { findMediaOfStatuses } from "../storage/repositories/media-attachments.js";
 import { findPollOfStatus, listStatusTagNames } from "../storage/repositories/federated-posts.js";
 import type { Database, StatusRow } from "../storage/schema.js";
 import type { MediaUrls } from "./actors.js";
-import { instantOf } from "./instant.js";
+import { instantOf } from "../platform/federation/instant.js";
 import { flag, loadNoteContext, noteOf } from "./notes.js";
 
 /** A post as it is sent: the Note of `noteOf` with its hashtags and attachments, or a Question when it has a poll. */

@@ -1,4 +1,4 @@
-import { sanitizeHtml, textOfHtml } from "./html-sanitizer.js";
+import { sanitizeHtml, textOfHtml } from "../platform/federation/html-sanitizer.js";
 
 /**
  * What a remote actor may put into an account row, made safe: another

@@ -1,5 +1,5 @@
 import { BoundedMap } from "../bounded-map.js";
-import type { WebFingerDocument } from "./webfinger-client.js";
+import type { WebFingerDocument } from "../platform/federation/webfinger-client.js";
 
 /** Looks up `acct:username@host` over the scheme given (the actor's own). */
 export type HandleLookup = (resource: string, scheme: "http" | "https") => Promise<WebFingerDocument | null>;

@@ -33,8 +33,8 @@ import {
 } from "../storage/repositories/statuses.js";
 import type { AccountRow, Database, StatusRow, Visibility } from "../storage/schema.js";
 import type { FederationContextData } from "./kith-federation.js";
-import { sanitizeHtml, textOfHtml } from "./html-sanitizer.js";
-import { assertNothingRefused } from "./inbox-request-pass.js";
+import { sanitizeHtml, textOfHtml } from "../platform/federation/html-sanitizer.js";
+import { assertNothingRefused } from "../platform/federation/inbox-request-pass.js";
 import { localNoteAt } from "./local-note-uris.js";
 import { flag } from "./notes.js";
 

@@ -7,17 +7,17 @@ import { findStatusByUri } from "../storage/repositories/federated-posts.js";
 import { findStatus } from "../storage/repositories/statuses.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
-import { collectionItemIds } from "./collection-items.js";
+import { collectionItemIds } from "../platform/federation/collection-items.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { flag } from "./notes.js";
 import type { RemoteActors } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, sameOrigin, storeRemotePost } from "./remote-posts.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { JobHandler } from "../ports/queue.js";
-import type { SqlKvStore } from "./sql-kv-store.js";
-import { tombstoneKey } from "./tombstones.js";
+import type { SqlKvStore } from "../platform/federation/sql-kv-store.js";
+import { tombstoneKey } from "../platform/federation/tombstones.js";
 
-import { REPLIES_QUEUE } from "./queue-names.js";
+import { REPLIES_QUEUE } from "../platform/federation/queue-names.js";
 
 export { REPLIES_QUEUE };
 

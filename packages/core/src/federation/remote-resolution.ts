@@ -8,7 +8,7 @@ import { findLocalActorAccount } from "../storage/repositories/federation-reads.
 import { findAccountById } from "../storage/repositories/accounts.js";
 import { accountIdsByUris } from "../storage/repositories/remote-graph.js";
 import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
-import { collectionItemIds } from "./collection-items.js";
+import { collectionItemIds } from "../platform/federation/collection-items.js";
 import type { FederationContextData } from "./kith-federation.js";
 import { recipientOf } from "./recipients.js";
 import type { RemoteActors } from "./remote-actors.js";

@@ -1,6 +1,6 @@
 import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo, Update, isActor } from "@fedify/fedify/vocab";
-import { parseJsonArray, pollExpired } from "../api/serializers/status.js";
+import { parseJsonArray, pollExpired } from "../mastodon/serializers/status.js";
 import { getLogger } from "../logging.js";
 import { favouriteNotice } from "../services/notifications/favourite-notice.js";
 import { deletePin, findStatusByUri, insertPin, insertVote, listStatusIdsOfAccount } from "../storage/repositories/federated-posts.js";
@@ -28,9 +28,9 @@ import {
   updateRemotePost,
   visibilityOf,
 } from "./remote-posts.js";
-import type { SqlKvStore } from "./sql-kv-store.js";
+import type { SqlKvStore } from "../platform/federation/sql-kv-store.js";
 import { likedPostReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "./stored-senders.js";
-import { tombstoneKey } from "./tombstones.js";
+import { tombstoneKey } from "../platform/federation/tombstones.js";
 
 const logger = getLogger(["federation", "inbox"]);
 

@@ -15,7 +15,7 @@ import {
   Undo,
   Update,
 } from "@fedify/fedify/vocab";
-import { parseJsonArray } from "../api/serializers/status.js";
+import { parseJsonArray } from "../mastodon/serializers/status.js";
 import { getLogger } from "../logging.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { JobHandler } from "../ports/queue.js";
@@ -29,10 +29,10 @@ import { findStatus } from "../storage/repositories/statuses.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import type { MediaUrls } from "./actors.js";
 import type { FederationContextData } from "./kith-federation.js";
-import { instantOf } from "./instant.js";
+import { instantOf } from "../platform/federation/instant.js";
 import { addressing, flag, followersUriOf, loadNoteContext, outboxActivityOf, statusUriOf } from "./notes.js";
 import { postObjectOf } from "./post-objects.js";
-import type { SqlKvStore } from "./sql-kv-store.js";
+import type { SqlKvStore } from "../platform/federation/sql-kv-store.js";
 
 const logger = getLogger(["federation", "outbox"]);
 
@@ -47,7 +47,7 @@ export interface StatusOutboxOptions {
 
 type RecipientAccount = Pick<AccountRow, "id" | "uri" | "domain" | "inbox_url" | "shared_inbox_url">;
 
-import { POLL_RESULTS_QUEUE } from "./queue-names.js";
+import { POLL_RESULTS_QUEUE } from "../platform/federation/queue-names.js";
 
 export { POLL_RESULTS_QUEUE };
 

@@ -4,8 +4,8 @@ import type { Kysely } from "kysely";
 import { type LikedLocalPost, findAccountByUri, findSenderWithChecks } from "../storage/repositories/federation-writes.js";
 import type { AccountRow, Database } from "../storage/schema.js";
 import { localNoteAt } from "./local-note-uris.js";
-import { encodeKey } from "./sql-kv-store.js";
-import { tombstoneKey } from "./tombstones.js";
+import { encodeKey } from "../platform/federation/sql-kv-store.js";
+import { tombstoneKey } from "../platform/federation/tombstones.js";
 
 /** What reads our posts' URIs: an inbox listener's context. */
 export type LocalUris = Pick<Context<unknown>, "origin" | "canonicalOrigin" | "parseUri">;

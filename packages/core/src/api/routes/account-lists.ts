@@ -3,7 +3,7 @@ import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { AccountPage } from "../../services/relationships/relationship-service.js";
 import type { KithServices } from "../../services/index.js";
-import type { AccountEntity } from "../entities/account.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
 import { idPageLinks } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { publicAccess } from "../../platform/http/access.js";
-import { StatusJson } from "../entities/status.js";
+import { StatusJson } from "../../mastodon/entities/status.js";
 import { POSTS_PAGE, idPageQuery, pagedReply, pageRequest } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { zBool } from "../../platform/http/schemas.js";

@@ -1,8 +1,8 @@
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
-import { CredentialAccountJson } from "../entities/account.js";
+import { CredentialAccountJson } from "../../mastodon/entities/account.js";
 import { route } from "../../platform/http/route.js";
-import { serializeCredentialAccount } from "../serializers/account.js";
+import { serializeCredentialAccount } from "../../mastodon/serializers/account.js";
 
 export const accountRoutes = [
   route({

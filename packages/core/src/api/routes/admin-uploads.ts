@@ -2,7 +2,7 @@ import { z } from "zod";
 import { any } from "../../domain/permissions.js";
 import { UPLOAD_QUEUES } from "../../services/media/upload-admin.js";
 import { permission } from "../../platform/http/access.js";
-import { UPLOAD_TYPES, UploadJson, UploadLogEntryJson, UserStorageJson } from "../entities/media.js";
+import { UPLOAD_TYPES, UploadJson, UploadLogEntryJson, UserStorageJson } from "../../mastodon/entities/media.js";
 import { DEFAULT_PAGE, clampLimit, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { zInt, zList } from "../../platform/http/schemas.js";

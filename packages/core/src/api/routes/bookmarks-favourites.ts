@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authenticated } from "../../platform/http/access.js";
-import { StatusJson } from "../entities/status.js";
+import { StatusJson } from "../../mastodon/entities/status.js";
 import { POSTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { actorOf, cursorPagedReply } from "./status-route-helpers.js";

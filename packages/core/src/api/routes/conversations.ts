@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authenticated } from "../../platform/http/access.js";
-import { ConversationJson } from "../entities/conversation.js";
+import { ConversationJson } from "../../mastodon/entities/conversation.js";
 import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";

@@ -2,11 +2,11 @@ import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
-import { FILTER_ACTIONS, FILTER_CONTEXTS, FilterJson, FilterKeywordJson, FilterStatusJson, V1FilterJson } from "../entities/filter.js";
+import { FILTER_ACTIONS, FILTER_CONTEXTS, FilterJson, FilterKeywordJson, FilterStatusJson, V1FilterJson } from "../../mastodon/entities/filter.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
-import { serializeFilter, serializeFilterKeyword, serializeFilterStatus, serializeV1Filter } from "../serializers/filter.js";
+import { serializeFilter, serializeFilterKeyword, serializeFilterStatus, serializeV1Filter } from "../../mastodon/serializers/filter.js";
 
 /** Content filters: Mastodon's v2 API, and v1 (one keyword per filter) over the same data. */
 

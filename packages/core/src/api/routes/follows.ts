@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { authenticated } from "../../platform/http/access.js";
-import { AccountJson } from "../entities/account.js";
-import { RelationshipJson } from "../entities/relationship.js";
+import { AccountJson } from "../../mastodon/entities/account.js";
+import { RelationshipJson } from "../../mastodon/entities/relationship.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { zBool, zList } from "../../platform/http/schemas.js";

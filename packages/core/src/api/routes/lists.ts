@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { ListRecord } from "../../services/lists/list-service.js";
 import { authenticated } from "../../platform/http/access.js";
-import { AccountJson } from "../entities/account.js";
-import { type ListEntity, ListJson } from "../entities/list.js";
+import { AccountJson } from "../../mastodon/entities/account.js";
+import { type ListEntity, ListJson } from "../../mastodon/entities/list.js";
 import { ACCOUNTS_PAGE, clampLimit, idPageLinks } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";

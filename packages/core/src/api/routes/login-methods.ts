@@ -4,7 +4,7 @@ import { KithError } from "../../domain/errors.js";
 import { any } from "../../domain/permissions.js";
 import type { LoginAuditEntry } from "../../services/login-methods/login-audit.js";
 import { authenticated, permission } from "../../platform/http/access.js";
-import { CodeSentJson, LoginAuditEntryJson, LoginMethodJson } from "../entities/credentials.js";
+import { CodeSentJson, LoginAuditEntryJson, LoginMethodJson } from "../../mastodon/entities/credentials.js";
 import { idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 

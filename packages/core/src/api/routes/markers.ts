@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MARKER_TIMELINES, type MarkerRecord } from "../../services/markers/marker-service.js";
 import { authenticated } from "../../platform/http/access.js";
-import { type MarkerEntity, MarkersJson } from "../entities/marker.js";
+import { type MarkerEntity, MarkersJson } from "../../mastodon/entities/marker.js";
 import { route } from "../../platform/http/route.js";
 import { zInt, zList } from "../../platform/http/schemas.js";
 import { signedInUser } from "./timelines.js";

@@ -5,7 +5,7 @@ import { KithError } from "../../domain/errors.js";
 import type { MediaService } from "../../services/media/media-service.js";
 import { largestFileBytes } from "../../services/media/media-types.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
-import { MediaAttachmentJson } from "../entities/media.js";
+import { MediaAttachmentJson } from "../../mastodon/entities/media.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";
 import { mediaFileResponse } from "./media-file-response.js";

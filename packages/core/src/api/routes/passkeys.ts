@@ -7,7 +7,7 @@ import {
   KeyValueEntriesJson,
   PasskeyCredentialJson,
   RegistrationOptionsJson,
-} from "../entities/passkey.js";
+} from "../../mastodon/entities/passkey.js";
 import { PASSKEY_SCRIPT } from "../passkey-script.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";

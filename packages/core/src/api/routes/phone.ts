@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
-import { CodeSentJson } from "../entities/credentials.js";
+import { CodeSentJson } from "../../mastodon/entities/credentials.js";
 import { route } from "../../platform/http/route.js";
 
 /**

@@ -3,12 +3,12 @@ import { acctKey } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
 import type { ProfileUpdate } from "../../services/profiles/profile-service.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
-import { AccountJson, CredentialAccountJson } from "../entities/account.js";
-import { FamiliarFollowersJson, RelationshipJson } from "../entities/relationship.js";
+import { AccountJson, CredentialAccountJson } from "../../mastodon/entities/account.js";
+import { FamiliarFollowersJson, RelationshipJson } from "../../mastodon/entities/relationship.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { zBool, zList } from "../../platform/http/schemas.js";
-import { serializeCredentialAccount } from "../serializers/account.js";
+import { serializeCredentialAccount } from "../../mastodon/serializers/account.js";
 import { AccountParams, accountPageReply, renderInOrder, userOf } from "./account-lists.js";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
-import { AccountJson } from "../entities/account.js";
+import { AccountJson } from "../../mastodon/entities/account.js";
 import { ACCOUNTS_PAGE, clampLimit } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { zInt } from "../../platform/http/schemas.js";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
-import { AccountJson } from "../entities/account.js";
-import { StatusJson } from "../entities/status.js";
-import { FullTagJson } from "../entities/tag.js";
+import { AccountJson } from "../../mastodon/entities/account.js";
+import { StatusJson } from "../../mastodon/entities/status.js";
+import { FullTagJson } from "../../mastodon/entities/tag.js";
 import { clampLimit } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { zBool, zInt } from "../../platform/http/schemas.js";

@@ -3,10 +3,10 @@ import type { LocalAccount } from "../../domain/accounts.js";
 import { any } from "../../domain/permissions.js";
 import type { SignupRow } from "../../services/signups/signup-service.js";
 import { permission } from "../../platform/http/access.js";
-import { AccountJson } from "../entities/account.js";
+import { AccountJson } from "../../mastodon/entities/account.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
-import { serializeLocalAccount } from "../serializers/account.js";
+import { serializeLocalAccount } from "../../mastodon/serializers/account.js";
 
 /**
  * A signup request, in the shape of Mastodon's Admin::Account (the paths are

@@ -1,7 +1,7 @@
 import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { KithServices } from "../../services/index.js";
-import type { StatusEntity } from "../entities/status.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
 import { idPageLinks } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 

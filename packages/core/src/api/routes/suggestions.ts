@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
-import { AccountJson } from "../entities/account.js";
+import { AccountJson } from "../../mastodon/entities/account.js";
 import { clampLimit } from "../../platform/http/pagination.js";
 import { route } from "../../platform/http/route.js";
 import { zInt } from "../../platform/http/schemas.js";

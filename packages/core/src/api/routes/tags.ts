@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
-import { FullTagJson } from "../entities/tag.js";
+import { FullTagJson } from "../../mastodon/entities/tag.js";
 import { clampLimit, idPageLinks, idPageQuery } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";

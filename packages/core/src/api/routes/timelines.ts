@@ -3,7 +3,7 @@ import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { TimelinePage } from "../../services/timelines/timeline-service.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
-import { StatusJson } from "../entities/status.js";
+import { StatusJson } from "../../mastodon/entities/status.js";
 import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { publicAccess } from "../../platform/http/access.js";
-import { FullTagJson } from "../entities/tag.js";
-import { StatusJson } from "../entities/status.js";
+import { FullTagJson } from "../../mastodon/entities/tag.js";
+import { StatusJson } from "../../mastodon/entities/status.js";
 import { clampLimit } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";

@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS } from "../../domain/limits.js";
 import { largestFileBytes } from "../../services/media/media-types.js";
 import { authenticated } from "../../platform/http/access.js";
 import { readLimited } from "../../platform/http/body-parser.js";
-import { CreatedUploadJson, UPLOAD_TYPES, UploadJson, UserStorageJson } from "../entities/media.js";
+import { CreatedUploadJson, UPLOAD_TYPES, UploadJson, UserStorageJson } from "../../mastodon/entities/media.js";
 import { route } from "../../platform/http/route.js";
 import { zInt, zList } from "../../platform/http/schemas.js";
 

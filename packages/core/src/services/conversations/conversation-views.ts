@@ -1,5 +1,5 @@
-import type { AccountEntity } from "../../api/entities/account.js";
-import type { ConversationEntity } from "../../api/entities/conversation.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { ConversationEntity } from "../../mastodon/entities/conversation.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
 import type { ConversationRecord } from "./conversation-service.js";
 

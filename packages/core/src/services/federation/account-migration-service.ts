@@ -1,4 +1,4 @@
-import { localAccountUrls } from "../../api/serializers/account.js";
+import { localAccountUrls } from "../../mastodon/serializers/account.js";
 import { KithError, isKithError } from "../../domain/errors.js";
 import { findPasswordHash } from "../../storage/repositories/credential-accounts.js";
 import { findAccountById } from "../../storage/repositories/accounts.js";

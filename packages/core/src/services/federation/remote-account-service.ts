@@ -1,4 +1,4 @@
-import type { AccountEntity } from "../../api/entities/account.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
 import { acctKey } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
 import { findAccountById } from "../../storage/repositories/accounts.js";

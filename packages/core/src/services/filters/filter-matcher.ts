@@ -1,5 +1,5 @@
-import type { FilterResultEntity } from "../../api/entities/filter.js";
-import { serializeFilter } from "../../api/serializers/filter.js";
+import type { FilterResultEntity } from "../../mastodon/entities/filter.js";
+import { serializeFilter } from "../../mastodon/serializers/filter.js";
 import type { FilterRecord } from "../../storage/repositories/filters.js";
 
 /** What a matcher reads of a post: the fields of Mastodon's Status entity that filters look at. */

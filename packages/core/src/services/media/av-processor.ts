@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { MediaMeta } from "../../api/entities/media.js";
+import type { MediaMeta } from "../../mastodon/entities/media.js";
 import { type FfmpegPaths, ToolError, runTool } from "./ffmpeg.js";
 import { type ImageLimits, MediaFileError, type ProcessedMedia, blurhashOf, messageOf, previewOf } from "./image-processor.js";
 

@@ -1,6 +1,6 @@
 import { encode as encodeBlurhash } from "blurhash";
 import type { Metadata, Sharp } from "sharp";
-import type { MediaMeta } from "../../api/entities/media.js";
+import type { MediaMeta } from "../../mastodon/entities/media.js";
 
 /** One stored rendition of a processed file. */
 export interface Rendition {

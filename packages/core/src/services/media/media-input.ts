@@ -1,4 +1,4 @@
-import { type UploadType, UPLOAD_TYPES } from "../../api/entities/media.js";
+import { type UploadType, UPLOAD_TYPES } from "../../mastodon/entities/media.js";
 import { KithError } from "../../domain/errors.js";
 
 /** Upload tags are short words (Avatar, Header, Post, ...): the charset keeps them safe in searches. */

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { MediaAttachmentEntity, UploadEntity, UploadType } from "../../api/entities/media.js";
-import { type MediaUrls, serializeMediaAttachment, serializeUpload } from "../../api/serializers/media.js";
+import type { MediaAttachmentEntity, UploadEntity, UploadType } from "../../mastodon/entities/media.js";
+import { type MediaUrls, serializeMediaAttachment, serializeUpload } from "../../mastodon/serializers/media.js";
 import { KithError, isKithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
 import {

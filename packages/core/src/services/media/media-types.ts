@@ -1,4 +1,4 @@
-import type { UploadType } from "../../api/entities/media.js";
+import type { UploadType } from "../../mastodon/entities/media.js";
 import type { InstanceLimits } from "../../domain/limits.js";
 
 /** What the content of a file is, judged from its bytes alone. */

@@ -1,4 +1,4 @@
-import { OutgoingFetchError, type SafeFetch, createSafeFetch } from "../../federation/safe-fetch.js";
+import { OutgoingFetchError, type SafeFetch, createSafeFetch } from "../../platform/federation/safe-fetch.js";
 import { updateMediaAttachment } from "../../storage/repositories/media-attachments.js";
 import type { MediaAttachmentRow } from "../../storage/schema.js";
 import type { ServiceDeps } from "../deps.js";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { UploadType } from "../../api/entities/media.js";
-import { UPLOAD_TYPES } from "../../api/entities/media.js";
+import type { UploadType } from "../../mastodon/entities/media.js";
+import { UPLOAD_TYPES } from "../../mastodon/entities/media.js";
 import { KithError } from "../../domain/errors.js";
 import { storageUsage } from "../../storage/repositories/media-attachments.js";
 import { findStorageQuota, upsertStorageQuota } from "../../storage/repositories/media-storage-quotas.js";

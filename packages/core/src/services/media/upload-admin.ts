@@ -1,5 +1,5 @@
-import type { UploadEntity, UploadLogEntryEntity, UploadType, UserStorageEntity } from "../../api/entities/media.js";
-import { type MediaUrls, serializeUpload, serializeUploadLogEntry } from "../../api/serializers/media.js";
+import type { UploadEntity, UploadLogEntryEntity, UploadType, UserStorageEntity } from "../../mastodon/entities/media.js";
+import { type MediaUrls, serializeUpload, serializeUploadLogEntry } from "../../mastodon/serializers/media.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import {

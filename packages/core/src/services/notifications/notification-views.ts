@@ -1,6 +1,6 @@
-import type { AccountEntity } from "../../api/entities/account.js";
-import type { GroupedNotificationsEntity, NotificationEntity, NotificationGroupEntity } from "../../api/entities/notification.js";
-import type { StatusEntity } from "../../api/entities/status.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { GroupedNotificationsEntity, NotificationEntity, NotificationGroupEntity } from "../../mastodon/entities/notification.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
 import { type JsonPieces, type JsonText, type JsonTexts, appendText } from "../../platform/http/json-text.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { PollEntity } from "../../api/entities/status.js";
-import { parseJsonArray, pollExpired, serializePoll } from "../../api/serializers/status.js";
+import type { PollEntity } from "../../mastodon/entities/status.js";
+import { parseJsonArray, pollExpired, serializePoll } from "../../mastodon/serializers/status.js";
 import { KithError } from "../../domain/errors.js";
 import { findVisibleStatus } from "../../storage/repositories/statuses.js";
 import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
-import type { AccountEntity } from "../../api/entities/account.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
 import type { JsonTexts } from "../../platform/http/json-text.js";
-import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../api/serializers/account.js";
+import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../mastodon/serializers/account.js";
 import {
   ACCOUNT_COUNTERS,
   type AccountCounter,

@@ -1,4 +1,4 @@
-import type { CredentialSourceView } from "../../api/serializers/account.js";
+import type { CredentialSourceView } from "../../mastodon/serializers/account.js";
 import { KithError } from "../../domain/errors.js";
 import { writeFlag } from "../../storage/repositories/status-columns.js";
 import { type AccountUpdate, toBool } from "../../storage/schema.js";

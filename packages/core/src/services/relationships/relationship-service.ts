@@ -1,4 +1,4 @@
-import type { RelationshipEntity } from "../../api/entities/relationship.js";
+import type { RelationshipEntity } from "../../mastodon/entities/relationship.js";
 import { readFlag } from "../../storage/repositories/status-columns.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";

@@ -1,6 +1,6 @@
-import type { AccountEntity } from "../../api/entities/account.js";
-import type { StatusEntity } from "../../api/entities/status.js";
-import type { FullTagEntity } from "../../api/entities/tag.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
+import type { FullTagEntity } from "../../mastodon/entities/tag.js";
 import { KithError } from "../../domain/errors.js";
 import { SEARCH_WINDOWS, searchAccountIds, searchStatusIds, searchTags, searchTerms } from "../../storage/repositories/search.js";
 import type { ServiceDeps } from "../deps.js";

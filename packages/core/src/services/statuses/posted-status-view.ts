@@ -1,5 +1,5 @@
-import type { StatusEntity } from "../../api/entities/status.js";
-import { serializeMention, serializeTag } from "../../api/serializers/status.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
+import { serializeMention, serializeTag } from "../../mastodon/serializers/status.js";
 import { readFlag } from "../../storage/repositories/status-columns.js";
 import { loadMentions } from "../../storage/repositories/status-view-loads.js";
 import type { ServiceDeps } from "../deps.js";

@@ -1,4 +1,4 @@
-import type { MentionEntity, TagEntity } from "../../api/entities/status.js";
+import type { MentionEntity, TagEntity } from "../../mastodon/entities/status.js";
 import { RenderMemo } from "../render-memo.js";
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { AccountEntity } from "../../api/entities/account.js";
-import type { StatusEditEntity, StatusEntity } from "../../api/entities/status.js";
-import { parseJsonArray } from "../../api/serializers/status.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { StatusEditEntity, StatusEntity } from "../../mastodon/entities/status.js";
+import { parseJsonArray } from "../../mastodon/serializers/status.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
@@ -11,7 +11,7 @@ import type { ServiceDeps } from "../deps.js";
 import type { StatusInteractions } from "./status-interactions.js";
 import type { StatusService } from "./status-service.js";
 import type { AccountRenderer, StatusMediaRenderer, StatusViews } from "./status-views.js";
-import { visibleTo } from "./visibility.js";
+import { visibleTo } from "../../storage/repositories/visibility.js";
 import { normalizeTag } from "./text-formatter.js";
 
 /** Mastodon's limits on a thread: ancestors shown, descendants shown. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StatusEntity } from "../../api/entities/status.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
 import { jsonString } from "../../platform/http/json-text.js";
 import { statusText, statusTextParts } from "./status-text.js";
 

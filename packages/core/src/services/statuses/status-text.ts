@@ -1,4 +1,4 @@
-import type { InnerStatusEntity, StatusEntity } from "../../api/entities/status.js";
+import type { InnerStatusEntity, StatusEntity } from "../../mastodon/entities/status.js";
 import { type JsonPieces, type JsonText, appendText, jsonBytes } from "../../platform/http/json-text.js";
 
 /**

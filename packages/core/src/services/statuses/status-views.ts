@@ -1,7 +1,7 @@
-import type { AccountEntity } from "../../api/entities/account.js";
-import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../api/entities/status.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../mastodon/entities/status.js";
 import { type JsonTexts, jsonString } from "../../platform/http/json-text.js";
-import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../api/serializers/status.js";
+import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../mastodon/serializers/status.js";
 import {
   loadApplications,
   loadMentions,

@@ -1,7 +1,7 @@
 import LinkifyIt from "linkify-it";
-import { localAccountUrls } from "../../api/serializers/account.js";
+import { localAccountUrls } from "../../mastodon/serializers/account.js";
 import { BoundedMap } from "../../bounded-map.js";
-import { tagUrl } from "../../api/serializers/status.js";
+import { tagUrl } from "../../mastodon/serializers/status.js";
 
 /**
  * Turns the plain text of a post into Mastodon's HTML: everything escaped

@@ -1,4 +1,4 @@
-import type { StatusEntity } from "../../api/entities/status.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
 import type { FilterMatcher } from "../filters/filter-matcher.js";
 import type { StreamRenderers } from "./stream-connection.js";
 import type { StreamSpec } from "./stream-names.js";

@@ -1,4 +1,4 @@
-import type { StatusEntity } from "../../api/entities/status.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
 import { getLogger } from "../../logging.js";
 import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.js";
 import { type StreamMessage, streamChannels } from "./channels.js";

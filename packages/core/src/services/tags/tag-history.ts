@@ -1,5 +1,5 @@
 import { lowestIdAt } from "../../domain/ids.js";
-import type { TagHistoryEntity } from "../../api/entities/tag.js";
+import type { TagHistoryEntity } from "../../mastodon/entities/tag.js";
 import { recentTagUses, type TagUse } from "../../storage/repositories/tags.js";
 import type { Kysely } from "kysely";
 import type { Database } from "../../storage/schema.js";

@@ -1,4 +1,4 @@
-import type { FullTagEntity } from "../../api/entities/tag.js";
+import type { FullTagEntity } from "../../mastodon/entities/tag.js";
 import { KithError } from "../../domain/errors.js";
 import {
   deleteTagFollow,

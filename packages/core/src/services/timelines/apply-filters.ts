@@ -1,4 +1,4 @@
-import type { StatusEntity } from "../../api/entities/status.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
 import type { FilterContext } from "../../storage/repositories/filters.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.js";

@@ -1,4 +1,4 @@
-import type { StatusEntity } from "../../api/entities/status.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
 import type { JsonTexts } from "../../platform/http/json-text.js";
 import type { PageRequest } from "../../domain/page.js";
 import { loadHomeFeedPage } from "../../storage/repositories/home-feed.js";

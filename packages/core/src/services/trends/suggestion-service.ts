@@ -1,4 +1,4 @@
-import type { AccountEntity } from "../../api/entities/account.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
 import { hiddenAuthorIds } from "../../storage/repositories/stream-audience.js";
 import { friendsOfFriends, recentlyActiveLocalAccounts } from "../../storage/repositories/trends.js";
 import type { ServiceDeps } from "../deps.js";

@@ -1,5 +1,5 @@
-import type { StatusEntity } from "../../api/entities/status.js";
-import type { FullTagEntity } from "../../api/entities/tag.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
+import type { FullTagEntity } from "../../mastodon/entities/tag.js";
 import { lowestIdAt } from "../../domain/ids.js";
 import { hiddenAuthorIds } from "../../storage/repositories/stream-audience.js";
 import { findTagsByIds } from "../../storage/repositories/tags.js";

@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../schema.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
-import { live } from "./federation-kv.js";
+import { live } from "../../platform/federation/federation-kv.js";
 import { followerIsLocal } from "./relationships.js";
 
 /** What Kith keeps of a remote actor in `accounts`. */

@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, type QueryCreator, sql } from "kysely";
-import { visibleTo } from "../../services/statuses/visibility.js";
+import { visibleTo } from "./visibility.js";
 import { type StatementArgs, compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
 import { capabilitiesOf } from "../../platform/storage/storage-handles.js";

@@ -1,5 +1,5 @@
 import { type Compilable, type Expression, type Kysely, type QueryCreator, type RawBuilder, type SqlBool, sql } from "kysely";
-import { type Viewer, type VisibilityOptions, visibleTo } from "../../services/statuses/visibility.js";
+import { type Viewer, type VisibilityOptions, visibleTo } from "./visibility.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { existsFence } from "../../platform/storage/exists-fence.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { preloadedContextLoader } from "../testing/offline-documents.js";
+import { preloadedContextLoader } from "../../testing/offline-documents.js";
 import { httpSignerIds, signedPartiesOf, signerVerdict } from "./signer-origins.js";
 
 const loader = preloadedContextLoader;

@@ -1,6 +1,6 @@
 import type { DocumentLoader } from "@fedify/fedify";
 import type { Collection, CollectionPage } from "@fedify/fedify/vocab";
-import { getLogger } from "../logging.js";
+import { getLogger } from "../../logging.js";
 
 const logger = getLogger(["federation", "collections"]);
 

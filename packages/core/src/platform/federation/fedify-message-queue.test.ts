@@ -1,10 +1,10 @@
 import type { MessageQueue } from "@fedify/fedify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MemoryQueue } from "../memory/memory-queue.js";
-import { MonotonicIdGenerator } from "../memory/monotonic-id-generator.js";
-import { systemClock } from "../memory/system-clock.js";
-import { systemRandom } from "../memory/system-random.js";
-import { eventually, sleep } from "../testing/eventually.js";
+import { MemoryQueue } from "../../memory/memory-queue.js";
+import { MonotonicIdGenerator } from "../../memory/monotonic-id-generator.js";
+import { systemClock } from "../../memory/system-clock.js";
+import { systemRandom } from "../../memory/system-random.js";
+import { eventually, sleep } from "../../testing/eventually.js";
 import { FedifyMessageQueue } from "./fedify-message-queue.js";
 
 /** A stand-in for Fedify's Temporal.Duration (Node has no global Temporal yet); the bridge reads only `total`. */

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
-import { BoundedMap } from "../bounded-map.js";
-import type { Clock } from "../ports/clock.js";
+import { BoundedMap } from "../../bounded-map.js";
+import type { Clock } from "../../ports/clock.js";
 import { withDeliveryFetch } from "./delivery-fetch.js";
 import { InboxSender } from "./inbox-sender.js";
 import { type SafeFetchOptions, addressRefusal, hostnameOf, systemLookup } from "./safe-fetch.js";

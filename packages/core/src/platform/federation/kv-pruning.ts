@@ -1,5 +1,5 @@
-import { getLogger } from "../logging.js";
-import type { Queue } from "../ports/queue.js";
+import { getLogger } from "../../logging.js";
+import type { Queue } from "../../ports/queue.js";
 import type { SqlKvStore } from "./sql-kv-store.js";
 
 /** The queue of the repeating job that removes expired federation entries. */

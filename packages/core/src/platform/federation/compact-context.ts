@@ -1,5 +1,5 @@
 import { preloadedContexts } from "@fedify/fedify";
-import { BoundedMap } from "../bounded-map.js";
+import { BoundedMap } from "../../bounded-map.js";
 
 /**
  * The meaning of a term in an activity's `@context`, as far as the compact

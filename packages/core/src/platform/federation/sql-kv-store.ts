@@ -1,7 +1,7 @@
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from "@fedify/fedify";
-import { BoundedMap } from "../bounded-map.js";
-import type { Clock } from "../ports/clock.js";
-import type { Storage } from "../ports/storage.js";
+import { BoundedMap } from "../../bounded-map.js";
+import type { Clock } from "../../ports/clock.js";
+import type { Storage } from "../../ports/storage.js";
 import {
   compareAndSwapFederationKv,
   deleteFederationKv,
@@ -9,7 +9,7 @@ import {
   purgeExpiredFederationKv,
   readFederationKvEntry,
   writeFederationKv,
-} from "../storage/repositories/federation-kv.js";
+} from "./federation-kv.js";
 import { SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 
 /** What Fedify's `Temporal.Duration` offers that the store needs. */

@@ -1,9 +1,9 @@
-import { errorToResponse } from "../platform/http/error-response.js";
-import { readLimited } from "../platform/http/body-parser.js";
-import { KithError } from "../domain/errors.js";
-import { getLogger } from "../logging.js";
-import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
-import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
+import { errorToResponse } from "../http/error-response.js";
+import { readLimited } from "../http/body-parser.js";
+import { KithError } from "../../domain/errors.js";
+import { getLogger } from "../../logging.js";
+import type { DomainPolicyService } from "../../services/domain-policy/domain-policy-service.js";
+import type { FederationMonitor } from "../../services/federation-monitoring/federation-monitor.js";
 import { boundPassed } from "./activity-bounds.js";
 import type { KeyFetchBudget } from "./key-fetch-budget.js";
 import { bodyMatchesDigest } from "./signature-verification.js";

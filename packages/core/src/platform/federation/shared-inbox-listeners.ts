@@ -1,8 +1,8 @@
 import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { Activity } from "@fedify/fedify/vocab";
-import { getLogger } from "../logging.js";
+import { getLogger } from "../../logging.js";
 import { runRequestPass } from "./inbox-request-pass.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../../federation/kith-federation.js";
 
 const logger = getLogger(["federation", "inbox"]);
 

@@ -1,5 +1,5 @@
 import type { KvKey, KvStore } from "@fedify/fedify";
-import { getLogger } from "../logging.js";
+import { getLogger } from "../../logging.js";
 import type { DeliveryGate } from "./delivery-gate.js";
 import {
   type SignatureKey,

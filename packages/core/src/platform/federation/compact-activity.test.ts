@@ -17,7 +17,7 @@ import {
 } from "@fedify/fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import { describe, expect, it } from "vitest";
-import { MASTODON_CONTEXT, preloadedContextLoader } from "../testing/offline-documents.js";
+import { MASTODON_CONTEXT, preloadedContextLoader } from "../../testing/offline-documents.js";
 import { readCompactActivity } from "./compact-activity.js";
 
 const loader = preloadedContextLoader;

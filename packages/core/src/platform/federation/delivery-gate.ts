@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Context, SendActivityOptions } from "@fedify/fedify";
 import type { Activity, Recipient } from "@fedify/fedify/vocab";
-import { BoundedMap } from "../bounded-map.js";
-import { getLogger } from "../logging.js";
-import type { Clock } from "../ports/clock.js";
-import type { DomainPolicyService } from "../services/domain-policy/domain-policy-service.js";
-import type { FederationMonitor } from "../services/federation-monitoring/federation-monitor.js";
+import { BoundedMap } from "../../bounded-map.js";
+import { getLogger } from "../../logging.js";
+import type { Clock } from "../../ports/clock.js";
+import type { DomainPolicyService } from "../../services/domain-policy/domain-policy-service.js";
+import type { FederationMonitor } from "../../services/federation-monitoring/federation-monitor.js";
 import type { InboxAddresses } from "./inbox-addresses.js";
 
 const logger = getLogger(["federation", "delivery"]);

@@ -1,4 +1,4 @@
-import { BoundedMap } from "../bounded-map.js";
+import { BoundedMap } from "../../bounded-map.js";
 
 /** How many requests signed with keys not yet fetched may come, per minute. */
 export interface KeyFetchLimits {

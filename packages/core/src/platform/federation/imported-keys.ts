@@ -11,7 +11,7 @@
  * so sharing one is safe; the most recently used of each kind are kept.
  */
 
-import { BoundedMap } from "../bounded-map.js";
+import { BoundedMap } from "../../bounded-map.js";
 
 /** Private keys kept: this server's own, one or two an account. */
 const MAX_PRIVATE_KEYS = 256;

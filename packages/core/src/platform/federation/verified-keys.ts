@@ -1,6 +1,6 @@
 import { type KeyObject, createPublicKey } from "node:crypto";
 import type { KvKey } from "@fedify/fedify";
-import { BoundedMap } from "../bounded-map.js";
+import { BoundedMap } from "../../bounded-map.js";
 
 /** A remote public key as the inbox front checks signatures with it. */
 export interface VerifiedKey {

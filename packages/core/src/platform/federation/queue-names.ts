@@ -1,4 +1,4 @@
-import type { HandlerOptions } from "../ports/queue.js";
+import type { HandlerOptions } from "../../ports/queue.js";
 
 // The queues whose jobs need Fedify: named here, without Fedify, so their handlers are registered when the server
 // starts and load it with their first job (deferred-federation.ts), whichever process works them.

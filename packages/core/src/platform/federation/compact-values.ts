@@ -1,6 +1,6 @@
 import { LanguageString } from "@fedify/fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
-import { BoundedMap } from "../bounded-map.js";
+import { BoundedMap } from "../../bounded-map.js";
 import { parseInstant } from "./instant.js";
 
 /**

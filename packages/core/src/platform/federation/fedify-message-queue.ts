@@ -1,7 +1,7 @@
 import type { MessageQueue, MessageQueueDepth, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
-import { getLogger } from "../logging.js";
-import { jobNotReady } from "../platform/queue/not-ready.js";
-import type { BackoffOptions, EnqueueOptions, Queue } from "../ports/queue.js";
+import { getLogger } from "../../logging.js";
+import { jobNotReady } from "../queue/not-ready.js";
+import type { BackoffOptions, EnqueueOptions, Queue } from "../../ports/queue.js";
 import { type OutboxBatch, batchOutboxMessages, isOutboxBatch, outboxMessagesOf } from "./outbox-batch.js";
 import { type PrivateKeyResolver, sealPrivateKeys, unsealPrivateKeys } from "./sealed-keys.js";
 
