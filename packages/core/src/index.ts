@@ -87,6 +87,8 @@ export {
   type ModuleRouteDefinition,
 } from "./modules/module.js";
 export { preferencesModule } from "./modules/preferences/index.js";
+export { trendsModule } from "./modules/trends/index.js";
+export { suggestionsModule } from "./modules/suggestions/index.js";
 export { buildOpenApiDocument } from "./platform/http/openapi.js";
 export * from "./platform/http/pagination.js";
 export { expandRailsParams } from "./platform/http/rails-params.js";

@@ -3,13 +3,15 @@ import { serverRoutes } from "../api/routes/index.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { preferencesModule } from "./preferences/index.js";
+import { suggestionsModule } from "./suggestions/index.js";
+import { trendsModule } from "./trends/index.js";
 
 /**
  * The feature modules a server has unless told otherwise, in the order they
  * are composed. An embedder passes its own list to `createKith` to leave
  * optional ones out or add its own after them.
  */
-export const defaultModules: readonly KithModule<string, unknown>[] = [preferencesModule];
+export const defaultModules: readonly KithModule<string, unknown>[] = [preferencesModule, trendsModule, suggestionsModule];
 
 /**
  * Every endpoint of a server with the default modules, as data: what the

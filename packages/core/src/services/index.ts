@@ -15,8 +15,6 @@ import { FilterService } from "./filters/filter-service.js";
 import { CustomEmojiService } from "./custom-emojis/custom-emoji-service.js";
 import { SearchService } from "./search/search-service.js";
 import { InstanceActivityService } from "./trends/instance-activity-service.js";
-import { SuggestionService } from "./trends/suggestion-service.js";
-import { TrendsService } from "./trends/trends-service.js";
 import { publishPublicStreams } from "./streaming/stream-publisher.js";
 import { streamRenderers } from "./streaming/stream-renderers.js";
 import { StreamingService } from "./streaming/streaming-service.js";
@@ -75,10 +73,6 @@ export interface KithServices {
   readonly streaming: StreamingService;
   /** This server's custom emojis. */
   readonly customEmojis: CustomEmojiService;
-  /** Trending hashtags and posts from recent activity. */
-  readonly trends: TrendsService;
-  /** Follow suggestions. */
-  readonly suggestions: SuggestionService;
   /** Known peers and weekly activity of this server. */
   readonly instanceActivity: InstanceActivityService;
   /** Hashtags with their history, and followed tags. */
@@ -194,8 +188,6 @@ export function createServices(deps: ServiceDeps): KithServices {
     tags,
     search: new SearchService(deps, statusViews, accountViews, tags, searchEntries, remoteAccounts),
     customEmojis: new CustomEmojiService(deps, media),
-    trends: new TrendsService(deps, tags, statusViews, filters),
-    suggestions: new SuggestionService(deps, accountViews),
     instanceActivity: new InstanceActivityService(deps),
     streaming: new StreamingService(
       deps,

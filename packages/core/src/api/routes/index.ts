@@ -22,8 +22,6 @@ import { customEmojiRoutes } from "./custom-emojis.js";
 import { instanceActivityRoutes } from "./instance-activity.js";
 import { searchRoutes } from "./search.js";
 import { remoteUserRoutes } from "./remote-users.js";
-import { suggestionRoutes } from "./suggestions.js";
-import { trendRoutes } from "./trends.js";
 import { streamingRoutes } from "./streaming.js";
 import { tagRoutes } from "./tags.js";
 import { healthRoutes } from "./health.js";
@@ -82,8 +80,6 @@ const coreRoutes: readonly AnyRoute[] = [
   ...searchRoutes,
   ...remoteUserRoutes,
   ...customEmojiRoutes,
-  ...trendRoutes,
-  ...suggestionRoutes,
   ...announcementRoutes,
   ...instanceActivityRoutes,
   ...streamingRoutes,

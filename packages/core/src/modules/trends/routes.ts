@@ -1,11 +1,14 @@
 import { z } from "zod";
+import { moduleRoute } from "../module.js";
+import type { TrendsService } from "./trends-service.js";
 import { publicAccess } from "../../platform/http/access.js";
 import { FullTagJson } from "../../mastodon/entities/tag.js";
 import { StatusJson } from "../../mastodon/entities/status.js";
 import { clampLimit } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
 import { zInt } from "../../platform/http/schemas.js";
+
+const route = moduleRoute<TrendsService>();
 
 /** Trends of this server's recent activity; Mastodon pages them by `offset`, with `Link` headers to the next page. */
 
@@ -40,10 +43,10 @@ function tagsRoute(path: string, summary: string) {
     access: publicAccess,
     query: TrendQuery,
     response: z.array(FullTagJson),
-    handler: async ({ caller, query, services, url }) => {
+    handler: async ({ caller, query, module, url }) => {
       const limit = clampLimit(query.limit, TAGS_PAGE);
       const offset = query.offset ?? 0;
-      const tags = await services.trends.trendingTags(caller.kind === "user" ? caller.accountId : null, { limit, offset });
+      const tags = await module.trendingTags(caller.kind === "user" ? caller.accountId : null, { limit, offset });
       return offsetReply(url, tags, limit, offset);
     },
   });
@@ -60,10 +63,10 @@ export const trendRoutes = [
     access: publicAccess,
     query: TrendQuery,
     response: z.array(StatusJson),
-    handler: async ({ caller, query, services, url }) => {
+    handler: async ({ caller, query, module, url }) => {
       const limit = clampLimit(query.limit, STATUSES_PAGE);
       const offset = query.offset ?? 0;
-      const statuses = await services.trends.trendingStatuses(caller.kind === "user" ? caller.accountId : null, { limit, offset });
+      const statuses = await module.trendingStatuses(caller.kind === "user" ? caller.accountId : null, { limit, offset });
       return offsetReply(url, statuses, limit, offset);
     },
   }),

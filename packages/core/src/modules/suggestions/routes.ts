@@ -1,10 +1,13 @@
 import { z } from "zod";
+import { moduleRoute } from "../module.js";
+import type { SuggestionService } from "./suggestion-service.js";
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
 import { clampLimit } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
 import { zInt } from "../../platform/http/schemas.js";
+
+const route = moduleRoute<SuggestionService>();
 
 /** Follow suggestions, Mastodon's v1 (accounts) and v2 (accounts with why they were suggested). */
 
@@ -27,9 +30,9 @@ export const suggestionRoutes = [
     scopes: ["read:accounts"],
     query: SuggestionQuery,
     response: z.array(AccountJson),
-    handler: async ({ caller, query, services }) => {
+    handler: async ({ caller, query, module }) => {
       if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
-      return (await services.suggestions.suggest(caller.accountId, clampLimit(query.limit, PAGE))).map((s) => s.account);
+      return (await module.suggest(caller.accountId, clampLimit(query.limit, PAGE))).map((s) => s.account);
     },
   }),
   route({
@@ -41,9 +44,9 @@ export const suggestionRoutes = [
     scopes: ["read:accounts"],
     query: SuggestionQuery,
     response: z.array(SuggestionJson),
-    handler: async ({ caller, query, services }) => {
+    handler: async ({ caller, query, module }) => {
       if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
-      return (await services.suggestions.suggest(caller.accountId, clampLimit(query.limit, PAGE))).map((s) => ({
+      return (await module.suggest(caller.accountId, clampLimit(query.limit, PAGE))).map((s) => ({
         // Mastodon's `source` is the deprecated summary of `sources`: friends of friends count as past interactions there.
         source: s.source === "global" ? ("global" as const) : ("past_interactions" as const),
         sources: [s.source === "global" ? ("most_interactions" as const) : ("friends_of_friends" as const)],

@@ -1,8 +1,8 @@
 import type { AccountEntity } from "../../mastodon/entities/account.js";
 import { hiddenAuthorIds } from "../../storage/repositories/stream-audience.js";
-import { friendsOfFriends, recentlyActiveLocalAccounts } from "../../storage/repositories/trends.js";
-import type { ServiceDeps } from "../deps.js";
-import type { AccountRenderer } from "../statuses/status-views.js";
+import type { ServiceDeps } from "../../services/deps.js";
+import type { AccountRenderer } from "../../services/statuses/status-views.js";
+import { friendsOfFriends, recentlyActiveLocalAccounts } from "./suggestions-store.js";
 
 export type SuggestionSource = "friends_of_friends" | "global";
 

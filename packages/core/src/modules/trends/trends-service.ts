@@ -3,13 +3,13 @@ import type { FullTagEntity } from "../../mastodon/entities/tag.js";
 import { lowestIdAt } from "../../domain/ids.js";
 import { hiddenAuthorIds } from "../../storage/repositories/stream-audience.js";
 import { findTagsByIds } from "../../storage/repositories/tags.js";
-import { recentEngagement, trendableTagUses } from "../../storage/repositories/trends.js";
-import type { ServiceDeps } from "../deps.js";
-import type { FilterableStatus } from "../filters/filter-matcher.js";
-import type { FilterService } from "../filters/filter-service.js";
-import type { StatusViews } from "../statuses/status-views.js";
-import { dayStart } from "../tags/tag-history.js";
-import type { TagService } from "../tags/tag-service.js";
+import type { ServiceDeps } from "../../services/deps.js";
+import type { FilterableStatus } from "../../services/filters/filter-matcher.js";
+import type { FilterService } from "../../services/filters/filter-service.js";
+import type { StatusViews } from "../../services/statuses/status-views.js";
+import { dayStart } from "../../services/tags/tag-history.js";
+import type { TagService } from "../../services/tags/tag-service.js";
+import { recentEngagement, trendableTagUses } from "./trends-store.js";
 
 const DAY_MS = 86_400_000;
 /** How far back activity counts. */
