@@ -44,18 +44,6 @@ const knownViolations = {
     // A route's handler and the fetch handler are typed by the whole services object.
     { from: "platform/http/route.ts", imports: ["services/index.ts"] },
     { from: "platform/http/fetch-handler.ts", imports: ["services/index.ts"] },
-    // The inbox's request data type is declared by Fedify's assembly.
-    { from: "platform/federation/inbox-front.ts", imports: ["federation/kith-federation.ts"] },
-    { from: "platform/federation/shared-inbox-listeners.ts", imports: ["federation/kith-federation.ts"] },
-    // The gates ask the domain policy and federation monitor services by their class types.
-    {
-      from: "platform/federation/inbox-guard.ts",
-      imports: ["services/domain-policy/domain-policy-service.ts", "services/federation-monitoring/federation-monitor.ts"],
-    },
-    {
-      from: "platform/federation/delivery-gate.ts",
-      imports: ["services/domain-policy/domain-policy-service.ts", "services/federation-monitoring/federation-monitor.ts"],
-    },
   ],
   "mastodon-imports-no-feature": [
     // Serializers read row and view types declared by the stores and services that load them.
@@ -68,8 +56,6 @@ const knownViolations = {
   "no-cycle-across-layers": [
     { from: "ports/queue.ts", imports: ["storage/schema.ts"] },
     { from: "platform/queue/job-status.ts", imports: ["ports/queue.ts"] },
-    { from: "platform/federation/inbox-front.ts", imports: ["federation/kith-federation.ts"] },
-    { from: "platform/federation/shared-inbox-listeners.ts", imports: ["federation/kith-federation.ts"] },
   ],
 };
 
