@@ -114,7 +114,8 @@ export {
   createSafeFetch,
   isNonPublicAddress,
 } from "./platform/federation/safe-fetch.js";
-export type { FederationContextData, KithFederation } from "./federation/kith-federation.js";
+export type { KithFederation } from "./federation/kith-federation.js";
+export type { FederationContextData } from "./platform/federation/federation-context-data.js";
 export type { DeferredFederation } from "./federation/deferred-federation.js";
 export { SqlKvStore } from "./platform/federation/sql-kv-store.js";
 export type { KeyPairStore } from "./federation/key-pairs.js";

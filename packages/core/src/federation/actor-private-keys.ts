@@ -1,5 +1,5 @@
 import { type Federation, exportJwk } from "@fedify/fedify";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { PrivateKeyResolver } from "../platform/federation/sealed-keys.js";
 
 /**

@@ -15,7 +15,7 @@ import {
 } from "../storage/repositories/federation-writes.js";
 import type { AccountRow } from "../storage/schema.js";
 import { type GraphInboxDeps, undoBlock } from "./graph-inbox.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { flag } from "./notes.js";
 import type { RemoteActors } from "./remote-actors.js";
 

@@ -3,7 +3,7 @@ import { Follow, type Object as APObject, isActor } from "@fedify/fedify/vocab";
 import type { ServiceDeps } from "../services/deps.js";
 import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
 import { insertFollowRequest } from "../storage/repositories/federation-writes.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { RemoteActors } from "./remote-actors.js";
 
 export interface SentFollow {

@@ -8,7 +8,7 @@ import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { setMovedTo } from "../storage/repositories/remote-graph.js";
 import type { AccountRow } from "../storage/schema.js";
 import { requireNetwork } from "../platform/federation/inbox-request-pass.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { RemoteActors } from "./remote-actors.js";
 
 const logger = getLogger(["federation", "inbox"]);

@@ -9,7 +9,7 @@ import { findFollowActivity, remoteAccountsKnowing, setFollowActivityUri } from 
 import type { AccountRow } from "../storage/schema.js";
 import { type MediaUrls, localActorOf } from "./actors.js";
 import type { KeyPairStore } from "./key-pairs.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { actorUriOf } from "./notes.js";
 import { recipientOf } from "./recipients.js";
 

@@ -55,12 +55,8 @@ import type { SqlKvStore } from "../platform/federation/sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "../platform/federation/webfinger-client.js";
 import { type FederationJobQueue, POLL_RESULTS_QUEUE, REPLIES_QUEUE } from "../platform/federation/queue-names.js";
 import type { JobHandler } from "../ports/queue.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 
-/** What Kith passes to every Fedify callback. */
-export interface FederationContextData {
-  /** True while answering an HTTP request; false for work Kith starts itself (deliveries, fan-out). */
-  readonly serving: boolean;
-}
 
 /** Fedify wired to Kith's storage, queue, services and safe outgoing fetch. */
 export interface KithFederation {

@@ -8,7 +8,7 @@ import { findStatus } from "../storage/repositories/statuses.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
 import { collectionItemIds } from "../platform/federation/collection-items.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { flag } from "./notes.js";
 import type { RemoteActors } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, sameOrigin, storeRemotePost } from "./remote-posts.js";

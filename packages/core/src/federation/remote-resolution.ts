@@ -9,7 +9,7 @@ import { findAccountById } from "../storage/repositories/accounts.js";
 import { accountIdsByUris } from "../storage/repositories/remote-graph.js";
 import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
 import { collectionItemIds } from "../platform/federation/collection-items.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { recipientOf } from "./recipients.js";
 import type { RemoteActors } from "./remote-actors.js";
 

@@ -15,7 +15,7 @@ import {
 } from "../storage/repositories/statuses.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { flag } from "./notes.js";
 import type { RemoteActors } from "./remote-actors.js";
 import {

@@ -28,7 +28,7 @@ import { writeFlag } from "../storage/repositories/status-columns.js";
 import { findStatus } from "../storage/repositories/statuses.js";
 import type { AccountRow, StatusRow } from "../storage/schema.js";
 import type { MediaUrls } from "./actors.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { instantOf } from "../platform/federation/instant.js";
 import { addressing, flag, followersUriOf, loadNoteContext, outboxActivityOf, statusUriOf } from "./notes.js";
 import { postObjectOf } from "./post-objects.js";

@@ -3,7 +3,7 @@ import { type Object as APObject, isActor } from "@fedify/fedify/vocab";
 import type { RemoteStatusResolver } from "../services/search/search-service.js";
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { findStatusByUri } from "../storage/repositories/federated-posts.js";
-import type { FederationContextData } from "./kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { RemoteActors } from "./remote-actors.js";
 import { type RemotePostDeps, isPostObject, localStatusAt, sameOrigin, storeRemotePost } from "./remote-posts.js";
 

@@ -1,6 +1,6 @@
 import type { InboxListenerSetters } from "@fedify/fedify";
 import type { AnyRoute } from "../platform/http/route.js";
-import type { FederationContextData } from "../federation/kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { MigrationSpec } from "../storage/migrations/ddl.js";
 import type { AnyModuleRoute, KithModule, ModuleContext } from "./module.js";
 

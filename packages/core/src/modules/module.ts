@@ -1,6 +1,6 @@
 import type { InboxListenerSetters } from "@fedify/fedify";
 import type { HandlerContext, RouteDefinition } from "../platform/http/route.js";
-import type { FederationContextData } from "../federation/kith-federation.js";
+import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { HandlerOptions, JobHandler } from "../ports/queue.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { DomainEvents } from "../services/events/domain-events.js";

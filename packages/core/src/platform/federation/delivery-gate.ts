@@ -4,8 +4,7 @@ import type { Activity, Recipient } from "@fedify/fedify/vocab";
 import { BoundedMap } from "../../bounded-map.js";
 import { getLogger } from "../../logging.js";
 import type { Clock } from "../../ports/clock.js";
-import type { DomainPolicyService } from "../../services/domain-policy/domain-policy-service.js";
-import type { FederationMonitor } from "../../services/federation-monitoring/federation-monitor.js";
+import type { FederationTraffic, HostPolicies } from "./remote-host-gates.js";
 import type { InboxAddresses } from "./inbox-addresses.js";
 
 const logger = getLogger(["federation", "delivery"]);
@@ -57,8 +56,8 @@ export class DeliveryGate {
 
   constructor(
     private readonly deps: {
-      readonly domainPolicy: DomainPolicyService;
-      readonly monitor: FederationMonitor;
+      readonly domainPolicy: HostPolicies;
+      readonly monitor: FederationTraffic;
       readonly clock: Clock;
       /** Fedify POSTs with the global fetch: the address rule of its inboxes, and the guard of its connections (`guarded`). */
       readonly inboxAddresses: InboxAddresses;

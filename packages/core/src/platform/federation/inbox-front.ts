@@ -4,7 +4,7 @@ import { bufferedResponse } from "../http/buffered-response.js";
 import { getLogger } from "../../logging.js";
 import { type ActivityReaderContext, readActivity } from "./activity-reader.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";
-import type { FederationContextData } from "../../federation/kith-federation.js";
+import type { FederationContextData } from "./federation-context-data.js";
 import type { InboxDispatcher } from "./shared-inbox-listeners.js";
 import { readSignature, verifySignature } from "./signature-verification.js";
 import { signerVerdict } from "./signer-origins.js";

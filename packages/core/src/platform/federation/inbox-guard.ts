@@ -2,8 +2,7 @@ import { errorToResponse } from "../http/error-response.js";
 import { readLimited } from "../http/body-parser.js";
 import { KithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
-import type { DomainPolicyService } from "../../services/domain-policy/domain-policy-service.js";
-import type { FederationMonitor } from "../../services/federation-monitoring/federation-monitor.js";
+import type { FederationTraffic, HostPolicies } from "./remote-host-gates.js";
 import { boundPassed } from "./activity-bounds.js";
 import type { KeyFetchBudget } from "./key-fetch-budget.js";
 import { bodyMatchesDigest } from "./signature-verification.js";
@@ -28,8 +27,8 @@ export const SIGNATURE_MAX_AGE_MS = SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000;
 const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 
 export interface InboxGuardDeps {
-  readonly domainPolicy: DomainPolicyService;
-  readonly monitor: FederationMonitor;
+  readonly domainPolicy: HostPolicies;
+  readonly monitor: FederationTraffic;
   /** The largest activity accepted, in bytes. */
   readonly maxBodyBytes: number;
   /**

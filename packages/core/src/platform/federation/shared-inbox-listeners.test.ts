@@ -2,7 +2,7 @@ import type { DocumentLoader, InboxContext, InboxListenerSetters } from "@fedify
 import { type Activity, Create, Like } from "@fedify/fedify/vocab";
 import { describe, expect, it } from "vitest";
 import { assertNothingRefused, requireNetwork } from "./inbox-request-pass.js";
-import type { FederationContextData } from "../../federation/kith-federation.js";
+import type { FederationContextData } from "./federation-context-data.js";
 import { withSharedListeners } from "./shared-inbox-listeners.js";
 
 type Ctx = InboxContext<FederationContextData>;

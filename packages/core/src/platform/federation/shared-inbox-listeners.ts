@@ -2,7 +2,7 @@ import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { Activity } from "@fedify/fedify/vocab";
 import { getLogger } from "../../logging.js";
 import { runRequestPass } from "./inbox-request-pass.js";
-import type { FederationContextData } from "../../federation/kith-federation.js";
+import type { FederationContextData } from "./federation-context-data.js";
 
 const logger = getLogger(["federation", "inbox"]);
 

@@ -1,0 +1,150 @@
+// The import rules between @kith/core's layers, each layer importing only those below it:
+//
+//   ports, domain  <-  platform  <-  mastodon  <-  features
+//
+// - ports/: interfaces and small value types; they import only other ports and domain/.
+// - domain/: ids, errors, permissions, pure rules; imports only domain/.
+// - platform/: HTTP, storage and queue kernels, Fedify wiring; knows no feature and no Mastodon entity.
+// - mastodon/: Mastodon's entities and their rendering; knows no feature.
+// - features: services/, api/ (routes and feature pages), storage/repositories/, federation/ (the features'
+//   inbox and outbox handlers and Fedify's assembly), and later modules/<name>/, which import each other only
+//   through modules/<name>/index.ts.
+//
+// Run by `pnpm lint`. A test (tests/lint/layer-rules.test.ts) shows a crossing import failing it.
+//
+// A test file beside lower-layer code may import higher layers to check the code against them (the router's
+// test walks the real route table), so the layer rules look at the importing file only when it is not a test.
+
+const core = "^packages/core/src/";
+const notTest = "\\.test\\.ts$";
+
+/** Code of a feature, in today's folders and in modules. */
+const features = [
+  `${core}services/`,
+  `${core}api/`,
+  `${core}storage/repositories/`,
+  `${core}federation/`,
+  `${core}modules/`,
+  `${core}kith\\.ts$`,
+];
+
+/**
+ * Known crossings, each named by its importing file and what it imports: the list may only get shorter. Such a
+ * file is held to the rule for every other import it makes (see `known` below), so no new crossing hides behind
+ * an old one. Remove an entry once its import is gone.
+ */
+const knownViolations = {
+  "ports-import-only-ports-and-domain": [
+    // The storage port hands out a Kysely typed by the tables' schema, which still lives in storage/.
+    { from: "ports/storage.ts", imports: ["storage/schema.ts"] },
+    // The queue port's transaction handle is the storage's Kysely transaction.
+    { from: "ports/queue.ts", imports: ["storage/schema.ts"] },
+  ],
+  "platform-imports-no-feature": [
+    // A route's handler and the fetch handler are typed by the whole services object.
+    { from: "platform/http/route.ts", imports: ["services/index.ts"] },
+    { from: "platform/http/fetch-handler.ts", imports: ["services/index.ts"] },
+  ],
+  "mastodon-imports-no-feature": [
+    // Serializers read row and view types declared by the stores and services that load them.
+    { from: "mastodon/serializers/status.ts", imports: ["storage/repositories/status-columns.ts"] },
+    { from: "mastodon/serializers/filter.ts", imports: ["storage/repositories/filters.ts"] },
+    { from: "mastodon/serializers/instance.ts", imports: ["services/instance/instance-service.ts"] },
+    { from: "mastodon/serializers/admin-account.ts", imports: ["services/admin/admin-account-service.ts"] },
+  ],
+  // The cycles the crossings above close (each named by the lower-layer file it starts from).
+  "no-cycle-across-layers": [
+    { from: "ports/queue.ts", imports: ["storage/schema.ts"] },
+    { from: "platform/queue/job-status.ts", imports: ["ports/queue.ts"] },
+  ],
+};
+
+/** A file of a known crossing is held to the rule for everything but the import it is known for. */
+function known(rule, to) {
+  return knownViolations[rule].map(({ from, imports }) => ({
+    name: rule,
+    comment: `Known crossing in ${from}: only ${imports.join(", ")} may stay, until it is fixed.`,
+    severity: "error",
+    from: { path: `${core}${from}$` },
+    to: { ...to, pathNot: [...(to.pathNot ?? []), ...imports.map((path) => `${core}${path}$`)] },
+  }));
+}
+
+/** The files of a rule's known crossings, left out of the rule itself (`known` checks them). */
+function exempt(rule) {
+  return knownViolations[rule].map(({ from }) => `${core}${from}$`);
+}
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "ports-import-only-ports-and-domain",
+      comment: "A port is an interface: it names no implementation, so adapters and features may all import it.",
+      severity: "error",
+      from: { path: `${core}ports/`, pathNot: [notTest, ...exempt("ports-import-only-ports-and-domain")] },
+      to: { path: core, pathNot: [`${core}ports/`, `${core}domain/`] },
+    },
+    ...known("ports-import-only-ports-and-domain", { path: core, pathNot: [`${core}ports/`, `${core}domain/`] }),
+    {
+      name: "domain-imports-only-domain",
+      comment: "Domain rules are pure and shared by every layer above them.",
+      severity: "error",
+      from: { path: `${core}domain/`, pathNot: notTest },
+      to: { path: core, pathNot: `${core}domain/` },
+    },
+    {
+      name: "platform-imports-no-feature",
+      comment: "The platform knows no feature (nor Mastodon's entities): features plug into it, never the reverse.",
+      severity: "error",
+      from: { path: `${core}platform/`, pathNot: [notTest, ...exempt("platform-imports-no-feature")] },
+      to: { path: [...features, `${core}mastodon/`] },
+    },
+    ...known("platform-imports-no-feature", { path: [...features, `${core}mastodon/`] }),
+    {
+      name: "mastodon-imports-no-feature",
+      comment: "Mastodon's entities and rendering are shared by routes, services and federation, so they import none of them.",
+      severity: "error",
+      from: { path: `${core}mastodon/`, pathNot: [notTest, ...exempt("mastodon-imports-no-feature")] },
+      to: { path: features },
+    },
+    ...known("mastodon-imports-no-feature", { path: features }),
+    {
+      name: "modules-through-their-index",
+      comment: "A module is used by others only through what its index.ts declares.",
+      severity: "error",
+      from: { path: `${core}modules/([^/]+)/`, pathNot: notTest },
+      to: { path: `${core}modules/[^/]+/`, pathNot: [`${core}modules/$1/`, `${core}modules/[^/]+/index\\.ts$`] },
+    },
+    {
+      name: "no-cycle-across-layers",
+      comment: "A cycle that leaves a lower layer and comes back means a lower layer depends on a higher one.",
+      severity: "error",
+      from: { path: `${core}(ports|domain|platform|mastodon)/`, pathNot: [notTest, ...exempt("no-cycle-across-layers")] },
+      to: { circular: true, via: { pathNot: `${core}$1/` } },
+    },
+    {
+      name: "stores-import-no-services",
+      comment: "Stores hold the SQL that services call; a store that calls back into a service makes a cycle.",
+      severity: "error",
+      from: { path: `${core}storage/repositories/`, pathNot: notTest },
+      to: { path: [`${core}services/`, `${core}api/`, `${core}federation/`] },
+    },
+    {
+      name: "services-and-federation-import-no-routes",
+      comment: "Services and federation handlers never see HTTP routes; what both need sits in mastodon/ or platform/.",
+      severity: "error",
+      from: { path: [`${core}services/`, `${core}federation/`], pathNot: notTest },
+      to: { path: `${core}api/` },
+    },
+  ],
+  options: {
+    includeOnly: core,
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "packages/core/tsconfig.json" },
+    enhancedResolveOptions: {
+      conditionNames: ["source", "import", "default"],
+    },
+    exclude: { path: ["node_modules", "/dist/"] },
+  },
+};

@@ -1,0 +1,121 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+
+/**
+ * The layer rules of `.dependency-cruiser.cjs`, which `pnpm lint` runs: they must refuse an import that crosses a
+ * layer the wrong way, and let the allowed directions through. Each case writes a small tree shaped like
+ * packages/core/src into a temporary directory and runs the checker on it with the real configuration.
+ */
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const cli = join(root, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
+const config = join(root, ".dependency-cruiser.cjs");
+
+interface Violation {
+  readonly rule: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+interface CheckResult {
+  readonly status: number | null;
+  readonly violations: readonly Violation[];
+}
+
+/** Runs the checker as `pnpm lint` does, from `cwd`, over its packages/core/src; reads the errors it prints. */
+function check(cwd: string): CheckResult {
+  const run = spawnSync(process.execPath, [cli, "--config", config, "packages/core/src"], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+  });
+  if (run.error) throw run.error;
+  const text = stripVTControlCharacters(`${run.stdout}${run.stderr}`);
+  const violations = [...text.matchAll(/^\s*error (\S+): (\S+) → (\S*)/gm)].map(([, rule = "", from = "", to = ""]) => ({
+    rule,
+    from: from.replace("packages/core/src/", ""),
+    to: to.replace("packages/core/src/", ""),
+  }));
+  return { status: run.status, violations };
+}
+
+const trees: string[] = [];
+
+/** A temporary tree with `files` (paths under packages/core/src) and a tsconfig as core's. */
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "kith-layers-"));
+  trees.push(dir);
+  const write = (path: string, text: string): void => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  write(
+    "packages/core/tsconfig.json",
+    JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true }, include: ["src"] }),
+  );
+  for (const [path, text] of Object.entries(files)) write(`packages/core/src/${path}`, text);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of trees.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Files every case starts from: one of each layer, importing only downwards. */
+const lawful: Record<string, string> = {
+  "domain/ids.ts": "export type Id = string;\n",
+  "ports/clock.ts": 'import type { Id } from "../domain/ids.js";\nexport interface Clock { now(id: Id): Date }\n',
+  "platform/http/route.ts": 'import type { Clock } from "../../ports/clock.js";\nexport type Route = { clock: Clock };\n',
+  "mastodon/entities/status.ts": 'import type { Route } from "../../platform/http/route.js";\nexport type StatusJson = { route: Route };\n',
+  "services/timeline.ts":
+    'import type { StatusJson } from "../mastodon/entities/status.js";\nexport class Timeline { last?: StatusJson }\n',
+  "storage/repositories/posts.ts": 'import type { Clock } from "../../ports/clock.js";\nexport type PostRow = { clock: Clock };\n',
+  "modules/polls/internal.ts": "export const pollLimit = 4;\n",
+  "modules/polls/index.ts": 'export { pollLimit } from "./internal.js";\n',
+  "modules/votes/routes.ts": 'import { pollLimit } from "../polls/index.js";\nexport const limit = pollLimit;\n',
+};
+
+describe("the layer rules run by pnpm lint", () => {
+  it("let imports that point down the layers through", () => {
+    const result = check(tree(lawful));
+    expect(result.violations).toEqual([]);
+    expect(result.status).toBe(0);
+  });
+
+  it.each([
+    ["a port importing storage", "ports/storage.ts", 'import type { PostRow } from "../storage/repositories/posts.js";\nexport type S = PostRow;\n', "ports-import-only-ports-and-domain", "storage/repositories/posts.ts"],
+    ["a port importing the platform", "ports/queue.ts", 'import type { Route } from "../platform/http/route.js";\nexport type Q = Route;\n', "ports-import-only-ports-and-domain", "platform/http/route.ts"],
+    ["the platform importing a service", "platform/http/fetch-handler.ts", 'import type { Timeline } from "../../services/timeline.js";\nexport type H = Timeline;\n', "platform-imports-no-feature", "services/timeline.ts"],
+    ["the platform importing a Mastodon entity", "platform/http/reply.ts", 'import type { StatusJson } from "../../mastodon/entities/status.js";\nexport type R = StatusJson;\n', "platform-imports-no-feature", "mastodon/entities/status.ts"],
+    ["a Mastodon serializer importing a store", "mastodon/serializers/poll.ts", 'import type { PostRow } from "../../storage/repositories/posts.js";\nexport type S = PostRow;\n', "mastodon-imports-no-feature", "storage/repositories/posts.ts"],
+    ["a module reaching past another's index", "modules/votes/tally.ts", 'import { pollLimit } from "../polls/internal.js";\nexport const t = pollLimit;\n', "modules-through-their-index", "modules/polls/internal.ts"],
+    ["a store importing a service", "storage/repositories/timelines.ts", 'import type { Timeline } from "../../services/timeline.js";\nexport type T = Timeline;\n', "stores-import-no-services", "services/timeline.ts"],
+  ])("refuse %s", (_, file, text, rule, to) => {
+    const result = check(tree({ ...lawful, [file]: text }));
+    expect(result.violations).toContainEqual({ rule, from: file, to });
+    expect(result.status).not.toBe(0);
+  });
+
+  it("refuse a cycle that leaves the platform and comes back", () => {
+    const result = check(
+      tree({
+        ...lawful,
+        "platform/federation/inbox.ts": 'import { wiring } from "../../federation/wiring.js";\nexport const inbox = () => wiring;\n',
+        "federation/wiring.ts": 'import { inbox } from "../platform/federation/inbox.js";\nexport const wiring = 1;\nexport const use = inbox;\n',
+      }),
+    );
+    expect(result.violations.map((v) => v.rule)).toContain("no-cycle-across-layers");
+    expect(result.status).not.toBe(0);
+  });
+
+  it("hold the core as it stands", () => {
+    const result = check(root);
+    expect(result.violations).toEqual([]);
+    expect(result.status).toBe(0);
+  });
+});
