@@ -1,6 +1,6 @@
 import module from "node:module";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { type RegistrationMode, isKithError } from "@kith/core";
+import { type RegistrationMode, isKithError, coreMigrations } from "@kith/core";
 import { assembleKith, openStorage } from "./assemble.js";
 import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
 import { configureLogging } from "./logging.js";
@@ -130,7 +130,7 @@ async function runServe(args: string[], config: ServerConfig): Promise<number> {
 async function migrate(config: ServerConfig, io: CliIo): Promise<number> {
   const storage = await openStorage(config);
   try {
-    const { applied } = await storage.migrate();
+    const { applied } = await storage.migrate(coreMigrations);
     io.out(applied.length ? `Applied: ${applied.join(", ")}` : "Up to date");
   } finally {
     await storage.close();

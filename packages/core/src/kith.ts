@@ -27,6 +27,7 @@ import type { Storage } from "./ports/storage.js";
 import { PasswordHasher } from "./services/auth/password-hasher.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { type KithServices, createServices } from "./services/index.js";
+import { coreMigrations } from "./storage/migrations/core-migrations.js";
 
 /**
  * Builds the queue from the ports Kith makes for itself, for a queue that
@@ -97,7 +98,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
   const random = options.random ?? systemRandom;
   const ids = options.ids ?? new MonotonicIdGenerator(clock, random);
   if (options.migrate ?? true) {
-    const report = await options.storage.migrate();
+    const report = await options.storage.migrate(coreMigrations);
     if (report.applied.length) getLogger(["storage"]).info("Applied migrations: {names}", { names: report.applied.join(", ") });
   }
   // Built after the migrations: a queue kept in the database needs its tables.
