@@ -29,6 +29,7 @@ const perRound = Number(args.activities ?? 2_000);
 const CONCURRENCY = 10;
 const ORIGIN = "http://127.0.0.1:3999";
 
+const { coreMigrations } = await importBuilt("@kith/core");
 const { createSqliteStorage } = await importBuilt("@kith/storage-sqlite");
 const { loadConfig, assembleKith } = await importBuilt(new URL("../apps/server/dist/index.js", import.meta.url).href);
 
@@ -38,7 +39,7 @@ const remote = await startRemoteHosts(dir, keys);
 let kith;
 try {
   const seeding = createSqliteStorage({ filename: join(dir, "kith.sqlite") });
-  await seeding.migrate();
+  await seeding.migrate(coreMigrations);
   await seed(seeding, "small");
   await seeding.close();
 

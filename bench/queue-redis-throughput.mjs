@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { pathToFileURL } from "node:url";
-import { MonotonicIdGenerator, systemClock, systemRandom } from "@kith/core";
+import { MonotonicIdGenerator, coreMigrations, systemClock, systemRandom } from "@kith/core";
 import { createRedisQueue } from "@kith/queue-redis";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 
@@ -85,7 +85,7 @@ function rate(count, ms) {
 async function run(url, concurrency) {
   const prefix = `kithbench${randomBytes(4).toString("hex")}`;
   const storage = createSqliteStorage({ filename: ":memory:" });
-  await storage.migrate();
+  await storage.migrate(coreMigrations);
   const queue = createRedisQueue({ url, storage, ids: new MonotonicIdGenerator(systemClock, systemRandom), prefix });
   let done = 0;
   let allDone = () => {};

@@ -33,7 +33,7 @@ const backends = [
     name: "sqlite :memory:",
     async open() {
       const storage = createSqliteStorage({ filename: ":memory:" });
-      await storage.migrate();
+      await storage.migrate(core.coreMigrations);
       return { storage, dispose: () => storage.close() };
     },
   },
@@ -42,7 +42,7 @@ const backends = [
     async open() {
       const dir = mkdtempSync(join(tmpdir(), "kith-bench-"));
       const storage = createSqliteStorage({ filename: join(dir, "bench.sqlite") });
-      await storage.migrate();
+      await storage.migrate(core.coreMigrations);
       return {
         storage,
         dispose: async () => {
@@ -63,7 +63,7 @@ if (POSTGRES_URL) {
       const name = `kith_bench_${process.pid}_${++counter}`;
       const url = await postgres.createPostgresDatabase(POSTGRES_URL, name);
       const storage = postgres.createPostgresStorage({ connectionString: url, max: 10 });
-      await storage.migrate();
+      await storage.migrate(core.coreMigrations);
       return {
         storage,
         dispose: async () => {

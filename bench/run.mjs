@@ -58,6 +58,7 @@ const FIRST_WARMUP_MS = quick ? 1_500 : 4_000;
 /** `--only` values that mean the federation scenarios (both, or one of them). */
 const FEDERATION_ONLY = new Set(["federation", "inbox", "delivery"]);
 
+const { coreMigrations } = await importBuilt("@kith/core");
 const { createSqliteStorage } = await importBuilt("@kith/storage-sqlite");
 const { createPostgresStorage, createPostgresDatabase, dropPostgresDatabase } = await importBuilt("@kith/storage-postgres");
 
@@ -100,7 +101,7 @@ async function prepare(engine, size, pg) {
     storage = createPostgresStorage({ connectionString: databaseUrl });
     dropDatabase = () => dropPostgresDatabase(pg.url, name);
   }
-  await storage.migrate();
+  await storage.migrate(coreMigrations);
   const started = Date.now();
   if (useCache && existsSync(cached) && existsSync(`${cached}.json`)) {
     log(`  ${size} dataset from ${cached}`);

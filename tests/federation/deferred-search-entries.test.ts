@@ -7,6 +7,7 @@
  * stopped are written when Kith starts, a failed write is tried again, and
  * local posts are indexed as before.
  */
+import { coreMigrations } from "@kith/core";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -149,7 +150,7 @@ describe("full-text entries left waiting by a process that stopped (SQLite)", ()
     const filename = join(dir, "kith.sqlite");
     const now = "2026-11-01T00:00:00.000Z";
     const before = createSqliteStorage({ filename });
-    await before.migrate();
+    await before.migrate(coreMigrations);
     await storeRemoteAccount(before, now);
     await storeRemotePostByHand(before, { id: "st_left", accountId: REMOTE_ACCOUNT, text: "sloe", now });
     expect(await entryOf(before, "st_left")).toEqual({ waiting: true, indexed: false });
@@ -171,7 +172,7 @@ describe("a failed write of waiting entries (SQLite)", () => {
 
   beforeAll(async () => {
     storage = createSqliteStorage({ filename: ":memory:" });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
     const now = "2026-11-01T00:00:00.000Z";
     await storeRemoteAccount(storage, now);
     for (const n of [1, 2, 3])

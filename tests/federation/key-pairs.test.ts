@@ -1,4 +1,4 @@
-import { type Storage, systemClock } from "@kith/core";
+import { type Storage, systemClock, coreMigrations } from "@kith/core";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KeyPairStore } from "../../packages/core/src/federation/key-pairs.js";
@@ -8,7 +8,7 @@ describe("the key pairs of local actors", () => {
 
   beforeEach(async () => {
     storage = createSqliteStorage({ filename: ":memory:" });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
   });
   afterEach(async () => {
     await storage.close();

@@ -1,4 +1,4 @@
-import { FakeClock, SqlKvStore, type Storage } from "@kith/core";
+import { FakeClock, SqlKvStore, type Storage, coreMigrations } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ function kvSuite(open: () => Promise<{ storage: Storage; dispose: () => Promise<
   let kv: SqlKvStore;
   beforeEach(async () => {
     ({ storage, dispose } = await open());
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
     clock = new FakeClock();
     kv = new SqlKvStore(storage, clock);
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MonotonicIdGenerator, SqlQueue, type Storage, systemClock, systemRandom } from "@kith/core";
+import { MonotonicIdGenerator, SqlQueue, type Storage, systemClock, systemRandom, coreMigrations } from "@kith/core";
 import { eventually } from "@kith/core/testing";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { sql } from "kysely";
@@ -142,7 +142,7 @@ describe("sql queue: a worker process killed mid-job, on a SQLite file", () => {
     const file = join(dir, "kith.sqlite");
     const storage = createSqliteStorage({ filename: file });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       await killedWorkerScenario("sqlite", file, storage);
     } finally {
       await storage.close();

@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import type { Storage } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -15,7 +16,7 @@ export interface TestDatabase {
 
 export async function sqliteMemoryDatabase(): Promise<TestDatabase> {
   const storage = createSqliteStorage({ filename: ":memory:" });
-  await storage.migrate();
+  await storage.migrate(coreMigrations);
   return {
     storage,
     url: ":memory:",
@@ -29,7 +30,7 @@ export async function sqliteMemoryDatabase(): Promise<TestDatabase> {
 export async function postgresDatabase(): Promise<TestDatabase> {
   const database = await freshPostgresDatabase();
   const storage = createPostgresStorage({ connectionString: database.url, max: 5 });
-  await storage.migrate();
+  await storage.migrate(coreMigrations);
   const others: Storage[] = [];
   return {
     storage,

@@ -1,9 +1,8 @@
 import type { Database, Storage } from "@kith/core";
-import { applyMigrations } from "@kith/core";
-import { createPostgresStorage, postgresMigrations } from "@kith/storage-postgres";
-import { createSqliteStorage, sqliteMigrations } from "@kith/storage-sqlite";
+import { coreMigrations } from "@kith/core";
+import { createPostgresStorage } from "@kith/storage-postgres";
+import { createSqliteStorage } from "@kith/storage-sqlite";
 import { CompiledQuery, type Kysely, sql } from "kysely";
-import type { Migration } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localFollowersPage } from "../../packages/core/src/storage/repositories/fan-out.js";
 import { listRemoteFollowers } from "../../packages/core/src/storage/repositories/federated-posts.js";
@@ -26,10 +25,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
 
 const NOW = "2026-11-01T00:00:00.000Z";
 type Engine = "sqlite" | "postgres";
-// biome-ignore lint/suspicious/noExplicitAny: the schema before the last migration is not the current one.
-const untyped = (storage: Storage): Kysely<any> => storage.db as unknown as Kysely<any>;
-const before0022 = (migrations: Record<string, Migration>): Record<string, Migration> =>
-  Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0022"));
+const before0022 = coreMigrations.filter((migration) => migration.name < "0022");
 
 /** Local accounts `l1`..`l<locals>`, remote ones `r1`..`r<remotes>`, and the author `author`. */
 async function seedAccounts(db: Kysely<Database>, engine: Engine, locals: number, remotes: number): Promise<void> {
@@ -78,11 +74,11 @@ function behavesOn(engine: Engine, open: () => Promise<{ storage: Storage; close
 
   beforeAll(async () => {
     ({ storage, close } = await open());
-    await applyMigrations(untyped(storage), before0022(engine === "sqlite" ? sqliteMigrations : postgresMigrations));
+    await storage.migrate(before0022);
     await seedAccounts(storage.db, engine, 4, 2);
     for (const follower of ["l1", "l2", "r1", "l3"]) await oldFollow(storage.db, follower, "author", follower !== "l2");
     // Later migrations run too: what matters is that 0022 was one of those applied here.
-    expect((await storage.migrate()).applied).toContain("0022_local_followers");
+    expect((await storage.migrate(coreMigrations)).applied).toContain("0022_local_followers");
   });
 
   afterAll(() => close?.());

@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import type { Storage } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { sql } from "kysely";
@@ -24,7 +25,7 @@ describeIfPostgres("the sender of a notification, on PostgreSQL", () => {
   beforeAll(async () => {
     database = await freshPostgresDatabase();
     storage = createPostgresStorage({ connectionString: database.url, max: 2 });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
     const now = "2026-11-01T00:00:00.000Z";
     await sql`insert into accounts (id, username, acct_key, created_at, updated_at)
       select 'l' || n, 'l' || n, 'l' || n, ${now}, ${now} from generate_series(1, ${LOCALS}) n`.execute(storage.db);

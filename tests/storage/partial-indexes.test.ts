@@ -1,9 +1,8 @@
 import type { IndexDescription, SchemaDescription, Storage } from "@kith/core";
-import { applyMigrations } from "@kith/core";
-import { createPostgresStorage, postgresMigrations } from "@kith/storage-postgres";
-import { createSqliteStorage, sqliteMigrations } from "@kith/storage-sqlite";
-import { type Kysely, sql } from "kysely";
-import type { Migration } from "kysely/migration";
+import { coreMigrations } from "@kith/core";
+import { createPostgresStorage } from "@kith/storage-postgres";
+import { createSqliteStorage } from "@kith/storage-sqlite";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
@@ -57,17 +56,13 @@ function partialIndexes(schema: SchemaDescription): Record<string, IndexDescript
 
 const expected = Object.fromEntries(Object.entries(PARTIAL).map(([name, [, index]]) => [name, index]));
 
-const before0018 = (migrations: Record<string, Migration>): Record<string, Migration> =>
-  Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0018"));
-
-// biome-ignore lint/suspicious/noExplicitAny: the schema before the last migration is not the current one.
-const untyped = (storage: Storage): Kysely<any> => storage.db as unknown as Kysely<any>;
+const before0018 = coreMigrations.filter((migration) => migration.name < "0018");
 
 describe("migration 0018 on SQLite: partial indexes", () => {
   it("are made on a fresh database", async () => {
     const storage = createSqliteStorage({ filename: ":memory:" });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       expect(partialIndexes(await storage.describeSchema())).toEqual(expected);
     } finally {
       await storage.close();
@@ -77,10 +72,10 @@ describe("migration 0018 on SQLite: partial indexes", () => {
   it("replace the full indexes of a database migrated before", async () => {
     const storage = createSqliteStorage({ filename: ":memory:" });
     try {
-      await applyMigrations(untyped(storage), before0018(sqliteMigrations));
+      await storage.migrate(before0018);
       const full = partialIndexes(await storage.describeSchema());
       expect(full.statuses_uri_idx?.where).toBeNull();
-      expect((await storage.migrate()).applied).toContain("0018_partial_indexes");
+      expect((await storage.migrate(coreMigrations)).applied).toContain("0018_partial_indexes");
       expect(partialIndexes(await storage.describeSchema())).toEqual(expected);
     } finally {
       await storage.close();
@@ -90,7 +85,7 @@ describe("migration 0018 on SQLite: partial indexes", () => {
   it("still serve every lookup that used them", async () => {
     const storage = createSqliteStorage({ filename: ":memory:" });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       for (const [index, query] of LOOKUPS) {
         const { rows } = await sql.raw<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`).execute(storage.db);
         expect(
@@ -119,9 +114,9 @@ describeIfPostgres("migration 0018 on PostgreSQL: partial indexes", () => {
   });
 
   it("replace the full indexes of a database migrated before", async () => {
-    await applyMigrations(untyped(storage), before0018(postgresMigrations));
+    await storage.migrate(before0018);
     expect(partialIndexes(await storage.describeSchema()).statuses_uri_idx?.where).toBeNull();
-    expect((await storage.migrate()).applied).toContain("0018_partial_indexes");
+    expect((await storage.migrate(coreMigrations)).applied).toContain("0018_partial_indexes");
     expect(partialIndexes(await storage.describeSchema())).toEqual(expected);
   });
 

@@ -1,8 +1,11 @@
-import type { SchemaDescription, Storage, TableDescription } from "@kith/core";
+import { readFileSync } from "node:fs";
+import { coreMigrations } from "@kith/core";
+import type { MigrationSpec, RowSpec, SchemaDescription, Storage, TableDescription } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+import { schemaDump } from "../support/schema-dump.js";
 
 /**
  * Which SQLite type stands for each PostgreSQL type the migrations may use.
@@ -39,7 +42,7 @@ describeIfPostgres("schema parity: the SQLite and PostgreSQL migrations", () => 
     const database = await freshPostgresDatabase();
     const postgresStorage = createPostgresStorage({ connectionString: database.url });
     try {
-      await Promise.all([sqliteStorage.migrate(), postgresStorage.migrate()]);
+      await Promise.all([sqliteStorage.migrate(coreMigrations), postgresStorage.migrate(coreMigrations)]);
       [sqlite, postgres] = await Promise.all([sqliteStorage.describeSchema(), postgresStorage.describeSchema()]);
     } finally {
       await Promise.all([sqliteStorage.close(), postgresStorage.close()]);
@@ -86,6 +89,74 @@ describeIfPostgres("schema parity: the SQLite and PostgreSQL migrations", () => 
   });
 });
 
+interface FrozenMigration {
+  readonly name: string;
+  readonly sqlite: readonly string[];
+  readonly postgres: readonly string[];
+  readonly rows: readonly RowSpec[];
+}
+
+/** The migrations as the adapters ran them before core described them all, frozen (see the fixture's `about`). */
+const earlier: readonly MigrationSpec[] = (
+  JSON.parse(readFileSync(new URL("./fixtures/migrations-0001-0023.json", import.meta.url), "utf8")) as {
+    migrations: readonly FrozenMigration[];
+  }
+).migrations.map(({ name, sqlite, postgres, rows }) => ({ name, raw: { sqlite, postgres }, rows: () => rows }));
+
+/**
+ * A database made by the earlier migrations, then migrated with core's list,
+ * and one made by core's list alone: the first sees nothing to apply that it
+ * had run already, and both end with the same schema.
+ */
+function upgradesAlike(open: () => Promise<{ storage: Storage; close(): Promise<void> }>): void {
+  let upgraded: string[];
+  let fresh: string[];
+  let applied: readonly string[];
+
+  beforeAll(async () => {
+    const [before, made] = await Promise.all([open(), open()]);
+    try {
+      await before.storage.migrate(earlier);
+      ({ applied } = await before.storage.migrate(coreMigrations));
+      await made.storage.migrate(coreMigrations);
+      [upgraded, fresh] = await Promise.all([schemaDump(before.storage), schemaDump(made.storage)]);
+    } finally {
+      await Promise.all([before.close(), made.close()]);
+    }
+  });
+
+  it("applies none of the migrations the database had run", () => {
+    const ran = new Set(earlier.map((migration) => migration.name));
+    expect(applied).toEqual(coreMigrations.map((migration) => migration.name).filter((name) => !ran.has(name)));
+  });
+
+  it("ends with the schema, settings and built-in roles of a fresh database", () => {
+    expect(fresh.length).toBeGreaterThan(earlier.length);
+    expect(upgraded).toEqual(fresh);
+  });
+}
+
+describe("upgrade from the earlier migrations: SQLite", () => {
+  upgradesAlike(async () => {
+    const storage = createSqliteStorage({ filename: ":memory:" });
+    return { storage, close: () => storage.close() };
+  });
+});
+
+describeIfPostgres("upgrade from the earlier migrations: PostgreSQL", () => {
+  upgradesAlike(async () => {
+    const database = await freshPostgresDatabase();
+    const storage = createPostgresStorage({ connectionString: database.url });
+    return {
+      storage,
+      close: async () => {
+        await storage.close();
+        await database.drop();
+      },
+    };
+  });
+});
+
 describeIfPostgres("PostgreSQL reads rows as the schema's conventions say", () => {
   const T = "2026-03-01T10:00:00.000Z";
   let database: FreshPostgresDatabase;
@@ -99,7 +170,7 @@ describeIfPostgres("PostgreSQL reads rows as the schema's conventions say", () =
     const url = new URL(database.url);
     url.searchParams.set("options", "-c TimeZone=Asia/Kolkata");
     elsewhere = createPostgresStorage({ connectionString: url.toString(), max: 1 });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
   });
 
   afterAll(async () => {

@@ -4,6 +4,7 @@
  * a post's insert in a batch of incoming activities paid for merging, up to
  * twenty times the statement's own cost on a large index.
  */
+import { coreMigrations } from "@kith/core";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ describe("full-text index merges on SQLite", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "kith-fts-"));
     storage = createSqliteStorage({ filename: join(dir, "kith.sqlite") });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
   });
 
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import type { Storage } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -131,7 +132,7 @@ describe("tags of a post, on SQLite", () =>
   defineCases(
     async () => {
       const storage = createSqliteStorage({ filename: ":memory:" });
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       return { storage, close: () => storage.close() };
     },
     { concurrentTransactions: false },
@@ -142,7 +143,7 @@ describeIfPostgres("tags of a post, on PostgreSQL", () =>
     async () => {
       const database: FreshPostgresDatabase = await freshPostgresDatabase();
       const storage = createPostgresStorage({ connectionString: database.url, max: 6 });
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       return {
         storage,
         close: async () => {

@@ -1,4 +1,4 @@
-import { type Storage, visibleTo } from "@kith/core";
+import { type Storage, visibleTo, coreMigrations } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -24,7 +24,7 @@ describeIfPostgres("visibility checks on PostgreSQL", () => {
   beforeAll(async () => {
     database = await freshPostgresDatabase();
     storage = createPostgresStorage({ connectionString: database.url, max: 2 });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
     const now = "2026-11-01T00:00:00.000Z";
     await seedReaderFollowing(storage.db, READER, AUTHORS, now);
     // Every fifth post is for followers only: the page needs the follows check, as a reader's home page does.

@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -21,7 +22,7 @@ describe("tables kept in their primary key's b-tree", () => {
   it("hold the pending reactions of new posts on SQLite, described like any table", async () => {
     const storage = createSqliteStorage({ filename: ":memory:" });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       const { rows } = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name = 'pending_post_reactions'`.execute(storage.db);
       expect(rows[0]?.sql).toMatch(/WITHOUT ROWID$/);
       const described = (await storage.describeSchema()).tables.find((t) => t.name === "pending_post_reactions");

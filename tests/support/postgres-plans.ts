@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import type { Storage } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { sql } from "kysely";
@@ -94,7 +95,7 @@ export async function recordingStorage(max: number): Promise<RecordingStorage> {
   const database = await freshPostgresDatabase();
   const { pool, sent } = recordingPool(database.url, max);
   const storage = createPostgresStorage({ pool });
-  await storage.migrate();
+  await storage.migrate(coreMigrations);
   return {
     storage,
     pool,

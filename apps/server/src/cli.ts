@@ -1,6 +1,6 @@
 import module from "node:module";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { type RegistrationMode, isKithError } from "@kith/core";
+import { type RegistrationMode, coreMigrations, defaultModules, isKithError, migrationsWithModules } from "@kith/core";
 import { assembleKith, openStorage } from "./assemble.js";
 import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
 import { configureLogging } from "./logging.js";
@@ -130,7 +130,8 @@ async function runServe(args: string[], config: ServerConfig): Promise<number> {
 async function migrate(config: ServerConfig, io: CliIo): Promise<number> {
   const storage = await openStorage(config);
   try {
-    const { applied } = await storage.migrate();
+    // The server composes the default modules, so their tables are made with the core's.
+    const { applied } = await storage.migrate(migrationsWithModules(coreMigrations, defaultModules));
     io.out(applied.length ? `Applied: ${applied.join(", ")}` : "Up to date");
   } finally {
     await storage.close();

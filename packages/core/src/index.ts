@@ -5,26 +5,11 @@ export { getLogger, type Logger } from "./logging.js";
 export type * from "./ports/index.js";
 export type * from "./storage/schema.js";
 export { toBool } from "./storage/schema.js";
-export { seedBuiltInRoles } from "./storage/migrations/seed-built-in-roles.js";
-export * from "./storage/migrations/ddl.js";
-export { socialMigration } from "./storage/migrations/0005-social.js";
-export { credentialsMigration } from "./storage/migrations/0006-credentials.js";
-export { uploadsMigration } from "./storage/migrations/0007-uploads.js";
+export type * from "./ports/migration-spec.js";
+export { migrationStatements } from "./storage/migrations/ddl.js";
+export { coreMigrations } from "./storage/migrations/core-migrations.js";
 export { MediaService, type MediaServiceOptions } from "./services/media/media-service.js";
-export { timelinesMigration } from "./storage/migrations/0008-timelines.js";
-export { searchMigration } from "./storage/migrations/0009-search.js";
-export { relationshipsMigration } from "./storage/migrations/0011-relationships.js";
-export { federationMigration } from "./storage/migrations/0012-federation.js";
-export { federationMonitoringMigration } from "./storage/migrations/0015-federation-monitoring.js";
-export { publicTimelineIndexMigration } from "./storage/migrations/0016-public-timeline-index.js";
-export { partialIndexesMigration } from "./storage/migrations/0018-partial-indexes.js";
-export { pendingPostReactionsMigration } from "./storage/migrations/0019-pending-post-reactions.js";
-export { rowVersionsMigration } from "./storage/migrations/0020-row-versions.js";
-export { searchMergesMigration } from "./storage/migrations/0021-search-merges.js";
-export { localFollowersMigration } from "./storage/migrations/0022-local-followers.js";
-export { deferredSearchEntriesMigration } from "./storage/migrations/0023-deferred-search-entries.js";
 export { fetchIdPage } from "./platform/storage/paginate-by-id.js";
-export { applyMigrations } from "./storage/migrator.js";
 export { consumeOnceByUpdate, incrementCounterByUpsert } from "./platform/storage/atomic-statements.js";
 export { KyselyStorage } from "./platform/storage/kysely-storage.js";
 
@@ -77,6 +62,7 @@ export { Reply } from "./platform/http/reply.js";
 export { createFetchHandler, type FetchHandler, type FallbackHandler, type RequestInfo } from "./platform/http/fetch-handler.js";
 export { errorToResponse } from "./platform/http/error-response.js";
 export { routeTable, defaultModules } from "./modules/default-modules.js";
+export { migrationsWithModules } from "./modules/composed-modules.js";
 export {
   defineModule,
   moduleRoute,

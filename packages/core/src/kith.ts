@@ -5,7 +5,7 @@ import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.j
 import { type DeferredFederation, createDeferredFederation } from "./federation/deferred-federation.js";
 import type { SafeFetch } from "./platform/federation/safe-fetch.js";
 import type { InstanceLimits } from "./domain/limits.js";
-import { composeModules } from "./modules/composed-modules.js";
+import { checkModuleOrder, composeModules, migrationsWithModules } from "./modules/composed-modules.js";
 import { defaultModules } from "./modules/default-modules.js";
 import type { KithModule } from "./modules/module.js";
 import { getLogger } from "./logging.js";
@@ -30,6 +30,7 @@ import type { Storage } from "./ports/storage.js";
 import { PasswordHasher } from "./services/auth/password-hasher.js";
 import type { ServiceDeps } from "./services/deps.js";
 import { type KithServices, createServices } from "./services/index.js";
+import { coreMigrations } from "./storage/migrations/core-migrations.js";
 
 /**
  * Builds the queue from the ports Kith makes for itself, for a queue that
@@ -107,8 +108,10 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? systemRandom;
   const ids = options.ids ?? new MonotonicIdGenerator(clock, random);
+  const moduleList = options.modules ?? defaultModules;
+  checkModuleOrder(moduleList);
   if (options.migrate ?? true) {
-    const report = await options.storage.migrate();
+    const report = await options.storage.migrate(migrationsWithModules(coreMigrations, moduleList));
     if (report.applied.length) getLogger(["storage"]).info("Applied migrations: {names}", { names: report.applied.join(", ") });
   }
   // Built after the migrations: a queue kept in the database needs its tables.
@@ -131,7 +134,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
   };
   const services = createServices(deps);
-  const modules = composeModules(options.modules ?? defaultModules, { deps, core: services, events: services.events });
+  const modules = composeModules(moduleList, { deps, core: services, events: services.events });
   const routes = serverRoutes(modules.routes);
   const federation = createDeferredFederation({
     deps,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MonotonicIdGenerator, type Storage, systemClock, systemRandom } from "@kith/core";
+import { MonotonicIdGenerator, type Storage, systemClock, systemRandom, coreMigrations } from "@kith/core";
 import { type QueueUnderTest, describeQueueContract, eventually, sleep } from "@kith/core/testing";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -21,7 +21,7 @@ function freshPrefix(): string {
 
 async function freshStorage(): Promise<Storage> {
   const storage = createSqliteStorage({ filename: ":memory:" });
-  await storage.migrate();
+  await storage.migrate(coreMigrations);
   return storage;
 }
 
@@ -99,7 +99,7 @@ async function sqliteStorage(): Promise<TestStorage> {
 async function postgresStorage(): Promise<TestStorage> {
   const database = await freshPostgresDatabase();
   const storage = createPostgresStorage({ connectionString: database.url });
-  await storage.migrate();
+  await storage.migrate(coreMigrations);
   return {
     storage,
     async dispose() {

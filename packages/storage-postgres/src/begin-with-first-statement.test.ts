@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -32,7 +33,7 @@ describe.skipIf(serverUrl === null)("a transaction's begin sent with its first s
       connectionOf(client).on("readyForQuery", () => roundTrips++);
     });
     storage = createPostgresStorage({ pool });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
     other = new pg.Client({ connectionString: url });
     await other.connect();
   });

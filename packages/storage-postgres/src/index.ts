@@ -1,4 +1,3 @@
 export { createPostgresStorage, type PostgresStorageOptions } from "./postgres-storage.js";
-export { postgresMigrations } from "./migrations/index.js";
 export { postgresTypes } from "./type-parsers.js";
 export { createPostgresDatabase, dropPostgresDatabase } from "./admin.js";

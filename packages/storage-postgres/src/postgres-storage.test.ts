@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import pg from "pg";
@@ -45,7 +46,7 @@ describe.skipIf(serverUrl === null)("createPostgresStorage on a caller's pool", 
 
   it("still reads rows by the schema's conventions, and leaves the pool open on close", async () => {
     const storage = createPostgresStorage({ pool });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
     await storage.db
       .insertInto("instance_settings")
       .values({ key: "k", value: '{"a": 1}', updated_at: "2026-03-01T10:00:00.000Z" })
@@ -74,7 +75,7 @@ describe.skipIf(socketUrl === null)("createPostgresStorage over a Unix socket", 
     expect(new URL(url).searchParams.get("host")).toMatch(/^\//);
     const storage = createPostgresStorage({ connectionString: url });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       const { rows } = await sql<{ tcp: boolean }>`SELECT inet_client_addr() IS NOT NULL AS tcp`.execute(storage.db);
       expect(rows[0]?.tcp).toBe(false);
     } finally {
@@ -112,7 +113,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
   it("prepares a statement on its second run, and runs it again anew after another process changed its table", async () => {
     const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 1 });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       await storage.db.insertInto("instance_settings").values({ key: "k", value: "1", updated_at: "2026-03-01T10:00:00.000Z" }).execute();
       await readSettings(storage);
       expect((await prepared(storage)).some((text) => text.includes('from "instance_settings"'))).toBe(false);
@@ -138,7 +139,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
   it("tells a transaction that ran into a stale prepared statement why it failed", async () => {
     const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 1 });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       await readSettings(storage);
       await readSettings(storage);
       const other = new pg.Client({ connectionString: databaseUrl() });
@@ -157,7 +158,7 @@ describe.skipIf(serverUrl === null)("prepared statements", () => {
   it("keeps a statement prepared in a transaction that was rolled back", async () => {
     const storage = createPostgresStorage({ connectionString: databaseUrl(), max: 1 });
     try {
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
       const failed = storage.transaction(async (trx) => {
         await trx.selectFrom("roles").select("id").where("id", "=", "none").execute();
         await trx.selectFrom("roles").select("id").where("id", "=", "none").execute();

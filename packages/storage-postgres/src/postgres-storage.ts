@@ -3,6 +3,7 @@ import type {
   ColumnDescription,
   IndexDescription,
   MigrationReport,
+  MigrationSpec,
   SchemaDescription,
   Storage,
   StorageCapabilities,
@@ -20,7 +21,6 @@ import {
   sql,
 } from "kysely";
 import pg from "pg";
-import { postgresMigrations } from "./migrations/index.js";
 import { TransactionStart } from "./begin-with-first-statement.js";
 import { StatementPipeline, pipelinedHandle } from "./pipelined-statements.js";
 import { StatementNames } from "./prepared-statements.js";
@@ -163,7 +163,7 @@ class PostgresStorage extends KyselyStorage {
     /** Resolves once the pool's connections are closed, after Kysely has ended the pool. */
     private readonly disconnected: () => Promise<void> = async () => {},
   ) {
-    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgresMigrations);
+    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), "postgres");
     // Each transaction holds a connection: two open at once need two.
     this.capabilities = { ...CAPABILITIES, concurrentTransactions: poolSize > 1 };
   }
@@ -177,9 +177,9 @@ class PostgresStorage extends KyselyStorage {
     return isUnavailableError(error);
   }
 
-  override async migrate(): Promise<MigrationReport> {
+  override async migrate(migrations: readonly MigrationSpec[]): Promise<MigrationReport> {
     try {
-      return await super.migrate();
+      return await super.migrate(migrations);
     } finally {
       this.names?.schemaChanged();
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MonotonicIdGenerator, SqlQueue, systemClock, systemRandom } from "@kith/core";
+import { MonotonicIdGenerator, SqlQueue, systemClock, systemRandom, coreMigrations } from "@kith/core";
 import { describeQueueContract, withStorageFaults } from "@kith/core/testing";
 import { describe, inject, it } from "vitest";
 import { createPostgresDatabase, dropPostgresDatabase } from "./admin.js";
@@ -13,7 +13,7 @@ if (serverUrl) {
   describeQueueContract("sql queue on postgres", async () => {
     const name = `kith_queue_${process.pid}_${++created}_${randomBytes(3).toString("hex")}`;
     const base = createPostgresStorage({ connectionString: await createPostgresDatabase(serverUrl, name), max: 5 });
-    await base.migrate();
+    await base.migrate(coreMigrations);
     const { storage, faults } = withStorageFaults(base);
     const queue = new SqlQueue({
       storage,

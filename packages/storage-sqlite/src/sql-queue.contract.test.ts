@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MonotonicIdGenerator, SqlQueue, systemClock, systemRandom } from "@kith/core";
+import { MonotonicIdGenerator, SqlQueue, systemClock, systemRandom, coreMigrations } from "@kith/core";
 import { type QueueUnderTest, describeQueueContract, withStorageFaults } from "@kith/core/testing";
 import { afterAll } from "vitest";
 import { createSqliteStorage } from "./sqlite-storage.js";
 
 async function queueOn(filename: string): Promise<QueueUnderTest> {
   const base = createSqliteStorage({ filename });
-  await base.migrate();
+  await base.migrate(coreMigrations);
   const { storage, faults } = withStorageFaults(base);
   const queue = new SqlQueue({
     storage,

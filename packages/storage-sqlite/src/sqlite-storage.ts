@@ -10,7 +10,6 @@ import type {
   TableDescription,
 } from "@kith/core";
 import { Kysely, SqliteDialect } from "kysely";
-import { sqliteMigrations } from "./migrations/index.js";
 import { wrapSqliteDatabase } from "./sqlite-database.js";
 
 export interface SqliteStorageOptions {
@@ -54,7 +53,7 @@ class SqliteStorage extends KyselyStorage {
     private readonly connection: BetterSqlite3.Database,
     private readonly filename: string,
   ) {
-    super(new Kysely<Database>({ dialect: new SqliteDialect({ database: wrapSqliteDatabase(connection) }) }), sqliteMigrations);
+    super(new Kysely<Database>({ dialect: new SqliteDialect({ database: wrapSqliteDatabase(connection) }) }), "sqlite");
   }
 
   /** SQLite keeps a partial index's predicate only in the text of its CREATE INDEX statement. */

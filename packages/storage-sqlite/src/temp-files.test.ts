@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,7 +34,7 @@ describe.runIf(process.platform === "linux")("SQLite's temporary files", () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), "kith-temp-files-"));
     storage = createSqliteStorage({ filename: join(dir, "kith.sqlite") });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
   });
   afterEach(async () => {
     await storage.close();

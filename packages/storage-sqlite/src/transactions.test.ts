@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ describe("SQLite transactions beside another process", () => {
     const filename = join(dir, "kith.sqlite");
     // Short waits for the lock, so that the test does not stand still for the default five seconds.
     server = createSqliteStorage({ filename, busyTimeoutMs: 50 });
-    await server.migrate();
+    await server.migrate(coreMigrations);
     command = createSqliteStorage({ filename, busyTimeoutMs: 50 });
   });
   afterEach(async () => {

@@ -1,3 +1,4 @@
+import { coreMigrations } from "@kith/core";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,7 +49,7 @@ describe("SQLite's write-ahead log on a file", () => {
   it("stays within the pages it is given, where SQLite's default would let it grow", async () => {
     const filename = join(dir, "kith.sqlite");
     storage = createSqliteStorage({ filename, walCheckpointPages: 20 });
-    await storage.migrate();
+    await storage.migrate(coreMigrations);
     await commitRows(storage, 300, "a");
     // Each commit writes at least its table and index pages: 300 commits are several hundred pages of log, and a log
     // checkpointed every 20 pages is started again from its beginning instead of growing.

@@ -30,8 +30,8 @@ describe("composing modules", () => {
   });
 
   it("appends the modules' migrations to the core's, in module order", () => {
-    const core = [{ tables: [] }];
-    const first = { addColumns: [] };
+    const core = [{ name: "0001_core", tables: [] }];
+    const first = { name: "sample_0001_things", addColumns: [] };
     const withMigrations = defineModule({ name: "with-migrations", migrations: [first], services: () => null });
     expect(migrationsWithModules(core, [base, withMigrations])).toEqual([core[0], first]);
   });

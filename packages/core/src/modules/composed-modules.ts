@@ -1,7 +1,7 @@
 import type { InboxListenerSetters } from "@fedify/fedify";
 import type { AnyRoute } from "../platform/http/route.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
-import type { MigrationSpec } from "../storage/migrations/ddl.js";
+import type { MigrationSpec } from "../ports/migration-spec.js";
 import type { AnyModuleRoute, KithModule, ModuleContext } from "./module.js";
 
 /** The modules of one instance, built: their services, their routes bound to them, their migrations, their lifecycle. */

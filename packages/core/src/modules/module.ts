@@ -5,7 +5,7 @@ import type { HandlerOptions, JobHandler } from "../ports/queue.js";
 import type { ServiceDeps } from "../services/deps.js";
 import type { DomainEvents } from "../services/events/domain-events.js";
 import type { KithServices } from "../services/index.js";
-import type { MigrationSpec } from "../storage/migrations/ddl.js";
+import type { MigrationSpec } from "../ports/migration-spec.js";
 
 /** What a module's services are built from. */
 export interface ModuleContext {

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database, OneTimeSecretRow } from "../storage/schema.js";
+import type { MigrationSpec } from "./migration-spec.js";
 
 /** What an engine can do, so services choose a strategy without asking which engine it is. */
 export interface StorageCapabilities {
@@ -128,8 +129,11 @@ export interface Storage {
   readonly capabilities: StorageCapabilities;
   /** Runs `work` in one transaction; rolled back if it throws. */
   transaction<T>(work: (trx: Kysely<Database>) => Promise<T>, options?: TransactionOptions): Promise<T>;
-  /** Applies pending numbered migrations. Safe to call at every start. */
-  migrate(): Promise<MigrationReport>;
+  /**
+   * Applies those of `migrations` not applied yet, in order, rendered for
+   * this engine (core's `migrationStatements`). Safe to call at every start.
+   */
+  migrate(migrations: readonly MigrationSpec[]): Promise<MigrationReport>;
   /**
    * Marks an unexpired, unconsumed one-time secret of `kind` with that hash as
    * consumed and returns it, in one atomic step: of two concurrent calls, at

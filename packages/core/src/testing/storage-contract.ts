@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUILT_IN_ROLES } from "../domain/resources.js";
 import type { Storage } from "../ports/storage.js";
+import type { MigrationSpec } from "../ports/migration-spec.js";
+import { coreMigrations } from "../storage/migrations/core-migrations.js";
 import { fetchIdPage } from "../platform/storage/paginate-by-id.js";
 import { toBool } from "../storage/schema.js";
 
@@ -64,7 +66,7 @@ export function describeStorageContract(
 
     beforeEach(async () => {
       storage = await factory();
-      await storage.migrate();
+      await storage.migrate(coreMigrations);
     });
 
     afterEach(async () => {
@@ -72,8 +74,25 @@ export function describeStorageContract(
     });
 
     it("applies each migration once; a second run applies nothing", async () => {
-      const again = await storage.migrate();
+      const again = await storage.migrate(coreMigrations);
       expect(again.applied).toEqual([]);
+    });
+
+    it("applies a migration appended to the list, as a module's would be", async () => {
+      const appended: MigrationSpec = {
+        name: "9000_contract_notes",
+        tables: [{ name: "contract_notes", columns: { id: { type: "text" }, done: { type: "bool", default: false } }, primaryKey: ["id"] }],
+        rows: () => [{ table: "contract_notes", values: { id: "n1", done: true } }],
+      };
+      expect((await storage.migrate([...coreMigrations, appended])).applied).toEqual(["9000_contract_notes"]);
+      const notes = await sql<{ id: string; done: unknown }>`SELECT id, done FROM contract_notes`.execute(storage.db);
+      expect(notes.rows.map((row) => ({ id: row.id, done: toBool(row.done as number | boolean) }))).toEqual([{ id: "n1", done: true }]);
+    });
+
+    it("refuses a list whose names are not in the order it runs them", async () => {
+      const [first, second, ...rest] = coreMigrations;
+      if (!first || !second) throw new Error("core has migrations");
+      await expect(storage.migrate([second, first, ...rest])).rejects.toThrow(/does not sort after/);
     });
 
     it("seeds the built-in roles with their permissions", async () => {

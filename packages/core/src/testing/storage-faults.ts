@@ -26,7 +26,7 @@ export function withStorageFaults(storage: Storage): { storage: Storage; faults:
     db,
     capabilities: storage.capabilities,
     transaction: (work) => db.transaction().execute(work),
-    migrate: () => storage.migrate(),
+    migrate: (migrations) => storage.migrate(migrations),
     consumeOnce: (input) => storage.consumeOnce(input),
     incrementCounter: (key, windowSeconds, now) => storage.incrementCounter(key, windowSeconds, now),
     describeSchema: () => storage.describeSchema(),

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import type { Migration } from "kysely/migration";
 import type {
   ConsumeOnceInput,
   CounterState,
@@ -10,6 +9,7 @@ import type {
   StorageInfo,
   TransactionOptions,
 } from "../../ports/storage.js";
+import type { Dialect, MigrationSpec } from "../../ports/migration-spec.js";
 import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
 import { registerStorageHandle } from "./storage-handles.js";
 import { applyMigrations } from "../../storage/migrator.js";
@@ -25,7 +25,8 @@ export abstract class KyselyStorage implements Storage {
 
   constructor(
     readonly db: Kysely<Database>,
-    private readonly migrations: Record<string, Migration>,
+    /** The engine the migrations are rendered for. */
+    private readonly dialect: Dialect,
   ) {
     registerStorageHandle(db, this);
   }
@@ -35,8 +36,8 @@ export abstract class KyselyStorage implements Storage {
     return this.db.transaction().execute(work);
   }
 
-  migrate(): Promise<MigrationReport> {
-    return applyMigrations(this.db, this.migrations);
+  migrate(migrations: readonly MigrationSpec[]): Promise<MigrationReport> {
+    return applyMigrations(this.db, migrations, this.dialect);
   }
 
   consumeOnce(input: ConsumeOnceInput): Promise<OneTimeSecretRow | null> {

@@ -1,4 +1,4 @@
-import type { ColumnSpec, MigrationSpec } from "./ddl.js";
+import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0005: the social core. Profiles, relationships (follows, follow
@@ -23,6 +23,7 @@ const account: ColumnSpec = { type: "text", references: "accounts(id)" };
 const status: ColumnSpec = { type: "text", references: "statuses(id)" };
 
 export const socialMigration: MigrationSpec = {
+  name: "0005_social",
   addColumns: [
     { table: "accounts", column: "fields", spec: { type: "json", default: "[]" } },
     { table: "accounts", column: "avatar_media_id", spec: optionalText },

@@ -1,4 +1,4 @@
-import type { ColumnSpec, MigrationSpec } from "./ddl.js";
+import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0006: credentials. Phone numbers (a login identifier beside the
@@ -14,6 +14,7 @@ const optionalText: ColumnSpec = { type: "text", nullable: true };
 const account: ColumnSpec = { type: "text", references: "accounts(id)", onDelete: "cascade" };
 
 export const credentialsMigration: MigrationSpec = {
+  name: "0006_credentials",
   tables: [
     {
       name: "user_phones",

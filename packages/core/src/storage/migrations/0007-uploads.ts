@@ -1,4 +1,4 @@
-import type { ColumnSpec, MigrationSpec } from "./ddl.js";
+import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0007: uploads. The upload record is `media_attachments` (0005);
@@ -13,6 +13,7 @@ const optionalAt: ColumnSpec = { type: "timestamp", nullable: true };
 const media: ColumnSpec = { type: "text", references: "media_attachments(id)" };
 
 export const uploadsMigration: MigrationSpec = {
+  name: "0007_uploads",
   addColumns: [
     { table: "media_attachments", column: "submitted_at", spec: optionalAt },
     { table: "media_attachments", column: "started_at", spec: optionalAt },

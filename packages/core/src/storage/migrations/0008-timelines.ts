@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0008: indexes the timelines, conversations and notifications
@@ -14,6 +14,7 @@ import type { MigrationSpec } from "./ddl.js";
  *   read/unread filter.
  */
 export const timelinesMigration: MigrationSpec = {
+  name: "0008_timelines",
   indexes: [
     { table: "home_feed", name: "home_feed_status_idx", columns: ["status_id"] },
     { table: "home_feed", name: "home_feed_reblog_idx", columns: ["reblog_of_id", "account_id"] },

@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0009: full-text search inside each engine, no search server.
@@ -46,6 +46,7 @@ const statusBody = (row: string) => `coalesce(${row}.spoiler_text, '') || ' ' ||
 const accountBody = (row: string) => `${row}.username || ' ' || ${row}.display_name`;
 
 export const searchMigration: MigrationSpec = {
+  name: "0009_search",
   indexes: [
     // Hashtag search by prefix, trends by recent use.
     { table: "tags", name: "tags_last_status_idx", columns: ["last_status_at"] },

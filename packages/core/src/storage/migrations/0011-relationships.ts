@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0011: what profiles and relationships need beyond 0005. The
@@ -7,6 +7,7 @@ import type { MigrationSpec } from "./ddl.js";
  * lets its public posts be indexed by search (Mastodon's `indexable`).
  */
 export const relationshipsMigration: MigrationSpec = {
+  name: "0011_relationships",
   addColumns: [
     { table: "accounts", column: "note_source", spec: { type: "text", nullable: true } },
     { table: "accounts", column: "indexable", spec: { type: "bool", default: false } },

@@ -1,4 +1,4 @@
-import type { ColumnSpec, MigrationSpec } from "./ddl.js";
+import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0012: the foundation of federation. Fedify's key-value store
@@ -12,6 +12,7 @@ const at: ColumnSpec = { type: "timestamp" };
 const no: ColumnSpec = { type: "bool", default: false };
 
 export const federationMigration: MigrationSpec = {
+  name: "0012_federation",
   addColumns: [
     /** Where a remote actor takes activities; null for local accounts. */
     { table: "accounts", column: "inbox_url", spec: optionalText },

@@ -1,4 +1,4 @@
-import type { ColumnSpec, MigrationSpec } from "./ddl.js";
+import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0015: what federation monitoring remembers. Outbound delivery
@@ -12,6 +12,7 @@ const zero: ColumnSpec = { type: "int", default: 0 };
 const optionalAt: ColumnSpec = { type: "timestamp", nullable: true };
 
 export const federationMonitoringMigration: MigrationSpec = {
+  name: "0015_federation_monitoring",
   tables: [
     {
       name: "federation_domain_deliveries",

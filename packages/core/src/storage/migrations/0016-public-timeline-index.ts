@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0016: `statuses (visibility, id)`, for the public and hashtag
@@ -10,5 +10,6 @@ import type { MigrationSpec } from "./ddl.js";
  * database grows, since the walk stops after the page is full).
  */
 export const publicTimelineIndexMigration: MigrationSpec = {
+  name: "0016_public_timeline_index",
   indexes: [{ table: "statuses", name: "statuses_visibility_id_idx", columns: ["visibility", "id"] }],
 };

@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0018: four indexes made partial, `WHERE <column> IS NOT NULL`.
@@ -18,6 +18,7 @@ import type { MigrationSpec } from "./ddl.js";
  * 0.04 ms, now served by other indexes.
  */
 export const partialIndexesMigration: MigrationSpec = {
+  name: "0018_partial_indexes",
   dropIndexes: ["statuses_uri_idx", "statuses_reply_idx", "statuses_reblog_idx", "home_feed_reblog_idx"],
   indexes: [
     { table: "statuses", name: "statuses_uri_idx", columns: ["uri"], unique: true, where: "uri IS NOT NULL" },

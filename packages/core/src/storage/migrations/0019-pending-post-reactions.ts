@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0019: `pending_post_reactions`, a row for each new local post
@@ -18,6 +18,7 @@ import type { MigrationSpec } from "./ddl.js";
  * trigger as before. PostgreSQL's GIN index needs nothing.
  */
 export const pendingPostReactionsMigration: MigrationSpec = {
+  name: "0019_pending_post_reactions",
   tables: [
     {
       name: "pending_post_reactions",

@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * The tables whose rows are kept in memory between renders (kept-rows.ts),
@@ -78,6 +78,7 @@ const TABLES = ["statuses", "accounts"] as const;
  * nothing further. PostgreSQL sets it in the row being written.
  */
 export const rowVersionsMigration: MigrationSpec = {
+  name: "0020_row_versions",
   addColumns: TABLES.map((table) => ({ table, column: "version", spec: { type: "int" as const, default: 0 } })),
   raw: {
     sqlite: TABLES.map(

@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0021: SQLite's full-text indexes merge their segments sixteen at
@@ -19,6 +19,7 @@ import type { MigrationSpec } from "./ddl.js";
  * PostgreSQL's GIN indexes need nothing.
  */
 export const searchMergesMigration: MigrationSpec = {
+  name: "0021_search_merges",
   raw: {
     sqlite: [
       "INSERT INTO statuses_fts (statuses_fts, rank) VALUES ('automerge', 16)",

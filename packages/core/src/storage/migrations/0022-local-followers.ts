@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0022: a follow says whether its follower is a local account
@@ -30,6 +30,7 @@ import type { MigrationSpec } from "./ddl.js";
  * follows made before this migration get it here.
  */
 export const localFollowersMigration: MigrationSpec = {
+  name: "0022_local_followers",
   addColumns: [{ table: "follows", column: "follower_local", spec: { type: "bool", default: false } }],
   indexes: [
     {

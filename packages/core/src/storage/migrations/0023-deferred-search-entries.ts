@@ -1,4 +1,4 @@
-import type { MigrationSpec } from "./ddl.js";
+import type { MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0023 (SQLite): the full-text entries of posts from other servers
@@ -26,6 +26,7 @@ import type { MigrationSpec } from "./ddl.js";
 const INDEXED = "new.reblog_of_id IS NULL AND NOT EXISTS (SELECT 1 FROM pending_post_reactions WHERE status_id = new.id)";
 
 export const deferredSearchEntriesMigration: MigrationSpec = {
+  name: "0023_deferred_search_entries",
   raw: {
     sqlite: [
       "CREATE TABLE statuses_fts_deferred (status_id TEXT PRIMARY KEY NOT NULL) STRICT, WITHOUT ROWID",

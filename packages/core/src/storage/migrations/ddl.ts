@@ -1,76 +1,10 @@
 /**
- * One description of a migration's tables, rendered for each engine, so the
- * SQLite and PostgreSQL migrations of a number cannot drift apart. Types are
- * the logical ones of `storage/schema.ts`: timestamps as ISO text on SQLite
- * and `timestamptz` on PostgreSQL, JSON as text and `jsonb`, booleans as 0/1
- * and `boolean`.
- *
- * A migration is frozen once released: write a new one rather than edit it.
+ * Renders migration specs (`ports/migration-spec.ts`) as SQL for one engine.
+ * The rendering of a released migration must not change: a database made by
+ * it and one made by its rendering today must stay alike (the schema-parity
+ * test builds both).
  */
-export type Dialect = "sqlite" | "postgres";
-
-export type ColumnType = "text" | "timestamp" | "json" | "bool" | "int" | "bigint" | "real";
-
-export interface ColumnSpec {
-  readonly type: ColumnType;
-  readonly nullable?: boolean;
-  /** A literal default: a string, number or boolean, rendered for the engine. */
-  readonly default?: string | number | boolean;
-  /** `table(column)`; deleting the referenced row deletes this one (or sets it null when `onDelete` says so). */
-  readonly references?: string;
-  readonly onDelete?: "cascade" | "set null";
-}
-
-export interface IndexSpec {
-  readonly name: string;
-  readonly columns: readonly string[];
-  readonly unique?: boolean;
-  /**
-   * A predicate making the index partial, written the same on both engines
-   * (`column IS NOT NULL`). Only queries whose WHERE implies it can use the
-   * index, and an ON CONFLICT target must repeat it.
-   */
-  readonly where?: string;
-}
-
-export interface TableSpec {
-  readonly name: string;
-  readonly columns: Readonly<Record<string, ColumnSpec>>;
-  readonly primaryKey: readonly string[];
-  readonly indexes?: readonly IndexSpec[];
-  /**
-   * SQLite: the table is kept in its primary key's b-tree (WITHOUT ROWID), one
-   * tree to write instead of a table and its key's index; for small rows
-   * found by their key. PostgreSQL has no such choice and ignores it.
-   */
-  readonly withoutRowid?: boolean;
-}
-
-export interface AddColumnSpec {
-  readonly table: string;
-  readonly column: string;
-  readonly spec: ColumnSpec;
-}
-
-export interface MigrationSpec {
-  readonly tables?: readonly TableSpec[];
-  readonly addColumns?: readonly AddColumnSpec[];
-  readonly indexes?: readonly (IndexSpec & { readonly table: string })[];
-  /** Indexes dropped before anything else, to be made again differently. */
-  readonly dropIndexes?: readonly string[];
-  /**
-   * Statements that fill the added columns of existing rows, run before the
-   * indexes are made: an index is then built once over the filled rows
-   * instead of kept up through every row's update.
-   */
-  readonly fill?: { readonly sqlite: readonly string[]; readonly postgres: readonly string[] };
-  /**
-   * Statements the DSL cannot describe because the engines differ in kind
-   * (full-text virtual tables and triggers, GIN indexes), run last. Objects
-   * made here are engine-specific and left out of the parity comparison.
-   */
-  readonly raw?: { readonly sqlite: readonly string[]; readonly postgres: readonly string[] };
-}
+import type { ColumnSpec, ColumnType, Dialect, IndexSpec, MigrationSpec, RowSpec, RowValue, TableSpec } from "../../ports/migration-spec.js";
 
 const TYPES: Record<Dialect, Record<ColumnType, string>> = {
   sqlite: { text: "TEXT", timestamp: "TEXT", json: "TEXT", bool: "INTEGER", int: "INTEGER", bigint: "INTEGER", real: "REAL" },
@@ -119,7 +53,25 @@ export function tableStatements(table: TableSpec, dialect: Dialect): string[] {
   return [create, ...(table.indexes ?? []).map((index) => indexSql(table.name, index))];
 }
 
-/** The statements of a migration for one engine, in order: dropped indexes, tables, added columns, their filling, indexes, then the raw ones. */
+/** A row's value as a literal; an untyped string literal takes the column's type on both engines (`jsonb` too). */
+function rowLiteral(value: RowValue, dialect: Dialect): string {
+  if (value === null) return "NULL";
+  if (typeof value === "boolean") return dialect === "sqlite" ? (value ? "1" : "0") : String(value);
+  if (typeof value === "number") return String(value);
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function insertSql(row: RowSpec, dialect: Dialect): string {
+  const columns = Object.keys(row.values);
+  const values = Object.values(row.values).map((value) => rowLiteral(value, dialect));
+  return `INSERT INTO ${row.table} (${columns.join(", ")}) VALUES (${values.join(", ")})`;
+}
+
+/**
+ * The statements of a migration for one engine, in order: dropped indexes,
+ * tables, added columns, their filling, indexes, the raw ones, then its rows
+ * (made by this call, with ids and times of now).
+ */
 export function migrationStatements(migration: MigrationSpec, dialect: Dialect): string[] {
   return [
     ...(migration.dropIndexes ?? []).map((name) => `DROP INDEX ${name}`),
@@ -130,5 +82,6 @@ export function migrationStatements(migration: MigrationSpec, dialect: Dialect):
     ...(migration.fill?.[dialect] ?? []),
     ...(migration.indexes ?? []).map((index) => indexSql(index.table, index)),
     ...(migration.raw?.[dialect] ?? []),
+    ...(migration.rows?.() ?? []).map((row) => insertSql(row, dialect)),
   ];
 }
