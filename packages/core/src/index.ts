@@ -73,6 +73,7 @@ export {
   type ModuleRouteDefinition,
 } from "./modules/module.js";
 export { preferencesModule } from "./modules/preferences/index.js";
+export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { buildOpenApiDocument } from "./platform/http/openapi.js";

@@ -12,7 +12,6 @@ import { DomainPolicyService } from "./domain-policy/domain-policy-service.js";
 import { FederationMonitor } from "./federation-monitoring/federation-monitor.js";
 import { DomainEvents } from "./events/domain-events.js";
 import { FilterService } from "./filters/filter-service.js";
-import { CustomEmojiService } from "./custom-emojis/custom-emoji-service.js";
 import { SearchService } from "./search/search-service.js";
 import { InstanceActivityService } from "./trends/instance-activity-service.js";
 import { publishPublicStreams } from "./streaming/stream-publisher.js";
@@ -71,8 +70,6 @@ export interface KithServices {
   readonly search: SearchService;
   /** Mastodon's streaming API (WebSocket and server-sent events) over the pubsub port. */
   readonly streaming: StreamingService;
-  /** This server's custom emojis. */
-  readonly customEmojis: CustomEmojiService;
   /** Known peers and weekly activity of this server. */
   readonly instanceActivity: InstanceActivityService;
   /** Hashtags with their history, and followed tags. */
@@ -187,7 +184,6 @@ export function createServices(deps: ServiceDeps): KithServices {
     filters,
     tags,
     search: new SearchService(deps, statusViews, accountViews, tags, searchEntries, remoteAccounts),
-    customEmojis: new CustomEmojiService(deps, media),
     instanceActivity: new InstanceActivityService(deps),
     streaming: new StreamingService(
       deps,

@@ -18,7 +18,6 @@ import { appRoutes } from "./apps.js";
 import { emailAllowRoutes } from "./email-allow.js";
 import { filterRoutes } from "./filters.js";
 import { announcementRoutes } from "./announcements.js";
-import { customEmojiRoutes } from "./custom-emojis.js";
 import { instanceActivityRoutes } from "./instance-activity.js";
 import { searchRoutes } from "./search.js";
 import { remoteUserRoutes } from "./remote-users.js";
@@ -79,7 +78,6 @@ const coreRoutes: readonly AnyRoute[] = [
   ...filterRoutes,
   ...searchRoutes,
   ...remoteUserRoutes,
-  ...customEmojiRoutes,
   ...announcementRoutes,
   ...instanceActivityRoutes,
   ...streamingRoutes,

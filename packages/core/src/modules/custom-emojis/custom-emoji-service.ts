@@ -1,5 +1,5 @@
-import { listLocalCustomEmojis } from "../../storage/repositories/custom-emojis.js";
-import type { ServiceDeps } from "../deps.js";
+import type { ServiceDeps } from "../../services/deps.js";
+import { listLocalCustomEmojis } from "./custom-emojis-store.js";
 
 /** Mastodon's CustomEmoji entity. */
 export interface CustomEmojiEntity {

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { publicAccess } from "../../platform/http/access.js";
-import { route } from "../../platform/http/route.js";
+import { moduleRoute } from "../module.js";
+import type { CustomEmojiService } from "./custom-emoji-service.js";
+
+const route = moduleRoute<CustomEmojiService>();
 
 /** Mastodon's CustomEmoji entity. */
 const CustomEmojiJson = z.object({
@@ -19,6 +22,6 @@ export const customEmojiRoutes = [
     tags: ["custom_emojis"],
     access: publicAccess,
     response: z.array(CustomEmojiJson),
-    handler: async ({ services }) => services.customEmojis.list(),
+    handler: async ({ module }) => module.list(),
   }),
 ];
