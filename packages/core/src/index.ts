@@ -3,8 +3,8 @@ export { type KithConfig, type KithConfigInput, kithConfigSchema, resolveConfig 
 export { getLogger, type Logger } from "./logging.js";
 
 export type * from "./ports/index.js";
-export type * from "./storage/schema.js";
-export { toBool } from "./storage/schema.js";
+export type * from "./ports/storage-schema.js";
+export { toBool } from "./ports/storage-schema.js";
 export { seedBuiltInRoles } from "./storage/migrations/seed-built-in-roles.js";
 export * from "./storage/migrations/ddl.js";
 export { socialMigration } from "./storage/migrations/0005-social.js";

@@ -31,7 +31,7 @@ import {
   replaceMentions,
   replaceStatusTags,
 } from "../storage/repositories/statuses.js";
-import type { AccountRow, Database, StatusRow, Visibility } from "../storage/schema.js";
+import type { AccountRow, Database, StatusRow, Visibility } from "../ports/storage-schema.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { sanitizeHtml, textOfHtml } from "../platform/federation/html-sanitizer.js";
 import { assertNothingRefused } from "../platform/federation/inbox-request-pass.js";

@@ -14,7 +14,7 @@ import {
   insertCountedStatus,
 } from "../storage/repositories/statuses.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
-import type { AccountRow, StatusRow } from "../storage/schema.js";
+import type { AccountRow, StatusRow } from "../ports/storage-schema.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { flag } from "./notes.js";
 import { rememberRemoteActor } from "./remote-actors.js";

@@ -26,7 +26,7 @@ import { listMentionTargets } from "../storage/repositories/federation-reads.js"
 import { findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "../storage/repositories/federated-posts.js";
 import { writeFlag } from "../storage/repositories/status-columns.js";
 import { findStatus } from "../storage/repositories/statuses.js";
-import type { AccountRow, StatusRow } from "../storage/schema.js";
+import type { AccountRow, StatusRow } from "../ports/storage-schema.js";
 import type { MediaUrls } from "./actors.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { instantOf } from "../platform/federation/instant.js";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../storage/schema.js";
+import type { Database } from "./storage-schema.js";
 
 /**
  * The job queue port. Jobs are JSON payloads on named queues, worked by one

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, OneTimeSecretRow } from "../storage/schema.js";
+import type { Database, OneTimeSecretRow } from "./storage-schema.js";
 
 /** What an engine can do, so services choose a strategy without asking which engine it is. */
 export interface StorageCapabilities {

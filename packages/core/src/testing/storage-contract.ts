@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUILT_IN_ROLES } from "../domain/resources.js";
 import type { Storage } from "../ports/storage.js";
 import { fetchIdPage } from "../platform/storage/paginate-by-id.js";
-import { toBool } from "../storage/schema.js";
+import { toBool } from "../ports/storage-schema.js";
 
 /** Cases an adapter may opt out of, by name, when its engine lacks the capability. */
 export type StorageContractCase = "concurrent-consume" | "concurrent-increment";

@@ -4,7 +4,7 @@ import { parseJsonArray, pollExpired, serializePoll } from "../../mastodon/seria
 import { KithError } from "../../domain/errors.js";
 import { findVisibleStatus } from "../../storage/repositories/statuses.js";
 import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
-import type { Database, PollRow } from "../../storage/schema.js";
+import type { Database, PollRow } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 

@@ -10,7 +10,7 @@ import {
   pairExists,
   removeFollow,
 } from "../../storage/repositories/relationships.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 

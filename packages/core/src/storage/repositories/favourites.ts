@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type NotificationRecord, insertNotifications, reachedAccounts } from "./notifications.js";
 import { readFlag } from "./status-columns.js";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import { type Database, toBool } from "../schema.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
 
 export type FilterContext = "home" | "notifications" | "public" | "thread" | "account";
 export type FilterAction = "warn" | "hide" | "blur";

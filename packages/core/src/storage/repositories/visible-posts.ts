@@ -3,7 +3,7 @@ import { type Viewer, type VisibilityOptions, visibleTo } from "./visibility.js"
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { existsFence } from "../../platform/storage/exists-fence.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
-import type { Database, StatusRow } from "../schema.js";
+import type { Database, StatusRow } from "../../ports/storage-schema.js";
 import { ACCOUNT_COUNTERS, type AccountCounter, type AccountVersionRow } from "./accounts.js";
 import { readFlag } from "./status-columns.js";
 
