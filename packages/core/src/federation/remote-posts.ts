@@ -23,7 +23,7 @@ import { findLocalActorAccount, findStatusOfLocalActor } from "../storage/reposi
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import type { FollowerReader } from "../storage/repositories/fan-out.js";
 import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
-import { writeFlag } from "../storage/repositories/status-columns.js";
+import { writeFlag } from "../platform/storage/boolean-columns.js";
 import {
   bumpStatusCounter,
   ensureTags,

@@ -13,7 +13,7 @@ import {
   findStatus,
   insertCountedStatus,
 } from "../storage/repositories/statuses.js";
-import { writeFlag } from "../storage/repositories/status-columns.js";
+import { writeFlag } from "../platform/storage/boolean-columns.js";
 import type { AccountRow, StatusRow } from "../ports/storage-schema.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { flag } from "./notes.js";

@@ -24,7 +24,7 @@ import type { KithServices } from "../services/index.js";
 import { findAccountById, findAccountRows } from "../storage/repositories/accounts.js";
 import { listMentionTargets } from "../storage/repositories/federation-reads.js";
 import { findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "../storage/repositories/federated-posts.js";
-import { writeFlag } from "../storage/repositories/status-columns.js";
+import { writeFlag } from "../platform/storage/boolean-columns.js";
 import { findStatus } from "../storage/repositories/statuses.js";
 import type { AccountRow, StatusRow } from "../ports/storage-schema.js";
 import type { MediaUrls } from "./actors.js";

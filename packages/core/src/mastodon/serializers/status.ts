@@ -1,4 +1,4 @@
-import { readFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import type { PollRow } from "../../ports/storage-schema.js";
 import type { MentionEntity, PollEntity, TagEntity } from "../entities/status.js";
 

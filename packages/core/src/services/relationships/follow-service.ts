@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { KithError } from "../../domain/errors.js";
 import {
   adjustFollowCounters,

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { readFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import type { Database } from "../../ports/storage-schema.js";
 
 /**

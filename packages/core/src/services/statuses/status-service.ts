@@ -15,7 +15,7 @@ import {
   replaceMentions,
   replaceStatusTags,
 } from "../../storage/repositories/statuses.js";
-import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { insertHomeFeedEntries } from "../../storage/repositories/home-feed.js";
 import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
 import type { BatchedWrites } from "../../platform/storage/batched-writes.js";

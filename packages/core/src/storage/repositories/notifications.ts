@@ -8,7 +8,7 @@ import type { Database } from "../../ports/storage-schema.js";
 import type { AccountVersionRow } from "./accounts.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
-import { writeFlag } from "./status-columns.js";
+import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { literalLimit } from "../../platform/storage/literal-limit.js";
 
 export interface NotificationRecord {
