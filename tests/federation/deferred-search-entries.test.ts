@@ -17,7 +17,7 @@ import { createSqliteStorage } from "@kith/storage-sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeferredSearchEntries } from "../../packages/core/src/services/search/deferred-search-entries.js";
-import { writeFlag } from "../../packages/core/src/storage/repositories/status-columns.js";
+import { writeFlag } from "../../packages/core/src/platform/storage/boolean-columns.js";
 import { federationSettled, publicNoteCreate } from "../support/remote-activities.js";
 
 const CONFIG = { origin: "https://kith.test", allowPrivateAddress: true };

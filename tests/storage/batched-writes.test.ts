@@ -4,7 +4,7 @@ import { createSqliteStorage } from "@kith/storage-sqlite";
 import { type Kysely, sql } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type BatchedWriteKind, BatchedWrites, rolledBackInConflict, rowInserts } from "../../packages/core/src/platform/storage/batched-writes.js";
-import type { Database } from "../../packages/core/src/storage/schema.js";
+import type { Database } from "../../packages/core/src/ports/storage-schema.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
 /** Writes that follow a commit are committed in batches; a failing piece of work fails alone. */

@@ -3,8 +3,8 @@ export { type KithConfig, type KithConfigInput, kithConfigSchema, resolveConfig 
 export { getLogger, type Logger } from "./logging.js";
 
 export type * from "./ports/index.js";
-export type * from "./storage/schema.js";
-export { toBool } from "./storage/schema.js";
+export type * from "./ports/storage-schema.js";
+export { toBool } from "./ports/storage-schema.js";
 export type * from "./ports/migration-spec.js";
 export { migrationStatements } from "./storage/migrations/ddl.js";
 export { coreMigrations } from "./storage/migrations/core-migrations.js";

@@ -1,7 +1,7 @@
 import type { Context } from "@fedify/fedify";
 import { Application, Endpoints, Group, Image, Person, PropertyValue, Service } from "@fedify/fedify/vocab";
 import { localAccountUrls } from "../mastodon/serializers/account.js";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow } from "../ports/storage-schema.js";
 import { flag } from "./notes.js";
 import { instantOf } from "../platform/federation/instant.js";
 

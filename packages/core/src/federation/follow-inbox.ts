@@ -13,7 +13,7 @@ import {
   insertFollowRequest,
   takeFollowRequest,
 } from "../storage/repositories/federation-writes.js";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow } from "../ports/storage-schema.js";
 import { type GraphInboxDeps, undoBlock } from "./graph-inbox.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { flag } from "./notes.js";

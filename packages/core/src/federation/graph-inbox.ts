@@ -6,7 +6,7 @@ import type { KithServices } from "../services/index.js";
 import { findLocalActorAccount } from "../storage/repositories/federation-reads.js";
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { setMovedTo } from "../storage/repositories/remote-graph.js";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow } from "../ports/storage-schema.js";
 import { requireNetwork } from "../platform/federation/inbox-request-pass.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { RemoteActors } from "./remote-actors.js";

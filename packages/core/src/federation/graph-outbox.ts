@@ -6,7 +6,7 @@ import type { DomainEvents } from "../services/events/domain-events.js";
 import { findAccountById } from "../storage/repositories/accounts.js";
 import { pairExists } from "../storage/repositories/relationships.js";
 import { findFollowActivity, remoteAccountsKnowing, setFollowActivityUri } from "../storage/repositories/remote-graph.js";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow } from "../ports/storage-schema.js";
 import { type MediaUrls, localActorOf } from "./actors.js";
 import type { KeyPairStore } from "./key-pairs.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";

@@ -19,7 +19,7 @@ import {
   listFollowPage,
   listOutboxStatuses,
 } from "../storage/repositories/federation-reads.js";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow } from "../ports/storage-schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "../platform/federation/document-loader.js";
 import { type FederationParts, federationPartsOf } from "./deferred-federation.js";

@@ -4,7 +4,7 @@ import { localAccountUrls } from "../mastodon/serializers/account.js";
 import { localReblogUri, localStatusUrls } from "../mastodon/serializers/status.js";
 import { findAccountRows } from "../storage/repositories/accounts.js";
 import { findStatusesByIds, listMentionTargets } from "../storage/repositories/federation-reads.js";
-import type { AccountRow, Database, StatusRow } from "../storage/schema.js";
+import type { AccountRow, Database, StatusRow } from "../ports/storage-schema.js";
 import { instantOf } from "../platform/federation/instant.js";
 
 /** A boolean column as read from either engine (true/false or 1/0). */

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import { parseJsonArray, tagUrl } from "../mastodon/serializers/status.js";
 import { findMediaOfStatuses } from "../storage/repositories/media-attachments.js";
 import { findPollOfStatus, listStatusTagNames } from "../storage/repositories/federated-posts.js";
-import type { Database, StatusRow } from "../storage/schema.js";
+import type { Database, StatusRow } from "../ports/storage-schema.js";
 import type { MediaUrls } from "./actors.js";
 import { instantOf } from "../platform/federation/instant.js";
 import { flag, loadNoteContext, noteOf } from "./notes.js";

@@ -1,5 +1,5 @@
 import type { Recipient } from "@fedify/fedify/vocab";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow } from "../ports/storage-schema.js";
 
 /** A stored remote account as a delivery target: its inbox, and its server's shared inbox. */
 export function recipientOf(account: Pick<AccountRow, "uri" | "inbox_url" | "shared_inbox_url">): Recipient {

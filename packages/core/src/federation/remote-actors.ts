@@ -1,7 +1,7 @@
 import { type Actor, Group, Service } from "@fedify/fedify/vocab";
 import type { ServiceDeps } from "../services/deps.js";
 import { type RemoteActorFields, findAccountByUri, upsertRemoteAccount } from "../storage/repositories/federation-writes.js";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow } from "../ports/storage-schema.js";
 import { acceptableRemoteUsername, httpUrlOrNull, remoteDisplayName, remoteProfileHtml } from "./remote-actor-fields.js";
 import type { RemoteHandles } from "./remote-handles.js";
 

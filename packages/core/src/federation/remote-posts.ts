@@ -23,7 +23,7 @@ import { findLocalActorAccount, findStatusOfLocalActor } from "../storage/reposi
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import type { FollowerReader } from "../storage/repositories/fan-out.js";
 import { findStatusByUri, hasEdits } from "../storage/repositories/federated-posts.js";
-import { writeFlag } from "../storage/repositories/status-columns.js";
+import { writeFlag } from "../platform/storage/boolean-columns.js";
 import {
   bumpStatusCounter,
   ensureTags,
@@ -31,7 +31,7 @@ import {
   replaceMentions,
   replaceStatusTags,
 } from "../storage/repositories/statuses.js";
-import type { AccountRow, Database, StatusRow, Visibility } from "../storage/schema.js";
+import type { AccountRow, Database, StatusRow, Visibility } from "../ports/storage-schema.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { sanitizeHtml, textOfHtml } from "../platform/federation/html-sanitizer.js";
 import { assertNothingRefused } from "../platform/federation/inbox-request-pass.js";

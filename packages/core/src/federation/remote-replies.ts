@@ -5,7 +5,7 @@ import type { RemoteRepliesFetcher } from "../services/statuses/status-queries.j
 import { findAccountByUri } from "../storage/repositories/federation-writes.js";
 import { findStatusByUri } from "../storage/repositories/federated-posts.js";
 import { findStatus } from "../storage/repositories/statuses.js";
-import type { AccountRow, StatusRow } from "../storage/schema.js";
+import type { AccountRow, StatusRow } from "../ports/storage-schema.js";
 import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
 import { collectionItemIds } from "../platform/federation/collection-items.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";

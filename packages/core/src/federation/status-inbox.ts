@@ -13,8 +13,8 @@ import {
   findStatus,
   insertCountedStatus,
 } from "../storage/repositories/statuses.js";
-import { writeFlag } from "../storage/repositories/status-columns.js";
-import type { AccountRow, StatusRow } from "../storage/schema.js";
+import { writeFlag } from "../platform/storage/boolean-columns.js";
+import type { AccountRow, StatusRow } from "../ports/storage-schema.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import { flag } from "./notes.js";
 import type { RemoteActors } from "./remote-actors.js";

@@ -2,7 +2,7 @@ import type { Context } from "@fedify/fedify";
 import { type Activity, Announce, Create, Like } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
 import { type LikedLocalPost, findAccountByUri, findSenderWithChecks } from "../storage/repositories/federation-writes.js";
-import type { AccountRow, Database } from "../storage/schema.js";
+import type { AccountRow, Database } from "../ports/storage-schema.js";
 import { localNoteAt } from "./local-note-uris.js";
 import { encodeKey } from "../platform/federation/sql-kv-store.js";
 import { tombstoneKey } from "../platform/federation/tombstones.js";

@@ -23,7 +23,8 @@ import type {
   WorkerProcess,
 } from "../ports/queue.js";
 import { backoffDelayMs } from "../platform/queue/backoff.js";
-import { type StoredJobState, emptyJobCounts, jobStatusOf } from "../platform/queue/job-status.js";
+import { emptyJobCounts, jobStatusOf } from "../platform/queue/job-status.js";
+import type { StoredJobState } from "../ports/storage-schema.js";
 import { NOT_READY_DELAY_MS, cannotRunYet } from "../platform/queue/not-ready.js";
 
 export { backoffDelayMs } from "../platform/queue/backoff.js";

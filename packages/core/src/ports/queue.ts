@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../storage/schema.js";
+import type { StorageTransaction } from "./storage.js";
 
 /**
  * The job queue port. Jobs are JSON payloads on named queues, worked by one
@@ -40,10 +39,12 @@ export interface EnqueueOptions {
   /** Jobs with the same ordering key run one at a time, in enqueue order. */
   readonly orderingKey?: string;
   /**
-   * The transaction of the change that causes the job: the job is written in
-   * it, so it exists exactly when the change was committed.
+   * The transaction of the change that causes the job, as the storage handed
+   * it out: the job is written in it, so it exists exactly when the change was
+   * committed. A queue that keeps its jobs elsewhere writes them to an outbox
+   * in it; the queue port itself does not look inside.
    */
-  readonly db?: Kysely<Database>;
+  readonly db?: StorageTransaction;
 }
 
 export interface EnqueuedJob {

@@ -1,6 +1,16 @@
+// The port names Kysely as its query builder, and the tables' schema (`storage-schema.ts`, beside it) as the types it
+// builds with: stores are written once, against this interface, for every SQL engine, and an adapter's part is to
+// create those tables and run Kysely on its engine. An engine-neutral port of its own query language would be a
+// second Kysely. So the schema is part of the port, kept in ports/, and nothing here reaches into storage/.
 import type { Kysely } from "kysely";
-import type { Database, OneTimeSecretRow } from "../storage/schema.js";
+import type { Database, OneTimeSecretRow } from "./storage-schema.js";
 import type { MigrationSpec } from "./migration-spec.js";
+
+/**
+ * A transaction as `Storage.transaction` hands it to its work. Other ports take it without looking inside: the queue
+ * writes a job in the transaction of the change that causes it.
+ */
+export type StorageTransaction = Kysely<Database>;
 
 /** What an engine can do, so services choose a strategy without asking which engine it is. */
 export interface StorageCapabilities {

@@ -5,7 +5,7 @@ import type { Storage } from "../ports/storage.js";
 import type { MigrationSpec } from "../ports/migration-spec.js";
 import { coreMigrations } from "../storage/migrations/core-migrations.js";
 import { fetchIdPage } from "../platform/storage/paginate-by-id.js";
-import { toBool } from "../storage/schema.js";
+import { toBool } from "../ports/storage-schema.js";
 
 /** Cases an adapter may opt out of, by name, when its engine lacks the capability. */
 export type StorageContractCase = "concurrent-consume" | "concurrent-increment";

@@ -9,7 +9,7 @@ import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platf
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../../platform/http/route.js";
 import { zBool, zList } from "../../platform/http/schemas.js";
-import { AdminAccountJson, serializeAdminAccount } from "../../mastodon/serializers/admin-account.js";
+import { AdminAccountJson, serializeAdminAccount } from "../serializers/admin-account.js";
 
 /**
  * Administration of accounts at Mastodon's `/api/v1/admin/accounts` paths

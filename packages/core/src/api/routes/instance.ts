@@ -1,7 +1,7 @@
 import { publicAccess } from "../../platform/http/access.js";
 import { InstanceV1Json, InstanceV2Json } from "../../mastodon/entities/instance.js";
 import { route } from "../../platform/http/route.js";
-import { serializeInstanceV1, serializeInstanceV2 } from "../../mastodon/serializers/instance.js";
+import { serializeInstanceV1, serializeInstanceV2 } from "../serializers/instance.js";
 
 export const instanceRoutes = [
   route({

@@ -1,4 +1,4 @@
-import type { FilterKeywordRecord, FilterRecord, FilterStatusRecord } from "../../storage/repositories/filters.js";
+import type { FilterKeywordRecord, FilterRecord, FilterStatusRecord } from "../../domain/filters.js";
 import type { FilterEntity, FilterKeywordEntity, FilterStatusEntity, V1FilterEntity } from "../entities/filter.js";
 
 export function serializeFilterKeyword(keyword: FilterKeywordRecord): FilterKeywordEntity {

@@ -1,4 +1,4 @@
-import type { MediaAttachmentRow } from "../../storage/schema.js";
+import type { MediaAttachmentRow } from "../../ports/storage-schema.js";
 import type { MediaAttachmentEntity, MediaMeta, UploadEntity, UploadLogEntryEntity, UploadType } from "../entities/media.js";
 import { UPLOAD_TYPES } from "../entities/media.js";
 

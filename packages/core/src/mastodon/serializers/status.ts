@@ -1,5 +1,5 @@
-import { readFlag } from "../../storage/repositories/status-columns.js";
-import type { PollRow } from "../../storage/schema.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
+import type { PollRow } from "../../ports/storage-schema.js";
 import type { MentionEntity, PollEntity, TagEntity } from "../entities/status.js";
 
 /** Where a local post lives: its ActivityPub id and its web page. */

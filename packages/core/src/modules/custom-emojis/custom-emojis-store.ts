@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { type Database, toBool } from "../../storage/schema.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
 
 export interface CustomEmojiRecord {
   readonly shortcode: string;

@@ -1,5 +1,5 @@
 import { KithError } from "../../domain/errors.js";
-import { toBool } from "../../storage/schema.js";
+import { toBool } from "../../ports/storage-schema.js";
 import type { PreferencesStore } from "./preferences-store.js";
 
 /** Mastodon's Preferences entity: the user's posting defaults and reading preferences, keyed as Mastodon keys them. */

@@ -1,5 +1,5 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { notFromLimitedDomain } from "../../storage/repositories/limited-domains.js";
 
 /** Accounts followed by those the viewer follows, with how many of them follow each; the viewer's own follows left out. */

@@ -1,5 +1,5 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { notFromLimitedDomain } from "../../storage/repositories/limited-domains.js";
 
 export interface TagUseRow {

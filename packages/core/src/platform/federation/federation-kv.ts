@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../storage/compiled-once.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 export interface FederationKvEntry {
   readonly key: string;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /** Rows one statement deletes at most: a long backlog is removed in steps, never in one long write. */
 const PRUNE_BATCH = 500;

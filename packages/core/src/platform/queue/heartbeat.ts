@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "../../logging.js";
 import type { Clock } from "../../ports/clock.js";
 import type { WorkerProcess } from "../../ports/queue.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { FailureReporter } from "./poll-errors.js";
 import { RepeatingTask } from "./repeating-task.js";
 

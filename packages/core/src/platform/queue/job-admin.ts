@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { KithError } from "../../domain/errors.js";
 import { type DailyJobStats, JOB_STATUSES, type JobCounts, type JobListQuery, type JobRecord, type JobStatus } from "../../ports/queue.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { statusCondition, statusExpression, toJobRecord } from "./job-rows.js";
 import { returningToWaiting } from "./job-transitions.js";
 import { emptyJobCounts } from "./job-status.js";

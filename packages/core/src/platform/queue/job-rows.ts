@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type ExpressionWrapper, type SqlBool, sql } from "kysely";
 import type { JobRecord, JobStatus } from "../../ports/queue.js";
-import type { Database, JobRow } from "../../storage/schema.js";
+import type { Database, JobRow } from "../../ports/storage-schema.js";
 import { jobStatusOf } from "./job-status.js";
 
 /** A payload as stored: JSON text. `undefined` (which JSON cannot say) is stored as null. */

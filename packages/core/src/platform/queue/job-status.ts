@@ -1,7 +1,5 @@
 import type { JobStatus } from "../../ports/queue.js";
-
-/** The state a job row keeps; the API's finer statuses derive from it. */
-export type StoredJobState = "waiting" | "active" | "finished" | "failed" | "dlq";
+import type { StoredJobState } from "../../ports/storage-schema.js";
 
 /** The API status of a stored job: a waiting job is `retries` after a failed attempt, `schedule` before its time, else `submitted`. */
 export function jobStatusOf(state: StoredJobState, tries: number, runAt: string, now: Date): JobStatus {

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type OnConflictBuilder, type QueryCreator, type RawBuilder, sql } from "kysely";
 import type { Storage } from "../../ports/storage.js";
-import type { Database, JobRow } from "../../storage/schema.js";
+import type { Database, JobRow } from "../../ports/storage-schema.js";
 import { isDeduplicationConflict } from "./job-rows.js";
 
 /**

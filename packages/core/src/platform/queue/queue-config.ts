@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { KithError } from "../../domain/errors.js";
 import type { HandlerOptions, QueueConfig, QueueConfigChanges } from "../../ports/queue.js";
-import { type Database, type JobQueueRow, toBool } from "../../storage/schema.js";
+import { type Database, type JobQueueRow, toBool } from "../../ports/storage-schema.js";
 
 /** What a queue gets when neither its handler nor an administrator said otherwise (see `HandlerOptions`). */
 export const DEFAULT_QUEUE_CONFIG = { description: "", maxRetries: 4, concurrency: 1, enabled: true } as const;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { KithError } from "../../domain/errors.js";
 import type { RepeatingJob } from "../../ports/queue.js";
-import type { Database, JobScheduleRow } from "../../storage/schema.js";
+import type { Database, JobScheduleRow } from "../../ports/storage-schema.js";
 import { serializePayload } from "./job-rows.js";
 import type { QueueStore } from "./job-transitions.js";
 

@@ -4,7 +4,7 @@ import type { Logger } from "../../logging.js";
 import type { Clock } from "../../ports/clock.js";
 import type { JobHandler, QueueConfig } from "../../ports/queue.js";
 import type { Storage } from "../../ports/storage.js";
-import type { JobRow } from "../../storage/schema.js";
+import type { JobRow } from "../../ports/storage-schema.js";
 import { AttemptFailures } from "./attempt-failures.js";
 import { backoffDelayMs } from "./backoff.js";
 import { describeError, errorMessageOf, parsePayload } from "./job-rows.js";

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { ConsumeOnceInput, CounterState } from "../../ports/storage.js";
-import type { Database, OneTimeSecretRow } from "../../storage/schema.js";
+import type { Database, OneTimeSecretRow } from "../../ports/storage-schema.js";
 
 /**
  * The atomic primitives of the storage port as single SQL statements, in the

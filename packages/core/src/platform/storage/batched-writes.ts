@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Storage, StorageCapabilities } from "../../ports/storage.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /**
  * A kind of write gathered into batches: the items of a kind in one batch are written by one call, in its

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from "kysely";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /**
  * The values a statement takes: strings and lists of them (a list may hold

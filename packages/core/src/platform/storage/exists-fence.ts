@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { capabilitiesOf } from "./storage-handles.js";
 
 /** Whether the engine behind `db` needs its correlated `exists` fenced (`StorageCapabilities.fenceCorrelatedExists`). */

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { capabilitiesOf } from "./storage-handles.js";
 
 /** A kind of read that several callers can have answered by one statement. */

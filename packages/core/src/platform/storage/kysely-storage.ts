@@ -13,7 +13,7 @@ import type { Dialect, MigrationSpec } from "../../ports/migration-spec.js";
 import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
 import { registerStorageHandle } from "./storage-handles.js";
 import { applyMigrations } from "../../storage/migrator.js";
-import type { Database, OneTimeSecretRow } from "../../storage/schema.js";
+import type { Database, OneTimeSecretRow } from "../../ports/storage-schema.js";
 
 /**
  * What every SQL adapter shares once it has a Kysely database: transactions,

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { StorageCapabilities } from "../../ports/storage.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /**
  * The storage each database handle belongs to, by the handle's Kysely

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
 import { findLocalAccountById } from "../../storage/repositories/accounts.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /** The local account with this id; `account.not_found` when there is none. */
 export async function requireLocalAccount(db: Kysely<Database>, id: string): Promise<LocalAccount> {

@@ -17,7 +17,7 @@ import {
 import { updateUserFlags } from "../../storage/repositories/accounts.js";
 import { countAssignments, findAssignment, findRoleWithPermissions } from "../../storage/repositories/rbac.js";
 import { findRoleByName, grantsOfActor, rolesOfActor, setGlobalRole } from "../../storage/repositories/roles.js";
-import { type Database, toBool } from "../../storage/schema.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
 import { type AccountService, MIN_PASSWORD_LENGTH } from "../accounts/account-service.js";
 import { newPassword } from "../auth/secrets.js";
 import type { IssuedSession, SessionService } from "../auth/session-service.js";

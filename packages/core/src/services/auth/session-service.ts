@@ -3,7 +3,7 @@ import { type Caller, GUEST } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { Grant } from "../../domain/permissions.js";
 import { grantsOfActor } from "../../storage/repositories/roles.js";
-import { type SessionRow, toBool } from "../../storage/schema.js";
+import { type SessionRow, toBool } from "../../ports/storage-schema.js";
 import {
   type SessionWithApp,
   type SessionWithSigner,

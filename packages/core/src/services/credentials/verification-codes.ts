@@ -1,5 +1,5 @@
 import { KithError } from "../../domain/errors.js";
-import type { OneTimeSecretRow } from "../../storage/schema.js";
+import type { OneTimeSecretRow } from "../../ports/storage-schema.js";
 import { insertOneTimeSecret } from "../../storage/repositories/one-time-secrets.js";
 import { countWrongAttempt, findLiveSecret, withdrawSecrets } from "../../storage/repositories/verification-codes.js";
 import { constantTimeEqual, hashSecret, newNumericCode, newToken } from "../auth/secrets.js";

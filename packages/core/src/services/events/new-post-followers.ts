@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { type FollowerReader, localFollowersPage } from "../../storage/repositories/fan-out.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /** Audiences up to this size are written while the post is created; larger ones by a queued job. */
 export const INLINE_AUDIENCE = 200;

@@ -3,7 +3,7 @@ import { KithError, isKithError } from "../../domain/errors.js";
 import { findPasswordHash } from "../../storage/repositories/credential-accounts.js";
 import { findAccountById } from "../../storage/repositories/accounts.js";
 import { localFollowerIds, setAlsoKnownAs, setMovedTo } from "../../storage/repositories/remote-graph.js";
-import type { AccountRow } from "../../storage/schema.js";
+import type { AccountRow } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import type { FollowService } from "../relationships/follow-service.js";

@@ -4,7 +4,7 @@ import { KithError } from "../../domain/errors.js";
 import { findAccountById } from "../../storage/repositories/accounts.js";
 import { findAccountByAcctKey } from "../../storage/repositories/remote-graph.js";
 import { findAccountByUri } from "../../storage/repositories/federation-writes.js";
-import type { AccountRow } from "../../storage/schema.js";
+import type { AccountRow } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { AccountViews } from "../profiles/account-views.js";
 import { type RemoteCollection, type RemoteDirectory, unboundDirectory } from "./remote-directory.js";

@@ -1,6 +1,6 @@
 import type { FilterResultEntity } from "../../mastodon/entities/filter.js";
 import { serializeFilter } from "../../mastodon/serializers/filter.js";
-import type { FilterRecord } from "../../storage/repositories/filters.js";
+import type { FilterRecord } from "../../domain/filters.js";
 
 /** What a matcher reads of a post: the fields of Mastodon's Status entity that filters look at. */
 export interface FilterableStatus {

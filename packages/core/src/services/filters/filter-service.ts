@@ -1,13 +1,9 @@
 import { KithError } from "../../domain/errors.js";
+import type { FilterAction, FilterContext, FilterKeywordRecord, FilterRecord, FilterStatusRecord } from "../../domain/filters.js";
 import {
   deleteFilter,
   deleteFilterKeyword,
   deleteFilterStatus,
-  type FilterAction,
-  type FilterContext,
-  type FilterKeywordRecord,
-  type FilterRecord,
-  type FilterStatusRecord,
   findFilter,
   findKeywordOwner,
   findStatusFilterOwner,

@@ -3,7 +3,7 @@ import { KithError, isKithError } from "../../domain/errors.js";
 import { emailExists, holdUserRow } from "../../storage/repositories/accounts.js";
 import { findPasswordHash, setEmailAndPassword, setPasswordHash } from "../../storage/repositories/credential-accounts.js";
 import { deletePhone, findAccountIdByPhone, findPhoneOfAccount, upsertPhone } from "../../storage/repositories/user-phones.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import {
   CODE_SENDS_PER_ACCOUNT,

@@ -1,7 +1,7 @@
 import { getLogger } from "../../logging.js";
 import { findMediaAttachment, updateMediaAttachment } from "../../storage/repositories/media-attachments.js";
-import type { MediaAttachmentRow } from "../../storage/schema.js";
-import { toBool } from "../../storage/schema.js";
+import type { MediaAttachmentRow } from "../../ports/storage-schema.js";
+import { toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { processAudioVideo } from "./av-processor.js";
 import { type FfmpegPaths, ffmpegAvailable } from "./ffmpeg.js";

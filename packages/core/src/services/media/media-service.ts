@@ -15,7 +15,7 @@ import {
 } from "../../storage/repositories/media-attachments.js";
 import { holdUserRow } from "../../storage/repositories/accounts.js";
 import { deleteUploadToken, findUploadToken, putUploadToken } from "../../storage/repositories/media-upload-tokens.js";
-import type { Database, MediaAttachmentRow } from "../../storage/schema.js";
+import type { Database, MediaAttachmentRow } from "../../ports/storage-schema.js";
 import { constantTimeEqual, hashSecret, newToken } from "../auth/secrets.js";
 import type { ServiceDeps } from "../deps.js";
 import { DEFAULT_FFMPEG_PATHS, type FfmpegPaths, ffmpegAvailable } from "./ffmpeg.js";

@@ -1,6 +1,6 @@
 import { OutgoingFetchError, type SafeFetch, createSafeFetch } from "../../platform/federation/safe-fetch.js";
 import { updateMediaAttachment } from "../../storage/repositories/media-attachments.js";
-import type { MediaAttachmentRow } from "../../storage/schema.js";
+import type { MediaAttachmentRow } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { messageOf } from "./image-processor.js";
 import { mediaBlobKey } from "./media-keys.js";

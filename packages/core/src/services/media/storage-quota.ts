@@ -4,7 +4,7 @@ import { UPLOAD_TYPES } from "../../mastodon/entities/media.js";
 import { KithError } from "../../domain/errors.js";
 import { storageUsage } from "../../storage/repositories/media-attachments.js";
 import { findStorageQuota, upsertStorageQuota } from "../../storage/repositories/media-storage-quotas.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { maxFileBytes } from "./media-types.js";
 

@@ -10,7 +10,7 @@ import {
   type UploadQueueSort,
 } from "../../storage/repositories/media-attachments.js";
 import { accountExists } from "../../storage/repositories/media-storage-quotas.js";
-import type { MediaAttachmentRow, UploadState } from "../../storage/schema.js";
+import type { MediaAttachmentRow, UploadState } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { StorageQuotas } from "./storage-quota.js";
 import type { UploadLog } from "./upload-log.js";

@@ -3,8 +3,8 @@ import type { PollEntity } from "../../mastodon/entities/status.js";
 import { parseJsonArray, pollExpired, serializePoll } from "../../mastodon/serializers/status.js";
 import { KithError } from "../../domain/errors.js";
 import { findVisibleStatus } from "../../storage/repositories/statuses.js";
-import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
-import type { Database, PollRow } from "../../storage/schema.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
+import type { Database, PollRow } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 

@@ -9,7 +9,7 @@ import {
   findAccountRows,
   findAccountVersions,
 } from "../../storage/repositories/accounts.js";
-import { type AccountsTable, toBool } from "../../storage/schema.js";
+import { type AccountsTable, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import { KeptRows } from "../kept-rows.js";
 import { RenderMemo } from "../render-memo.js";

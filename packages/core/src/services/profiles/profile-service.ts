@@ -1,7 +1,7 @@
 import type { CredentialSourceView } from "../../mastodon/serializers/account.js";
 import { KithError } from "../../domain/errors.js";
-import { writeFlag } from "../../storage/repositories/status-columns.js";
-import { type AccountUpdate, toBool } from "../../storage/schema.js";
+import { writeFlag } from "../../platform/storage/boolean-columns.js";
+import { type AccountUpdate, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import { mentionTargets } from "../statuses/mention-accounts.js";

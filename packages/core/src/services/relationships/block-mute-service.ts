@@ -1,5 +1,5 @@
 import { KithError } from "../../domain/errors.js";
-import { writeFlag } from "../../storage/repositories/status-columns.js";
+import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { deletePair, removeFollow } from "../../storage/repositories/relationships.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvent, DomainEvents } from "../events/domain-events.js";

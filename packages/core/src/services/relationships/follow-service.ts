@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { KithError } from "../../domain/errors.js";
 import {
   adjustFollowCounters,
@@ -10,7 +10,7 @@ import {
   pairExists,
   removeFollow,
 } from "../../storage/repositories/relationships.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 

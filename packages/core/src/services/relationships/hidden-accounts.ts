@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { readFlag } from "../../storage/repositories/status-columns.js";
-import type { Database } from "../../storage/schema.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /**
  * Accounts a viewer must not see: the condition `notHiddenFrom(column,

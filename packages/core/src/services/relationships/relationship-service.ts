@@ -1,5 +1,5 @@
 import type { RelationshipEntity } from "../../mastodon/entities/relationship.js";
-import { readFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import {

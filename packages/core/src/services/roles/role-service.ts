@@ -20,7 +20,7 @@ import {
   updateRoleRow,
 } from "../../storage/repositories/rbac.js";
 import { findRoleByName } from "../../storage/repositories/roles.js";
-import { toBool } from "../../storage/schema.js";
+import { toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 
 /** A role as the RBAC administration shows it. */

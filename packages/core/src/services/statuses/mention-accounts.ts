@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { acctKey } from "../../domain/accounts.js";
 import { type AccountHandleRow, accountsByAcctKeys, accountsByIds } from "../../storage/repositories/statuses.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { MentionHandle, MentionTarget } from "./text-formatter.js";
 
 /** Finds (and stores) a remote account by `user@host` over WebFinger; its id, or null. */

@@ -9,7 +9,7 @@ import {
 } from "../../storage/repositories/pending-post-reactions.js";
 import { indexPostsForSearch } from "../../storage/repositories/search-index-writes.js";
 import { findStatus } from "../../storage/repositories/statuses.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 

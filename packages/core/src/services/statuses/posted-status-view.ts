@@ -1,6 +1,6 @@
 import type { StatusEntity } from "../../mastodon/entities/status.js";
 import { serializeMention, serializeTag } from "../../mastodon/serializers/status.js";
-import { readFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { loadMentions } from "../../storage/repositories/status-view-loads.js";
 import type { ServiceDeps } from "../deps.js";
 import type { AccountViews } from "../profiles/account-views.js";

@@ -1,7 +1,7 @@
 import { KithError } from "../../domain/errors.js";
 import { addFavourite, removeFavourite } from "../../storage/repositories/favourites.js";
 import { ancestorIds } from "../../storage/repositories/statuses.js";
-import type { StatusRow } from "../../storage/schema.js";
+import type { StatusRow } from "../../ports/storage-schema.js";
 import type { BatchedWrites } from "../../platform/storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";

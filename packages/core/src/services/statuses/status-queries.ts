@@ -5,7 +5,7 @@ import { parseJsonArray } from "../../mastodon/serializers/status.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import { readFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { ancestorIds, descendantIds } from "../../storage/repositories/statuses.js";
 import type { ServiceDeps } from "../deps.js";
 import type { StatusInteractions } from "./status-interactions.js";

@@ -15,9 +15,9 @@ import {
   replaceMentions,
   replaceStatusTags,
 } from "../../storage/repositories/statuses.js";
-import { readFlag, writeFlag } from "../../storage/repositories/status-columns.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { insertHomeFeedEntries } from "../../storage/repositories/home-feed.js";
-import type { AccountRow, Database, StatusRow, Visibility } from "../../storage/schema.js";
+import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
 import type { BatchedWrites } from "../../platform/storage/batched-writes.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents, NewLocalPost } from "../events/domain-events.js";

@@ -20,8 +20,8 @@ import {
   type VisiblePost,
   loadVisiblePosts,
 } from "../../storage/repositories/visible-posts.js";
-import { readFlag } from "../../storage/repositories/status-columns.js";
-import type { StatusRow, Visibility } from "../../storage/schema.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
+import type { StatusRow, Visibility } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { DomainEvents } from "../events/domain-events.js";
 import { KeptRows } from "../kept-rows.js";

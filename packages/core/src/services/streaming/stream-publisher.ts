@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { PubSub } from "../../ports/pubsub.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { DomainEvents, NewPost } from "../events/domain-events.js";
 import { type StreamMessage, streamChannels } from "./channels.js";
 

@@ -2,7 +2,7 @@ import { lowestIdAt } from "../../domain/ids.js";
 import type { TagHistoryEntity } from "../../mastodon/entities/tag.js";
 import { recentTagUses, type TagUse } from "../../storage/repositories/tags.js";
 import type { Kysely } from "kysely";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import type { StatusEntity } from "../../mastodon/entities/status.js";
-import type { FilterContext } from "../../storage/repositories/filters.js";
+import type { FilterContext } from "../../domain/filters.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.js";
 

@@ -66,7 +66,7 @@ import {
   removeDomainFromFeed,
 } from "../../storage/repositories/home-feed.js";
 import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../platform/storage/batched-writes.js";
-import type { Database } from "../../storage/schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../deps.js";
 import type { NewLocalPost, NewPost, NewRemotePost } from "../events/domain-events.js";
 import { firstLocalFollowers } from "../events/new-post-followers.js";

@@ -15,7 +15,7 @@ import type { FilterService } from "../filters/filter-service.js";
 import type { ListService } from "../lists/list-service.js";
 import type { StatusViews } from "../statuses/status-views.js";
 import { renderFiltered } from "./apply-filters.js";
-import type { FilterContext } from "../../storage/repositories/filters.js";
+import type { FilterContext } from "../../domain/filters.js";
 
 export type { PublicTimelineQuery, TagTimelineQuery };
 

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import { type Database, toBool } from "../schema.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
 
 /** An account as administrators see it: the account, and for local ones its user. */
 export interface AdminAccountRow {

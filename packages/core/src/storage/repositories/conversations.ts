@@ -1,8 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import { readFlag, writeFlag } from "./status-columns.js";
-import type { Database } from "../schema.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 export interface ConversationRecord {
   readonly id: string;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 import type { PageRequest } from "../../domain/page.js";
-import { type Database, toBool } from "../schema.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
 
 export type DomainBlockSeverity = "SUSPEND" | "LIMIT" | "NOOP";
 

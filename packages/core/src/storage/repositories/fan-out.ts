@@ -1,7 +1,7 @@
 import type { Kysely, QueryCreator } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import { readFlag } from "./status-columns.js";
-import type { Database, DbBool } from "../schema.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
+import type { Database, DbBool } from "../../ports/storage-schema.js";
 import { literalLimit } from "../../platform/storage/literal-limit.js";
 import { followerLocality } from "./relationships.js";
 

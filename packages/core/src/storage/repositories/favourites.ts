@@ -1,9 +1,9 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type NotificationRecord, insertNotifications, reachedAccounts } from "./notifications.js";
-import { readFlag } from "./status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { bumpStatusCounter } from "./statuses.js";
 
 /** A favourite as it is stored: from this server (no URI) or from another (its Like's id). */

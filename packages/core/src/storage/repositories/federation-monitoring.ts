@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /** Delivery outcomes of one remote domain. */
 export interface DomainDeliveries {

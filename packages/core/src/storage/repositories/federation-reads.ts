@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { AccountRow, Database, StatusRow } from "../schema.js";
+import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
 
 /** A local, unsuspended account by username (case-insensitive), as actors are served. */
 export async function findLocalActorAccount(db: Kysely<Database>, username: string): Promise<AccountRow | null> {

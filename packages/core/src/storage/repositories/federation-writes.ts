@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { AccountRow, Database, StatusRow } from "../schema.js";
+import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
 import { live } from "../../platform/federation/federation-kv.js";
 import { followerIsLocal } from "./relationships.js";

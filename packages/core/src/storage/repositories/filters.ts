@@ -1,34 +1,7 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import { type Database, toBool } from "../schema.js";
-
-export type FilterContext = "home" | "notifications" | "public" | "thread" | "account";
-export type FilterAction = "warn" | "hide" | "blur";
-
-export interface FilterKeywordRecord {
-  readonly id: string;
-  readonly filterId: string;
-  readonly keyword: string;
-  readonly wholeWord: boolean;
-}
-
-export interface FilterStatusRecord {
-  readonly id: string;
-  readonly filterId: string;
-  readonly statusId: string;
-}
-
-export interface FilterRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly title: string;
-  readonly context: readonly FilterContext[];
-  readonly action: FilterAction;
-  readonly expiresAt: string | null;
-  readonly createdAt: string;
-  readonly keywords: readonly FilterKeywordRecord[];
-  readonly statuses: readonly FilterStatusRecord[];
-}
+import type { FilterAction, FilterContext, FilterKeywordRecord, FilterRecord, FilterStatusRecord } from "../../domain/filters.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
 
 export interface NewFilter {
   readonly id: string;

@@ -3,7 +3,7 @@ import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
 import { type PageBounds, idPageQuery } from "../../platform/storage/paginate-by-id.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { type PlacedVisiblePostRow, type VisiblePage, visiblePageOf, visiblePostsOn, visiblePostsOnPages } from "./visible-posts.js";
 
 /** One entry of someone's home feed. */

@@ -1,6 +1,6 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
 import { lowestIdAt } from "../../domain/ids.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 export interface WeekActivity {
   /** The week's start, in milliseconds. */

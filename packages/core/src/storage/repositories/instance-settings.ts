@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /** Stored settings as key -> parsed JSON value; absent keys take their defaults elsewhere. */
 export async function readStoredSettings(db: Kysely<Database>): Promise<Record<string, unknown>> {

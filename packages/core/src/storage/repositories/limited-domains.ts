@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /** Remote accounts of `domain` or one of its subdomains (a block covers them), on any port. */
 function onDomain(column: RawBuilder<unknown>, domain: string): RawBuilder<boolean> {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { readFlag, writeFlag } from "./status-columns.js";
-import type { Database } from "../schema.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 export type RepliesPolicy = "followed" | "list" | "none";
 

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import type { Database, LoginAuditLogTable } from "../schema.js";
+import type { Database, LoginAuditLogTable } from "../../ports/storage-schema.js";
 
 export type LoginAuditRow = Selectable<LoginAuditLogTable>;
 

@@ -2,7 +2,7 @@ import { type Kysely, type Updateable, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import type { Database, MediaAttachmentRow, MediaAttachmentsTable, UploadState } from "../schema.js";
+import type { Database, MediaAttachmentRow, MediaAttachmentsTable, UploadState } from "../../ports/storage-schema.js";
 
 export type NewMediaAttachmentRow = Omit<
   MediaAttachmentRow,

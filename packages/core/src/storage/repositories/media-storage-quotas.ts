@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, StorageQuotasTable } from "../schema.js";
+import type { Database, StorageQuotasTable } from "../../ports/storage-schema.js";
 
 export async function findStorageQuota(db: Kysely<Database>, accountId: string): Promise<StorageQuotasTable | null> {
   return (await db.selectFrom("storage_quotas").selectAll().where("account_id", "=", accountId).executeTakeFirst()) ?? null;

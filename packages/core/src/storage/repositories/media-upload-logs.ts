@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 export interface UploadLogRow {
   readonly id: string;

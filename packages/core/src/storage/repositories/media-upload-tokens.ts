@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, UploadTokensTable } from "../schema.js";
+import type { Database, UploadTokensTable } from "../../ports/storage-schema.js";
 
 /** Stores (or replaces) the hashed token of an upload's PUT URL. */
 export async function putUploadToken(db: Kysely<Database>, row: UploadTokensTable): Promise<void> {

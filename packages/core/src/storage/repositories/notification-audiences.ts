@@ -1,8 +1,8 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import { readFlag } from "./status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { followerLocality } from "./relationships.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /** What notifications need of a post. */
 export interface NotifiedStatus {

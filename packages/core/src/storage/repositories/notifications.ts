@@ -4,11 +4,11 @@ import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { fencedSubquery } from "../../platform/storage/exists-fence.js";
 import { readInSlices } from "../../platform/storage/id-slices.js";
 import { idPageQuery } from "../../platform/storage/paginate-by-id.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { AccountVersionRow } from "./accounts.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
-import { writeFlag } from "./status-columns.js";
+import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { literalLimit } from "../../platform/storage/literal-limit.js";
 
 export interface NotificationRecord {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, OAuthAppsTable } from "../schema.js";
+import type { Database, OAuthAppsTable } from "../../ports/storage-schema.js";
 
 export type OAuthAppRow = Selectable<OAuthAppsTable>;
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, PasskeyCredentialsTable } from "../schema.js";
+import type { Database, PasskeyCredentialsTable } from "../../ports/storage-schema.js";
 
 export type PasskeyCredentialRow = Selectable<PasskeyCredentialsTable>;
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, PendingPasswordChangesTable } from "../schema.js";
+import type { Database, PendingPasswordChangesTable } from "../../ports/storage-schema.js";
 
 export type PendingPasswordChangeRow = Selectable<PendingPasswordChangesTable>;
 

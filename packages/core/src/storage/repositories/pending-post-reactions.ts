@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { literalLimit } from "../../platform/storage/literal-limit.js";
 
 /** The rows of new local posts whose reactions are not all done (migration 0019). */

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { CounterState } from "../../ports/storage.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /**
  * A counter's current window without counting a hit: limits on failed

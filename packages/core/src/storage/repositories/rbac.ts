@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AccessType } from "../../domain/permissions.js";
-import type { Database, RoleRow } from "../schema.js";
+import type { Database, RoleRow } from "../../ports/storage-schema.js";
 
 /** One permission row of a role: a resource and the access types held on it. */
 export interface StoredPermission {

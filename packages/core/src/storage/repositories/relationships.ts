@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import type { Database, FollowRequestsTable, MutesTable } from "../schema.js";
+import type { Database, FollowRequestsTable, MutesTable } from "../../ports/storage-schema.js";
 
 /**
  * Follows, follow requests, blocks, mutes, user domain blocks and notes: the

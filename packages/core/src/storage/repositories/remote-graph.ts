@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { AccountRow, Database } from "../schema.js";
+import type { AccountRow, Database } from "../../ports/storage-schema.js";
 import { followerLocality } from "./relationships.js";
 
 /**

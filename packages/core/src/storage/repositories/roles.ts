@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AccessType, Grant } from "../../domain/permissions.js";
-import type { Database, RoleRow } from "../schema.js";
+import type { Database, RoleRow } from "../../ports/storage-schema.js";
 
 export async function findRoleByName(db: Kysely<Database>, name: string, scope = "global"): Promise<RoleRow | null> {
   const row = await db

@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import type { StorageCapabilities } from "../../ports/storage.js";
 import { visibleTo } from "./visibility.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { Database, SessionRow } from "../schema.js";
+import type { Database, SessionRow } from "../../ports/storage-schema.js";
 
 export interface NewSession {
   readonly id: string;

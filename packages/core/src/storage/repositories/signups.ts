@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import { type Database, toBool } from "../schema.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
 
 /** A local account as the signup review shows it. */
 export interface SignupRow {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { Database, PollRow, StatusRow } from "../schema.js";
+import type { Database, PollRow, StatusRow } from "../../ports/storage-schema.js";
 
 /**
  * The batched reads behind rendering posts: each takes every id at once, so

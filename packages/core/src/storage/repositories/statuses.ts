@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type QueryCreator, sql } from "kysely";
 import { visibleTo } from "./visibility.js";
 import { type StatementArgs, compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../schema.js";
+import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../../ports/storage-schema.js";
 import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type FollowerReader, followerReaderOf, localFollowersQuery } from "./fan-out.js";
 import type { StatusCounter } from "./visible-posts.js";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { readInSlices } from "../../platform/storage/id-slices.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 /**
  * Of `authorIds`, those whose posts a viewer does not want streamed: blocked

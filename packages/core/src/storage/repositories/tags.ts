@@ -1,5 +1,5 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 
 export interface TagRecord {
   readonly id: string;

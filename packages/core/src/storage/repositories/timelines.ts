@@ -3,7 +3,7 @@ import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { existsFence, fencedSubquery } from "../../platform/storage/exists-fence.js";
 import { fetchIdPage, idPageQuery } from "../../platform/storage/paginate-by-id.js";
-import type { Database } from "../schema.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { notHiddenFrom } from "./hidden-authors.js";
 import { notFromLimitedDomain } from "./limited-domains.js";
 import { type VisiblePage, type VisiblePostRow, visiblePageOf, visiblePostsOn } from "./visible-posts.js";

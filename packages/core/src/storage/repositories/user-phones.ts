@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database, UserPhonesTable } from "../schema.js";
+import type { Database, UserPhonesTable } from "../../ports/storage-schema.js";
 
 export type UserPhoneRow = Selectable<UserPhonesTable>;
 

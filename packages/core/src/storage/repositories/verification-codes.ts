@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { Database, OneTimeSecretRow } from "../schema.js";
+import type { Database, OneTimeSecretRow } from "../../ports/storage-schema.js";
 
 /**
  * Reads and counts on `one_time_secrets` for typed codes and the flags of

@@ -1,6 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import { existsFence } from "../../platform/storage/exists-fence.js";
-import type { Database, Visibility } from "../schema.js";
+import type { Database, Visibility } from "../../ports/storage-schema.js";
 
 /**
  * The one place that decides who may see a post. Every path that shows posts

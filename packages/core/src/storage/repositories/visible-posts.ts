@@ -3,9 +3,9 @@ import { type Viewer, type VisibilityOptions, visibleTo } from "./visibility.js"
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { existsFence } from "../../platform/storage/exists-fence.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
-import type { Database, StatusRow } from "../schema.js";
+import type { Database, StatusRow } from "../../ports/storage-schema.js";
 import { ACCOUNT_COUNTERS, type AccountCounter, type AccountVersionRow } from "./accounts.js";
-import { readFlag } from "./status-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 
 /** What of a post changes without a new version (migration 0020): its counters. */
 export type StatusCounter = "replies_count" | "reblogs_count" | "favourites_count";

@@ -1,5 +1,4 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { StoredJobState } from "../platform/queue/job-status.js";
 
 /**
  * The database schema as Kysely sees it, shared by every SQL adapter.
@@ -168,6 +167,9 @@ export interface RateCountersTable {
   count: number;
   window_ends_at: Timestamp;
 }
+
+/** The state a job row keeps; the API's finer statuses derive from it (`platform/queue/job-status.ts`). */
+export type StoredJobState = "waiting" | "active" | "finished" | "failed" | "dlq";
 
 /** One job of the durable SQL queue (`queue/sql-queue.ts`). */
 export interface JobsTable {

@@ -1,4 +1,4 @@
-import type { DbBool } from "../schema.js";
+import type { DbBool } from "../../ports/storage-schema.js";
 
 /**
  * Boolean columns declared `Generated<DbBool>` nest one column type in

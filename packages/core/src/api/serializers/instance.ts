@@ -1,6 +1,6 @@
 import type { InstanceLimits } from "../../domain/limits.js";
 import type { InstanceOverview } from "../../services/instance/instance-service.js";
-import type { InstanceV1, InstanceV2 } from "../entities/instance.js";
+import type { InstanceV1, InstanceV2 } from "../../mastodon/entities/instance.js";
 
 /** Mastodon clients read the leading version for feature detection; Kith names itself after it. */
 function compatibleVersion(version: string): string {

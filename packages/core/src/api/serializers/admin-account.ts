@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AdminAccountView } from "../../services/admin/admin-account-service.js";
-import { AccountJson, RoleJson } from "../entities/account.js";
-import { serializeLocalAccount } from "./account.js";
+import { AccountJson, RoleJson } from "../../mastodon/entities/account.js";
+import { serializeLocalAccount } from "../../mastodon/serializers/account.js";
 
 /** Mastodon's Admin::Account entity. */
 export const AdminAccountJson = z.object({
