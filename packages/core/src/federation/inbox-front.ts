@@ -40,6 +40,8 @@ export interface InboxFrontDeps {
   readonly sharedInboxSigner: string;
   /** How far back, and forward, a signature's date may be (Fedify's `signatureTimeWindow`). */
   readonly signatureMaxAgeMs: number;
+  /** Read common activities from their compact JSON (config `optimisations.compactActivities`). @default true */
+  readonly compactActivities?: boolean;
 }
 
 /** How many POSTs the front answered and how many it handed to Fedify. */
@@ -148,7 +150,7 @@ export function createInboxFront(deps: InboxFrontDeps): InboxFront {
     let activity: Activity;
     try {
       // The guard parsed `json` from the body for this request, and nothing changes it afterwards.
-      activity = await readActivity(json, loaders, true);
+      activity = await readActivity(json, loaders, { owned: true, compact: deps.compactActivities ?? true });
     } catch {
       return null;
     }

@@ -130,7 +130,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const keys = new KeyPairStore(storage, deps.clock);
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
-  keepImportedKeys();
+  const { optimisations } = config;
+  if (optimisations.keepImportedKeys) keepImportedKeys();
 
   // One loader for every context: Fedify asks for one per request and job, and making it compiles the cache's rules.
   const documentLoader = cachedDocumentLoader({ fetch: safeFetch, userAgent, kv });
@@ -334,13 +335,17 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     recipientExists: async (identifier) => identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) !== null,
     sharedInboxSigner: INSTANCE_ACTOR_IDENTIFIER,
     signatureMaxAgeMs: SIGNATURE_MAX_AGE_MS,
+    compactActivities: optimisations.compactActivities,
   });
   const inboxGuard = {
     domainPolicy: services.domainPolicy,
     monitor: services.federationMonitor,
     maxBodyBytes: config.limits.maxJsonBodyBytes,
-    front: inboxFront.answer,
-    signedParties: (json: unknown) => signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true })),
+    ...(optimisations.inboxFront && { front: inboxFront.answer }),
+    signedParties: (json: unknown) =>
+      signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true }), {
+        compact: optimisations.compactActivities,
+      }),
     keys: verifiedKeys,
     keyFetches: new KeyFetchBudget({}, () => deps.clock.now().getTime()),
   };

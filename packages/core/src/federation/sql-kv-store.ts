@@ -59,6 +59,14 @@ interface Remembered {
   readonly freshUntil: number;
 }
 
+export interface SqlKvStoreOptions {
+  /**
+   * Keep the entries under Fedify's public-key and signature-form prefixes in memory for a while (see
+   * `MEMORY_PREFIXES`); off, every read goes to the database. @default true
+   */
+  readonly keepInMemory?: boolean;
+}
+
 /**
  * Fedify's `KvStore` kept in Kith's own database (table `federation_kv`), so
  * the remote document cache, inbox idempotence and the signature spec
@@ -69,10 +77,12 @@ export class SqlKvStore implements KvStore {
   readonly #storage: Storage;
   readonly #clock: Clock;
   readonly #memory = new BoundedMap<string, Remembered>(MEMORY_MAX_ENTRIES);
+  readonly #keepInMemory: boolean;
 
-  constructor(storage: Storage, clock: Clock) {
+  constructor(storage: Storage, clock: Clock, options: SqlKvStoreOptions = {}) {
     this.#storage = storage;
     this.#clock = clock;
+    this.#keepInMemory = options.keepInMemory ?? true;
   }
 
   #now(): string {
@@ -96,7 +106,7 @@ export class SqlKvStore implements KvStore {
   }
 
   #remember(encoded: string, value: string, expiresAt: string | null): void {
-    if (!isKeptInMemory(encoded)) return;
+    if (!this.#keepInMemory || !isKeptInMemory(encoded)) return;
     const now = this.#clock.now().getTime();
     this.#memory.set(encoded, { value, expiresAt: expiresAt === null ? null : Date.parse(expiresAt), freshUntil: now + MEMORY_TTL_MS });
   }
