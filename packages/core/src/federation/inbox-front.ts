@@ -3,6 +3,7 @@ import type { Activity } from "@fedify/fedify/vocab";
 import { bufferedResponse } from "../api/buffered-response.js";
 import { getLogger } from "../logging.js";
 import { type ActivityReaderContext, readActivity } from "./activity-reader.js";
+import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import type { FederationContextData } from "./kith-federation.js";
 import type { InboxDispatcher } from "./shared-inbox-listeners.js";
@@ -12,8 +13,8 @@ import type { VerifiedKeys } from "./verified-keys.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
-/** Where Fedify remembers handled activities (its `kvPrefixes.activityIdempotence`, the default, which Kith keeps). */
-const IDEMPOTENCE_PREFIX = ["_fedify", "activityIdempotence"] as const;
+/** Where Fedify remembers handled activities. */
+const IDEMPOTENCE_PREFIX = FEDIFY_KV_PREFIXES.activityIdempotence;
 /** How long Fedify remembers a handled activity. */
 const IDEMPOTENCE_TTL_MS = 24 * 60 * 60 * 1000;
 // As Fedify routes them (no trailing slash); an identifier with escapes is left to its router.

@@ -43,7 +43,8 @@ import { sharedListeners } from "./shared-inbox-listeners.js";
 import { type InboxFrontCounts, createInboxFront } from "./inbox-front.js";
 import { signedPartiesOf } from "./signer-origins.js";
 import { VerifiedKeys } from "./verified-keys.js";
-import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
+import { FIRST_KNOCK } from "./signature-specs.js";
+import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 import { userAgentOf } from "./user-agent.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
@@ -146,7 +147,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     circuitBreaker: false,
     // Stated, not left to Fedify's defaults: batched deliveries read and write the same signature forms.
     firstKnock: FIRST_KNOCK,
-    kvPrefixes: { httpMessageSignaturesSpec: SIGNATURE_SPEC_PREFIX },
+    // The entries Kith reads or writes beside Fedify, named for both (fedify-kv-prefixes.ts).
+    kvPrefixes: FEDIFY_KV_PREFIXES,
     onOutboxError: deliveries.onOutboxError,
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
     manuallyStartQueue: true,

@@ -10,6 +10,7 @@ import {
   readFederationKvEntry,
   writeFederationKv,
 } from "../storage/repositories/federation-kv.js";
+import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 import { SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 
 /** What Fedify's `Temporal.Duration` offers that the store needs. */
@@ -34,7 +35,7 @@ function encodePrefix(prefix: KvKey | undefined): string {
  * (the sender's public key), and seldom changed: this process keeps their
  * values for a while instead of reading them each time.
  */
-const MEMORY_PREFIXES: readonly string[] = [encodePrefix(SIGNATURE_SPEC_PREFIX), encodePrefix(["_fedify", "publicKey"])];
+const MEMORY_PREFIXES: readonly string[] = [encodePrefix(SIGNATURE_SPEC_PREFIX), encodePrefix(FEDIFY_KV_PREFIXES.publicKey)];
 
 /**
  * How long a value kept in memory is used without reading the database: a
