@@ -26,7 +26,7 @@ export function libraryBuild(entry: Record<string, string>, overrides: Options =
  * in a comment of Zod's made the whole 1.2 MB chunk two bytes a character. esbuild writes strings and identifiers in
  * ASCII but keeps comments as they are, so characters past Latin-1 are written as escapes, which mean the same in code.
  */
-const zodForCore: EsbuildPlugin = {
+export const zodForCore: EsbuildPlugin = {
   name: "zod-for-core",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
