@@ -20,7 +20,6 @@ vi.mock(import("../../packages/core/src/config.js"), async (importOriginal) => {
     compactActivities: on("compact-activities"),
     batchDelivery: on("batch-delivery"),
     kvMemory: on("kv-memory"),
-    keepImportedKeys: on("keep-imported-keys"),
   };
   return {
     ...original,

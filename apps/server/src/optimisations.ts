@@ -11,7 +11,6 @@ export const OPTIMISATIONS = {
   "compact-activities": "Read common activities from their compact JSON without Fedify's JSON-LD parse",
   "batch-delivery": "Queue one send's deliveries as batch jobs of Fedify's outbox messages, signed by Kith",
   "kv-memory": "Keep Fedify's cached public keys and signature forms in memory for a minute",
-  "keep-imported-keys": "Import the keys Fedify imports for every delivery and verification once",
   "pg-begin-with-first-statement": "PostgreSQL: send a transaction's begin with its first statement (pg's protocol methods)",
   "pg-pipelining": "PostgreSQL: pipeline a transaction's batched writes (pg's pipeline mode)",
   "v8-no-pretenuring": "Turn off V8's allocation-site pretenuring (--no-allocation-site-pretenuring)",
@@ -54,7 +53,6 @@ export class Optimisations {
       compactActivities: this.isOn("compact-activities"),
       batchDelivery: this.isOn("batch-delivery"),
       kvMemory: this.isOn("kv-memory"),
-      keepImportedKeys: this.isOn("keep-imported-keys"),
     };
   }
 

@@ -45,8 +45,6 @@ export const kithConfigSchema = z.object({
       batchDelivery: z.boolean().default(true),
       /** Fedify's cached public keys and signature forms are kept in memory for a minute. */
       kvMemory: z.boolean().default(true),
-      /** Keys Fedify imports again for every delivery and verification are imported once. */
-      keepImportedKeys: z.boolean().default(true),
     })
     .prefault({}),
   /** scrypt cost for password hashes; lowered only in tests. @default 32768 */

@@ -30,7 +30,6 @@ import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, SIGNATURE_MAX_AGE_MS, guardInbox } from "./inbox-guard.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
-import { keepImportedKeys } from "./imported-keys.js";
 import { KeyFetchBudget } from "./key-fetch-budget.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { NOTE_PATH } from "./local-note-uris.js";
@@ -132,7 +131,6 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
   const { optimisations } = config;
-  if (optimisations.keepImportedKeys) keepImportedKeys();
 
   // One loader for every context: Fedify asks for one per request and job, and making it compiles the cache's rules.
   const documentLoader = cachedDocumentLoader({ fetch: safeFetch, userAgent, kv });
