@@ -26,7 +26,7 @@ export function libraryBuild(entry: Record<string, string>, overrides: Options =
  * in a comment of Zod's made the whole 1.2 MB chunk two bytes a character. esbuild writes strings and identifiers in
  * ASCII but keeps comments as they are, so characters past Latin-1 are written as escapes, which mean the same in code.
  */
-const zodForCore: EsbuildPlugin = {
+export const zodForCore: EsbuildPlugin = {
   name: "zod-for-core",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
@@ -42,10 +42,19 @@ const zodForCore: EsbuildPlugin = {
 };
 
 /**
+ * Whether the build leaves Zod as it is: `KITH_OPTIMISATIONS_OFF` names `zod-rewrite` (or `all`), as the server's
+ * variable of that name does for its own speed-ups (docs/optimisations.md).
+ */
+function zodRewriteOff(): boolean {
+  const off = (process.env.KITH_OPTIMISATIONS_OFF ?? "").split(",").map((name) => name.trim());
+  return off.includes("zod-rewrite") || off.includes("all");
+}
+
+/**
  * The build of `@kith/core`, which inlines Zod as well and passes it on to the server (`z` from `@kith/core`): Zod is
  * 95 module files, 60 of them the translations, which loaded one by one took about a tenth of a server's start. Only
  * core holds a copy, so the server and core share one as before.
  */
 export function coreBuild(entry: Record<string, string>, overrides: Options = {}): Options {
-  return libraryBuild(entry, { noExternal: [...INLINED, "zod"], esbuildPlugins: [zodForCore], ...overrides });
+  return libraryBuild(entry, { noExternal: [...INLINED, "zod"], esbuildPlugins: zodRewriteOff() ? [] : [zodForCore], ...overrides });
 }

@@ -21,6 +21,8 @@ export default defineConfig({
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "examples/*/src/**/*.test.ts", "tests/**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/dist/**"],
     globalSetup: ["./tests/setup/real-servers.ts"],
+    // KITH_OPTIMISATIONS_OFF=all (or some names) runs the tests with those speed-ups off (docs/optimisations.md).
+    setupFiles: process.env.KITH_OPTIMISATIONS_OFF ? ["./tests/setup/optimisations-off.ts"] : [],
     expect: { requireAssertions: true },
     testTimeout: 20_000,
     hookTimeout: 60_000,

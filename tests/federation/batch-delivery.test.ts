@@ -36,7 +36,8 @@ describe("batched deliveries", () => {
       server.received.length = 0;
       server.inboxStatus = () => 202;
     }
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    // Batches are what these tests are about: on even when a run turns the speed-ups off (KITH_OPTIMISATIONS_OFF).
+    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true, optimisations: { batchDelivery: true } } });
     alice = await kith.createUser("alice");
     await kith.start();
     await followedFrom(first.origin);

@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 
-const CONFIG = { origin: "https://kith.test", allowPrivateAddress: true };
+// The front is what these tests are about: on even when a run turns the speed-ups off (KITH_OPTIMISATIONS_OFF).
+const CONFIG = { origin: "https://kith.test", allowPrivateAddress: true, optimisations: { inboxFront: true } };
 
 /** A Kith on PostgreSQL whose `close` drops its database. */
 async function postgresTestKith(): Promise<TestKith> {

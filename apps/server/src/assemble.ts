@@ -5,6 +5,7 @@ import { type BlobStore, MemoryPubSub, type PubSub } from "@kith/core";
 import { HttpSmsSender, type Mailer, type SmsSender, SmtpMailer } from "@kith/core";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import type { ServerConfig } from "./config.js";
+import { Optimisations } from "./optimisations.js";
 
 // The adapters for PostgreSQL, Redis and S3 (with their drivers: pg, BullMQ, ioredis, undici) are loaded only when the
 // configuration selects them: a server on SQLite and local disk starts without reading or holding them.
@@ -13,7 +14,7 @@ import type { ServerConfig } from "./config.js";
 export async function openStorage(config: ServerConfig): Promise<Storage> {
   if (config.database.kind === "postgres") {
     const { createPostgresStorage } = await import("@kith/storage-postgres");
-    return createPostgresStorage({ connectionString: config.database.url });
+    return createPostgresStorage({ connectionString: config.database.url, ...(config.optimisations ?? new Optimisations()).postgres() });
   }
   mkdirSync(config.dataDir, { recursive: true });
   return createSqliteStorage({ filename: config.database.filename });
@@ -87,6 +88,7 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
         tombstoneRetentionDays: config.tombstoneRetentionDays,
         deliveryRetries: config.deliveryRetries,
         unreachableAfterDays: config.unreachableAfterDays,
+        optimisations: (config.optimisations ?? new Optimisations()).core(),
       },
       limits: { ...DEFAULT_LIMITS, maxJsonBodyBytes: config.maxBodyBytes },
       migrate: options.migrate ?? true,

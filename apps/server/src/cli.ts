@@ -123,7 +123,7 @@ async function runServe(args: string[], config: ServerConfig): Promise<number> {
   await serve(config, role as ServeRole);
   // What start-up compiled goes to Node's compile cache now (when `kith` enabled it), not only when the process exits.
   module.flushCompileCache?.();
-  settleMemoryAfterStart();
+  if (config.optimisations?.isOn("v8-settle-memory") ?? true) settleMemoryAfterStart();
   return 0;
 }
 

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "@kith/core";
+import { OPTIMISATIONS, Optimisations } from "./optimisations.js";
 
 /**
  * The server's configuration, from environment variables only. Every variable
@@ -86,6 +87,7 @@ const envSchema = z.object({
   KITH_MAIL_FROM: z.string().min(3, "must be a sender such as Kith <noreply@social.example>").optional(),
   KITH_SMS_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL of the SMS provider" }).optional(),
   KITH_SMS_TOKEN: z.string().min(1, "must not be empty").optional(),
+  KITH_OPTIMISATIONS_OFF: z.string().default(""),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -131,6 +133,8 @@ export interface ServerConfig {
   readonly smtp?: { readonly url: string; readonly from: string } | null;
   /** SMS through an HTTP provider; null keeps the embedded outbox. */
   readonly sms?: { readonly url: string; readonly token: string } | null;
+  /** The speed-ups relying on dependencies' internals that are on (KITH_OPTIMISATIONS_OFF). @default all on */
+  readonly optimisations?: Optimisations;
 }
 
 /** A configuration error that names the variable; the CLI prints its message as one line. */
@@ -192,7 +196,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     blob: blobConfig(values, dataDir),
     smtp: smtpConfig(values, origin),
     sms: smsConfig(values),
+    optimisations: optimisationsOf(values.KITH_OPTIMISATIONS_OFF),
   };
+}
+
+function optimisationsOf(value: string): Optimisations {
+  const parsed = Optimisations.parse(value);
+  if (parsed instanceof Optimisations) return parsed;
+  throw new ConfigError("KITH_OPTIMISATIONS_OFF", `names ${parsed.unknown}, which is none of all, ${Object.keys(OPTIMISATIONS).join(", ")}`, value);
 }
 
 /** SMTP when KITH_SMTP_URL is set; the sender defaults to noreply at the origin's host. */
@@ -321,4 +332,9 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     meaning: "URL of the HTTP SMS provider; each message is POSTed as JSON {to, body}",
   },
   { name: "KITH_SMS_TOKEN", default: "(required with KITH_SMS_URL)", meaning: "Bearer token sent to the SMS provider" },
+  {
+    name: "KITH_OPTIMISATIONS_OFF",
+    default: "(unset: all on)",
+    meaning: `Comma-separated speed-ups to turn off, or all: those that rely on dependencies' internals (docs/optimisations.md): ${Object.keys(OPTIMISATIONS).join(", ")}`,
+  },
 ];

@@ -30,7 +30,7 @@ export interface ServeOptions {
  * in-flight requests finish, running jobs finish, the database closes.
  */
 export async function serve(config: ServerConfig, role: ServeRole = "all", options: ServeOptions = {}): Promise<RunningServer> {
-  turnOffPretenuring();
+  if (config.optimisations?.isOn("v8-no-pretenuring") ?? true) turnOffPretenuring();
   const logger = getLogger(["server"]);
   const kith = await assembleKith(config);
   try {

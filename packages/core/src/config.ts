@@ -31,6 +31,22 @@ export const kithConfigSchema = z.object({
    * an activity arrives from it). @default 7, as Mastodon
    */
   unreachableAfterDays: z.number().int().min(1).max(365).default(7),
+  /**
+   * Speed-ups that rely on what Fedify does inside without promising it, each of which can be turned off should a
+   * Fedify release change what it relies on (docs/optimisations.md says what each relies on and gains). @default all on
+   */
+  optimisations: z
+    .object({
+      /** Inbox POSTs signed by a key Fedify cached are verified and dispatched without Fedify's inbox handler. */
+      inboxFront: z.boolean().default(true),
+      /** Common activities are read from their compact JSON without Fedify's JSON-LD parse. */
+      compactActivities: z.boolean().default(true),
+      /** One send's deliveries are queued as batch jobs of Fedify's outbox messages and signed by Kith. */
+      batchDelivery: z.boolean().default(true),
+      /** Fedify's cached public keys and signature forms are kept in memory for a minute. */
+      kvMemory: z.boolean().default(true),
+    })
+    .prefault({}),
   /** scrypt cost for password hashes; lowered only in tests. @default 32768 */
   passwordHashCost: z
     .number()

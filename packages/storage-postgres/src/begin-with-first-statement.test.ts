@@ -32,7 +32,8 @@ describe.skipIf(serverUrl === null)("a transaction's begin sent with its first s
     pool.on("connect", (client) => {
       connectionOf(client).on("readyForQuery", () => roundTrips++);
     });
-    storage = createPostgresStorage({ pool });
+    // On even when a run turns the speed-ups off (KITH_OPTIMISATIONS_OFF): it is what these tests are about.
+    storage = createPostgresStorage({ pool, beginWithFirstStatement: true });
     await storage.migrate(coreMigrations);
     other = new pg.Client({ connectionString: url });
     await other.connect();
@@ -109,6 +110,19 @@ describe.skipIf(serverUrl === null)("a transaction's begin sent with its first s
     } finally {
       client.release();
     }
+  });
+
+  it("sends begin apart, a round trip of its own, when turned off", async () => {
+    // Its statement names would clash with those of `storage` on the same connection: it names none.
+    const plain = createPostgresStorage({ pool, beginWithFirstStatement: false, prepareStatements: false });
+    await plain.db.selectFrom("instance_settings").selectAll().execute();
+    roundTrips = 0;
+    await plain.transaction(async (trx) => {
+      await insert(trx, "a");
+      await insert(trx, "b");
+    });
+    expect(roundTrips).toBe(4);
+    expect(await committedKeys()).toEqual(["a", "b"]);
   });
 
   it("sends nothing for a transaction without statements", async () => {

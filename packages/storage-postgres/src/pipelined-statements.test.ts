@@ -29,7 +29,8 @@ describe.skipIf(serverUrl === null)("a transaction's statements given at once", 
         };
       }
     });
-    storage = createPostgresStorage({ pool });
+    // On even when a run turns the speed-ups off (KITH_OPTIMISATIONS_OFF): it is what these tests are about.
+    storage = createPostgresStorage({ pool, beginWithFirstStatement: true, pipelining: true });
     await sql`drop table if exists pipelined`.execute(storage.db);
     await sql`create table pipelined (n int primary key)`.execute(storage.db);
   });
@@ -57,6 +58,15 @@ describe.skipIf(serverUrl === null)("a transaction's statements given at once", 
     writes = 0;
     await storage.transaction(async (trx) => Promise.all([5, 6, 7, 8].map((n) => insert(n).execute(trx))));
     expect(writes).toBe(5);
+  });
+
+  it("sends them one after another, without the pipelining capability, when turned off", async () => {
+    const plain = createPostgresStorage({ pool, beginWithFirstStatement: true, pipelining: false, prepareStatements: false });
+    expect(plain.capabilities?.pipelining).toBe(false);
+    writes = 0;
+    await plain.transaction(async (trx) => Promise.all([1, 2, 3, 4].map((n) => insert(n).execute(trx))), { concurrentStatements: true });
+    expect(writes).toBe(5);
+    expect(await stored()).toEqual([1, 2, 3, 4]);
   });
 
   it("runs prepared statements given at once on the same connection, each answered with its own rows", async () => {

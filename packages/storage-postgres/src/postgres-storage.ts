@@ -24,7 +24,7 @@ import pg from "pg";
 import { TransactionStart } from "./begin-with-first-statement.js";
 import { StatementPipeline, pipelinedHandle } from "./pipelined-statements.js";
 import { StatementNames } from "./prepared-statements.js";
-import { runStatement } from "./run-statement.js";
+import { type StatementConfig, runStatement } from "./run-statement.js";
 import { postgresTypes } from "./type-parsers.js";
 import { isUnavailableError } from "./unavailable-errors.js";
 
@@ -45,6 +45,26 @@ export interface PostgresStorageOptions {
    * statements along. @default true
    */
   readonly prepareStatements?: boolean;
+  /**
+   * Send a transaction's `begin` with its first statement, in one round trip
+   * (`begin-with-first-statement.ts`). Relies on pg 8's protocol methods,
+   * which pg does not document: turn off should a pg release change them
+   * (docs/optimisations.md). @default true
+   */
+  readonly beginWithFirstStatement?: boolean;
+  /**
+   * Send the statements a transaction gives at once without waiting for each
+   * other's answers (`pipelined-statements.ts`; the `pipelining` capability).
+   * Relies on pg 8's undocumented pipeline mode: turn off should a pg release
+   * change it (docs/optimisations.md). @default true
+   */
+  readonly pipelining?: boolean;
+}
+
+/** The speed-ups of `PostgresStorageOptions` that rely on pg's internals, as the pool wrapper takes them. */
+interface ProtocolShortcuts {
+  readonly beginWithFirstStatement: boolean;
+  readonly pipelining: boolean;
 }
 
 /** The connections a pg pool opens when it is not told. */
@@ -72,29 +92,30 @@ const CAPABILITIES: StorageCapabilities = {
  * (Dates, int8 as strings, parsed JSON), which would break the schema's
  * conventions.
  */
-function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | null): PostgresPool {
+function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | null, shortcuts: ProtocolShortcuts): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const types = borrowed ? postgresTypes : undefined;
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (wrapped) return wrapped;
-    const start = new TransactionStart(client);
-    const pipeline = new StatementPipeline(client);
+    const start = shortcuts.beginWithFirstStatement ? new TransactionStart(client) : null;
+    const pipeline = shortcuts.pipelining ? new StatementPipeline(client) : null;
+    const run = (config: StatementConfig): Promise<pg.QueryResult> => (start ? start.run(config) : runStatement(client, config));
     // Kysely sends SQL text with parameters, or a cursor (a pg Submittable) when streaming.
     function query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
     function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
     function query(textOrCursor: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
       if (typeof textOrCursor !== "string") {
-        start.flush();
+        start?.flush();
         return client.query(textOrCursor as unknown as pg.Submittable);
       }
-      const control = pipeline.control(textOrCursor, parameters) ?? start.control(textOrCursor, parameters);
+      const control = pipeline?.control(textOrCursor, parameters) ?? start?.control(textOrCursor, parameters);
       if (control) return control;
-      pipeline.sending(textOrCursor);
+      pipeline?.sending(textOrCursor);
       const name = names?.nameOf(textOrCursor);
       const unnamed = { text: textOrCursor, values: parameters as unknown[], ...(types && { types }) };
-      if (name === undefined || !names) return start.run(unnamed);
-      return start.run({ ...unnamed, name }).catch(async (error: unknown) => {
+      if (name === undefined || !names) return run(unnamed);
+      return run({ ...unnamed, name }).catch(async (error: unknown) => {
         if (!isStaleStatement(error)) throw error;
         // Another process migrated the schema under a prepared `SELECT *`: later runs prepare anew, and this one runs
         // again unnamed. Inside a transaction the failure has already aborted it, so the first error is the one told.
@@ -107,8 +128,8 @@ function kyselyPool(pool: pg.Pool, borrowed: boolean, names: StatementNames | nu
     wrapped = {
       query,
       release: (destroy?: boolean) => {
-        start.released();
-        pipeline.released();
+        start?.released();
+        pipeline?.released();
         client.release(destroy);
       },
       // Kysely cancels a query through the backend's process id when it has it.
@@ -160,16 +181,18 @@ class PostgresStorage extends KyselyStorage {
     /** The most connections the pool opens. */
     poolSize: number,
     private readonly names: StatementNames | null,
+    /** Whether transactions may pipeline their statements (`PostgresStorageOptions.pipelining`). */
+    private readonly pipelining: boolean,
     /** Resolves once the pool's connections are closed, after Kysely has ended the pool. */
     private readonly disconnected: () => Promise<void> = async () => {},
   ) {
     super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), "postgres");
     // Each transaction holds a connection: two open at once need two.
-    this.capabilities = { ...CAPABILITIES, concurrentTransactions: poolSize > 1 };
+    this.capabilities = { ...CAPABILITIES, concurrentTransactions: poolSize > 1, pipelining };
   }
 
   override transaction<T>(work: (trx: Kysely<Database>) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    if (!options.concurrentStatements) return super.transaction(work);
+    if (!options.concurrentStatements || !this.pipelining) return super.transaction(work);
     return this.db.transaction().execute(async (trx) => work(await pipelinedHandle(trx)));
   }
 
@@ -290,8 +313,14 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
     throw new Error("createPostgresStorage: give either a pool or a connectionString, not both");
   }
   const names = options.prepareStatements === false ? null : new StatementNames();
-  if (options.pool)
-    return new PostgresStorage(kyselyPool(options.pool, true, names), options.pool.options.max ?? PG_POOL_DEFAULT_MAX, names);
+  const shortcuts: ProtocolShortcuts = {
+    beginWithFirstStatement: options.beginWithFirstStatement ?? true,
+    pipelining: options.pipelining ?? true,
+  };
+  if (options.pool) {
+    const poolSize = options.pool.options.max ?? PG_POOL_DEFAULT_MAX;
+    return new PostgresStorage(kyselyPool(options.pool, true, names, shortcuts), poolSize, names, shortcuts.pipelining);
+  }
   const poolSize = options.max ?? PG_POOL_DEFAULT_MAX;
   const pool = new pg.Pool({
     ...(options.connectionString !== undefined ? { connectionString: options.connectionString } : {}),
@@ -336,5 +365,5 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
     ]);
     clearTimeout(timer);
   };
-  return new PostgresStorage(kyselyPool(pool, false, names), poolSize, names, disconnected);
+  return new PostgresStorage(kyselyPool(pool, false, names, shortcuts), poolSize, names, shortcuts.pipelining, disconnected);
 }

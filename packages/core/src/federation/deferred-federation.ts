@@ -56,7 +56,8 @@ export function federationPartsOf(
     clock: deps.clock,
     inboxAddresses: new InboxAddresses({ allowPrivateAddress, clock: deps.clock }),
   });
-  const kv = new SqlKvStore(deps.storage, deps.clock);
+  const { optimisations } = deps.config;
+  const kv = new SqlKvStore(deps.storage, deps.clock, { keepInMemory: optimisations.kvMemory });
   const batches = new BatchDelivery({
     gate: deliveries,
     kv,
@@ -69,7 +70,7 @@ export function federationPartsOf(
     ...(prepare && { prepare }),
     deliveryRetries: { maxAttempts: retries + 1, backoff: { baseMs: baseSeconds * 1_000, maxMs: maxSeconds * 1_000 } },
     around: deliveries.around,
-    batches: { size: BATCH_SIZE, deliver: (batch): Promise<void> => batches.deliver(batch) },
+    ...(optimisations.batchDelivery && { batches: { size: BATCH_SIZE, deliver: (batch): Promise<void> => batches.deliver(batch) } }),
   });
   return { kv, queue, deliveries, fetch: fetch ?? createSafeFetch({ allowPrivateAddress }) };
 }

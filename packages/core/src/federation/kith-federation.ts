@@ -30,7 +30,6 @@ import { federateGraphEvents } from "./graph-outbox.js";
 import { SIGNATURE_MAX_AGE, SIGNATURE_MAX_AGE_MS, guardInbox } from "../platform/federation/inbox-guard.js";
 import { inboxIdempotenceKey } from "../platform/federation/inbox-idempotence.js";
 import { type SentFollow, sendFollow } from "./follow-outbox.js";
-import { keepImportedKeys } from "../platform/federation/imported-keys.js";
 import { KeyFetchBudget } from "../platform/federation/key-fetch-budget.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { NOTE_PATH } from "./local-note-uris.js";
@@ -45,7 +44,8 @@ import { sharedListeners } from "../platform/federation/shared-inbox-listeners.j
 import { type InboxFrontCounts, createInboxFront } from "../platform/federation/inbox-front.js";
 import { signedPartiesOf } from "../platform/federation/signer-origins.js";
 import { VerifiedKeys } from "../platform/federation/verified-keys.js";
-import { FIRST_KNOCK, SIGNATURE_SPEC_PREFIX } from "../platform/federation/signature-specs.js";
+import { FIRST_KNOCK } from "../platform/federation/signature-specs.js";
+import { FEDIFY_KV_PREFIXES } from "../platform/federation/fedify-kv-prefixes.js";
 import { userAgentOf } from "../platform/federation/user-agent.js";
 import { listenForPosts } from "./status-inbox.js";
 import { statusResolver } from "./status-resolution.js";
@@ -130,7 +130,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const keys = new KeyPairStore(storage, deps.clock);
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
-  keepImportedKeys();
+  const { optimisations } = config;
 
   // One loader for every context: Fedify asks for one per request and job, and making it compiles the cache's rules.
   const documentLoader = cachedDocumentLoader({ fetch: safeFetch, userAgent, kv });
@@ -145,7 +145,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     circuitBreaker: false,
     // Stated, not left to Fedify's defaults: batched deliveries read and write the same signature forms.
     firstKnock: FIRST_KNOCK,
-    kvPrefixes: { httpMessageSignaturesSpec: SIGNATURE_SPEC_PREFIX },
+    // The entries Kith reads or writes beside Fedify, named for both (fedify-kv-prefixes.ts).
+    kvPrefixes: FEDIFY_KV_PREFIXES,
     onOutboxError: deliveries.onOutboxError,
     // Jobs are worked by Kith's queue workers (`Kith.start()`), not by a loop Fedify starts.
     manuallyStartQueue: true,
@@ -340,13 +341,17 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     recipientExists: async (identifier) => identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) !== null,
     sharedInboxSigner: INSTANCE_ACTOR_IDENTIFIER,
     signatureMaxAgeMs: SIGNATURE_MAX_AGE_MS,
+    compactActivities: optimisations.compactActivities,
   });
   const inboxGuard = {
     domainPolicy: services.domainPolicy,
     monitor: services.federationMonitor,
     maxBodyBytes: config.limits.maxJsonBodyBytes,
-    front: inboxFront.answer,
-    signedParties: (json: unknown) => signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true })),
+    ...(optimisations.inboxFront && { front: inboxFront.answer }),
+    signedParties: (json: unknown) =>
+      signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true }), {
+        compact: optimisations.compactActivities,
+      }),
     keys: verifiedKeys,
     keyFetches: new KeyFetchBudget({}, () => deps.clock.now().getTime()),
   };

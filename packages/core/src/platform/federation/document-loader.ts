@@ -7,6 +7,7 @@ import {
   preloadedContexts,
   signRequest,
 } from "@fedify/fedify";
+import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 import { withoutUnusableKeys } from "./key-material.js";
 import { OutgoingFetchError, type SafeFetch } from "./safe-fetch.js";
 
@@ -45,7 +46,7 @@ export function safeDocumentLoader(options: DocumentLoaderOptions): DocumentLoad
 
 /** The same loader behind Fedify's cache in the key-value store. */
 export function cachedDocumentLoader(options: DocumentLoaderOptions & { readonly kv: KvStore }): DocumentLoader {
-  return kvCache({ loader: safeDocumentLoader(options), kv: options.kv, prefix: ["_fedify", "remoteDocument"] });
+  return kvCache({ loader: safeDocumentLoader(options), kv: options.kv, prefix: FEDIFY_KV_PREFIXES.remoteDocument });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Activity } from "@fedify/fedify/vocab";
 import { bufferedResponse } from "../http/buffered-response.js";
 import { getLogger } from "../../logging.js";
 import { type ActivityReaderContext, readActivity } from "./activity-reader.js";
+import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 import { inboxIdempotenceKey } from "./inbox-idempotence.js";
 import type { FederationContextData } from "./federation-context-data.js";
 import type { InboxDispatcher } from "./shared-inbox-listeners.js";
@@ -12,8 +13,8 @@ import type { VerifiedKeys } from "./verified-keys.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
-/** Where Fedify remembers handled activities (its `kvPrefixes.activityIdempotence`, the default, which Kith keeps). */
-const IDEMPOTENCE_PREFIX = ["_fedify", "activityIdempotence"] as const;
+/** Where Fedify remembers handled activities. */
+const IDEMPOTENCE_PREFIX = FEDIFY_KV_PREFIXES.activityIdempotence;
 /** How long Fedify remembers a handled activity. */
 const IDEMPOTENCE_TTL_MS = 24 * 60 * 60 * 1000;
 // As Fedify routes them (no trailing slash); an identifier with escapes is left to its router.
@@ -40,6 +41,8 @@ export interface InboxFrontDeps {
   readonly sharedInboxSigner: string;
   /** How far back, and forward, a signature's date may be (Fedify's `signatureTimeWindow`). */
   readonly signatureMaxAgeMs: number;
+  /** Read common activities from their compact JSON (config `optimisations.compactActivities`). @default true */
+  readonly compactActivities?: boolean;
 }
 
 /** How many POSTs the front answered and how many it handed to Fedify. */
@@ -148,7 +151,7 @@ export function createInboxFront(deps: InboxFrontDeps): InboxFront {
     let activity: Activity;
     try {
       // The guard parsed `json` from the body for this request, and nothing changes it afterwards.
-      activity = await readActivity(json, loaders, true);
+      activity = await readActivity(json, loaders, { owned: true, compact: deps.compactActivities ?? true });
     } catch {
       return null;
     }

@@ -1,5 +1,5 @@
 import type { Activity } from "@fedify/fedify/vocab";
-import { type ActivityReaderContext, readActivity } from "./activity-reader.js";
+import { type ActivityReadOptions, type ActivityReaderContext, readActivity } from "./activity-reader.js";
 
 /**
  * The origin rule for what arrives in an inbox (FEP-fe34): an activity is
@@ -72,10 +72,14 @@ export const HTTP_SIGNATURE_HEADERS = ["signature", "signature-input"] as const;
  * verification methods of its integrity proofs, as Fedify parses them. Null
  * when it is no activity.
  */
-export async function signedPartiesOf(json: unknown, loaders: ActivityReaderContext): Promise<SignedParties | null> {
+export async function signedPartiesOf(
+  json: unknown,
+  loaders: ActivityReaderContext,
+  options: Pick<ActivityReadOptions, "compact"> = {},
+): Promise<SignedParties | null> {
   let activity: Activity;
   try {
-    activity = await readActivity(json, loaders);
+    activity = await readActivity(json, loaders, options);
   } catch {
     return null;
   }

@@ -10,6 +10,7 @@ import {
   readFederationKvEntry,
   writeFederationKv,
 } from "./federation-kv.js";
+import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 import { SIGNATURE_SPEC_PREFIX } from "./signature-specs.js";
 
 /** What Fedify's `Temporal.Duration` offers that the store needs. */
@@ -34,7 +35,7 @@ function encodePrefix(prefix: KvKey | undefined): string {
  * (the sender's public key), and seldom changed: this process keeps their
  * values for a while instead of reading them each time.
  */
-const MEMORY_PREFIXES: readonly string[] = [encodePrefix(SIGNATURE_SPEC_PREFIX), encodePrefix(["_fedify", "publicKey"])];
+const MEMORY_PREFIXES: readonly string[] = [encodePrefix(SIGNATURE_SPEC_PREFIX), encodePrefix(FEDIFY_KV_PREFIXES.publicKey)];
 
 /**
  * How long a value kept in memory is used without reading the database: a
@@ -59,6 +60,14 @@ interface Remembered {
   readonly freshUntil: number;
 }
 
+export interface SqlKvStoreOptions {
+  /**
+   * Keep the entries under Fedify's public-key and signature-form prefixes in memory for a while (see
+   * `MEMORY_PREFIXES`); off, every read goes to the database. @default true
+   */
+  readonly keepInMemory?: boolean;
+}
+
 /**
  * Fedify's `KvStore` kept in Kith's own database (table `federation_kv`), so
  * the remote document cache, inbox idempotence and the signature spec
@@ -69,10 +78,12 @@ export class SqlKvStore implements KvStore {
   readonly #storage: Storage;
   readonly #clock: Clock;
   readonly #memory = new BoundedMap<string, Remembered>(MEMORY_MAX_ENTRIES);
+  readonly #keepInMemory: boolean;
 
-  constructor(storage: Storage, clock: Clock) {
+  constructor(storage: Storage, clock: Clock, options: SqlKvStoreOptions = {}) {
     this.#storage = storage;
     this.#clock = clock;
+    this.#keepInMemory = options.keepInMemory ?? true;
   }
 
   #now(): string {
@@ -96,7 +107,7 @@ export class SqlKvStore implements KvStore {
   }
 
   #remember(encoded: string, value: string, expiresAt: string | null): void {
-    if (!isKeptInMemory(encoded)) return;
+    if (!this.#keepInMemory || !isKeptInMemory(encoded)) return;
     const now = this.#clock.now().getTime();
     this.#memory.set(encoded, { value, expiresAt: expiresAt === null ? null : Date.parse(expiresAt), freshUntil: now + MEMORY_TTL_MS });
   }

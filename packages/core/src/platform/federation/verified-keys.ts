@@ -1,6 +1,7 @@
 import { type KeyObject, createPublicKey } from "node:crypto";
 import type { KvKey } from "@fedify/fedify";
 import { BoundedMap } from "../../bounded-map.js";
+import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 
 /** A remote public key as the inbox front checks signatures with it. */
 export interface VerifiedKey {
@@ -22,8 +23,8 @@ export interface KeyValueReader {
   get(key: KvKey): Promise<unknown>;
 }
 
-/** Where Fedify keeps the public keys it fetched (its `kvPrefixes.publicKey`, the default, which Kith keeps). */
-const FEDIFY_PUBLIC_KEY_PREFIX = ["_fedify", "publicKey"] as const;
+/** Where Fedify keeps the public keys it fetched. */
+const FEDIFY_PUBLIC_KEY_PREFIX = FEDIFY_KV_PREFIXES.publicKey;
 /** Keys kept: those of the remote actors heard from lately. */
 const MAX_KEYS = 4_096;
 
