@@ -4,7 +4,7 @@ import { deferred, nodeRequest, rawExchange, useServers, within } from "./test-s
 
 const start = useServers();
 const encoder = new TextEncoder();
-/** Where Kith's BufferedResponse holds a body already in memory (packages/core/src/api/buffered-response.ts). */
+/** Where Kith's BufferedResponse holds a body already in memory (packages/core/src/platform/http/buffered-response.ts). */
 const BUFFERED_BODY = Symbol.for("kith.response.bufferedBody");
 
 describe("writeResponse", () => {

@@ -1,6 +1,6 @@
 /**
  * Every error Kith reports, by stable code `<area>.<reason>`. The HTTP status
- * lives here and nowhere else; `api/error-response.ts` is the one place that
+ * lives here and nowhere else; `platform/http/error-response.ts` is the one place that
  * turns an error into a response. Add a code here when an area needs one.
  */
 export const errorCatalog = {

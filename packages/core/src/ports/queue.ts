@@ -66,7 +66,7 @@ export interface JobContext {
  * attempts run out; but one that throws a `KithError` with the code `job.not_ready` (see `jobNotReady`) says this
  * process cannot run the job yet (a part it needs is still loading): the job waits a moment and runs again, and the
  * attempt does not count. So does a failure the storage says is the database's unavailability
- * (`Storage.isUnavailable`). See `queue/not-ready.ts`.
+ * (`Storage.isUnavailable`). See `platform/queue/not-ready.ts`.
  */
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
 

@@ -171,12 +171,12 @@ export interface RateCountersTable {
 /** The state a job row keeps; the API's finer statuses derive from it (`platform/queue/job-status.ts`). */
 export type StoredJobState = "waiting" | "active" | "finished" | "failed" | "dlq";
 
-/** One job of the durable SQL queue (`queue/sql-queue.ts`). */
+/** One job of the durable SQL queue (`platform/queue/sql-queue.ts`). */
 export interface JobsTable {
   /** A `jb_` id: time-ordered, so "newest first" is "id descending". */
   id: string;
   queue: string;
-  /** `waiting`, `active`, `finished`, `failed` or `dlq`; the API's finer statuses derive from it (`queue/job-status.ts`). */
+  /** `waiting`, `active`, `finished`, `failed` or `dlq`; the API's finer statuses derive from it (`platform/queue/job-status.ts`). */
   state: StoredJobState;
   /** JSON as text, also in PostgreSQL: a dead-letter payload may be text that does not parse. */
   payload: string;

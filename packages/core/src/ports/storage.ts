@@ -26,7 +26,7 @@ export interface StorageCapabilities {
    * Two transactions of one storage may be open at once, each on its own
    * connection, the engine keeping their writes apart and settling their
    * locks (a deadlock fails one of them with an error). Batched writes then
-   * commit two batches at once (`storage/batched-writes.ts`). Absent: false.
+   * commit two batches at once (`platform/storage/batched-writes.ts`). Absent: false.
    */
   readonly concurrentTransactions?: boolean;
   /**
@@ -35,7 +35,7 @@ export interface StorageCapabilities {
    * index once per outer row is cheaper. PostgreSQL does this with the
    * visibility checks of a page of posts: it hashed all 995 follows of a reader
    * to check five posts. Such checks are then written with `offset 0`, which
-   * it does not look through (`storage/exists-fence.ts`). Absent: false.
+   * it does not look through (`platform/storage/exists-fence.ts`). Absent: false.
    */
   readonly fenceCorrelatedExists?: boolean;
   /**
@@ -48,7 +48,7 @@ export interface StorageCapabilities {
   /**
    * Each statement is a round trip to a database server, not a call into the
    * process: reads asked at the same moment are then worth joining into one
-   * statement (`storage/joined-reads.ts`: an inbox's sender reads, home pages, posts read by
+   * statement (`platform/storage/joined-reads.ts`: an inbox's sender reads, home pages, posts read by
    * id), where on an embedded engine the join costs more than the statements it spares. The
    * joined statements are written for PostgreSQL (a lateral join, `json_to_recordset`).
    * Absent: false.
@@ -58,7 +58,7 @@ export interface StorageCapabilities {
    * A transaction opened with `concurrentStatements` sends the statements its
    * handle is given at once together, without waiting for the answer to one
    * before sending the next (PostgreSQL's pipelining): batched writes then
-   * give a batch's independent writes at once (`storage/batched-writes.ts`).
+   * give a batch's independent writes at once (`platform/storage/batched-writes.ts`).
    * Absent: false, and such a transaction runs its statements one after
    * another, as any other.
    */

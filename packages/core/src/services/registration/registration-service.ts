@@ -94,7 +94,7 @@ export interface Registration {
  *   the link mailed to it is followed, and until then its token answers 403
  *   ("Your login is missing a confirmed e-mail address") on every route
  *   that needs a signed-in user, except the ones an unconfirmed user needs
- *   (resending the mail). The gate is in `api/authorize.ts`; a route opts
+ *   (resending the mail). The gate is in `platform/http/authorize.ts`; a route opts
  *   out with `allowUnconfirmedEmail`.
  * - approval: the account waits for a reviewer (Signups.Manage); it cannot
  *   sign in, and its token does not work (401), until approved. A reason is

@@ -36,7 +36,7 @@ type StatusQuery = SelectQueryBuilder<Database, "statuses", { id: string }>;
  * What makes a post show on the public timelines, for any query over
  * `statuses`: public, not a boost, by an account in good standing, not hidden
  * from the viewer. The author is one probe of `accounts` by its key, fenced
- * where the planner would rather join the whole table (storage/exists-fence.ts):
+ * where the planner would rather join the whole table (platform/storage/exists-fence.ts):
  * PostgreSQL did, some of the time, scanning every account for each post.
  */
 function publicConditions(db: Kysely<Database>, viewer: TimelineViewer, options: PublicTimelineQuery): Expression<SqlBool> {

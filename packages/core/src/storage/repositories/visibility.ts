@@ -25,7 +25,7 @@ import type { Database, Visibility } from "../../ports/storage-schema.js";
  *     A WHERE condition over the statuses table (or an alias of it), for list
  *     queries: `db.selectFrom("statuses").where(visibleTo(viewerId, "statuses", db))`.
  *     Given the handle, each check is written as that engine probes it per
- *     post (storage/exists-fence.ts); without it, the results are the same.
+ *     post (platform/storage/exists-fence.ts); without it, the results are the same.
  *     A caller that joins each post's author only when not suspended, and
  *     drops the posts without one, says so (`authorJoinedActive`).
  *
