@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { z } from "@kith/core";
+import { z } from "zod";
 
 /**
  * The server's configuration, from environment variables only. Every variable
