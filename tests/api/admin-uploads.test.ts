@@ -2,11 +2,11 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MediaService } from "@kith/core";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 import { ffmpegInstalled, makePng, mediaFileDir } from "../support/media-files.js";
+import { MediaService } from "../../packages/core/src/services/media/media-service.js";
 
 interface UploadJson {
   id: string;

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KithError, createFetchHandler, publicAccess, route, routeTable } from "@kith/core";
+import { KithError, publicAccess, route } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { sqliteTestKith } from "../support/test-kith.js";
+import { createFetchHandler } from "../../packages/core/src/platform/http/fetch-handler.js";
+import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
 describe("error responses", () => {
   let kith: TestKith;

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryPubSub, SESSION_CACHE_TTL_MS } from "@kith/core";
+import { MemoryPubSub } from "@kith/core";
 import { type TestKith, type TestUser, createTestKith } from "@kith/core/testing";
 import { createSqliteStorage } from "@kith/storage-sqlite";
+import { SESSION_CACHE_TTL_MS } from "../../packages/core/src/services/auth/session-service.js";
 
 const ME = "/api/v1/accounts/verify_credentials";
 

@@ -6,11 +6,12 @@
  * that keep nothing yet), after every kind of write that changes how a post
  * or its author looks, on both engines.
  */
-import { AccountViews, StatusViews } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { insertCompletedMedia } from "../support/completed-media.js";
 import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { AccountViews } from "../../packages/core/src/services/profiles/account-views.js";
+import { StatusViews } from "../../packages/core/src/services/statuses/status-views.js";
 
 describeFeedsOnEngines("timeline and notification answers from kept texts", (makeKith) => {
   let kith: TestKith;

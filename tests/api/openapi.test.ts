@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnyRoute, requiresCredentials, routeTable } from "@kith/core";
+import { type AnyRoute, requiresCredentials } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { sqliteTestKith } from "../support/test-kith.js";
+import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
 type Schema = Record<string, unknown>;
 interface Operation {

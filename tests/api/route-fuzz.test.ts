@@ -8,9 +8,11 @@
  * seed, the route and the request, and `KITH_FUZZ_SEED=<seed>` replays it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnyRoute, ID_PREFIXES, type IdKind, buildOpenApiDocument, lowestIdAt, routeTable } from "@kith/core";
+import { type AnyRoute, ID_PREFIXES, type IdKind, lowestIdAt } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { sqliteTestKith } from "../support/test-kith.js";
+import { buildOpenApiDocument } from "../../packages/core/src/platform/http/openapi.js";
+import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
 const SEED = Number(process.env.KITH_FUZZ_SEED ?? 45);
 

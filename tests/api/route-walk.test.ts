@@ -6,10 +6,11 @@
  * new route is covered the day it is declared.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnyRoute, ID_PREFIXES, type IdKind, grantsSatisfying, lowestIdAt, requiresCredentials, routeTable } from "@kith/core";
+import { type AnyRoute, ID_PREFIXES, type IdKind, grantsSatisfying, lowestIdAt, requiresCredentials } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
 import { sqliteTestKith } from "../support/test-kith.js";
+import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
 /** A group no test user belongs to. */
 const UNRELATED_GROUP = lowestIdAt("group", Date.UTC(2026, 0, 1));

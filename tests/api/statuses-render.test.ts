@@ -1,4 +1,3 @@
-import { StatusViews } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import type { Storage } from "@kith/core";
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertCompletedMedia } from "../support/completed-media.js";
 import { sqliteTestKith } from "../support/test-kith.js";
 import { type StatusBody, follow, post } from "./statuses-support.js";
+import { StatusViews } from "../../packages/core/src/services/statuses/status-views.js";
 
 /** Counts the statements a Kysely instance runs. */
 class QueryCounter implements KyselyPlugin {

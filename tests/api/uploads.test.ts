@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MediaService, SqlQueue } from "@kith/core";
+import { SqlQueue } from "@kith/core";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { sqliteTestKith } from "../support/test-kith.js";
 import { ffmpegInstalled, makePng, mediaFileDir, type MediaFileDir } from "../support/media-files.js";
+import { MediaService } from "../../packages/core/src/services/media/media-service.js";
 
 interface UploadJson {
   id: string;

@@ -1,7 +1,8 @@
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { OutgoingFetchError, createSafeFetch, isNonPublicAddress } from "@kith/core";
+import { OutgoingFetchError, createSafeFetch } from "@kith/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isNonPublicAddress } from "../../packages/core/src/platform/federation/safe-fetch.js";
 
 /** A local server: /ok answers JSON, /hop/N redirects N more times, /to?u= redirects there, /big sends 5000 bytes, /slow never answers. */
 function startServer(): Promise<{ server: Server; port: number }> {

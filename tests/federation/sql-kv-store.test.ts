@@ -1,8 +1,10 @@
-import { FakeClock, SqlKvStore, type Storage, coreMigrations } from "@kith/core";
+import { type Storage, coreMigrations } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+import { FakeClock } from "@kith/core/testing";
+import { SqlKvStore } from "../../packages/core/src/platform/federation/sql-kv-store.js";
 
 /** What Fedify passes as a TTL: a duration that can tell its length. */
 const seconds = (n: number) => ({ total: () => n * 1000 }) as never;

@@ -1,9 +1,10 @@
-import { type Storage, visibleTo, coreMigrations } from "@kith/core";
+import { type Storage, coreMigrations } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type PlanNode, nodesOf, planOf, seedReaderFollowing, wholeTableWork } from "../support/postgres-plans.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+import { visibleTo } from "../../packages/core/src/storage/repositories/visibility.js";
 
 /**
  * How PostgreSQL runs the visibility check of a page of posts. Left to itself,

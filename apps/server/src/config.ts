@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { z } from "@kith/core";
+import { z } from "zod";
 import { OPTIMISATIONS, Optimisations } from "./optimisations.js";
 
 /**

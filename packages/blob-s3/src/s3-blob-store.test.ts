@@ -1,7 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { FakeClock } from "@kith/core";
-import { describeBlobStoreContract } from "@kith/core/testing";
+import { FakeClock, describeBlobStoreContract } from "@kith/core/testing";
 import { Agent, request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { S3BlobStore, type S3BlobStoreOptions } from "./s3-blob-store.js";

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { BoundedMap } from "@kith/core";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
+import { StatementCache } from "./statement-cache.js";
 import { withUnplannedParameters } from "./unplanned-parameters.js";
 
 /** Statements prepared per SQL text are reused; preparing is a large part of a small query's cost. */
@@ -37,15 +37,9 @@ function toSqliteParameter(value: Parameter): Parameter {
  * on (unplanned-parameters.ts).
  */
 export function wrapSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
-  const cache = new BoundedMap<string, BetterSqlite3.Statement>(STATEMENT_CACHE_SIZE);
-  const prepare = (text: string): BetterSqlite3.Statement => {
-    let statement = cache.use(text);
-    if (statement === undefined) {
-      statement = db.prepare(withUnplannedParameters(text === "begin" ? BEGIN_IMMEDIATE : text));
-      cache.set(text, statement);
-    }
-    return statement;
-  };
+  const cache = new StatementCache<BetterSqlite3.Statement>(STATEMENT_CACHE_SIZE);
+  const compile = (text: string): BetterSqlite3.Statement => db.prepare(withUnplannedParameters(text === "begin" ? BEGIN_IMMEDIATE : text));
+  const prepare = (text: string): BetterSqlite3.Statement => cache.get(text, compile);
   return {
     close: () => db.close(),
     prepare(text: string): SqliteStatement {

@@ -2,6 +2,8 @@ export { describeStorageContract, type StorageContractCase, type StorageContract
 export { describeQueueContract, type QueueContractCase, type QueueContractOptions, type QueueUnderTest } from "./queue-contract.js";
 export { createTestKith, type TestKith, type TestKithOptions, type TestUser, type RequestOptions } from "./test-kith.js";
 export { eventually, sleep } from "./eventually.js";
+/** A clock that moves only when told, for expiry, mute durations and rate limits. */
+export { FakeClock } from "../memory/system-clock.js";
 export { withStorageFaults, type StorageFaults } from "./storage-faults.js";
 export { describeBlobStoreContract, type BlobStoreUnderTest } from "./blob-contract.js";
 export { describePubSubContract, type PubSubUnderTest } from "./pubsub-contract.js";
