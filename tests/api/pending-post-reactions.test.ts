@@ -7,15 +7,15 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { UNFINISHED_AFTER_MS } from "../../packages/core/src/services/statuses/pending-post-reactions.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describeFeedsOnEngines("pending reactions of new posts", (makeKith) => {
+describeOnEngines("pending reactions of new posts", (engine) => {
   let kith: TestKith;
   let author: TestUser;
   let follower: TestUser;
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     author = await kith.createUser("pr_author");
     follower = await kith.createUser("pr_follower");
     const followed = await kith.request("POST", `/api/v1/accounts/${author.account.id}/follow`, { token: follower.token });

@@ -19,11 +19,13 @@
  * already running (a CI service, say) instead; the tests then create and drop
  * databases on it, so it should be one for tests.
  */
+import { randomBytes } from "node:crypto";
 import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { accessSync, chownSync, closeSync, constants, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statfsSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import type {} from "../support/provided-context.js";
 
@@ -326,6 +328,17 @@ async function startRedis(binary: string): Promise<RunningServer> {
   }
 }
 
+/** DROP DATABASE IF EXISTS, ending any session still on it. */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 interface Backend {
   readonly label: string;
   readonly envUrl: string | undefined;
@@ -382,13 +395,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const errors = [postgres, redis].flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
     throw errors.length === 1 ? errors[0] : new AggregateError(errors, "Could not start the test servers");
   }
+  // New each run, so no run copies a template migrated by older code (see tests/support/migrated-postgres.ts).
+  const template = `kith_template_${process.pid}_${randomBytes(4).toString("hex")}`;
   project.provide("postgresUrl", postgres.value.url);
+  project.provide("postgresTemplate", template);
   project.provide("postgresSocketUrl", postgres.value.server?.socketUrl ?? null);
   project.provide("redisUrl", redis.value.url);
   // Should vitest exit without running teardown (a crash, process.exit), the servers still stop.
   process.once("exit", stopNow);
   return async () => {
     process.off("exit", stopNow);
+    // A server of our own goes with its template; on one that outlives the run, the template is dropped.
+    if (postgres.value.url && !postgres.value.server) await dropDatabase(postgres.value.url, template);
     await Promise.all(servers.map((server) => server.stop()));
   };
 }
