@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KithError, createFetchHandler, publicAccess, route, routeTable } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("error responses", () => {
+describeOnEngines("error responses", (engine) => {
   let kith: TestKith;
   let admin: TestUser;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     admin = await kith.createUser("admin", { role: "Admin" });
   });
   afterAll(() => kith.close());

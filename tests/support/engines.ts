@@ -7,6 +7,9 @@
  * KITH_TEST_ENGINES=sqlite (or =postgres) runs one engine only, for a quick
  * local pass; the other engine's suites are still listed, as skipped.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Storage } from "@kith/core";
 import { type TestKith, type TestKithOptions, createTestKith } from "@kith/core/testing";
 import { createPostgresStorage } from "@kith/storage-postgres";
@@ -22,10 +25,20 @@ export interface EngineKithOptions extends Partial<Omit<TestKithOptions, "storag
   readonly wrapStorage?: (storage: Storage) => Storage;
 }
 
-/** A migrated database of its own; close() closes the storage and drops the database. */
+/**
+ * A migrated database that outlives what is opened on it, as a database
+ * outlives a server process: for suites that reopen one (a restart) or open
+ * it twice (two processes), or that work below the API.
+ */
 export interface EngineDatabase {
-  readonly storage: Storage;
-  close(): Promise<void>;
+  /** Where another process finds it: a file path or a URL. */
+  readonly location: string;
+  /** A new storage on the database. Close it before `drop()`. */
+  open(): Storage;
+  /** A test Kith on a new storage on the database; closing the Kith leaves the database. */
+  testKith(options?: EngineKithOptions): Promise<TestKith>;
+  /** Deletes the database. */
+  drop(): Promise<void>;
 }
 
 export interface Engine {
@@ -34,7 +47,7 @@ export interface Engine {
   readonly label: string;
   /** A test Kith on a fresh, migrated database of this engine; its close() also drops the database. */
   testKith(options?: EngineKithOptions): Promise<TestKith>;
-  /** A storage on a fresh, migrated database, for suites that work below the API. */
+  /** A fresh, migrated database to open storages and Kiths on; SQLite's is a file, as it must be to open twice. */
   database(): Promise<EngineDatabase>;
 }
 
@@ -44,28 +57,38 @@ const POSTGRES_POOL = 4;
 /** The storage as it is, when a suite does not wrap it. */
 const unwrapped = (storage: Storage): Storage => storage;
 
+/** A test Kith on a storage `open` makes. */
+function kithOn(open: () => Storage, { wrapStorage = unwrapped, ...options }: EngineKithOptions = {}): Promise<TestKith> {
+  return createTestKith({ ...options, storage: () => wrapStorage(open()) });
+}
+
 export const sqlite: Engine = {
   name: "sqlite",
   label: "SQLite",
-  testKith: ({ wrapStorage = unwrapped, ...options } = {}) =>
-    createTestKith({ ...options, storage: () => wrapStorage(createSqliteStorage({ filename: ":memory:" })) }),
+  testKith: (options) => kithOn(() => createSqliteStorage({ filename: ":memory:" }), options),
   async database() {
-    const storage = createSqliteStorage({ filename: ":memory:" });
-    await storage.migrate();
-    return { storage, close: () => storage.close() };
+    const dir = await mkdtemp(join(tmpdir(), "kith-engine-"));
+    const location = join(dir, "kith.sqlite");
+    const open = () => createSqliteStorage({ filename: location });
+    const first = open();
+    await first.migrate();
+    await first.close();
+    return {
+      location,
+      open,
+      testKith: (options) => kithOn(open, options),
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
   },
 };
 
 export const postgres: Engine = {
   name: "postgres",
   label: "PostgreSQL",
-  async testKith({ wrapStorage = unwrapped, ...options } = {}) {
+  async testKith(options) {
     const database = await freshMigratedPostgresDatabase();
     try {
-      const kith = await createTestKith({
-        ...options,
-        storage: () => wrapStorage(createPostgresStorage({ connectionString: database.url, max: POSTGRES_POOL })),
-      });
+      const kith = await kithOn(() => createPostgresStorage({ connectionString: database.url, max: POSTGRES_POOL }), options);
       return {
         ...kith,
         async close() {
@@ -83,17 +106,8 @@ export const postgres: Engine = {
   },
   async database() {
     const database = await freshMigratedPostgresDatabase();
-    const storage = createPostgresStorage({ connectionString: database.url, max: POSTGRES_POOL });
-    return {
-      storage,
-      async close() {
-        try {
-          await storage.close();
-        } finally {
-          await database.drop();
-        }
-      },
-    };
+    const open = () => createPostgresStorage({ connectionString: database.url, max: POSTGRES_POOL });
+    return { location: database.url, open, testKith: (options) => kithOn(open, options), drop: () => database.drop() };
   },
 };
 
@@ -107,17 +121,25 @@ function unavailable(engine: Engine): string | null {
   return null;
 }
 
+type SuiteOptions = Parameters<typeof describe>[1] & object;
+
 /**
  * Declares a suite once per engine, titled `name (SQLite)` and
- * `name (PostgreSQL)`. An engine that cannot run here (not installed, or left
- * out by KITH_TEST_ENGINES) still has its suite listed, as skipped, its title
- * saying why.
+ * `name (PostgreSQL)`, with vitest's suite `options` if given. An engine that
+ * cannot run here (not installed, or left out by KITH_TEST_ENGINES) still has
+ * its suite listed, as skipped, its title saying why.
  */
-export function describeOnEngines(name: string, body: (engine: Engine) => void): void {
+export function describeOnEngines(name: string, body: (engine: Engine) => void): void;
+export function describeOnEngines(name: string, options: SuiteOptions, body: (engine: Engine) => void): void;
+export function describeOnEngines(
+  name: string,
+  ...args: [body: (engine: Engine) => void] | [options: SuiteOptions, body: (engine: Engine) => void]
+): void {
+  const [options, body] = args.length === 1 ? [{}, args[0]] : args;
   for (const engine of engines) {
     const title = `${name} (${engine.label})`;
     const reason = unavailable(engine);
-    if (reason === null) describe(title, () => body(engine));
-    else describe.skip(`${title} [skipped: ${reason}]`, () => body(engine));
+    if (reason === null) describe(title, options, () => body(engine));
+    else describe.skip(`${title} [skipped: ${reason}]`, options, () => body(engine));
   }
 }
