@@ -48,7 +48,9 @@ const QUEUES: readonly (readonly [name: string, factory: QueueFactory])[] = [
 ];
 
 describeOnEngines("jobs admin API", (engine) => {
-  describe.each(QUEUES)("on the %s", (queueName, queueFactory) => jobsSuite(engine, queueName, queueFactory));
+  // The memory queue keeps nothing in the database, so one engine shows it.
+  const queues = engine.name === "sqlite" ? QUEUES : QUEUES.filter(([name]) => name !== "memory queue");
+  describe.each(queues)("on the %s", (queueName, queueFactory) => jobsSuite(engine, queueName, queueFactory));
 });
 
 function jobsSuite(engine: Engine, queueName: string, queueFactory: QueueFactory): void {
