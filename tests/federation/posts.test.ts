@@ -50,10 +50,18 @@ class Client {
   ) {}
 
   async call(method: string, path: string, body?: unknown): Promise<JsonResponse> {
-    return this.instance.request(method, path, {
-      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined && { "content-type": "application/json" }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
+    const send = () =>
+      this.instance.request(method, path, {
+        headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined && { "content-type": "application/json" }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    // A server that sheds load answers 503 and asks to be tried again shortly, as a client would: on a busy test
+    // machine (both engines' server processes running side by side) a read can meet it.
+    for (let attempt = 1; ; attempt++) {
+      const response = await send();
+      if (response.status !== 503 || method !== "GET" || attempt === 5) return response;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
   }
 
   async ok<T>(method: string, path: string, body?: unknown): Promise<T> {
