@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { type RegisteredApp, registerApp } from "../support/oauth.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const BASE = "/api/v1/admin/accounts";
 const ME = "/api/v1/accounts/verify_credentials";
@@ -44,7 +44,7 @@ interface AdminAccountJson {
   password?: string;
 }
 
-describe("administration of accounts", () => {
+describeOnEngines("administration of accounts", (engine) => {
   let kith: TestKith;
   let app: RegisteredApp;
   let owner: TestUser;
@@ -55,7 +55,7 @@ describe("administration of accounts", () => {
   const fresh = (prefix = "target") => kith.createUser(`${prefix}${++serial}`);
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     app = await registerApp(kith, { scopes: "read write" });
     owner = await kith.createUser("adm_owner", { role: "Owner" });
     admin = await kith.createUser("adm_admin", { role: "Admin" });
@@ -141,6 +141,16 @@ describe("administration of accounts", () => {
       ).json()) as AdminAccountJson[];
       expect(byRole.map((item) => item.id)).toEqual([moderator.account.id]);
       expect((await get("/api/v2/admin/accounts?status=sleeping", admin.token)).status).toBe(422);
+    });
+
+    it("reads `_` in the username filter as itself, not as a wildcard, and filters by sensitized and active", async () => {
+      const underscored = await kith.createUser("under_score");
+      const lookalike = await kith.createUser("underxscore");
+      const ids = async (path: string) => ((await (await get(path, admin.token)).json()) as AdminAccountJson[]).map((item) => item.id);
+      expect(await ids(`${BASE}?username=under_s`)).toEqual([underscored.account.id]);
+      expect(await ids(`${BASE}?active=true`)).toContain(lookalike.account.id);
+      await action(lookalike.account.id, "sensitive");
+      expect(await ids(`${BASE}?sensitized=true`)).toEqual([lookalike.account.id]);
     });
 
     it("answers 401 without a token and 403 to a plain user", async () => {

@@ -4,22 +4,20 @@
  * federation code asks for a host.
  */
 import type { AccessType } from "@kith/core";
-import { type TestKith, createTestKith } from "@kith/core/testing";
-import { createPostgresStorage } from "@kith/storage-postgres";
+import type { TestKith } from "@kith/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const BLOCKS = "/api/v1/admin/domain_blocks";
 const ALLOWS = "/api/v1/admin/domain_allows";
 const MANAGE: AccessType[] = ["Add", "Modify", "Delete"];
 
-describe("admin domain blocks and allows", () => {
+describeOnEngines("admin domain blocks and allows", (engine) => {
   let kith: TestKith;
   let serial = 0;
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterEach(() => kith.close());
 
@@ -172,21 +170,8 @@ describe("admin domain blocks and allows", () => {
       expect((await kith.services.domainPolicy.policyFor("stranger.example")).blocked).toBe(true);
     });
   });
-});
 
-describeIfPostgres("domain policy on PostgreSQL", () => {
-  let kith: TestKith;
-  let database: FreshPostgresDatabase;
-  beforeEach(async () => {
-    database = await freshPostgresDatabase();
-    kith = await createTestKith({ storage: () => createPostgresStorage({ connectionString: database.url }) });
-  });
-  afterEach(async () => {
-    await kith.close();
-    await database.drop();
-  });
-
-  it("answers the policy of a host from blocks and allows in one query", async () => {
+  it("answers the policy of a host both blocked and allowed", async () => {
     await kith.services.domainPolicy.createBlock({ domain: "evil.example", severity: "SUSPEND", rejectReports: true });
     await kith.services.domainPolicy.createAllow("evil.example");
     expect(await kith.services.domainPolicy.policyFor("a.evil.example")).toMatchObject({

@@ -1,13 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const SETTINGS = "/api/v1/admin/settings";
 
-describe("admin settings", () => {
+describeOnEngines("admin settings", (engine) => {
   let kith: TestKith;
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterEach(() => kith.close());
 

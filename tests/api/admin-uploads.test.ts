@@ -1,12 +1,12 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { MediaService } from "../../packages/core/src/services/media/media-service.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { ffmpegInstalled, makePng, mediaFileDir } from "../support/media-files.js";
-import { MediaService } from "../../packages/core/src/services/media/media-service.js";
 
 interface UploadJson {
   id: string;
@@ -35,13 +35,13 @@ const ENDPOINTS = [
 
 const PDF = new TextEncoder().encode("%PDF-1.4\n%%EOF\n");
 
-describe("admin uploads", () => {
+describeOnEngines("admin uploads", (engine) => {
   let kith: TestKith;
   let admin: TestUser;
   let alice: TestUser;
 
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     admin = await kith.createUser("moderator");
     await giveGrants(kith, admin.account.id, [{ resource: "Uploads", access: ["Read"], scope: "global" }]);
     alice = await kith.createUser("alice");

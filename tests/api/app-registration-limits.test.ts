@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { APP_REGISTRATIONS_PER_IP, APP_REGISTRATION_WINDOW_SECONDS } from "../../packages/core/src/services/oauth/rate-limits.js";
 import type { TestKith } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("application registration limits", () => {
+describeOnEngines("application registration limits", (engine) => {
   let kith: TestKith;
   let serial = 0;
   const freshIp = () => `10.9.${Math.floor(++serial / 250)}.${serial % 250}`;
   const register = (json: unknown, clientIp = freshIp()) => kith.request("POST", "/api/v1/apps", { json, clientIp });
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

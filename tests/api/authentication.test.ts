@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const ME = "/api/v1/accounts/verify_credentials";
 
-describe("authentication", () => {
+describeOnEngines("authentication", (engine) => {
   let kith: TestKith;
   let serial = 0;
   /** A fresh user for each test, so changes to one do not leak into another. */
   const freshUser = (options: { scopes?: readonly string[] } = {}) => kith.createUser(`user${++serial}`, options);
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -6,7 +6,7 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { json } from "./relationships-support.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
 interface Relationship {
   id: string;
@@ -43,10 +43,10 @@ function nextLink(response: Response): string | undefined {
   return next ? new URL(next).pathname + new URL(next).search : undefined;
 }
 
-describeFeedsOnEngines("blocks, mutes and relationships", (makeKith) => {
+describeOnEngines("blocks, mutes and relationships", (engine) => {
   let kith: TestKith;
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -1,6 +1,6 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { block, post } from "./timelines-fixtures.js";
 
 interface ConversationJson {
@@ -10,13 +10,13 @@ interface ConversationJson {
   last_status: { id: string } | null;
 }
 
-describeFeedsOnEngines("conversations", (makeKith) => {
+describeOnEngines("conversations", (engine) => {
   let kith: TestKith;
   let serial = 0;
   const user = (): Promise<TestUser> => kith.createUser(`cv${++serial}`);
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("CORS", () => {
+describeOnEngines("CORS", (engine) => {
   let kith: TestKith;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -7,16 +7,16 @@ import type { AccessType } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { appToken, signUp, signupFields } from "../support/registration.js";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const LIST = "/api/v1/admin/email-allow";
 const MANAGE: AccessType[] = ["Add", "Modify", "Delete"];
 
-describe("email-domain allowlist", () => {
+describeOnEngines("email-domain allowlist", (engine) => {
   let kith: TestKith;
   let serial = 0;
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterEach(() => kith.close());
 

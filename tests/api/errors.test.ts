@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KithError, publicAccess, route } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { createFetchHandler } from "../../packages/core/src/platform/http/fetch-handler.js";
 import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
-describe("error responses", () => {
+describeOnEngines("error responses", (engine) => {
   let kith: TestKith;
   let admin: TestUser;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     admin = await kith.createUser("admin", { role: "Admin" });
   });
   afterAll(() => kith.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 interface Filter {
   id: string;
@@ -35,13 +35,13 @@ function status(id: string, content: string, extra: Partial<TestStatus> = {}): T
   return { id, content, spoiler_text: "", reblog: null, ...extra };
 }
 
-describe("filters", () => {
+describeOnEngines("filters", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("filteralice");
     bob = await kith.createUser("filterbob");
   });

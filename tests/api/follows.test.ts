@@ -1,6 +1,6 @@
 import type { TestKith } from "@kith/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 import { json } from "./relationships-support.js";
 
 interface Counts {
@@ -8,10 +8,10 @@ interface Counts {
   following_count: number;
 }
 
-describe("follows", () => {
+describeOnEngines("follows", (engine) => {
   let kith: TestKith;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

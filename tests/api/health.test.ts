@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import type { TestKith } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("GET /health", () => {
+describeOnEngines("GET /health", (engine) => {
   let kith: TestKith;
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterEach(() => kith.close());
 

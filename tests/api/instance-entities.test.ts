@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
 import { InstanceV1Json, InstanceV2Json } from "../../packages/core/src/mastodon/entities/instance.js";
 import { missingKeys } from "../support/entity-keys.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("instance entities", () => {
+describeOnEngines("instance entities", (engine) => {
   let kith: TestKith;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     await kith.services.settings.update({ rules: [{ id: "1", text: "Be kind", hint: "" }] });
   });
   afterAll(() => kith.close());

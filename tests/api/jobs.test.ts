@@ -3,7 +3,7 @@ import { KithError, MemoryQueue, type QueueFactory, SqlQueue } from "@kith/core"
 import { KV_PRUNE_QUEUE } from "../../packages/core/src/platform/federation/kv-pruning.js";
 import { UNFINISHED_REACTIONS_QUEUE } from "../../packages/core/src/services/statuses/pending-post-reactions.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { type Engine, describeOnEngines } from "../support/engines.js";
 
 interface JobJson {
   id: string;
@@ -47,14 +47,20 @@ const QUEUES: readonly (readonly [name: string, factory: QueueFactory])[] = [
   ["SQL queue", ({ storage, clock, ids }) => new SqlQueue({ storage, clock, ids, pollIntervalMs: 5, heartbeatIntervalMs: 20 })],
 ];
 
-describe.each(QUEUES)("jobs admin API on the %s", (queueName, queueFactory) => {
+describeOnEngines("jobs admin API", (engine) => {
+  // The memory queue keeps nothing in the database, so one engine shows it.
+  const queues = engine.name === "sqlite" ? QUEUES : QUEUES.filter(([name]) => name !== "memory queue");
+  describe.each(queues)("on the %s", (queueName, queueFactory) => jobsSuite(engine, queueName, queueFactory));
+});
+
+function jobsSuite(engine: Engine, queueName: string, queueFactory: QueueFactory): void {
   let kith: TestKith;
   let admin: TestUser;
   /** Lets the jobs of the "held" queue finish. */
   let release: () => void;
 
   beforeEach(async () => {
-    kith = await sqliteTestKith({ queue: queueFactory });
+    kith = await engine.testKith({ queue: queueFactory });
     admin = await kith.createUser("admin", { role: "Admin" });
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -376,7 +382,7 @@ describe.each(QUEUES)("jobs admin API on the %s", (queueName, queueFactory) => {
       const body = await json<Record<string, unknown>>(await get("/api/v1/jobs/redis-info"));
       expect(body).toMatchObject({
         kind: "embedded",
-        engine: queueName === "memory queue" ? "memory" : "sqlite",
+        engine: queueName === "memory queue" ? "memory" : engine.name,
         version: expect.stringMatching(/\d/),
       });
       expect(Object.keys(body).sort()).toEqual(["engine", "kind", "sizeBytes", "version"]);
@@ -464,4 +470,5 @@ describe.each(QUEUES)("jobs admin API on the %s", (queueName, queueFactory) => {
       expect((await kith.request("DELETE", "/api/v1/jobs/clear?queue=mail&status=everything", { token: admin.token })).status).toBe(422);
     });
   });
-});
+}
+

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryPubSub } from "@kith/core";
-import { type TestKith, type TestUser, createTestKith } from "@kith/core/testing";
-import { createSqliteStorage } from "@kith/storage-sqlite";
+import type { TestKith, TestUser } from "@kith/core/testing";
 import { SESSION_CACHE_TTL_MS } from "../../packages/core/src/services/auth/session-service.js";
+import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
 
 const ME = "/api/v1/accounts/verify_credentials";
 
@@ -14,19 +11,18 @@ const ME = "/api/v1/accounts/verify_credentials";
  * instance are. What one keeps between requests (a token's session, a
  * reader's filters) must stop answering there as soon as the other changes it.
  */
-describe("rows kept between requests, across two processes", () => {
-  let dir: string;
+describeOnEngines("rows kept between requests, across two processes", (engine) => {
+  let database: EngineDatabase;
   let first: TestKith;
   let second: TestKith;
   let admin: TestUser;
   let serial = 0;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "kith-session-cache-"));
-    const filename = join(dir, "kith.sqlite");
+    database = await engine.database();
     const pubsub = new MemoryPubSub();
-    first = await createKithOn(filename, pubsub);
-    second = await createKithOn(filename, pubsub);
+    first = await database.testKith({ pubsub });
+    second = await database.testKith({ pubsub });
     admin = await first.createUser("cache_admin", { role: "Admin" });
     // A server listens for changes from its first signed-in request on; what it read before that, it does not keep.
     for (const server of [first, second]) expect((await server.request("GET", ME, { token: admin.token })).status).toBe(200);
@@ -34,12 +30,8 @@ describe("rows kept between requests, across two processes", () => {
   afterAll(async () => {
     await first.close();
     await second.close();
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   });
-
-  function createKithOn(filename: string, pubsub: MemoryPubSub): Promise<TestKith> {
-    return createTestKith({ storage: () => createSqliteStorage({ filename }), pubsub });
-  }
 
   /** A user whose token the second server has answered for, and so keeps. */
   async function keptBySecond(): Promise<TestUser> {

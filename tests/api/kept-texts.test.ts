@@ -9,11 +9,11 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { insertCompletedMedia } from "../support/completed-media.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { AccountViews } from "../../packages/core/src/services/profiles/account-views.js";
 import { StatusViews } from "../../packages/core/src/services/statuses/status-views.js";
 
-describeFeedsOnEngines("timeline and notification answers from kept texts", (makeKith) => {
+describeOnEngines("timeline and notification answers from kept texts", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
@@ -21,7 +21,7 @@ describeFeedsOnEngines("timeline and notification answers from kept texts", (mak
   let dave: TestUser;
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     [alice, bob, carol, dave] = [
       await kith.createUser("txt_alice"),
       await kith.createUser("txt_bob"),

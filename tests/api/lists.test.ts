@@ -1,6 +1,6 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { follow, idsOf, post } from "./timelines-fixtures.js";
 
 interface ListJson {
@@ -10,13 +10,13 @@ interface ListJson {
   exclusive: boolean;
 }
 
-describeFeedsOnEngines("lists", (makeKith) => {
+describeOnEngines("lists", (engine) => {
   let kith: TestKith;
   let serial = 0;
   const user = (): Promise<TestUser> => kith.createUser(`li${++serial}`);
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

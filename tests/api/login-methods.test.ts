@@ -1,20 +1,12 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { expectJson, type InspectedJson } from "../support/expect-json.js";
 
 let kith: TestKith;
 let alice: TestUser;
 const BASE = "/api/v1/accounts/login_methods";
-
-beforeEach(async () => {
-  kith = await sqliteTestKith();
-  alice = await kith.createUser("alice");
-});
-afterEach(async () => {
-  await kith.close();
-});
 
 function codeIn(text: string | undefined): string {
   const match = /(\d{6})/.exec(text ?? "");
@@ -28,7 +20,15 @@ async function addPhone(user: TestUser, phone: string): Promise<void> {
   await expectJson(await kith.request("POST", `${BASE}/phone/verify`, { token: user.token, json: { code } }));
 }
 
-describe("login methods", () => {
+describeOnEngines("login methods", (engine) => {
+  beforeEach(async () => {
+    kith = await engine.testKith();
+    alice = await kith.createUser("alice");
+  });
+  afterEach(async () => {
+    await kith.close();
+  });
+
   it("lists the email method of a new account", async () => {
     expect(await expectJson(await kith.request("GET", BASE, { token: alice.token }))).toEqual([
       { type: "email", identifier: "alice@kith.test", verified: true },

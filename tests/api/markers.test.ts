@@ -1,14 +1,14 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describeFeedsOnEngines("markers", (makeKith) => {
+describeOnEngines("markers", (engine) => {
   let kith: TestKith;
   let serial = 0;
   const user = (): Promise<TestUser> => kith.createUser(`mk${++serial}`);
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -6,8 +6,8 @@
  * own schemas forgot is caught too.
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 const ACCOUNT = [
   "id",
@@ -133,13 +133,13 @@ function lacking(value: unknown, names: readonly string[]): string[] {
   return names.filter((name) => record[name] === undefined);
 }
 
-describe("Mastodon's entity keys", () => {
+describeOnEngines("Mastodon's entity keys", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("me_alice");
     bob = await kith.createUser("me_bob");
   });

@@ -1,17 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { statusOf } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { makePng } from "../support/media-files.js";
 
 /** What posts and profiles call: attaching media in the post's transaction, rendering, public URLs. */
-describe("media for posts and profiles", () => {
+describeOnEngines("media for posts and profiles", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
   });

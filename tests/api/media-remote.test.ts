@@ -1,12 +1,12 @@
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { type EngineKithOptions, describeOnEngines } from "../support/engines.js";
 import { imageInfo, makePng } from "../support/media-files.js";
 
 /** Another server's media, on loopback: a PNG, a text file, and a count of requests. */
-describe("remote media", () => {
+describeOnEngines("remote media", (engine) => {
   let server: Server;
   let base: string;
   let png: Uint8Array;
@@ -41,9 +41,9 @@ describe("remote media", () => {
 
   async function start(
     allowPrivateAddress: boolean,
-    limits?: NonNullable<Parameters<typeof sqliteTestKith>[0]>["limits"],
+    limits?: EngineKithOptions["limits"],
   ): Promise<{ kith: TestKith; user: TestUser }> {
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress }, ...(limits && { limits }) });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress }, ...(limits && { limits }) });
     return { kith, user: await kith.createUser("alice") };
   }
 

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import {
   ffmpegInstalled,
   imageInfo,
@@ -36,7 +36,7 @@ function form(file: Uint8Array, name: string, type: string, fields: Record<strin
   return data;
 }
 
-describe("Mastodon's media API", () => {
+describeOnEngines("Mastodon's media API", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
@@ -47,7 +47,7 @@ describe("Mastodon's media API", () => {
   });
   afterAll(() => files.cleanup());
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
   });
@@ -132,7 +132,7 @@ describe("Mastodon's media API", () => {
 
   it.runIf(ffmpegInstalled)("refuses a video over the frame size or the frame rate the instance allows, with the reason", async () => {
     const limits = kith.config.limits;
-    const strict = await sqliteTestKith({
+    const strict = await engine.testKith({
       limits: { ...limits, mediaAttachments: { ...limits.mediaAttachments, videoMatrixLimit: 160 * 120 } },
     });
     try {
@@ -141,7 +141,7 @@ describe("Mastodon's media API", () => {
       expect(refused.status).toBe(422);
       expect(((await refused.json()) as { error: string }).error).toMatch(/320x240 pixels, more than the 19200/);
 
-      const fast = await sqliteTestKith({
+      const fast = await engine.testKith({
         limits: { ...limits, mediaAttachments: { ...limits.mediaAttachments, videoFrameRateLimit: 10 } },
       });
       try {
@@ -205,7 +205,7 @@ describe("Mastodon's media API", () => {
   });
 
   it("refuses an image over the size limit with 413 before storing it", async () => {
-    const small = await sqliteTestKith({
+    const small = await engine.testKith({
       limits: { ...kith.config.limits, mediaAttachments: { ...kith.config.limits.mediaAttachments, imageSizeLimit: 100 } },
     });
     try {

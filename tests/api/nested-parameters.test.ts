@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /** `a[b][b]...[b]=1` with `depth` bracket groups, as a form body or query string. */
 function bracketed(depth: number): string {
   return `a${"[b]".repeat(depth)}=1`;
 }
 
-describe("deeply nested parameters", () => {
+describeOnEngines("deeply nested parameters", (engine) => {
   let kith: TestKith;
   let user: TestUser;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     user = await kith.createUser("alice");
   });
   afterAll(() => kith.close());

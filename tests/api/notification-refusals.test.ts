@@ -17,15 +17,15 @@ import {
   recipientsNotifiedAbout,
   recipientsReached,
 } from "../../packages/core/src/storage/repositories/notifications.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describeFeedsOnEngines("recipients a notification reaches", (makeKith) => {
+describeOnEngines("recipients a notification reaches", (engine) => {
   let kith: TestKith;
   let sender: TestUser;
   let users: Record<string, TestUser>;
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     sender = await kith.createUser("ref_sender");
     users = {};
     for (const name of ["blocking", "blocked", "muting", "mutingPostsOnly", "mutedUntil", "domainBlocking", "bystander"]) {

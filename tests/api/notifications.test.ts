@@ -1,7 +1,7 @@
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { INLINE_AUDIENCE } from "../../packages/core/src/services/events/new-post-followers.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { bareLocalAccount, block, favourite, follow, mute, post } from "./timelines-fixtures.js";
 
 interface NotificationJson {
@@ -26,13 +26,13 @@ interface GroupedJson {
   }[];
 }
 
-describeFeedsOnEngines("notifications", (makeKith) => {
+describeOnEngines("notifications", (engine) => {
   let kith: TestKith;
   let serial = 0;
   const user = (): Promise<TestUser> => kith.createUser(`nt${++serial}`);
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -18,12 +18,12 @@ import {
   registerApp,
   submitAuthorizeForm,
 } from "../support/oauth.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const CALLBACK = "https://client.example/callback";
 const ME = "/api/v1/accounts/verify_credentials";
 
-describe("OAuth", () => {
+describeOnEngines("OAuth", (engine) => {
   let kith: TestKith;
   let serial = 0;
   let ipSerial = 0;
@@ -32,7 +32,7 @@ describe("OAuth", () => {
   const freshIp = () => `10.0.${Math.floor(++ipSerial / 250)}.${ipSerial % 250}`;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

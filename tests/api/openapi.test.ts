@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AnyRoute, requiresCredentials } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
 type Schema = Record<string, unknown>;
@@ -21,13 +21,13 @@ interface OpenApiDocument {
 
 const cases = (routes: readonly AnyRoute[]) => routes.map((route) => [`${route.method} ${route.path}`, route] as const);
 
-describe("the API reference", () => {
+describeOnEngines("the API reference", (engine) => {
   let kith: TestKith;
   let document: OpenApiDocument;
   const operationOf = (route: AnyRoute): Operation | undefined => document.paths[route.path]?.[route.method.toLowerCase()];
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     const response = await kith.request("GET", "/api/v1/openapi.json");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);

@@ -1,34 +1,34 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { authorizeQuery, openAuthorizePage, pkcePair, registerApp, submitAuthorizeForm } from "../support/oauth.js";
 import { SoftwareAuthenticator, toEntries } from "../support/software-authenticator.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 let kith: TestKith;
 let alice: TestUser;
 let authenticator: SoftwareAuthenticator;
-
-beforeEach(async () => {
-  kith = await sqliteTestKith();
-  alice = await kith.createUser("alice");
-  authenticator = new SoftwareAuthenticator("https://kith.test");
-  const options = await (await kith.request("GET", "/api/v1/passkeys/begin-register", { token: alice.token })).json();
-  const registered = await kith.request("POST", "/api/v1/passkeys/finish-register", {
-    token: alice.token,
-    json: toEntries(authenticator.register(options)),
-  });
-  expect(registered.status).toBe(200);
-});
-afterEach(async () => {
-  await kith.close();
-});
 
 async function assertion(): Promise<string> {
   const options = await (await kith.request("GET", "/api/v1/passkeys/begin-auth?username=alice")).json();
   return JSON.stringify(authenticator.assert(options));
 }
 
-describe("passkey sign-in on the authorize page", () => {
+describeOnEngines("passkey sign-in on the authorize page", (engine) => {
+  beforeEach(async () => {
+    kith = await engine.testKith();
+    alice = await kith.createUser("alice");
+    authenticator = new SoftwareAuthenticator("https://kith.test");
+    const options = await (await kith.request("GET", "/api/v1/passkeys/begin-register", { token: alice.token })).json();
+    const registered = await kith.request("POST", "/api/v1/passkeys/finish-register", {
+      token: alice.token,
+      json: toEntries(authenticator.register(options)),
+    });
+    expect(registered.status).toBe(200);
+  });
+  afterEach(async () => {
+    await kith.close();
+  });
+
   it("offers a passkey button run by the server's own script, allowed by the page's CSP", async () => {
     const app = await registerApp(kith, { redirectUris: "https://app.example/cb" });
     const page = await openAuthorizePage(kith, authorizeQuery(app));

@@ -1,6 +1,6 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 import { expectJson, type InspectedJson } from "../support/expect-json.js";
 
 let kith: TestKith;
@@ -8,18 +8,6 @@ let alice: TestUser;
 const BASE = "/api/v1/accounts/phone/change";
 const OLD = "+14155552671";
 const NEW = "+442071838750";
-
-beforeEach(async () => {
-  kith = await sqliteTestKith();
-  alice = await kith.createUser("alice");
-  await expectJson(await kith.request("POST", "/api/v1/accounts/login_methods/phone", { token: alice.token, json: { phone: OLD } }));
-  await expectJson(
-    await kith.request("POST", "/api/v1/accounts/login_methods/phone/verify", { token: alice.token, json: { code: smsCode(OLD) } }),
-  );
-});
-afterEach(async () => {
-  await kith.close();
-});
 
 function smsCode(phone: string): string {
   const match = /(\d{6})/.exec(kith.sms.lastTo(phone)?.body ?? "");
@@ -35,7 +23,19 @@ async function phoneOf(): Promise<string | undefined> {
   return methods.find((method: InspectedJson) => method.type === "phone")?.identifier;
 }
 
-describe("phone number change", () => {
+describeOnEngines("phone number change", (engine) => {
+  beforeEach(async () => {
+    kith = await engine.testKith();
+    alice = await kith.createUser("alice");
+    await expectJson(await kith.request("POST", "/api/v1/accounts/login_methods/phone", { token: alice.token, json: { phone: OLD } }));
+    await expectJson(
+      await kith.request("POST", "/api/v1/accounts/login_methods/phone/verify", { token: alice.token, json: { code: smsCode(OLD) } }),
+    );
+  });
+  afterEach(async () => {
+    await kith.close();
+  });
+
   it("runs the four steps: code to the current phone, verify it, new number with its code, verify it", async () => {
     const first = await expectJson(await step("request"));
     expect(first.sentTo).toBe("+1*******671");

@@ -1,8 +1,7 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeOnEngines } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 import { type StatusBody, get, post } from "./statuses-support.js";
-import { testKithOn } from "./statuses-support.js";
 
 describeOnEngines("pins", (engine) => {
   let kith: TestKith;
@@ -10,7 +9,7 @@ describeOnEngines("pins", (engine) => {
   let bob: TestUser;
 
   beforeAll(async () => {
-    kith = await testKithOn(engine);
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
   });

@@ -1,8 +1,7 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeOnEngines } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 import { type StatusBody, follow, get, post } from "./statuses-support.js";
-import { testKithOn } from "./statuses-support.js";
 
 type PollBody = NonNullable<StatusBody["poll"]>;
 
@@ -13,7 +12,7 @@ describeOnEngines("polls", (engine) => {
   let carol: TestUser;
 
   beforeAll(async () => {
-    kith = await testKithOn(engine);
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
     carol = await kith.createUser("carol");

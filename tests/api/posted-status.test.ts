@@ -6,16 +6,16 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { StatusBody } from "./statuses-support.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describeFeedsOnEngines("the answer to a new post", (makeKith) => {
+describeOnEngines("the answer to a new post", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
     carol = await kith.createUser("carol");

@@ -5,11 +5,9 @@
  * transaction fails alone, with its own error, and leaves nothing written.
  */
 import type { Storage } from "@kith/core";
-import { type TestKith, type TestUser, createTestKith } from "@kith/core/testing";
-import { createPostgresStorage } from "@kith/storage-postgres";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+import type { TestKith, TestUser } from "@kith/core/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type EngineName, describeOnEngines } from "../support/engines.js";
 
 const AT_ONCE = 8;
 
@@ -28,50 +26,38 @@ function countingTransactions(inner: Storage, counted: { transactions: number })
   });
 }
 
-describe("writes of the same moment share a commit on SQLite", () => {
-  // One for each post and a few for the reactions before (9 for 8 posts); 2 together now. One for each boost or favourite
-  // before (12 for 10 of them, with the boosts' reactions); 3 together now.
-  sharedCommits(async () => ({ storage: createSqliteStorage({ filename: ":memory:" }), drop: async () => {} }), {
-    posts: AT_ONCE / 2,
-    reactions: 5,
-  });
-});
-
-describeIfPostgres("writes of the same moment share a commit on PostgreSQL", () => {
-  sharedCommits(
-    async () => {
-      const database: FreshPostgresDatabase = await freshPostgresDatabase();
-      return { storage: createPostgresStorage({ connectionString: database.url, max: 4 }), drop: () => database.drop() };
-    },
-    // The reads before each transaction are answered over the network, so how many arrive in the same turn depends on
-    // the network's timing: the batches' count is SQLite's to show, what is stored is checked on both.
-    null,
-  );
-});
-
 /** Fewer transactions than these for `AT_ONCE` posts, and for five favourites with five boosts; null: not counted. */
 interface TransactionBounds {
   readonly posts: number;
   readonly reactions: number;
 }
 
-function sharedCommits(open: () => Promise<{ storage: Storage; drop: () => Promise<void> }>, bounds: TransactionBounds | null): void {
+/**
+ * The bounds of each engine. SQLite: one transaction for each post and a few for the reactions before (9 for 8
+ * posts); 2 together now. One for each boost or favourite before (12 for 10 of them, with the boosts' reactions); 3
+ * together now. PostgreSQL: the reads before each transaction are answered over the network, so how many arrive in
+ * the same turn depends on the network's timing: the batches' count is SQLite's to show, what is stored is checked on
+ * both.
+ */
+const BOUNDS: Record<EngineName, TransactionBounds | null> = {
+  sqlite: { posts: AT_ONCE / 2, reactions: 5 },
+  postgres: null,
+};
+
+describeOnEngines("writes of the same moment share a commit", (engine) => {
+  const bounds = BOUNDS[engine.name];
   const counted = { transactions: 0 };
   let kith: TestKith;
-  let drop: () => Promise<void>;
   let author: TestUser;
   let reader: TestUser;
 
   beforeAll(async () => {
-    const opened = await open();
-    drop = opened.drop;
-    kith = await createTestKith({ storage: () => countingTransactions(opened.storage, counted) });
+    kith = await engine.testKith({ wrapStorage: (storage) => countingTransactions(storage, counted) });
     author = await kith.createUser("pc_author");
     reader = await kith.createUser("pc_reader");
   });
   afterAll(async () => {
     await kith?.close();
-    await drop?.();
   });
 
   const post = (user: TestUser, json: Record<string, unknown>) => kith.request("POST", "/api/v1/statuses", { token: user.token, json });
@@ -144,4 +130,4 @@ function sharedCommits(open: () => Promise<{ storage: Storage; drop: () => Promi
       .executeTakeFirstOrThrow();
     expect(Number(after.favourites_count)).toBe(0);
   });
-}
+});

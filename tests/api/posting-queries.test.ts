@@ -6,10 +6,9 @@
  * used to read the post back, and the bound keeps such reads from returning.
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { StatementCounter, countedStorage } from "../support/statement-counter.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * Statements of one public post with a hashtag and no mentions, its reactions included (40 before the reactions were
@@ -20,13 +19,13 @@ import { sqliteTestKith } from "../support/test-kith.js";
  */
 const STATEMENTS_PER_POST = 15;
 
-describe("statements per post", () => {
+describeOnEngines("statements per post", (engine) => {
   const counter = new StatementCounter();
   let kith: TestKith;
   let author: TestUser;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith({ storage: () => countedStorage(createSqliteStorage({ filename: ":memory:" }), counter) });
+    kith = await engine.testKith({ wrapStorage: (storage) => countedStorage(storage, counter) });
     author = await kith.createUser("pq_author");
     for (let i = 0; i < 10; i++) {
       const reader = await kith.createUser(`pq_reader${i}`);

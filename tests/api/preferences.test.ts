@@ -1,14 +1,14 @@
 /** What clients load on start: preferences, custom emojis, suggestions, announcements, instance peers and activity. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("client start-up endpoints", () => {
+describeOnEngines("client start-up endpoints", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("prefalice");
   });
   afterAll(() => kith.close());

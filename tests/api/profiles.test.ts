@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountJson, CredentialAccountJson } from "../../packages/core/src/mastodon/entities/account.js";
 import { missingKeys } from "../support/entity-keys.js";
 import { makePng } from "../support/media-files.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { json, remoteAccount } from "./relationships-support.js";
 
-describe("profiles", () => {
+describeOnEngines("profiles", (engine) => {
   let kith: TestKith;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

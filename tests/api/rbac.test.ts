@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type UserCaller, any, lowestIdAt, ruleHolds } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const BASE = "/api/v1/admin/rbac";
 const GROUP = lowestIdAt("group", Date.UTC(2026, 0, 3));
@@ -26,7 +26,7 @@ interface ActorRoleJson {
   updatedAt: string;
 }
 
-describe("RBAC administration", () => {
+describeOnEngines("RBAC administration", (engine) => {
   let kith: TestKith;
   let owner: TestUser;
   let admin: TestUser;
@@ -35,7 +35,7 @@ describe("RBAC administration", () => {
   const roleIds = new Map<string, string>();
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     owner = await kith.createUser("rbac_owner", { role: "Owner" });
     admin = await kith.createUser("rbac_admin", { role: "Admin" });
     plain = await kith.createUser("rbac_plain");

@@ -6,11 +6,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
 import { appToken, confirmationLink, pathOf, signUp, signupFields } from "../support/registration.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 type Details = Record<string, Array<{ error: string; description: string }>>;
 
-describe("registration", () => {
+describeOnEngines("registration", (engine) => {
   let kith: TestKith;
   let token: string;
   let ipSerial = 0;
@@ -18,7 +18,7 @@ describe("registration", () => {
   const ip = () => `192.0.2.${++ipSerial}`;
 
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     ({ token } = await appToken(kith));
   });
   afterEach(() => kith.close());

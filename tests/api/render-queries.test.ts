@@ -5,20 +5,19 @@
  * reactions. Counted on every statement the request sends to the database.
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { StatementCounter, countedStorage } from "../support/statement-counter.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { favourite, follow, post } from "./timelines-fixtures.js";
 
-describe("statements per page", () => {
+describeOnEngines("statements per page", (engine) => {
   const counter = new StatementCounter();
   let kith: TestKith;
   let reader: TestUser;
   let serial = 0;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith({ storage: () => countedStorage(createSqliteStorage({ filename: ":memory:" }), counter) });
+    kith = await engine.testKith({ wrapStorage: (storage) => countedStorage(storage, counter) });
     reader = await kith.createUser("rq_reader");
   });
   afterAll(() => kith.close());

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnyRoute, ID_PREFIXES, type IdKind, grantsSatisfying, lowestIdAt, requiresCredentials } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
 /** A group no test user belongs to. */
@@ -49,13 +49,13 @@ function requestFor(route: AnyRoute, group: string | null = null): { path: strin
   return { path, json: bodyName ? { [bodyName]: group } : {} };
 }
 
-describe("route walk", () => {
+describeOnEngines("route walk", (engine) => {
   let kith: TestKith;
   let serial = 0;
   const freshUser = () => kith.createUser(`walker${++serial}`);
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

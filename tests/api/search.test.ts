@@ -3,11 +3,9 @@
  * PostgreSQL), run on both. Rows are written directly: what is tested is what
  * search finds and hides, not how posts and relationships are made.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestKith, type TestKith, type TestUser } from "@kith/core/testing";
-import { createPostgresStorage } from "@kith/storage-postgres";
-import { describeIfPostgres, type FreshPostgresDatabase, freshPostgresDatabase } from "../support/real-servers.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { TestKith, TestUser } from "@kith/core/testing";
+import { describeOnEngines } from "../support/engines.js";
 import { searchStatusIds, searchTerms, termsAreCommon } from "../../packages/core/src/storage/repositories/search.js";
 import { follow, remoteAccount } from "./timelines-fixtures.js";
 
@@ -19,9 +17,8 @@ interface SearchJson {
   hashtags: { id: string; name: string; url: string; history: unknown[]; following?: boolean }[];
 }
 
-function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Promise<void> }>): void {
+describeOnEngines("search", (engine) => {
   let kith: TestKith;
-  let cleanup: () => Promise<void>;
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
@@ -62,7 +59,7 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
   }
 
   beforeAll(async () => {
-    ({ kith, cleanup } = await makeKith());
+    kith = await engine.testKith();
     alice = await kith.createUser("searcher");
     bob = await kith.createUser("bobbaker");
     carol = await kith.createUser("carolquiet");
@@ -100,7 +97,7 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
       })
       .execute();
   });
-  afterAll(() => cleanup());
+  afterAll(() => kith.close());
 
   it("finds posts the viewer may see and may search, newest first", async () => {
     const found = await search("q=sourdough&type=statuses", alice.token);
@@ -297,26 +294,5 @@ function searchSuite(makeKith: () => Promise<{ kith: TestKith; cleanup: () => Pr
     // Operators of either query language are words, not syntax.
     expect((await search("q=%22sourdough%20OR%20*%20%3A*%20%26", alice.token)).statuses).toEqual([]);
     expect((await search("q=%25%25", alice.token)).accounts).toEqual([]);
-  });
-}
-
-describe("search on SQLite (FTS5)", () => {
-  searchSuite(async () => {
-    const kith = await sqliteTestKith();
-    return { kith, cleanup: () => kith.close() };
-  });
-});
-
-describeIfPostgres("search on PostgreSQL (tsvector)", () => {
-  searchSuite(async () => {
-    const database: FreshPostgresDatabase = await freshPostgresDatabase();
-    const kith = await createTestKith({ storage: () => createPostgresStorage({ connectionString: database.url, max: 2 }) });
-    return {
-      kith,
-      cleanup: async () => {
-        await kith.close();
-        await database.drop();
-      },
-    };
   });
 });

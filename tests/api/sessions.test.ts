@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
 import { type RegisteredApp, registerApp } from "../support/oauth.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const ME = "/api/v1/accounts/verify_credentials";
 
@@ -17,13 +17,13 @@ interface SessionJson {
   current: boolean;
 }
 
-describe("sessions", () => {
+describeOnEngines("sessions", (engine) => {
   let kith: TestKith;
   let app: RegisteredApp;
   let serial = 0;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     app = await registerApp(kith, { name: "Phone app", scopes: "read write" });
   });
   afterAll(() => kith.close());

@@ -7,17 +7,17 @@ import type { AccessType } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { appToken, confirmationLink, pathOf, signUp, signupFields } from "../support/registration.js";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const SIGNUPS = "/api/v1/admin/signups";
 
-describe("signup requests", () => {
+describeOnEngines("signup requests", (engine) => {
   let kith: TestKith;
   let app: string;
   let serial = 0;
 
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     ({ token: app } = await appToken(kith));
     await kith.services.settings.update({ registrationsMode: "approval" });
   });

@@ -1,9 +1,9 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import type { Storage } from "@kith/core";
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { insertCompletedMedia } from "../support/completed-media.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 import { type StatusBody, follow, post } from "./statuses-support.js";
 import { StatusViews } from "../../packages/core/src/services/statuses/status-views.js";
 
@@ -19,13 +19,13 @@ class QueryCounter implements KyselyPlugin {
   }
 }
 
-describe("rendering posts", () => {
+describeOnEngines("rendering posts", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
   });

@@ -1,9 +1,5 @@
-import { type TestKith, type TestUser, createTestKith } from "@kith/core/testing";
-import { createPostgresStorage } from "@kith/storage-postgres";
+import type { TestKith, TestUser } from "@kith/core/testing";
 import { expect } from "vitest";
-import type { CompatEngine } from "../support/compat-server.js";
-import { freshPostgresDatabase } from "../support/real-servers.js";
-import { sqliteTestKith } from "../support/test-kith.js";
 
 /** Helpers shared by the posts, polls and pins suites. */
 
@@ -87,18 +83,4 @@ export async function block(kith: TestKith, blocker: TestUser, target: TestUser)
 
 export async function get(kith: TestKith, path: string, token?: string): Promise<Response> {
   return kith.request("GET", path, token ? { token } : {});
-}
-
-/** A test Kith on a fresh database of `engine`; closing it drops a PostgreSQL database. */
-export async function testKithOn(engine: CompatEngine): Promise<TestKith> {
-  if (engine === "sqlite") return sqliteTestKith();
-  const database = await freshPostgresDatabase();
-  const kith = await createTestKith({ storage: () => createPostgresStorage({ connectionString: database.url, max: 4 }) });
-  return {
-    ...kith,
-    close: async () => {
-      await kith.close();
-      await database.drop();
-    },
-  };
 }

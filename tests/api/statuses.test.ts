@@ -2,10 +2,9 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import { eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StatusBody, block, follow, get, post } from "./statuses-support.js";
-import { type CompatEngine, describeOnEngines } from "../support/compat-server.js";
-import { testKithOn } from "./statuses-support.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describeOnEngines("posts", (engine: CompatEngine) => {
+describeOnEngines("posts", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
@@ -13,7 +12,7 @@ describeOnEngines("posts", (engine: CompatEngine) => {
   let serial = 0;
 
   beforeAll(async () => {
-    kith = await testKithOn(engine);
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
     carol = await kith.createUser("carol");

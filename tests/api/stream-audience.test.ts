@@ -7,13 +7,13 @@
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { viewersWithMarks } from "../../packages/core/src/storage/repositories/stream-audience.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describeFeedsOnEngines("viewers who marked a streamed post", (makeKith) => {
+describeOnEngines("viewers who marked a streamed post", (engine) => {
   let kith: TestKith;
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -4,11 +4,11 @@
  * password changes, or its account is suspended or disabled, so that nothing
  * more (followers-only posts, direct messages) reaches it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { eventually, type TestKith, type TestUser } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { type StreamingSocket, openSocket, wsUrl } from "../support/streaming-socket.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /** The user stream with a token (in the subprotocol), the public one without. */
 function openUserSocket(server: NodeServer, token: string | null): Promise<StreamingSocket> {
@@ -37,7 +37,7 @@ async function openEventStream(server: NodeServer, token: string): Promise<{ end
   return { ended };
 }
 
-describe("streams end with the right that opened them", () => {
+describeOnEngines("streams end with the right that opened them", (engine) => {
   let kith: TestKith;
   let server: NodeServer;
   let admin: TestUser;
@@ -45,7 +45,7 @@ describe("streams end with the right that opened them", () => {
   const freshUser = () => kith.createUser(`holder${++serial}`);
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info) });
     admin = await kith.createUser("streamadmin", { role: "Admin" });
   });

@@ -4,27 +4,24 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestKith, eventually, type TestKith } from "@kith/core/testing";
+import { eventually, type TestKith } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { RedisPubSub } from "@kith/queue-redis";
-import { createPostgresStorage } from "@kith/storage-postgres";
-import { describeIfRedis, type FreshPostgresDatabase, freshPostgresDatabase, postgresUrl, redisUrl } from "../support/real-servers.js";
+import { type Engine, type EngineDatabase, describeOnEngines } from "../support/engines.js";
+import { describeIfRedis, redisUrl } from "../support/real-servers.js";
 
-describeIfRedis("streaming across processes (Redis pubsub)", () => {
-  let database: FreshPostgresDatabase;
+describeIfRedis("streaming across processes (Redis pubsub)", () => describeOnEngines("on one database", crossProcessSuite));
+
+function crossProcessSuite(engine: Engine): void {
+  let database: EngineDatabase;
   let writer: TestKith;
   let reader: TestKith;
   let server: NodeServer;
 
   beforeAll(async () => {
-    if (!postgresUrl()) return;
-    database = await freshPostgresDatabase();
+    database = await engine.database();
     const prefix = `kith-test-${randomBytes(4).toString("hex")}:`;
-    const make = () =>
-      createTestKith({
-        storage: () => createPostgresStorage({ connectionString: database.url, max: 2 }),
-        pubsub: new RedisPubSub({ url: redisUrl() as string, prefix }),
-      });
+    const make = () => database.testKith({ pubsub: new RedisPubSub({ url: redisUrl() as string, prefix }) });
     writer = await make();
     reader = await make();
     server = await startNodeServer({ handler: (request, info) => reader.fetch(request, info) });
@@ -36,8 +33,7 @@ describeIfRedis("streaming across processes (Redis pubsub)", () => {
     await database?.drop();
   });
 
-  it("delivers a post written in one process to a stream held by the other", async ({ skip }) => {
-    if (!postgresUrl()) skip();
+  it("delivers a post written in one process to a stream held by the other", async () => {
     const author = await writer.createUser("crossauthor");
     const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/api/v1/streaming?stream=public`);
     const messages: { event: string; payload: string }[] = [];
@@ -49,4 +45,5 @@ describeIfRedis("streaming across processes (Redis pubsub)", () => {
     await eventually(() => expect(messages.map((m) => m.event === "update" && JSON.parse(m.payload).id)).toContain(id));
     ws.close();
   });
-});
+}
+

@@ -2,11 +2,11 @@
  * Mastodon's streaming API against a real server: WebSocket sessions (the
  * runtime's own WebSocket client) and server-sent events through fetch.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { eventually, type TestKith, type TestUser } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { type StreamingSocket as Socket, openSocket, wsUrl } from "../support/streaming-socket.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 function events(socket: Socket, event: string): { stream: string[]; payload: string }[] {
   return socket.messages.filter((m) => m.event === event) as { stream: string[]; payload: string }[];
@@ -28,7 +28,7 @@ async function readEventStream(response: Response, until: (text: string) => bool
   return text;
 }
 
-describe("streaming", () => {
+describeOnEngines("streaming", (engine) => {
   let kith: TestKith;
   let server: NodeServer;
   let alice: TestUser;
@@ -41,7 +41,7 @@ describe("streaming", () => {
   }
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info) });
     alice = await kith.createUser("streamalice");
     bob = await kith.createUser("streambob");
@@ -280,7 +280,7 @@ describe("streaming", () => {
   });
 
   it("closes WebSockets with 1001 when the server shuts down", async () => {
-    const own = await sqliteTestKith();
+    const own = await engine.testKith();
     const ownServer = await startNodeServer({ handler: (request, info) => own.fetch(request, info) });
     const socket = await openSocket(wsUrl(ownServer, "?stream=public"));
     await socket.settle();

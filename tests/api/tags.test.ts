@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 interface Tag {
   id: string;
@@ -10,13 +10,13 @@ interface Tag {
   following?: boolean;
 }
 
-describe("hashtags and followed tags", () => {
+describeOnEngines("hashtags and followed tags", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("tagalice");
     bob = await kith.createUser("tagbob");
   });

@@ -1,15 +1,15 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { block, follow, idsOf, mute, post, remoteAccount, unfollow } from "./timelines-fixtures.js";
 
-describeFeedsOnEngines("timelines", (makeKith) => {
+describeOnEngines("timelines", (engine) => {
   let kith: TestKith;
   let serial = 0;
   const user = (): Promise<TestUser> => kith.createUser(`tl${++serial}`);
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 
@@ -302,7 +302,7 @@ describeFeedsOnEngines("timelines", (makeKith) => {
   });
 });
 
-describeFeedsOnEngines("public and hashtag timelines", (makeKith) => {
+describeOnEngines("public and hashtag timelines", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
@@ -310,7 +310,7 @@ describeFeedsOnEngines("public and hashtag timelines", (makeKith) => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("pubalice");
     bob = await kith.createUser("pubbob");
     remote = await remoteAccount(kith, "faraway", "remote.example");

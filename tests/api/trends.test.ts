@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /** Rankings are cached for five minutes per process; tests that change activity move past that. */
 const RANKING_TTL_MS = 5 * 60_000;
@@ -10,7 +10,7 @@ interface Tag {
   history: { uses: string; accounts: string }[];
 }
 
-describe("trends", () => {
+describeOnEngines("trends", (engine) => {
   let kith: TestKith;
   const users: TestUser[] = [];
 
@@ -21,7 +21,7 @@ describe("trends", () => {
   }
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     for (const name of ["trenda", "trendb", "trendc", "trendd"]) users.push(await kith.createUser(name));
     await kith.storage.db.updateTable("accounts").set({ discoverable: true }).execute();
   });

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { SqlQueue } from "@kith/core";
-import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
-import { ffmpegInstalled, makePng, mediaFileDir, type MediaFileDir } from "../support/media-files.js";
 import { MediaService } from "../../packages/core/src/services/media/media-service.js";
+import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
+import { describeOnEngines } from "../support/engines.js";
+import { ffmpegInstalled, makePng, mediaFileDir, type MediaFileDir } from "../support/media-files.js";
 
 interface UploadJson {
   id: string;
@@ -29,7 +29,7 @@ interface CreatedJson {
 /** A minimal PDF: enough for its type to be detected from its first bytes. */
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 
-describe("two-step uploads", () => {
+describeOnEngines("two-step uploads", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
@@ -40,7 +40,7 @@ describe("two-step uploads", () => {
   });
   afterAll(() => files.cleanup());
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
   });
@@ -124,7 +124,7 @@ describe("two-step uploads", () => {
   });
 
   it("queues processing on the durable SQL queue in the transaction that takes the content", async () => {
-    const durable = await sqliteTestKith({
+    const durable = await engine.testKith({
       queue: ({ storage, clock, ids }) => new SqlQueue({ storage, clock, ids, pollIntervalMs: 5, heartbeatIntervalMs: 20 }),
     });
     try {

@@ -9,11 +9,11 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { json, remoteAccount, remoteFollows } from "./relationships-support.js";
 import { favourite, idsOf, post } from "./timelines-fixtures.js";
-import { describeFeedsOnEngines } from "./timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const DOMAIN = "blocked.example";
 
-describeFeedsOnEngines("user domain blocks", (makeKith) => {
+describeOnEngines("user domain blocks", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bystander: TestUser;
@@ -24,7 +24,7 @@ describeFeedsOnEngines("user domain blocks", (makeKith) => {
   let alicePost: string;
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("udb_alice");
     bystander = await kith.createUser("udb_bystander");
     fan = await remoteAccount(kith, "fan", DOMAIN);

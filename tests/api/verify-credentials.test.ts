@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
 import { CredentialAccountJson } from "../../packages/core/src/mastodon/entities/account.js";
 import { missingKeys } from "../support/entity-keys.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("GET /api/v1/accounts/verify_credentials", () => {
+describeOnEngines("GET /api/v1/accounts/verify_credentials", (engine) => {
   let kith: TestKith;
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterAll(() => kith.close());
 

@@ -5,6 +5,9 @@
  * passkey is registered by the browser through begin-register and
  * finish-register, then the page's own script signs in with it. Skipped
  * with a notice without Chromium, outside CI.
+ *
+ * On SQLite only: what these add is the page in a browser; the same flows'
+ * storage runs on both engines in tests/api (oauth, passkeys-authorize).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -12,7 +15,7 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { type Browser, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { sqlite } from "../support/engines.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
@@ -89,7 +92,7 @@ describe.skipIf(!available && !inCi)("passkey sign-in on the authorize page in C
     });
     // WebAuthn needs a domain as RP ID (an IP address is refused): localhost is one, and a secure context over http.
     origin = `http://localhost:${new URL(server.url).port}`;
-    kith = await sqliteTestKith({ config: { origin } });
+    kith = await sqlite.testKith({ config: { origin } });
     alice = await kith.createUser("alice");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   });

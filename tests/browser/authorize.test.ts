@@ -3,6 +3,9 @@
  * Debian's Chromium driven by playwright-core, against a real HTTP server.
  * CI installs Chromium; elsewhere, without it, the test is skipped with a
  * notice rather than failing.
+ *
+ * On SQLite only: what these add is the page in a browser; the same flows'
+ * storage runs on both engines in tests/api (oauth, passkeys-authorize).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -10,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import type { TestKith } from "@kith/core/testing";
 import { type Browser, chromium } from "playwright-core";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { sqlite } from "../support/engines.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -38,7 +41,7 @@ describe.skipIf(!available && !inCi)("the authorize page in Chromium", () => {
 
   beforeAll(async () => {
     if (!available) throw new Error(`${CHROMIUM} is missing; CI must install Debian's chromium package`);
-    kith = await sqliteTestKith();
+    kith = await sqlite.testKith();
     // The client's redirect URI lives on the same server: it echoes what it receives, as a client app would read it.
     server = await startNodeServer({
       handler: async (request, info) => {

@@ -10,7 +10,8 @@ import type { mastodon } from "masto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { remoteAccount, remoteFollows } from "../api/relationships-support.js";
 import { post } from "../api/timelines-fixtures.js";
-import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+import { type CompatServer, startCompatServer } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("masto.js accounts and relationships", (engine) => {
   let compat: CompatServer;

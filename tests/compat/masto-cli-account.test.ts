@@ -9,23 +9,29 @@ import { join } from "node:path";
 import type { Kith } from "@kith/core";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { createOAuthAPIClient, createRestAPIClient } from "masto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { assembleKith, loadConfig, runCli } from "../../apps/server/src/index.js";
+import { describeOnEngines } from "../support/engines.js";
+import { type FreshPostgresDatabase, freshPostgresDatabase } from "../support/real-servers.js";
 
-describe("an account made with the command line", () => {
+describeOnEngines("an account made with the command line", (engine) => {
   let dataDir: string | undefined;
+  let database: FreshPostgresDatabase | undefined;
   let kith: Kith | undefined;
   let server: NodeServer | undefined;
 
   afterEach(async () => {
     await server?.close();
     await kith?.close();
+    await database?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("gets a token by the password grant through masto.js and reads verify_credentials", async () => {
     dataDir = mkdtempSync(join(tmpdir(), "kith-masto-cli-"));
-    const env = { KITH_DATA_DIR: dataDir, KITH_LOG_LEVEL: "error" };
+    // An empty database, as a self-hoster starts with: the command line migrates it.
+    if (engine.name === "postgres") database = await freshPostgresDatabase();
+    const env = { KITH_DATA_DIR: dataDir, KITH_LOG_LEVEL: "error", ...(database && { KITH_DATABASE_URL: database.url }) };
     const stdout: string[] = [];
     const code = await runCli(["accounts", "create", "carol", "--email=carol@example.com", "--confirmed"], {
       env,

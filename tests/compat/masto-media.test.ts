@@ -7,7 +7,8 @@
 import type { TestUser } from "@kith/core/testing";
 import { MastoHttpError } from "masto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+import { type CompatServer, startCompatServer } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 import { imageInfo, makePng } from "../support/media-files.js";
 
 describeOnEngines("masto.js media", (engine) => {

@@ -3,19 +3,19 @@
  * an app token from client_credentials, `v1.accounts.create`, then the
  * confirmation link and `verifyCredentials` with the token it was given.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import type { TestKith } from "@kith/core/testing";
 import { createOAuthAPIClient, createRestAPIClient } from "masto";
 import { confirmationLink, pathOf } from "../support/registration.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("masto.js sign-up", () => {
+describeOnEngines("masto.js sign-up", (engine) => {
   let kith: TestKith;
   let server: NodeServer;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info) });
   });
   afterAll(async () => {

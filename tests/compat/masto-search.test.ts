@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestUser } from "@kith/core/testing";
-import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+import { type CompatServer, startCompatServer } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("masto.js search, filters, tags and start-up", (engine) => {
   let compat: CompatServer;

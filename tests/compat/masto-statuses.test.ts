@@ -8,7 +8,8 @@
 import type { TestUser } from "@kith/core/testing";
 import type { mastodon } from "masto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+import { type CompatServer, startCompatServer } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("masto.js posts", (engine) => {
   let compat: CompatServer;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { eventually, type TestUser } from "@kith/core/testing";
 import { follow } from "../api/timelines-fixtures.js";
 import { createStreamingAPIClient, type mastodon } from "masto";
-import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+import { type CompatServer, startCompatServer } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /** The next event of a subscription that passes `wanted`, or a timeout. */
 async function next(

@@ -7,7 +7,8 @@
 import type { TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { follow, post, remoteAccount } from "../api/timelines-fixtures.js";
-import { type CompatServer, describeOnEngines, startCompatServer } from "../support/compat-server.js";
+import { type CompatServer, startCompatServer } from "../support/compat-server.js";
+import { describeOnEngines } from "../support/engines.js";
 import { insertCompletedMedia } from "../support/completed-media.js";
 
 describeOnEngines("masto.js timelines, lists, markers, conversations, notifications", (engine) => {

@@ -3,18 +3,18 @@
  * `pnpm kith accounts create` makes one gets a token by the password grant
  * and reads its own account.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import type { TestKith } from "@kith/core/testing";
 import { createOAuthAPIClient, createRestAPIClient } from "masto";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
-describe("masto.js", () => {
+describeOnEngines("masto.js", (engine) => {
   let kith: TestKith;
   let server: NodeServer;
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
     server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info) });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { type KithPair, eventually as pairEventually, startKithPair } from "../support/federation-pair.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * An account's deletion across servers, in one process against loopback
@@ -11,7 +11,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * another server's actor changes nothing. Then the same between two Kith
  * instances served over real HTTP.
  */
-describe("deleting an actor", () => {
+describeOnEngines("deleting an actor", (engine) => {
   let remote: RemoteServer;
   let other: RemoteServer;
   let kith: TestKith;
@@ -27,7 +27,7 @@ describe("deleting an actor", () => {
   });
   beforeEach(async () => {
     remote.received.length = 0;
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     owner = await kith.createUser("owner", { role: "Owner" });
     alice = await kith.createUser("alice");
     await kith.start();
@@ -145,14 +145,14 @@ describe("deleting an actor", () => {
   });
 });
 
-describe("deleting an actor between two instances", () => {
+describeOnEngines("deleting an actor between two instances", (engine) => {
   let pair: KithPair | undefined;
   afterAll(async () => {
     await pair?.close();
   });
 
   it("an administrator's removal of an account reaches the other instance, which retires it there", async () => {
-    pair = await startKithPair();
+    pair = await startKithPair(engine);
     const { a, b } = pair;
     const [owner, dave, bob] = await Promise.all([a.kith.createUser("owner", { role: "Owner" }), a.kith.createUser("dave"), b.kith.createUser("bob")]);
     const search = await b.kith.request("GET", `/api/v2/search?q=${encodeURIComponent(`@dave@${a.host}`)}&resolve=true&type=accounts`, {

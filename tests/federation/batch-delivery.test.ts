@@ -1,9 +1,9 @@
 import type { AccessType } from "@kith/core";
 import { type ReceivedRequest, type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { giveGrants } from "../support/roles.js";
 import { federationSettled } from "../support/remote-activities.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * A post to followers on several servers goes out as one batch job: each
@@ -14,7 +14,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * that a rule on that domain (rules ignore ports) lets the post be queued
  * for them (by their ids) and the gate drop the delivery (by the inbox).
  */
-describe("batched deliveries", () => {
+describeOnEngines("batched deliveries", (engine) => {
   const HOUR = 3_600_000;
   const servers: RemoteServer[] = [];
   let first: RemoteServer;
@@ -37,7 +37,7 @@ describe("batched deliveries", () => {
       server.inboxStatus = () => 202;
     }
     // Batches are what these tests are about: on even when a run turns the speed-ups off (KITH_OPTIMISATIONS_OFF).
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true, optimisations: { batchDelivery: true } } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true, optimisations: { batchDelivery: true } } });
     alice = await kith.createUser("alice");
     await kith.start();
     await followedFrom(first.origin);

@@ -1,21 +1,17 @@
 import { createKith } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
-import { createSqliteStorage } from "@kith/storage-sqlite";
 import { sql } from "kysely";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { isLocalAccount } from "../api/timelines-fixtures.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
 
 const AP = "application/activity+json";
 type Json = Record<string, unknown>;
 
-describe("ActivityPub collections and objects", () => {
+describeOnEngines("ActivityPub collections and objects", (engine) => {
   let kith: TestKith;
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterEach(async () => {
     await kith.close();
@@ -192,17 +188,15 @@ describe("ActivityPub collections and objects", () => {
   });
 });
 
-describe("key pairs across restarts", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "kith-keys-"));
+describeOnEngines("key pairs across restarts", (engine) => {
+  let database: EngineDatabase;
+  beforeEach(async () => {
+    database = await engine.database();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => database.drop());
 
   it("signs with the same keys after a restart on the same database", async () => {
-    const filename = join(dir, "kith.sqlite");
-    const open = () =>
-      createKith({ storage: createSqliteStorage({ filename }), config: { origin: "https://kith.test", passwordHashCost: 1024 } });
+    const open = () => createKith({ storage: database.open(), config: { origin: "https://kith.test", passwordHashCost: 1024 } });
     const first = await open();
     const before = await (await first.federation.load()).keys.keysOf("instance");
     const exported = await Promise.all(before.map((key) => crypto.subtle.exportKey("jwk", key.publicKey)));

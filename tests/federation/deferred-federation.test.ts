@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { REPLIES_QUEUE } from "../../packages/core/src/platform/federation/queue-names.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
 
 /**
  * Fedify is loaded and the Federation built on first use (a federation
  * request, a job of its queues, a domain event), not when Kith starts; what
  * it does then is what it did when built at start.
  */
-describe("the federation, built on first use", () => {
+describeOnEngines("the federation, built on first use", (engine) => {
   let remote: RemoteServer;
-  let dir = "";
+  let database: EngineDatabase;
   const open: TestKith[] = [];
 
   beforeAll(async () => {
@@ -23,21 +19,18 @@ describe("the federation, built on first use", () => {
   afterAll(async () => {
     await remote.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     remote.received.length = 0;
-    dir = mkdtempSync(join(tmpdir(), "kith-deferred-"));
+    database = await engine.database();
   });
   afterEach(async () => {
     for (const kith of open.splice(0)) await kith.close();
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   });
 
-  /** A Kith on the test's database file, so a second one can open what the first wrote. */
-  async function kithOnFile(): Promise<TestKith> {
-    const kith = await sqliteTestKith({
-      storage: () => createSqliteStorage({ filename: join(dir, "kith.sqlite") }),
-      config: { origin: "https://kith.test", allowPrivateAddress: true },
-    });
+  /** A Kith on the test's database, so a second one can open what the first wrote. */
+  async function kithOnDatabase(): Promise<TestKith> {
+    const kith = await database.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     open.push(kith);
     return kith;
   }
@@ -48,7 +41,7 @@ describe("the federation, built on first use", () => {
   }
 
   it("is not built to start, answer the API and the health check, or an unknown path", async () => {
-    const kith = await kithOnFile();
+    const kith = await kithOnDatabase();
     const { token } = await kith.createUser("alice");
     await kith.start();
     expect((await kith.request("GET", "/health")).status).toBe(200);
@@ -58,7 +51,7 @@ describe("the federation, built on first use", () => {
   });
 
   it("builds one Federation for first uses that come at once, and answers each", async () => {
-    const kith = await kithOnFile();
+    const kith = await kithOnDatabase();
     await kith.createUser("alice");
     const first = kith.federation.load();
     const second = kith.federation.load();
@@ -72,7 +65,7 @@ describe("the federation, built on first use", () => {
   });
 
   it("builds it for the domain event that needs it: a post before any federation use reaches the remote follower", async () => {
-    const before = await kithOnFile();
+    const before = await kithOnDatabase();
     const { token } = await before.createUser("alice");
     await before.start();
     const actor = remote.actors.mallory ?? expect.unreachable("mallory");
@@ -96,7 +89,7 @@ describe("the federation, built on first use", () => {
     remote.received.length = 0;
 
     // A new process on the same database: alice's token still works, and nothing has loaded Fedify yet.
-    const kith = await kithOnFile();
+    const kith = await kithOnDatabase();
     await kith.start();
     expect(kith.federation.loaded).toBe(false);
     const posted = await kith.request("POST", "/api/v1/statuses", { token, json: { status: "hello, followers", visibility: "public" } });
@@ -108,7 +101,7 @@ describe("the federation, built on first use", () => {
   });
 
   it("is built at start when jobs of its queues are waiting", async () => {
-    const kith = await kithOnFile();
+    const kith = await kithOnDatabase();
     await kith.queue.enqueue(REPLIES_QUEUE, { statusId: "0", depth: 0 });
     expect(kith.federation.loaded).toBe(false);
     await kith.start();

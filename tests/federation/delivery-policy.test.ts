@@ -3,7 +3,7 @@ import { type RemoteServer, type TestKith, eventually, startRemoteServer, vocab 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { favourite, post } from "../api/timelines-fixtures.js";
 import { giveGrants } from "../support/roles.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * Outgoing deliveries, domain policy both ways and federation monitoring, in
@@ -11,7 +11,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * for an incoming Follow is the delivery watched. Time is the fake clock's:
  * retries wait until it moves, days pass when it is moved.
  */
-describe("deliveries, domain policy and monitoring", () => {
+describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let serial = 0;
@@ -29,7 +29,7 @@ describe("deliveries, domain policy and monitoring", () => {
     remote.received.length = 0;
     remote.inboxStatus = () => 202;
     // Three days of failures mark a domain here (seven by default), so that the monitoring tests stay short.
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true, unreachableAfterDays: 3 } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true, unreachableAfterDays: 3 } });
     aliceToken = (await kith.createUser("alice")).token;
     await kith.start();
   });

@@ -1,14 +1,14 @@
 import type { TestKith } from "@kith/core/testing";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { type KithFactory, describeFeedsOnEngines } from "../api/timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { post } from "../api/timelines-fixtures.js";
 
 /** The monitoring store's upserts and aggregates, and the LIMIT conditions, answered alike by both engines. */
-describeFeedsOnEngines("federation monitoring storage", (makeKith: KithFactory) => {
+describeOnEngines("federation monitoring storage", (engine) => {
   let kith: TestKith;
   const DAY = 24 * 3_600_000;
   beforeEach(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
   });
   afterEach(async () => {
     await kith.close();

@@ -1,15 +1,15 @@
 import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import type { TestKith } from "@kith/core/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 const AP = "application/activity+json";
 const LD = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 
-describe("Fedify endpoints", () => {
+describeOnEngines("Fedify endpoints", (engine) => {
   let kith: TestKith;
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterEach(async () => {
     await kith.close();

@@ -7,10 +7,9 @@
  * the account blocks the follower's domain. One federation for the file:
  * starting server processes is the slow part.
  */
-import { join } from "node:path";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { accountWithToken, call, eventually } from "../support/federation-api.js";
+import { describeOnEngines } from "../support/engines.js";
 import { type Federation, type TestInstance, startFederation } from "../support/federation-harness.js";
 
 type Json = Record<string, unknown>;
@@ -32,14 +31,14 @@ async function totalItems(instance: TestInstance, path: string): Promise<number>
   return Number((response.body as { totalItems?: number }).totalItems ?? -1);
 }
 
-describe("the social graph between two server processes", () => {
+describeOnEngines("the social graph between two server processes", (engine) => {
   let net: Federation;
   let a: TestInstance;
   let b: TestInstance;
   const tokens: Record<string, string> = {};
   const passwords: Record<string, string> = {};
   beforeAll(async () => {
-    net = await startFederation(2);
+    net = await startFederation(2, {}, engine.name);
     [a, b] = net.instances as [TestInstance, TestInstance];
     // One account at a time per server: each is made by a separate process writing the same database.
     const onB = async () => {
@@ -158,7 +157,7 @@ describe("the social graph between two server processes", () => {
 
   it("rejects a follow from a domain the account blocks: no follower on B, no follow on A", async () => {
     // Test servers live at localhost:<port>; a domain block through the API takes domain names without a port.
-    const storage = createSqliteStorage({ filename: join(b.dataDir, "kith.sqlite") });
+    const storage = b.openStorage();
     try {
       const frankRow = await storage.db
         .selectFrom("accounts")

@@ -1,18 +1,18 @@
 import { type TestKith, eventually, withStorageFaults } from "@kith/core/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { FederationMonitor } from "../../packages/core/src/services/federation-monitoring/federation-monitor.js";
 import { StatementCounter, countedStorage } from "../support/statement-counter.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * The inbox metrics' counter: incoming activities are counted in memory and
  * written together (one statement a second instead of one an activity);
  * the metrics read what was counted up to the moment they are asked.
  */
-describe("the inbox counter", () => {
+describeOnEngines("the inbox counter", (engine) => {
   let kith: TestKith;
   beforeEach(async () => {
-    kith = await sqliteTestKith();
+    kith = await engine.testKith();
   });
   afterEach(async () => {
     await kith.close();

@@ -2,30 +2,19 @@ import {
   type RemoteActor,
   type RemoteServer,
   type TestKith,
-  createTestKith,
   eventually,
   startRemoteServer,
   vocab,
 } from "@kith/core/testing";
-import { createPostgresStorage } from "@kith/storage-postgres";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 // The front is what these tests are about: on even when a run turns the speed-ups off (KITH_OPTIMISATIONS_OFF).
 const CONFIG = { origin: "https://kith.test", allowPrivateAddress: true, optimisations: { inboxFront: true } };
 
-/** A Kith on PostgreSQL whose `close` drops its database. */
-async function postgresTestKith(): Promise<TestKith> {
-  const database = await freshPostgresDatabase();
-  const kith = await createTestKith({ storage: () => createPostgresStorage({ connectionString: database.url, max: 4 }), config: CONFIG });
-  return {
-    ...kith,
-    close: async () => {
-      await kith.close();
-      await database.drop();
-    },
-  };
+function newRsaKeyPair(): Promise<CryptoKeyPair> {
+  const algorithm = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" };
+  return crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
 }
 
 /**
@@ -35,15 +24,7 @@ async function postgresTestKith(): Promise<TestKith> {
  * front; the counts say which of the two answered. Whatever the front
  * refuses, Fedify answers as it did before the front existed.
  */
-function newRsaKeyPair(): Promise<CryptoKeyPair> {
-  const algorithm = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" };
-  return crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
-}
-
-describe("inbox front (SQLite)", () => frontSuite(() => sqliteTestKith({ config: CONFIG })));
-describeIfPostgres("inbox front (PostgreSQL)", () => frontSuite(postgresTestKith));
-
-function frontSuite(makeKith: () => Promise<TestKith>): void {
+describeOnEngines("inbox front", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let count = 0;
@@ -55,7 +36,7 @@ function frontSuite(makeKith: () => Promise<TestKith>): void {
     await remote.close();
   });
   beforeEach(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith({ config: CONFIG });
     await kith.createUser("alice");
     await kith.start();
   });
@@ -310,4 +291,4 @@ function frontSuite(makeKith: () => Promise<TestKith>): void {
     expect(response.status).toBe(202);
     expect(accepted).toBe(0);
   });
-}
+});

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { type RemoteServer, type TestKith, startRemoteServer } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { federationSettled } from "../support/remote-activities.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * Costly activities sent over HTTP to a server on loopback by a hostile
@@ -13,7 +13,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * never fetched (a signed one: Fedify fetches it to verify, after reading
  * the activity), and as nothing stored.
  */
-describe("costly activities from a hostile peer", () => {
+describeOnEngines("costly activities from a hostile peer", (engine) => {
   let peer: RemoteServer;
   let server: NodeServer;
   let kith: TestKith | undefined;
@@ -27,7 +27,7 @@ describe("costly activities from a hostile peer", () => {
     await peer.close();
   });
   beforeEach(async () => {
-    kith = await sqliteTestKith({ config: { origin: server.url, allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: server.url, allowPrivateAddress: true } });
     await kith.createUser("alice");
     await kith.start();
     peer.fetched.length = 0;

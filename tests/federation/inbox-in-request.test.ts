@@ -1,6 +1,6 @@
 import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
@@ -10,7 +10,7 @@ const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
  * that needs a fetch is answered at once and handled by a worker, which
  * fetches it. Either way the answer is 202 and the effect is the same.
  */
-describe("inbox activities handled in their request", () => {
+describeOnEngines("inbox activities handled in their request", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let alice: TestUser;
@@ -24,7 +24,7 @@ describe("inbox activities handled in their request", () => {
   });
   beforeEach(async () => {
     remote.fetched.length = 0;
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     alice = await kith.createUser("alice");
     await kith.start();
   });

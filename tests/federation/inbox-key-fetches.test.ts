@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestKith } from "@kith/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * POSTs with made-up signatures naming keys on hosts a hostile peer
@@ -11,7 +11,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * known yet would make the server fetch it, so they are counted per client
  * address and per key host, and the peer records how many fetches came.
  */
-describe("key fetches caused by inbox requests", () => {
+describeOnEngines("key fetches caused by inbox requests", (engine) => {
   let peer: Server;
   let port: number;
   const fetched: string[] = [];
@@ -29,7 +29,7 @@ describe("key fetches caused by inbox requests", () => {
   afterAll(() => new Promise<void>((done) => peer.close(() => done())));
   beforeEach(async () => {
     fetched.length = 0;
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     await kith.createUser("alice");
     await kith.start();
   });

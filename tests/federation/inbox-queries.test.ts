@@ -10,15 +10,12 @@
  * apart from the sender, the followers read once for fan-out and once for
  * the notifications) from coming back.
  */
-import { type RemoteServer, type TestKith, type TestUser, createTestKith, eventually, startRemoteServer } from "@kith/core/testing";
-import { createPostgresStorage } from "@kith/storage-postgres";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { follow } from "../api/timelines-fixtures.js";
 import { federationSettled, publicNoteCreate } from "../support/remote-activities.js";
 import { StatementCounter, countedStorage } from "../support/statement-counter.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * A Create of a public Note with no mentions or tags, its reactions included (7 before the tombstone of its object
@@ -49,24 +46,17 @@ const POSTGRES_STATEMENTS_PER_LIKE = 2;
 
 const CONFIG = { origin: "https://kith.test", allowPrivateAddress: true };
 
-describe("statements per incoming activity (SQLite)", () => {
-  const counter = new StatementCounter();
-  statementsPerActivity(counter, { create: STATEMENTS_PER_CREATE, like: STATEMENTS_PER_LIKE }, () =>
-    sqliteTestKith({ storage: () => countedStorage(createSqliteStorage({ filename: ":memory:" }), counter), config: CONFIG }),
-  );
-});
+/** The bounds of each engine. */
+const BOUNDS = {
+  sqlite: { create: STATEMENTS_PER_CREATE, like: STATEMENTS_PER_LIKE },
+  postgres: { create: POSTGRES_STATEMENTS_PER_CREATE, like: POSTGRES_STATEMENTS_PER_LIKE },
+} as const;
 
-describeIfPostgres("statements per incoming activity (PostgreSQL)", () => {
+describeOnEngines("statements per incoming activity", (engine) => {
   const counter = new StatementCounter();
-  let database: FreshPostgresDatabase;
-  afterAll(() => database?.drop());
-  statementsPerActivity(counter, { create: POSTGRES_STATEMENTS_PER_CREATE, like: POSTGRES_STATEMENTS_PER_LIKE }, async () => {
-    database = await freshPostgresDatabase();
-    return createTestKith({
-      storage: () => countedStorage(createPostgresStorage({ connectionString: database.url, max: 4 }), counter),
-      config: CONFIG,
-    });
-  });
+  statementsPerActivity(counter, BOUNDS[engine.name], () =>
+    engine.testKith({ wrapStorage: (storage) => countedStorage(storage, counter), config: CONFIG }),
+  );
 });
 
 function statementsPerActivity(

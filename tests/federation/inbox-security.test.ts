@@ -1,7 +1,7 @@
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { federationSettled } from "../support/remote-activities.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * Incoming activities in one process: requests signed here with keys the
@@ -9,7 +9,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * handler. Every refused request leaves no follow, no follow request and
  * no remote account behind, and none is answered with a 500.
  */
-describe("inbox security", () => {
+describeOnEngines("inbox security", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let follows = 0;
@@ -21,7 +21,7 @@ describe("inbox security", () => {
     await remote.close();
   });
   beforeEach(async () => {
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     await kith.createUser("alice");
     await kith.start();
   });

@@ -1,17 +1,19 @@
-import { type Storage, systemClock, coreMigrations } from "@kith/core";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Storage, systemClock } from "@kith/core";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { KeyPairStore } from "../../packages/core/src/federation/key-pairs.js";
+import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
 
-describe("the key pairs of local actors", () => {
+describeOnEngines("the key pairs of local actors", (engine) => {
+  let database: EngineDatabase;
   let storage: Storage;
 
   beforeEach(async () => {
-    storage = createSqliteStorage({ filename: ":memory:" });
-    await storage.migrate(coreMigrations);
+    database = await engine.database();
+    storage = database.open();
   });
   afterEach(async () => {
     await storage.close();
+    await database.drop();
   });
 
   it("makes an RSA and an Ed25519 pair once, and gives the same keys to every process", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type LocalNoteValues, localNoteAt } from "../../packages/core/src/federation/local-note-uris.js";
 import type { TestKith } from "@kith/core/testing";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 type FedifyContext = ReturnType<Awaited<ReturnType<TestKith["federation"]["load"]>>["context"]>;
 
@@ -12,10 +12,10 @@ function fromFedify(parsed: ReturnType<FedifyContext["parseUri"]>): LocalNoteVal
   return identifier && id ? { identifier, id } : null;
 }
 
-describe("our posts' URIs, read without Fedify's router", () => {
+describeOnEngines("our posts' URIs, read without Fedify's router", (engine) => {
   let kith: TestKith;
   beforeAll(async () => {
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test" } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test" } });
   });
   afterAll(async () => {
     await kith.close();

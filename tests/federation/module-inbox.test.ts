@@ -5,8 +5,8 @@
  */
 import { type KithModule, defaultModules, defineModule } from "@kith/core";
 import { type RemoteServer, type TestKith, eventually, startRemoteServer, vocab } from "@kith/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
@@ -27,14 +27,14 @@ function recordingModule(): KithModule<"recorder", { readonly heard: string[] }>
   });
 }
 
-describe("a module's inbox listeners", () => {
+describeOnEngines("a module's inbox listeners", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   const recorder = recordingModule();
 
   beforeAll(async () => {
     remote = await startRemoteServer(["mallory"]);
-    kith = await sqliteTestKith({
+    kith = await engine.testKith({
       config: { origin: "https://kith.test", allowPrivateAddress: true },
       modules: [...defaultModules, recorder],
     });

@@ -1,6 +1,6 @@
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * A local poll's results told to the servers that have the post, as
@@ -10,7 +10,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * loopback server that follows the poll's author and votes; time is the
  * fake clock's.
  */
-describe("a local poll's results over federation", () => {
+describeOnEngines("a local poll's results over federation", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let alice: { token: string };
@@ -27,7 +27,7 @@ describe("a local poll's results over federation", () => {
   });
   beforeEach(async () => {
     remote.received.length = 0;
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     alice = await kith.createUser("alice");
     bob = await kith.createUser("bob");
     carol = await kith.createUser("carol");

@@ -1,8 +1,8 @@
 import { createSafeFetch } from "@kith/core";
 import { type RemoteServer, type TestKith, eventually, startRemoteServer } from "@kith/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { federationSettled } from "../support/remote-activities.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { describeOnEngines } from "../support/engines.js";
 
 /**
  * Deliveries to inboxes at non-public addresses. The remote server listens
@@ -14,7 +14,7 @@ import { sqliteTestKith } from "../support/test-kith.js";
  * reach loopback (standing in for actor documents on a public host), while
  * its own configuration decides where deliveries may go.
  */
-describe("deliveries to inboxes at non-public addresses", () => {
+describeOnEngines("deliveries to inboxes at non-public addresses", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let serial = 0;
@@ -34,7 +34,7 @@ describe("deliveries to inboxes at non-public addresses", () => {
   });
 
   async function start(allowPrivateAddress: boolean): Promise<void> {
-    kith = await sqliteTestKith({
+    kith = await engine.testKith({
       config: { origin: "https://kith.test", allowPrivateAddress },
       federationFetch: createSafeFetch({ allowPrivateAddress: true }),
     });

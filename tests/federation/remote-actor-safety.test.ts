@@ -6,12 +6,12 @@
  * WebFinger names it as the account its handle says.
  */
 import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 
-describe("remote actor profiles", () => {
+describeOnEngines("remote actor profiles", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let alice: TestUser;
@@ -19,7 +19,7 @@ describe("remote actor profiles", () => {
 
   beforeAll(async () => {
     remote = await startRemoteServer(["mallory", "trudy", "admin", "eve", "oscar"]);
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     alice = await kith.createUser("alice");
     await kith.start();
   });

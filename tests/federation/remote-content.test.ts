@@ -1,6 +1,6 @@
 import { type RemoteServer, type TestKith, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 
 const PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -14,7 +14,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * background when viewed or when it sends an activity; the replies of a
  * remote post are fetched on the queue when its thread is opened.
  */
-describe("remote content", () => {
+describeOnEngines("remote content", (engine) => {
   let remote: RemoteServer;
   let kith: TestKith;
   let alice: TestUser;
@@ -29,7 +29,7 @@ describe("remote content", () => {
   beforeEach(async () => {
     remote.requireSignedFetch = false;
     remote.fetched.length = 0;
-    kith = await sqliteTestKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
+    kith = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: true } });
     alice = await kith.createUser("alice");
     await kith.start();
   });

@@ -6,8 +6,9 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { type TestUser, vocab } from "@kith/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort } from "../support/federation-harness.js";
+import { describeOnEngines } from "../support/engines.js";
 import { type KithPair, type PairedKith, eventually, startKithPair } from "../support/federation-pair.js";
 
 type Json = Record<string, unknown>;
@@ -38,7 +39,7 @@ async function resolveOn(side: PairedKith, token: string, handle: string): Promi
   return (accounts[0] as Json).id as string;
 }
 
-describe("the social graph between two instances", () => {
+describeOnEngines("the social graph between two instances", (engine) => {
   let pair: KithPair;
   let a: PairedKith;
   let b: PairedKith;
@@ -46,7 +47,7 @@ describe("the social graph between two instances", () => {
   let bob: TestUser;
   let carol: TestUser;
   beforeAll(async () => {
-    pair = await startKithPair();
+    pair = await startKithPair(engine);
     ({ a, b } = pair);
     [alice, bob, carol] = await Promise.all([a.kith.createUser("alice"), b.kith.createUser("bob"), b.kith.createUser("carol")]);
   }, 60_000);
@@ -291,13 +292,13 @@ function remoteAccountColumns(username: string, port: number, now: string) {
   };
 }
 
-describe("deliveries to a plain HTTP server standing for another server", () => {
+describeOnEngines("deliveries to a plain HTTP server standing for another server", (engine) => {
   let pair: KithPair;
   let server: Server;
   let port: number;
   const received: { path: string; headers: IncomingHttpHeaders; body: Json }[] = [];
   beforeAll(async () => {
-    pair = await startKithPair();
+    pair = await startKithPair(engine);
     port = await freePort();
     server = createServer((request, response) => {
       let text = "";

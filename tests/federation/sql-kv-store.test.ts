@@ -1,28 +1,26 @@
-import { type Storage, coreMigrations } from "@kith/core";
-import { createPostgresStorage } from "@kith/storage-postgres";
-import { createSqliteStorage } from "@kith/storage-sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
+import type { Storage } from "@kith/core";
 import { FakeClock } from "@kith/core/testing";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { SqlKvStore } from "../../packages/core/src/platform/federation/sql-kv-store.js";
+import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
 
 /** What Fedify passes as a TTL: a duration that can tell its length. */
 const seconds = (n: number) => ({ total: () => n * 1000 }) as never;
 
-function kvSuite(open: () => Promise<{ storage: Storage; dispose: () => Promise<void> }>): void {
+describeOnEngines("SqlKvStore", (engine) => {
+  let database: EngineDatabase;
   let storage: Storage;
-  let dispose: () => Promise<void>;
   let clock: FakeClock;
   let kv: SqlKvStore;
   beforeEach(async () => {
-    ({ storage, dispose } = await open());
-    await storage.migrate(coreMigrations);
+    database = await engine.database();
+    storage = database.open();
     clock = new FakeClock();
     kv = new SqlKvStore(storage, clock);
   });
   afterEach(async () => {
     await storage.close();
-    await dispose();
+    await database.drop();
   });
 
   it("sets, gets, overwrites and deletes JSON values", async () => {
@@ -109,16 +107,5 @@ function kvSuite(open: () => Promise<{ storage: Storage; dispose: () => Promise<
     const first = await kv.get<{ list: number[] }>(key);
     first?.list.push(2);
     expect(await kv.get(key)).toEqual({ id: "k", list: [1] });
-  });
-}
-
-describe("SqlKvStore on SQLite", () => {
-  kvSuite(async () => ({ storage: createSqliteStorage({ filename: ":memory:" }), dispose: async () => {} }));
-});
-
-describeIfPostgres("SqlKvStore on PostgreSQL", () => {
-  kvSuite(async () => {
-    const database: FreshPostgresDatabase = await freshPostgresDatabase();
-    return { storage: createPostgresStorage({ connectionString: database.url }), dispose: () => database.drop() };
   });
 });

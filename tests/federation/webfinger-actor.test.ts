@@ -4,14 +4,15 @@
  * fetch signed by its instance actor (which the other verifies by fetching
  * the signer's key back over HTTPS), and reads its NodeInfo.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeOnEngines } from "../support/engines.js";
 import { type Federation, startFederation } from "../support/federation-harness.js";
 
 // Each case may start a script process from the sources; on a busy machine that alone takes seconds.
-describe("federation between two server processes", { timeout: 90_000 }, () => {
+describeOnEngines("federation between two server processes", { timeout: 90_000 }, (engine) => {
   let net: Federation;
   beforeAll(async () => {
-    net = await startFederation(2, { KITH_LOG_LEVEL: "debug" });
+    net = await startFederation(2, { KITH_LOG_LEVEL: "debug" }, engine.name);
   }, 120_000);
   afterAll(async () => {
     await net?.stop();

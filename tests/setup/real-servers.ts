@@ -15,15 +15,21 @@
  * A missing binary skips the suites that need it, with a notice on stderr;
  * when CI=true it fails the run instead, so CI cannot pass without them. A
  * server that is installed but fails to start always fails the run.
+ * The projects that need the servers each name this setup, and vitest runs it
+ * once per project: the first call starts the servers, the others share them,
+ * and the last teardown stops them.
+ *
  * KITH_TEST_POSTGRES_URL / KITH_TEST_REDIS_URL point the tests at servers
  * already running (a CI service, say) instead; the tests then create and drop
  * databases on it, so it should be one for tests.
  */
+import { randomBytes } from "node:crypto";
 import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { accessSync, chownSync, closeSync, constants, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statfsSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import type {} from "../support/provided-context.js";
 
@@ -326,6 +332,17 @@ async function startRedis(binary: string): Promise<RunningServer> {
   }
 }
 
+/** DROP DATABASE IF EXISTS, ending any session still on it. */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 interface Backend {
   readonly label: string;
   readonly envUrl: string | undefined;
@@ -349,7 +366,18 @@ async function bringUp(backend: Backend): Promise<{ url: string | null; server: 
   return { url: server.url, server };
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** What the projects of a run are given, and how to stop it all. */
+interface TestServers {
+  readonly provided: {
+    readonly postgresUrl: string | null;
+    readonly postgresSocketUrl: string | null;
+    readonly postgresTemplate: string;
+    readonly redisUrl: string | null;
+  };
+  stop(): Promise<void>;
+}
+
+async function startTestServers(): Promise<TestServers> {
   const backends: [Backend, Backend] = [
     {
       label: "PostgreSQL",
@@ -382,13 +410,50 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const errors = [postgres, redis].flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
     throw errors.length === 1 ? errors[0] : new AggregateError(errors, "Could not start the test servers");
   }
-  project.provide("postgresUrl", postgres.value.url);
-  project.provide("postgresSocketUrl", postgres.value.server?.socketUrl ?? null);
-  project.provide("redisUrl", redis.value.url);
+  // New each run, so no run copies a template migrated by older code (see tests/support/migrated-postgres.ts).
+  const template = `kith_template_${process.pid}_${randomBytes(4).toString("hex")}`;
   // Should vitest exit without running teardown (a crash, process.exit), the servers still stop.
   process.once("exit", stopNow);
+  return {
+    provided: {
+      postgresUrl: postgres.value.url,
+      postgresSocketUrl: postgres.value.server?.socketUrl ?? null,
+      postgresTemplate: template,
+      redisUrl: redis.value.url,
+    },
+    async stop() {
+      process.off("exit", stopNow);
+      // A server of our own goes with its template; on one that outlives the run, the template is dropped.
+      if (postgres.value.url && !postgres.value.server) await dropDatabase(postgres.value.url, template);
+      await Promise.all(servers.map((server) => server.stop()));
+    },
+  };
+}
+
+/** The run's servers, shared by the projects that name this setup (each runs it): started by the first, stopped after the last. */
+interface SharedServers {
+  readonly started: Promise<TestServers>;
+  users: number;
+}
+
+const SHARED = Symbol.for("kith.tests.realServers");
+
+export default async function setup(project: Pick<TestProject, "provide">): Promise<() => Promise<void>> {
+  const holder = globalThis as { [SHARED]?: SharedServers };
+  holder[SHARED] ??= { started: startTestServers(), users: 0 };
+  const shared = holder[SHARED];
+  shared.users++;
+  let servers: TestServers;
+  try {
+    servers = await shared.started;
+  } catch (error) {
+    if (--shared.users === 0) delete holder[SHARED];
+    throw error;
+  }
+  for (const [key, value] of Object.entries(servers.provided)) project.provide(key as keyof TestServers["provided"], value);
   return async () => {
-    process.off("exit", stopNow);
-    await Promise.all(servers.map((server) => server.stop()));
+    if (--shared.users > 0) return;
+    delete holder[SHARED];
+    await servers.stop();
   };
 }

@@ -1,7 +1,7 @@
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledOnce } from "../../packages/core/src/platform/storage/compiled-once.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { sqlite } from "../support/engines.js";
 
 /** A statement built once per shape must run with each call's own values, never the first call's. */
 describe("statements compiled once", () => {
@@ -20,7 +20,7 @@ describe("statements compiled once", () => {
   });
 
   beforeAll(async () => {
-    kith = await sqliteTestKith();
+    kith = await sqlite.testKith();
     for (const name of ["co_a", "co_b", "co_c"]) names.set(name, (await kith.createUser(name)).account.id);
   });
   afterAll(() => kith.close());

@@ -12,10 +12,10 @@ import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadHomeFeedPage } from "../../packages/core/src/storage/repositories/home-feed.js";
 import { type VisiblePage, type VisiblePost, loadVisiblePosts } from "../../packages/core/src/storage/repositories/visible-posts.js";
-import { describeFeedsOnEngines } from "../api/timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { StatementCounter } from "../support/statement-counter.js";
 
-describeFeedsOnEngines("home pages and posts read together", (makeKith) => {
+describeOnEngines("home pages and posts read together", (engine) => {
   let kith: TestKith;
   /** Readers by name: their account ids. */
   const readers: Record<string, string> = {};
@@ -29,7 +29,7 @@ describeFeedsOnEngines("home pages and posts read together", (makeKith) => {
   }
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     const users = Object.fromEntries(
       await Promise.all(
         ["alice", "erin", "nobody", "bob", "carol", "dave"].map(async (name) => [name, await kith.createUser(name)] as const),

@@ -12,7 +12,7 @@ import { localFollowerIds } from "../../packages/core/src/storage/repositories/r
 import { remoteAccount, remoteFollows } from "../api/relationships-support.js";
 import { type RecordingStorage, planChoices, recordingStorage } from "../support/postgres-plans.js";
 import { describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
-import { sqliteTestKith } from "../support/test-kith.js";
+import { sqlite } from "../support/engines.js";
 
 /**
  * Migration 0022: each follow says whether its follower is a local account,
@@ -155,7 +155,7 @@ describeIfPostgres("local followers on PostgreSQL (migration 0022)", () => {
 
 describe("follows made by the services", () => {
   it("say whether the follower is local: a local follow, a remote one, and an authorised request", async () => {
-    const kith = await sqliteTestKith();
+    const kith = await sqlite.testKith();
     try {
       const alice = await kith.createUser("alice");
       const bob = await kith.createUser("bob");

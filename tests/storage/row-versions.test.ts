@@ -8,7 +8,7 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeFeedsOnEngines } from "../api/timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 
 const COUNTERS = {
   statuses: ["replies_count", "reblogs_count", "favourites_count"],
@@ -16,14 +16,14 @@ const COUNTERS = {
 } as const;
 type Table = keyof typeof COUNTERS;
 
-describeFeedsOnEngines("the version of a post or an account", (makeKith) => {
+describeOnEngines("the version of a post or an account", (engine) => {
   let kith: TestKith;
   let alice: TestUser;
   let bob: TestUser;
   let ids: Record<Table, string>;
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     alice = await kith.createUser("ver_alice");
     bob = await kith.createUser("ver_bob");
     const response = await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "Versioned" } });

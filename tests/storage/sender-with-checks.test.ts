@@ -15,16 +15,16 @@ import {
   findSenderWithChecks,
   upsertRemoteAccount,
 } from "../../packages/core/src/storage/repositories/federation-writes.js";
-import { describeFeedsOnEngines } from "../api/timelines-engines.js";
+import { describeOnEngines } from "../support/engines.js";
 import { StatementCounter } from "../support/statement-counter.js";
 
-describeFeedsOnEngines("an account read with the checks of an incoming activity", (makeKith) => {
+describeOnEngines("an account read with the checks of an incoming activity", (engine) => {
   let kith: TestKith;
   const uri = "https://remote.example/users/sender";
   const now = "2026-06-01T00:00:00.000Z";
 
   beforeAll(async () => {
-    kith = await makeKith();
+    kith = await engine.testKith();
     await upsertRemoteAccount(
       kith.storage.db,
       "ac_sender",

@@ -1,13 +1,7 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { createTestKith } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
-import { createPostgresStorage } from "@kith/storage-postgres";
-import { createSqliteStorage } from "@kith/storage-sqlite";
 import { type mastodon, createRestAPIClient } from "masto";
-import { describe } from "vitest";
-import { type FreshPostgresDatabase, freshPostgresDatabase, postgresUrl } from "./real-servers.js";
-
-export type CompatEngine = "sqlite" | "postgres";
+import type { Engine } from "./engines.js";
 
 /** A Kith served over real HTTP, for real clients (masto.js) to drive. */
 export interface CompatServer {
@@ -19,13 +13,8 @@ export interface CompatServer {
   close(): Promise<void>;
 }
 
-export async function startCompatServer(engine: CompatEngine): Promise<CompatServer> {
-  let database: FreshPostgresDatabase | null = null;
-  if (engine === "postgres") database = await freshPostgresDatabase();
-  const url = database?.url;
-  const kith = await createTestKith({
-    storage: () => (url ? createPostgresStorage({ connectionString: url }) : createSqliteStorage({ filename: ":memory:" })),
-  });
+export async function startCompatServer(engine: Engine): Promise<CompatServer> {
+  const kith = await engine.testKith();
   // Clients here read the effects of a request right after it: the reactions that follow an answer (a post's fan-out) are waited for.
   const server = await startNodeServer({
     handler: async (request, info) => {
@@ -42,17 +31,6 @@ export async function startCompatServer(engine: CompatEngine): Promise<CompatSer
     close: async () => {
       await server.close();
       await kith.close();
-      await database?.drop();
     },
   };
-}
-
-/**
- * Declares a suite once per engine: on SQLite always, on PostgreSQL when the
- * test server is there (skipped visibly otherwise).
- */
-export function describeOnEngines(name: string, body: (engine: CompatEngine) => void): void {
-  describe(`${name} (SQLite)`, () => body("sqlite"));
-  if (postgresUrl() !== null) describe(`${name} (PostgreSQL)`, () => body("postgres"));
-  else describe.skip(`${name} (PostgreSQL) [skipped: PostgreSQL not installed]`, () => body("postgres"));
 }

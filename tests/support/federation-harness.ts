@@ -13,6 +13,11 @@ import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Storage } from "@kith/core";
+import { createPostgresStorage } from "@kith/storage-postgres";
+import { createSqliteStorage } from "@kith/storage-sqlite";
+import type { EngineName } from "./engines.js";
+import { freshMigratedPostgresDatabase } from "./migrated-postgres.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const LOADER = join(ROOT, "tests/support/source-loader.mjs");
@@ -104,6 +109,8 @@ export interface JsonResponse {
 
 export interface TestInstance {
   readonly name: string;
+  /** The storage engine the instance runs on. */
+  readonly engine: EngineName;
   /** e.g. https://localhost:41234 */
   readonly origin: string;
   /** e.g. localhost:41234 */
@@ -114,6 +121,8 @@ export interface TestInstance {
   output(): string;
   /** GET or POST over HTTPS, trusting the test CA; the body parsed as JSON when it is JSON. */
   request(method: string, path: string, options?: { headers?: Record<string, string>; body?: string }): Promise<JsonResponse>;
+  /** A storage on the instance's database, to read or write behind the server's back. Close it after use. */
+  openStorage(): Storage;
   /** Runs a script of tests/support in a separate process on this instance's data and config; resolves with its stdout. */
   runScript(script: string, args: readonly string[]): Promise<string>;
   /** Creates a confirmed local account from the command line; resolves with its password. */
@@ -225,17 +234,49 @@ async function spawnServer(env: Record<string, string>, role: InstanceRoles[numb
   return { child, exit, exited: () => exited };
 }
 
-/** Starts an instance of `roles` processes (one doing all by default) with its own data, port and test CA. */
+/** Where an instance keeps its data: a SQLite file in its data directory, or a PostgreSQL database of its own. */
+interface InstanceDatabase {
+  /** What tells the server where it is. */
+  readonly env: Record<string, string>;
+  open(): Storage;
+  drop(): Promise<void>;
+}
+
+async function instanceDatabase(engine: EngineName, dataDir: string): Promise<InstanceDatabase> {
+  if (engine === "sqlite") {
+    // The server's default: kith.sqlite in its data directory, which goes with the directory.
+    return { env: {}, open: () => createSqliteStorage({ filename: join(dataDir, "kith.sqlite") }), drop: async () => {} };
+  }
+  const database = await freshMigratedPostgresDatabase();
+  return {
+    env: { KITH_DATABASE_URL: database.url },
+    open: () => createPostgresStorage({ connectionString: database.url, max: 2 }),
+    drop: () => database.drop(),
+  };
+}
+
+/**
+ * Starts an instance of `roles` processes (one doing all by default) with its
+ * own data, port and test CA, on a fresh database of `engine`.
+ */
 export async function startInstance(
   name: string,
   ca: TestCa,
   extraEnv: Record<string, string>,
   roles: InstanceRoles = ["all"],
+  engine: EngineName = "sqlite",
 ): Promise<TestInstance> {
   const port = await freePort();
   const host = `localhost:${port}`;
   const origin = `https://${host}`;
   const dataDir = mkdtempSync(join(tmpdir(), `kith-${name}-`));
+  let database: InstanceDatabase;
+  try {
+    database = await instanceDatabase(engine, dataDir);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     NODE_EXTRA_CA_CERTS: ca.caFile,
@@ -247,6 +288,7 @@ export async function startInstance(
     KITH_TLS_KEY: ca.keyFile,
     KITH_ALLOW_PRIVATE_ADDRESS: "true",
     KITH_LOG_LEVEL: "info",
+    ...database.env,
     ...extraEnv,
   };
   let output = "";
@@ -254,7 +296,14 @@ export async function startInstance(
     output += text;
   };
   const startAll = () => Promise.all(roles.map((role) => spawnServer(env, role, log)));
-  let processes = await startAll();
+  let processes: ServerProcess[];
+  try {
+    processes = await startAll();
+  } catch (error) {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const end = async (signal: NodeJS.Signals, graceMs: number) => {
     await Promise.all(
       processes.map(async (server) => {
@@ -268,11 +317,13 @@ export async function startInstance(
   };
   return {
     name,
+    engine,
     origin,
     host,
     dataDir,
     env,
     output: () => output,
+    openStorage: () => database.open(),
     request: (method, path, options = {}) => httpsJson(origin, ca.ca, method, path, options),
     async runScript(script, args) {
       const result = await runNode([...NODE_FLAGS, join(ROOT, "tests/support", script), ...args], env);
@@ -293,17 +344,23 @@ export async function startInstance(
     },
     async stop() {
       await end("SIGTERM", 10_000);
+      // Dropped once the processes that hold connections to it have ended.
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** Starts `count` servers (named a, b, c...) sharing one test CA. Stop them with `stop()` in afterAll. */
-export async function startFederation(count = 2, extraEnv: Record<string, string> = {}): Promise<Federation> {
+/** Starts `count` servers (named a, b, c...) sharing one test CA, each on a database of `engine`. Stop them with `stop()` in afterAll. */
+export async function startFederation(
+  count = 2,
+  extraEnv: Record<string, string> = {},
+  engine: EngineName = "sqlite",
+): Promise<Federation> {
   const ca = makeTestCa();
   // Started side by side; if one fails, the others are stopped before the error is passed on.
   const started = await Promise.allSettled(
-    Array.from({ length: count }, (_, index) => startInstance(String.fromCharCode(97 + index), ca, extraEnv)),
+    Array.from({ length: count }, (_, index) => startInstance(String.fromCharCode(97 + index), ca, extraEnv, ["all"], engine)),
   );
   const instances = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failure = started.find((result) => result.status === "rejected");

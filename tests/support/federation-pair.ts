@@ -13,7 +13,7 @@ import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { freePort } from "./federation-harness.js";
 
 export { eventually } from "./federation-api.js";
-import { sqliteTestKith } from "./test-kith.js";
+import type { Engine } from "./engines.js";
 
 export interface PairedKith {
   readonly kith: TestKith;
@@ -39,22 +39,22 @@ function loopbackFetch(hosts: ReadonlySet<string>): SafeFetch {
   };
 }
 
-async function startOne(hosts: Set<string>): Promise<{ paired: PairedKith; server: NodeServer }> {
+async function startOne(engine: Engine, hosts: Set<string>): Promise<{ paired: PairedKith; server: NodeServer }> {
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
   hosts.add(host);
   const origin = `http://${host}`;
-  const kith = await sqliteTestKith({ config: { origin, allowPrivateAddress: true }, federationFetch: loopbackFetch(hosts) });
+  const kith = await engine.testKith({ config: { origin, allowPrivateAddress: true }, federationFetch: loopbackFetch(hosts) });
   const server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info), host: "127.0.0.1", port });
   await kith.start();
   return { paired: { kith, origin, host }, server };
 }
 
-/** Two federating instances, a and b. Close them in afterAll/afterEach. */
-export async function startKithPair(): Promise<KithPair> {
+/** Two federating instances, a and b, each on a database of its own of `engine`. Close them in afterAll/afterEach. */
+export async function startKithPair(engine: Engine): Promise<KithPair> {
   const hosts = new Set<string>();
-  const first = await startOne(hosts);
-  const second = await startOne(hosts);
+  const first = await startOne(engine, hosts);
+  const second = await startOne(engine, hosts);
   return {
     a: first.paired,
     b: second.paired,

@@ -9,6 +9,11 @@ declare module "vitest" {
     postgresUrl: string | null;
     /** The same server over its Unix socket (the benchmark connects so, as a one-machine install would). */
     postgresSocketUrl: string | null;
+    /**
+     * Name of this run's migrated template database on the test PostgreSQL
+     * server (made by the first test that needs it; see `migrated-postgres.ts`).
+     */
+    postgresTemplate: string;
     /** URL of the test Redis server. */
     redisUrl: string | null;
   }
