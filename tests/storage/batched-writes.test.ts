@@ -163,7 +163,8 @@ describeIfPostgres("batched writes, two batches at once on PostgreSQL", () => {
 
   beforeAll(async () => {
     database = await freshPostgresDatabase();
-    storage = createPostgresStorage({ connectionString: database.url, max: 4 });
+    // Pipelining is what some of these tests are about: on even when a run turns the speed-ups off (KITH_OPTIMISATIONS_OFF).
+    storage = createPostgresStorage({ connectionString: database.url, max: 4, pipelining: true });
     await sql`CREATE TABLE counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL)`.execute(storage.db);
     const { rows } = await sql<{ allowed: boolean }>`SELECT has_parameter_privilege('deadlock_timeout', 'SET') AS allowed`.execute(
       storage.db,
