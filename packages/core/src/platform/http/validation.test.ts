@@ -41,6 +41,16 @@ describe("validating request input", () => {
     expect(error.details?.[0]?.field).toBe("body.age");
   });
 
+  it("refuses a NUL character anywhere in parsed text with request.validation_failed (422), naming the field", () => {
+    const nested = z.object({ filter: z.object({ keywords: z.array(z.string()) }) });
+    const error = errorOf(() => validate(nested, { filter: { keywords: ["fine", "bad\u0000"] } }, "body"));
+    expect(error.code).toBe("request.validation_failed");
+    expect(error.details).toEqual([expect.objectContaining({ field: "body.filter.keywords.1", code: "nul_character" })]);
+    expect(errorOf(() => validate(z.string(), "\u0000", "query")).details?.[0]?.field).toBe("query");
+    expect(errorOf(() => validate(z.object({ id: z.string() }), { id: "st_\u0000" }, "params")).code).toBe("request.not_found");
+    expect(validate(z.object({ text: z.string() }), { text: "tab\tand\u0001" }, "body")).toEqual({ text: "tab\tand\u0001" });
+  });
+
   it("answers a value that is too small with request.validation_failed (422)", () => {
     const error = errorOf(() => validate(body, { username: "", email: "a@kith.test" }, "body"));
     expect(error.code).toBe("request.validation_failed");

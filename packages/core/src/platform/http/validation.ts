@@ -11,10 +11,33 @@ function detailsOf(error: z.ZodError, location: string): ErrorDetail[] {
   });
 }
 
-/** Validates one part of a request; a failure becomes 400 (malformed) or 422 (invalid values) with per-field details. */
+/** Where a NUL character sits in a parsed value (a dot path, "" for the value itself), or null when it has none. */
+function nulPathOf(value: unknown, depth = 0): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? "" : null;
+  // Parsed input is bounded in depth before it gets here; the bound only keeps a cyclic value from looping.
+  if (typeof value !== "object" || value === null || depth > 64) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const inner = nulPathOf(item, depth + 1);
+    if (inner !== null) return inner ? `${key}.${inner}` : key;
+  }
+  return null;
+}
+
+/**
+ * Validates one part of a request; a failure becomes 400 (malformed) or 422
+ * (invalid values) with per-field details. A NUL character in any text is
+ * refused here, once for every route: PostgreSQL cannot store one, and no
+ * field of the API has a use for it.
+ */
 export function validate<T>(schema: z.ZodType<T>, value: unknown, location: "params" | "query" | "body"): T {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) {
+    const nulAt = nulPathOf(result.data);
+    if (nulAt === null) return result.data;
+    if (location === "params") throw new KithError("request.not_found");
+    const field = nulAt ? `${location}.${nulAt}` : location;
+    throw new KithError("request.validation_failed", { details: [{ field, message: "Contains a NUL character", code: "nul_character" }] });
+  }
   // Path parameters that do not parse name nothing that exists, whatever the issue (`us_1` where a report id goes).
   if (location === "params") throw new KithError("request.not_found");
   const details = detailsOf(result.error, location);
