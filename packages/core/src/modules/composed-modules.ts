@@ -28,7 +28,11 @@ export function checkModuleOrder(modules: readonly KithModule<string, unknown>[]
   }
 }
 
-/** The migrations of the modules, in their order, after the ones given (the core's); a name given twice is refused. */
+/**
+ * The migrations of the modules, in their order, after the ones given (the
+ * core's). The migrator refuses the list when a name repeats or does not sort
+ * after the one before it: Kysely applies migrations in their names' order.
+ */
 export function migrationsWithModules(
   base: readonly MigrationSpec[],
   modules: readonly KithModule<string, unknown>[],

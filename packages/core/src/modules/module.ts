@@ -53,7 +53,12 @@ export interface KithModule<Name extends string = string, S = unknown> {
   readonly name: Name;
   /** Modules whose services this one uses (`context.use`); they must be composed before it. */
   readonly requires?: readonly KithModule<string, unknown>[];
-  /** The module's tables, applied after the core's migrations and the modules' before it; names are unique and never change. */
+  /**
+   * The module's tables, listed after the core's migrations and the modules'
+   * before it. They run in their names' order (`<module>_NNNN_<what>`, which
+   * sorts after the core's numbers), so a module whose tables reference
+   * another module's must sort after it. Names never change once released.
+   */
   readonly migrations?: readonly MigrationSpec[];
   /** Builds the module's services once per instance. */
   services(context: ModuleContext): S;
