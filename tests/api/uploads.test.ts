@@ -160,7 +160,8 @@ describeOnEngines("two-step uploads", (engine) => {
     expect(doneVideo.previewUrl).toMatch(/\.webp$/);
     const doneAudio = await completed(audio.upload.id, 30_000);
     expect(doneAudio).toMatchObject({ mediaType: "audio", contentType: "audio/mpeg" });
-  });
+    // The test's own budget: up to 30 s for each file's transcoding, which the default 20 s test timeout cut short.
+  }, 70_000);
 
   it("keeps a document as it came and serves it as a download", async () => {
     const { upload, uploadUrl } = await created({ type: "DOCUMENT", tags: ["Post"] });
