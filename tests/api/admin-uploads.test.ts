@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { MediaService } from "../../packages/core/src/services/media/media-service.js";
+import { MediaService } from "../../packages/core/src/modules/media/media-service.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
 import { describeOnEngines } from "../support/engines.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { APP_REGISTRATIONS_PER_IP, APP_REGISTRATION_WINDOW_SECONDS } from "../../packages/core/src/services/oauth/rate-limits.js";
+import { APP_REGISTRATIONS_PER_IP, APP_REGISTRATION_WINDOW_SECONDS } from "../../packages/core/src/modules/auth/oauth-rate-limits.js";
 import type { TestKith } from "@kith/core/testing";
 import { describeOnEngines } from "../support/engines.js";
 

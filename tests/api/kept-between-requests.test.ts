@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MemoryPubSub } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { SESSION_CACHE_TTL_MS } from "../../packages/core/src/services/auth/session-service.js";
+import { SESSION_CACHE_TTL_MS } from "../../packages/core/src/modules/auth/session-service.js";
 import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
 
 const ME = "/api/v1/accounts/verify_credentials";

@@ -10,8 +10,8 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { insertCompletedMedia } from "../support/completed-media.js";
 import { describeOnEngines } from "../support/engines.js";
-import { AccountViews } from "../../packages/core/src/services/profiles/account-views.js";
-import { StatusViews } from "../../packages/core/src/services/statuses/status-views.js";
+import { AccountViews } from "../../packages/core/src/modules/accounts/account-views.js";
+import { StatusViews } from "../../packages/core/src/modules/statuses/status-views.js";
 
 describeOnEngines("timeline and notification answers from kept texts", (engine) => {
   let kith: TestKith;

@@ -10,13 +10,13 @@
  */
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addFavourite } from "../../packages/core/src/storage/repositories/favourites.js";
-import { upsertRemoteAccount } from "../../packages/core/src/storage/repositories/federation-writes.js";
+import { addFavourite } from "../../packages/core/src/modules/statuses/favourites-store.js";
+import { upsertRemoteAccount } from "../../packages/core/src/modules/federation/federation-writes-store.js";
 import {
   type NotificationAudience,
   recipientsNotifiedAbout,
   recipientsReached,
-} from "../../packages/core/src/storage/repositories/notifications.js";
+} from "../../packages/core/src/modules/notifications/notifications-store.js";
 import { describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("recipients a notification reaches", (engine) => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith } from "@kith/core/testing";
-import { AUTHORIZATION_CODE_TTL_SECONDS } from "../../packages/core/src/services/oauth/oauth-service.js";
+import { AUTHORIZATION_CODE_TTL_SECONDS } from "../../packages/core/src/modules/auth/oauth-service.js";
 import {
   LOGIN_ACCOUNT_WINDOW_SECONDS,
   LOGIN_FAILURES_PER_ACCOUNT,
   LOGIN_FAILURES_PER_IP,
   LOGIN_FAILURES_PER_SOURCE_AND_ACCOUNT,
   LOGIN_WINDOW_SECONDS,
-} from "../../packages/core/src/services/oauth/rate-limits.js";
+} from "../../packages/core/src/modules/auth/oauth-rate-limits.js";
 import {
   OOB,
   type RegisteredApp,

@@ -6,7 +6,7 @@
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { UNFINISHED_AFTER_MS } from "../../packages/core/src/services/statuses/pending-post-reactions.js";
+import { UNFINISHED_AFTER_MS } from "../../packages/core/src/modules/statuses/pending-post-reactions.js";
 import { describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("pending reactions of new posts", (engine) => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { describeOnEngines } from "../support/engines.js";
-import { searchStatusIds, searchTerms, termsAreCommon } from "../../packages/core/src/storage/repositories/search.js";
+import { searchStatusIds, searchTerms, termsAreCommon } from "../../packages/core/src/modules/search/search-store.js";
 import { follow, remoteAccount } from "./timelines-fixtures.js";
 
 type Visibility = "public" | "unlisted" | "private" | "direct";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { insertCompletedMedia } from "../support/completed-media.js";
 import { describeOnEngines } from "../support/engines.js";
 import { type StatusBody, follow, post } from "./statuses-support.js";
-import { StatusViews } from "../../packages/core/src/services/statuses/status-views.js";
+import { StatusViews } from "../../packages/core/src/modules/statuses/status-views.js";
 
 /** Counts the statements a Kysely instance runs. */
 class QueryCounter implements KyselyPlugin {

@@ -6,7 +6,7 @@
  */
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { viewersWithMarks } from "../../packages/core/src/storage/repositories/stream-audience.js";
+import { viewersWithMarks } from "../../packages/core/src/modules/streaming/stream-audience-store.js";
 import { describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("viewers who marked a streamed post", (engine) => {

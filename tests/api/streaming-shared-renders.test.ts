@@ -8,10 +8,10 @@
 import { MemoryPubSub } from "@kith/core";
 import { describe, expect, it } from "vitest";
 import type { StatusEntity } from "../../packages/core/src/mastodon/entities/status.js";
-import { createFilterMatcher } from "../../packages/core/src/services/filters/filter-matcher.js";
-import type { StreamEvent, StreamRenderers } from "../../packages/core/src/services/streaming/stream-connection.js";
-import { StreamingService } from "../../packages/core/src/services/streaming/streaming-service.js";
-import { streamChannels } from "../../packages/core/src/services/streaming/channels.js";
+import { createFilterMatcher } from "../../packages/core/src/modules/filters/filter-matcher.js";
+import type { StreamEvent, StreamRenderers } from "../../packages/core/src/modules/streaming/stream-connection.js";
+import { StreamingService } from "../../packages/core/src/modules/streaming/streaming-service.js";
+import { streamChannels } from "../../packages/core/src/modules/streaming/channels.js";
 
 /** Renderers that count their calls; a post renders as its id and the viewer it was rendered for. */
 function countingRenderers(): { renderers: StreamRenderers; calls: Record<string, number> } {

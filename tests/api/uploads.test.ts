@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { SqlQueue } from "@kith/core";
-import { MediaService } from "../../packages/core/src/services/media/media-service.js";
+import { MediaService } from "../../packages/core/src/modules/media/media-service.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { describeOnEngines } from "../support/engines.js";
 import { ffmpegInstalled, makePng, mediaFileDir, type MediaFileDir } from "../support/media-files.js";

@@ -1,7 +1,7 @@
 /**
  * On SQLite the full-text entries of posts from other servers are written a
  * moment after their posts, many in one statement (migration 0023,
- * services/search/deferred-search-entries.ts). What must hold: a search
+ * modules/search/deferred-search-entries.ts). What must hold: a search
  * finds such a post as soon as its activity is answered, the entries are
  * written without a search within the delay, entries left by a process that
  * stopped are written when Kith starts, a failed write is tried again, and
@@ -16,7 +16,7 @@ import { type RemoteServer, type TestKith, type TestUser, createTestKith, eventu
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeferredSearchEntries } from "../../packages/core/src/services/search/deferred-search-entries.js";
+import { DeferredSearchEntries } from "../../packages/core/src/modules/search/deferred-search-entries.js";
 import { writeFlag } from "../../packages/core/src/platform/storage/boolean-columns.js";
 import { federationSettled, publicNoteCreate } from "../support/remote-activities.js";
 

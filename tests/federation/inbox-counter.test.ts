@@ -1,6 +1,6 @@
 import { type TestKith, eventually, withStorageFaults } from "@kith/core/testing";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { FederationMonitor } from "../../packages/core/src/services/federation-monitoring/federation-monitor.js";
+import { FederationMonitor } from "../../packages/core/src/modules/domain-policy/federation-monitor.js";
 import { StatementCounter, countedStorage } from "../support/statement-counter.js";
 import { describeOnEngines } from "../support/engines.js";
 

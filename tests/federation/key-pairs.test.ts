@@ -1,6 +1,6 @@
 import { type Storage, systemClock } from "@kith/core";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { KeyPairStore } from "../../packages/core/src/federation/key-pairs.js";
+import { KeyPairStore } from "../../packages/core/src/modules/federation/key-pairs.js";
 import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("the key pairs of local actors", (engine) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type LocalNoteValues, localNoteAt } from "../../packages/core/src/federation/local-note-uris.js";
+import { type LocalNoteValues, localNoteAt } from "../../packages/core/src/modules/statuses/local-note-uris.js";
 import type { TestKith } from "@kith/core/testing";
 import { describeOnEngines } from "../support/engines.js";
 

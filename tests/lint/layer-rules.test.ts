@@ -74,11 +74,12 @@ const lawful: Record<string, string> = {
   "ports/clock.ts": 'import type { Id } from "../domain/ids.js";\nexport interface Clock { now(id: Id): Date }\n',
   "platform/http/route.ts": 'import type { Clock } from "../../ports/clock.js";\nexport type Route = { clock: Clock };\n',
   "mastodon/entities/status.ts": 'import type { Route } from "../../platform/http/route.js";\nexport type StatusJson = { route: Route };\n',
-  "services/timeline.ts":
-    'import type { StatusJson } from "../mastodon/entities/status.js";\nexport class Timeline { last?: StatusJson }\n',
-  "storage/repositories/posts.ts": 'import type { Clock } from "../../ports/clock.js";\nexport type PostRow = { clock: Clock };\n',
+  "modules/timelines/timeline-service.ts":
+    'import type { StatusJson } from "../../mastodon/entities/status.js";\nexport class Timeline { last?: StatusJson }\n',
+  "modules/statuses/statuses-store.ts": 'import type { Clock } from "../../ports/clock.js";\nexport type StatusRow = { clock: Clock };\n',
   "modules/polls/internal.ts": "export const pollLimit = 4;\n",
   "modules/polls/index.ts": 'export { pollLimit } from "./internal.js";\n',
+  "modules/timelines/routes.ts": "export const routes = [];\n",
   "modules/votes/routes.ts": 'import { pollLimit } from "../polls/index.js";\nexport const limit = pollLimit;\n',
 };
 
@@ -90,13 +91,15 @@ describe("the layer rules run by pnpm lint", () => {
   });
 
   it.each([
-    ["a port importing storage", "ports/storage.ts", 'import type { PostRow } from "../storage/repositories/posts.js";\nexport type S = PostRow;\n', "ports-import-only-ports-and-domain", "storage/repositories/posts.ts"],
+    ["a port importing a store", "ports/storage.ts", 'import type { StatusRow } from "../modules/statuses/statuses-store.js";\nexport type S = StatusRow;\n', "ports-import-only-ports-and-domain", "modules/statuses/statuses-store.ts"],
     ["a port importing the platform", "ports/queue.ts", 'import type { Route } from "../platform/http/route.js";\nexport type Q = Route;\n', "ports-import-only-ports-and-domain", "platform/http/route.ts"],
-    ["the platform importing a service", "platform/http/fetch-handler.ts", 'import type { Timeline } from "../../services/timeline.js";\nexport type H = Timeline;\n', "platform-imports-no-feature", "services/timeline.ts"],
+    ["the platform importing a service", "platform/http/fetch-handler.ts", 'import type { Timeline } from "../../modules/timelines/timeline-service.js";\nexport type H = Timeline;\n', "platform-imports-no-feature", "modules/timelines/timeline-service.ts"],
     ["the platform importing a Mastodon entity", "platform/http/reply.ts", 'import type { StatusJson } from "../../mastodon/entities/status.js";\nexport type R = StatusJson;\n', "platform-imports-no-feature", "mastodon/entities/status.ts"],
-    ["a Mastodon serializer importing a store", "mastodon/serializers/poll.ts", 'import type { PostRow } from "../../storage/repositories/posts.js";\nexport type S = PostRow;\n', "mastodon-imports-no-feature", "storage/repositories/posts.ts"],
+    ["a Mastodon serializer importing a store", "mastodon/serializers/poll.ts", 'import type { StatusRow } from "../../modules/statuses/statuses-store.js";\nexport type S = StatusRow;\n', "mastodon-imports-no-feature", "modules/statuses/statuses-store.ts"],
     ["a module reaching past another's index", "modules/votes/tally.ts", 'import { pollLimit } from "../polls/internal.js";\nexport const t = pollLimit;\n', "modules-through-their-index", "modules/polls/internal.ts"],
-    ["a store importing a service", "storage/repositories/timelines.ts", 'import type { Timeline } from "../../services/timeline.js";\nexport type T = Timeline;\n', "stores-import-no-services", "services/timeline.ts"],
+    ["a store importing a service", "modules/timelines/timelines-store.ts", 'import type { Timeline } from "./timeline-service.js";\nexport type T = Timeline;\n', "stores-import-no-services", "modules/timelines/timeline-service.ts"],
+    ["a service importing a route", "modules/timelines/home-feed.ts", 'import { routes } from "./routes.js";\nexport const r = routes;\n', "services-and-federation-import-no-routes", "modules/timelines/routes.ts"],
+    ["the social core reaching past a module's index", "modules/statuses/status-service.ts", 'import { pollLimit } from "../polls/internal.js";\nexport const p = pollLimit;\n', "modules-used-through-their-index", "modules/polls/internal.ts"],
   ])("refuse %s", (_, file, text, rule, to) => {
     const result = check(tree({ ...lawful, [file]: text }));
     expect(result.violations).toContainEqual({ rule, from: file, to });
@@ -107,8 +110,8 @@ describe("the layer rules run by pnpm lint", () => {
     const result = check(
       tree({
         ...lawful,
-        "platform/federation/inbox.ts": 'import { wiring } from "../../federation/wiring.js";\nexport const inbox = () => wiring;\n',
-        "federation/wiring.ts": 'import { inbox } from "../platform/federation/inbox.js";\nexport const wiring = 1;\nexport const use = inbox;\n',
+        "platform/federation/inbox.ts": 'import { wiring } from "../../modules/federation/wiring.js";\nexport const inbox = () => wiring;\n',
+        "modules/federation/wiring.ts": 'import { inbox } from "../../platform/federation/inbox.js";\nexport const wiring = 1;\nexport const use = inbox;\n',
       }),
     );
     expect(result.violations.map((v) => v.rule)).toContain("no-cycle-across-layers");

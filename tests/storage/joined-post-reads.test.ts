@@ -10,8 +10,8 @@
 import type { PageRequest } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadHomeFeedPage } from "../../packages/core/src/storage/repositories/home-feed.js";
-import { type VisiblePage, type VisiblePost, loadVisiblePosts } from "../../packages/core/src/storage/repositories/visible-posts.js";
+import { loadHomeFeedPage } from "../../packages/core/src/modules/timelines/home-feed-store.js";
+import { type VisiblePage, type VisiblePost, loadVisiblePosts } from "../../packages/core/src/modules/statuses/visible-posts-store.js";
 import { describeOnEngines } from "../support/engines.js";
 import { StatementCounter } from "../support/statement-counter.js";
 

@@ -3,7 +3,7 @@ import type { Storage } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { reachedAccounts } from "../../packages/core/src/storage/repositories/notifications.js";
+import { reachedAccounts } from "../../packages/core/src/modules/notifications/notifications-store.js";
 import { nodesOf, planOf } from "../support/postgres-plans.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 

@@ -24,7 +24,7 @@ const PARTIAL: Readonly<Record<string, readonly [table: string, IndexDescription
 };
 
 /**
- * The lookups that use each index, as the repositories write them: each must
+ * The lookups that use each index, as the stores write them: each must
  * still reach its index, since a partial index serves only a query whose
  * condition implies the predicate (`=`, `IN` and a join on the column do).
  */

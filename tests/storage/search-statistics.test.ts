@@ -7,7 +7,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { searchStatusIds, termsAreCommon } from "../../packages/core/src/storage/repositories/search.js";
+import { searchStatusIds, termsAreCommon } from "../../packages/core/src/modules/search/search-store.js";
 import { type PlanNode, type RecordingStorage, nodesOf, planOf, recordingStorage } from "../support/postgres-plans.js";
 import { describeIfPostgres } from "../support/real-servers.js";
 

@@ -14,7 +14,7 @@ import {
   type SenderWithChecks,
   findSenderWithChecks,
   upsertRemoteAccount,
-} from "../../packages/core/src/storage/repositories/federation-writes.js";
+} from "../../packages/core/src/modules/federation/federation-writes-store.js";
 import { describeOnEngines } from "../support/engines.js";
 import { StatementCounter } from "../support/statement-counter.js";
 

@@ -4,7 +4,7 @@ import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TAG_USE_PRECISION_MS, ensureTags } from "../../packages/core/src/storage/repositories/statuses.js";
+import { TAG_USE_PRECISION_MS, ensureTags } from "../../packages/core/src/modules/statuses/statuses-store.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
 
 /**

@@ -1,12 +1,12 @@
 import type { Storage } from "@kith/core";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadPublicTimelinePage, loadTagTimelinePage } from "../../packages/core/src/storage/repositories/timelines.js";
+import { loadPublicTimelinePage, loadTagTimelinePage } from "../../packages/core/src/modules/timelines/timelines-store.js";
 import { type PlanNode, type RecordingStorage, nodesOf, planOfSent, recordingStorage } from "../support/postgres-plans.js";
 import { describeIfPostgres } from "../support/real-servers.js";
 
 /**
- * How PostgreSQL runs the public and hashtag pages, as the repositories send
+ * How PostgreSQL runs the public and hashtag pages, as the stores send
  * them: each one statement, the page of ids and what rendering its posts
  * needs first (visible-posts.ts). Written as joins, the hashtag page hashed
  * every post of the database to find 40 (the viewer's hidden-account

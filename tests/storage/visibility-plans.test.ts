@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type PlanNode, nodesOf, planOf, seedReaderFollowing, wholeTableWork } from "../support/postgres-plans.js";
 import { type FreshPostgresDatabase, describeIfPostgres, freshPostgresDatabase } from "../support/real-servers.js";
-import { visibleTo } from "../../packages/core/src/storage/repositories/visibility.js";
+import { visibleTo } from "../../packages/core/src/modules/statuses/visibility-store.js";
 
 /**
  * How PostgreSQL runs the visibility check of a page of posts. Left to itself,

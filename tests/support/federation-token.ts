@@ -5,7 +5,7 @@
  */
 import { assembleKith } from "../../apps/server/src/assemble.js";
 import { loadConfig } from "../../apps/server/src/config.js";
-import { findLocalActorAccount } from "../../packages/core/src/storage/repositories/federation-reads.js";
+import { findLocalActorAccount } from "../../packages/core/src/modules/federation/federation-reads-store.js";
 
 const username = process.argv[2];
 if (!username) {

@@ -16,7 +16,7 @@
 import { assembleKith } from "../../apps/server/src/assemble.js";
 import { loadConfig } from "../../apps/server/src/config.js";
 import type { JobRecord, JobStatus } from "../../packages/core/src/index.js";
-import { findLocalActorAccount } from "../../packages/core/src/storage/repositories/federation-reads.js";
+import { findLocalActorAccount } from "../../packages/core/src/modules/federation/federation-reads-store.js";
 
 /** A 1x1 PNG: enough for the image processor to decode, strip and preview. */
 const PNG = Buffer.from(

@@ -8,11 +8,11 @@
 export { createKith, type CreateKithOptions, type Kith, type QueueFactory, type QueueFactoryDeps } from "./kith.js";
 export type { KithConfig, KithConfigInput } from "./config.js";
 export { getLogger, type Logger } from "./logging.js";
-export type { KithServices, ServiceDeps } from "./services/index.js";
+export type { KithServices, ServiceDeps } from "./modules/core-services.js";
 export type { FetchHandler, FallbackHandler, RequestInfo } from "./platform/http/fetch-handler.js";
-export type { KithFederation } from "./federation/kith-federation.js";
+export type { KithFederation } from "./modules/federation/kith-federation.js";
 export type { FederationContextData } from "./platform/federation/federation-context-data.js";
-export type { DeferredFederation } from "./federation/deferred-federation.js";
+export type { DeferredFederation } from "./modules/federation/deferred-federation.js";
 /** Outgoing federation requests refuse private addresses; `federationFetch` takes one made to allow them (a test network). */
 export {
   OutgoingFetchError,
@@ -80,7 +80,7 @@ export { preferencesModule } from "./modules/preferences/index.js";
 export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
-export type { DomainEvents, DomainEvent, DomainEventType, DomainEventOf } from "./services/events/domain-events.js";
+export type { DomainEvents, DomainEvent, DomainEventType, DomainEventOf } from "./platform/events/domain-events.js";
 export type { AccountEntity } from "./mastodon/entities/account.js";
 
 // Embedded defaults and in-core adapters of the ports.

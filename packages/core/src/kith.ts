@@ -1,8 +1,8 @@
 import { type FallbackHandler, type FetchHandler, createFetchHandler } from "./platform/http/fetch-handler.js";
 import type { AnyRoute } from "./platform/http/route.js";
-import { serverRoutes } from "./api/routes/index.js";
+import { serverRoutes } from "./modules/core-routes.js";
 import { type KithConfig, type KithConfigInput, resolveConfig } from "./config.js";
-import { type DeferredFederation, createDeferredFederation } from "./federation/deferred-federation.js";
+import { type DeferredFederation, createDeferredFederation } from "./modules/federation/deferred-federation.js";
 import type { SafeFetch } from "./platform/federation/safe-fetch.js";
 import type { InstanceLimits } from "./domain/limits.js";
 import { checkModuleOrder, composeModules, migrationsWithModules } from "./modules/composed-modules.js";
@@ -27,9 +27,9 @@ import type { Queue } from "./ports/queue.js";
 import type { Random } from "./ports/random.js";
 import type { SmsSender } from "./ports/sms.js";
 import type { Storage } from "./ports/storage.js";
-import { PasswordHasher } from "./services/auth/password-hasher.js";
-import type { ServiceDeps } from "./services/deps.js";
-import { type KithServices, createServices } from "./services/index.js";
+import { PasswordHasher } from "./modules/auth/password-hasher.js";
+import type { ServiceDeps } from "./modules/service-deps.js";
+import { type KithServices, createServices } from "./modules/core-services.js";
 import { coreMigrations } from "./storage/migrations/core-migrations.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { AnyRoute } from "../platform/http/route.js";
-import { serverRoutes } from "../api/routes/index.js";
+import { serverRoutes } from "./core-routes.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { customEmojisModule } from "./custom-emojis/index.js";

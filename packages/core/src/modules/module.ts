@@ -2,9 +2,9 @@ import type { InboxListenerSetters } from "@fedify/fedify";
 import type { HandlerContext, RouteDefinition } from "../platform/http/route.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { HandlerOptions, JobHandler } from "../ports/queue.js";
-import type { ServiceDeps } from "../services/deps.js";
-import type { DomainEvents } from "../services/events/domain-events.js";
-import type { KithServices } from "../services/index.js";
+import type { ServiceDeps } from "./service-deps.js";
+import type { DomainEvents } from "../platform/events/domain-events.js";
+import type { KithServices } from "./core-services.js";
 import type { MigrationSpec } from "../ports/migration-spec.js";
 
 /** What a module's services are built from. */

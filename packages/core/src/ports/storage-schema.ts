@@ -273,7 +273,7 @@ export interface FollowsTable extends FollowRequestsTable {
    * Whether the follower is a local account (migration 0022), the second
    * column of the followers' index, which holds local and remote followers
    * apart. Required on insert: write it with `followerIsLocal`
-   * (storage/repositories/relationships.ts).
+   * (modules/relationships/relationships-store.ts).
    */
   follower_local: DbBool;
 }

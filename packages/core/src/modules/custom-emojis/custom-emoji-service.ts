@@ -1,4 +1,4 @@
-import type { ServiceDeps } from "../../services/deps.js";
+import type { ServiceDeps } from "../service-deps.js";
 import { listLocalCustomEmojis } from "./custom-emojis-store.js";
 
 /** Mastodon's CustomEmoji entity. */

@@ -1,7 +1,7 @@
 import type { AccountEntity } from "../../mastodon/entities/account.js";
-import { hiddenAuthorIds } from "../../storage/repositories/stream-audience.js";
-import type { ServiceDeps } from "../../services/deps.js";
-import type { AccountRenderer } from "../../services/statuses/status-views.js";
+import { hiddenAuthorIds } from "../streaming/index.js";
+import type { ServiceDeps } from "../service-deps.js";
+import type { AccountRenderer } from "../statuses/index.js";
 import { friendsOfFriends, recentlyActiveLocalAccounts } from "./suggestions-store.js";
 
 export type SuggestionSource = "friends_of_friends" | "global";

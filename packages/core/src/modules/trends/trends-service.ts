@@ -1,14 +1,11 @@
 import type { StatusEntity } from "../../mastodon/entities/status.js";
 import type { FullTagEntity } from "../../mastodon/entities/tag.js";
 import { lowestIdAt } from "../../domain/ids.js";
-import { hiddenAuthorIds } from "../../storage/repositories/stream-audience.js";
-import { findTagsByIds } from "../../storage/repositories/tags.js";
-import type { ServiceDeps } from "../../services/deps.js";
-import type { FilterableStatus } from "../../services/filters/filter-matcher.js";
-import type { FilterService } from "../../services/filters/filter-service.js";
-import type { StatusViews } from "../../services/statuses/status-views.js";
-import { dayStart } from "../../services/tags/tag-history.js";
-import type { TagService } from "../../services/tags/tag-service.js";
+import { hiddenAuthorIds } from "../streaming/index.js";
+import { type TagService, dayStart, findTagsByIds } from "../tags/index.js";
+import type { ServiceDeps } from "../service-deps.js";
+import type { FilterService, FilterableStatus } from "../filters/index.js";
+import type { StatusViews } from "../statuses/index.js";
 import { recentEngagement, trendableTagUses } from "./trends-store.js";
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
 import type { Database } from "../../ports/storage-schema.js";
-import { notFromLimitedDomain } from "../../storage/repositories/limited-domains.js";
+import { notFromLimitedDomain } from "../domain-policy/index.js";
 
 export interface TagUseRow {
   readonly tagId: string;

@@ -4,8 +4,8 @@ import { MemoryKvStore, createFederation, generateCryptoKeyPair } from "@fedify/
 import { Follow, Person } from "@fedify/fedify/vocab";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../../memory/system-clock.js";
-import type { DomainPolicyService } from "../../services/domain-policy/domain-policy-service.js";
-import type { FederationMonitor } from "../../services/federation-monitoring/federation-monitor.js";
+import type { DomainPolicyService } from "../../modules/domain-policy/domain-policy-service.js";
+import type { FederationMonitor } from "../../modules/domain-policy/federation-monitor.js";
 import { DeliveryGate } from "./delivery-gate.js";
 import { withDeliveryFetch } from "./delivery-fetch.js";
 import { InboxAddresses } from "./inbox-addresses.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../memory/system-clock.js";
-import type { DomainPolicyService } from "../../services/domain-policy/domain-policy-service.js";
-import type { FederationMonitor } from "../../services/federation-monitoring/federation-monitor.js";
+import type { DomainPolicyService } from "../../modules/domain-policy/domain-policy-service.js";
+import type { FederationMonitor } from "../../modules/domain-policy/federation-monitor.js";
 import { DeliveryGate } from "./delivery-gate.js";
 import { InboxAddresses } from "./inbox-addresses.js";
 

@@ -1,7 +1,7 @@
 import type { KithConfig } from "../../config.js";
 import { KithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
-import type { KithServices } from "../../services/index.js";
+import type { KithServices } from "../../modules/core-services.js";
 import { requiresCredentials } from "./access.js";
 import { authorize } from "./authorize.js";
 import { parseBody, parseQuery } from "./body-parser.js";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { KithConfig } from "../../config.js";
 import type { Caller } from "../../domain/caller.js";
-import type { KithServices } from "../../services/index.js";
+import type { KithServices } from "../../modules/core-services.js";
 import type { Access } from "./access.js";
 import type { HandlerResult } from "./reply.js";
 

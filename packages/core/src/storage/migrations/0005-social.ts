@@ -10,7 +10,7 @@ import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
  *
  * The home timeline is written on fan-out (`home_feed`): reading it is one
  * index range scan per page whatever the size of the database, which is what
- * keeps it flat from 10k to 1M posts; see services/timelines for the choice.
+ * keeps it flat from 10k to 1M posts; see modules/timelines for the choice.
  */
 const text: ColumnSpec = { type: "text" };
 const optionalText: ColumnSpec = { type: "text", nullable: true };

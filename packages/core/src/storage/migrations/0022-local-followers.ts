@@ -26,7 +26,7 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
  * column, the reads name it as an equality and every one is covered.
  *
  * An account is local or remote for its whole life, so the flag is written
- * once, with the follow (`followerIsLocal` in storage/repositories/relationships.ts);
+ * once, with the follow (`followerIsLocal` in modules/relationships/relationships-store.ts);
  * follows made before this migration get it here.
  */
 export const localFollowersMigration: MigrationSpec = {

@@ -3,7 +3,7 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
 /**
  * Migration 0023 (SQLite): the full-text entries of posts from other servers
  * are written a moment after their posts, many in one statement
- * (services/search/deferred-search-entries.ts). The insert trigger no longer
+ * (modules/search/deferred-search-entries.ts). The insert trigger no longer
  * indexes such a post: another one lists it in `statuses_fts_deferred`, in
  * the post's own transaction, so a post whose entry was not written yet when
  * the process stopped is indexed when it starts again.

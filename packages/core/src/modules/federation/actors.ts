@@ -1,0 +1,117 @@
+import type { Context } from "@fedify/fedify";
+import { Application, Endpoints, Group, Image, Person, PropertyValue, Service } from "@fedify/fedify/vocab";
+import { localAccountUrls } from "../../mastodon/serializers/account.js";
+import type { AccountRow } from "../../ports/storage-schema.js";
+import { flag } from "../statuses/notes.js";
+import { instantOf } from "../../platform/federation/instant.js";
+
+export type LocalActor = Person | Service | Group | Application;
+
+/** Public URLs of stored media, when the media service is present. */
+export interface MediaUrls {
+  publicUrls(ids: readonly string[]): Promise<ReadonlyMap<string, { readonly url: string }>>;
+}
+
+/** The identifier of the instance actor in actor URIs: not a possible username (usernames have no dots). */
+export const INSTANCE_ACTOR_IDENTIFIER = "instance.actor";
+
+interface ProfileField {
+  readonly name: string;
+  readonly value: string;
+}
+
+function fieldsOf(account: AccountRow): ProfileField[] {
+  try {
+    const parsed: unknown = JSON.parse(account.fields);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (field): field is ProfileField =>
+        typeof field === "object" && field !== null && typeof field.name === "string" && typeof field.value === "string",
+    );
+  } catch {
+    return [];
+  }
+}
+
+function urlList(json: string): URL[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter((value): value is string => typeof value === "string" && URL.canParse(value)).map((value) => new URL(value));
+  } catch {
+    return [];
+  }
+}
+
+async function imageOf(media: MediaUrls | null, mediaId: string | null): Promise<Image | null> {
+  if (!media || !mediaId) return null;
+  const found = (await media.publicUrls([mediaId])).get(mediaId);
+  return found ? new Image({ url: new URL(found.url) }) : null;
+}
+
+export interface ActorInputs<T> {
+  readonly ctx: Context<T>;
+  readonly account: AccountRow;
+  /** The URI of the account it moved to, if it did. */
+  readonly movedTo: string | null;
+  readonly media: MediaUrls | null;
+}
+
+/**
+ * A local account as its ActivityPub actor: Person, Service for bots, Group
+ * for groups; with its profile, images, collections, inboxes and keys.
+ */
+export async function localActorOf<T>({ ctx, account, movedTo, media }: ActorInputs<T>): Promise<LocalActor> {
+  const identifier = account.username;
+  const keys = await ctx.getActorKeyPairs(identifier);
+  const [icon, image] = await Promise.all([imageOf(media, account.avatar_media_id), imageOf(media, account.header_media_id)]);
+  const values = {
+    id: ctx.getActorUri(identifier),
+    preferredUsername: account.username,
+    name: account.display_name === "" ? account.username : account.display_name,
+    summary: account.note === "" ? null : account.note,
+    url: new URL(localAccountUrls(new URL(ctx.getActorUri(identifier)).origin, account.username).url),
+    icon,
+    image,
+    manuallyApprovesFollowers: flag(account.locked),
+    discoverable: flag(account.discoverable),
+    published: instantOf(account.created_at),
+    inbox: ctx.getInboxUri(identifier),
+    endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+    outbox: ctx.getOutboxUri(identifier),
+    followers: ctx.getFollowersUri(identifier),
+    following: ctx.getFollowingUri(identifier),
+    featured: ctx.getFeaturedUri(identifier),
+    aliases: urlList(account.also_known_as),
+    successor: movedTo ? new URL(movedTo) : null,
+    attachments: fieldsOf(account).map((field) => new PropertyValue({ name: field.name, value: field.value })),
+    publicKey: keys[0]?.cryptographicKey ?? null,
+    assertionMethods: keys.map((key) => key.multikey),
+  };
+  if (account.actor_type === "Service") return new Service(values);
+  if (account.actor_type === "Group") return new Group(values);
+  return new Person(values);
+}
+
+/** The server's own actor, which signs fetches made on behalf of no one in particular. */
+export async function instanceActorOf<T>(ctx: Context<T>, title: string): Promise<Application> {
+  const keys = await ctx.getActorKeyPairs(INSTANCE_ACTOR_IDENTIFIER);
+  const host = new URL(ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER)).host;
+  return new Application({
+    id: ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER),
+    preferredUsername: host,
+    name: title,
+    summary: null,
+    manuallyApprovesFollowers: true,
+    discoverable: false,
+    inbox: ctx.getInboxUri(INSTANCE_ACTOR_IDENTIFIER),
+    endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+    outbox: ctx.getOutboxUri(INSTANCE_ACTOR_IDENTIFIER),
+    followers: ctx.getFollowersUri(INSTANCE_ACTOR_IDENTIFIER),
+    following: ctx.getFollowingUri(INSTANCE_ACTOR_IDENTIFIER),
+    featured: ctx.getFeaturedUri(INSTANCE_ACTOR_IDENTIFIER),
+    url: new URL(ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER).origin),
+    publicKey: keys[0]?.cryptographicKey ?? null,
+    assertionMethods: keys.map((key) => key.multikey),
+  });
+}

@@ -1,0 +1,127 @@
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { GroupedNotificationsEntity, NotificationEntity, NotificationGroupEntity } from "../../mastodon/entities/notification.js";
+import type { StatusEntity } from "../../mastodon/entities/status.js";
+import { type JsonPieces, type JsonText, type JsonTexts, appendText } from "../../platform/http/json-text.js";
+import type { FilterService } from "../filters/filter-service.js";
+import type { AccountRenderer, StatusViews } from "../statuses/status-views.js";
+import { renderFiltered } from "../timelines/apply-filters.js";
+import type { NotificationGroup } from "./notification-groups.js";
+import type { AccountVersionRow } from "../accounts/accounts-store.js";
+import type { NotificationRecord } from "./notification-service.js";
+
+/**
+ * Renders notifications for their recipient in batches: one account render
+ * and one status render per page, beside the recipient's `notifications`
+ * filters. A notification about a post the recipient may no longer see, or
+ * that a `hide` filter matches, is left out.
+ */
+export class NotificationViews {
+  constructor(
+    private readonly statusViews: StatusViews,
+    private readonly accounts: AccountRenderer,
+    private readonly filters: FilterService,
+  ) {}
+
+  async #statuses(statusIds: readonly string[], viewerId: string, texts?: JsonTexts): Promise<Map<string, StatusEntity>> {
+    const ids = [...new Set(statusIds)];
+    if (ids.length === 0) return new Map();
+    const kept = await renderFiltered(this.filters, viewerId, "notifications", () =>
+      this.statusViews.renderList(ids, viewerId, texts ? { texts } : {}),
+    );
+    return new Map(kept.map((status) => [status.id, status]));
+  }
+
+  /** The senders of `records`, from the versions read with them when every record has its sender's. */
+  #senders(records: readonly NotificationRecord[], texts?: JsonTexts): Promise<Map<string, AccountEntity>> {
+    const versions = new Map<string, AccountVersionRow>();
+    for (const record of records) {
+      if (record.fromAccount === undefined) return this.accounts.render([...new Set(records.map((r) => r.fromAccountId))], texts);
+      versions.set(record.fromAccountId, record.fromAccount);
+    }
+    return this.accounts.renderVersions([...versions.values()], texts);
+  }
+
+  /** With `texts`, the JSON text of each notification returned is put there too (see json-text.ts). */
+  async render(records: readonly NotificationRecord[], viewerId: string, texts?: JsonTexts): Promise<NotificationEntity[]> {
+    const [accounts, statuses] = await Promise.all([
+      this.#senders(records, texts),
+      this.#statuses(
+        records.flatMap((r) => (r.statusId ? [r.statusId] : [])),
+        viewerId,
+        texts,
+      ),
+    ]);
+    return records.flatMap((record) => {
+      const account = accounts.get(record.fromAccountId);
+      const status = record.statusId ? statuses.get(record.statusId) : null;
+      if (!account || status === undefined) return [];
+      const entity: NotificationEntity = {
+        id: record.id,
+        type: record.type,
+        group_key: record.groupKey,
+        created_at: record.createdAt,
+        account,
+        status,
+        report: null,
+        read_at: record.readAt,
+      };
+      const accountText = texts?.get(account);
+      const statusText = status === null ? "null" : texts?.get(status);
+      if (texts && accountText !== undefined && statusText !== undefined)
+        texts.set(entity, notificationText(entity, accountText, statusText));
+      return [entity];
+    });
+  }
+
+  async renderGroups(groups: readonly NotificationGroup[], viewerId: string): Promise<GroupedNotificationsEntity> {
+    const accountIds = [...new Set(groups.flatMap((g) => g.sampleAccountIds))];
+    const [accounts, statuses] = await Promise.all([
+      this.accounts.render(accountIds),
+      this.#statuses(
+        groups.flatMap((g) => (g.statusId ? [g.statusId] : [])),
+        viewerId,
+      ),
+    ]);
+    const kept = groups.filter(
+      (g) => (g.statusId === null || statuses.has(g.statusId)) && g.sampleAccountIds.some((id) => accounts.has(id)),
+    );
+    const usedAccounts = new Set(kept.flatMap((g) => g.sampleAccountIds));
+    return {
+      accounts: [...usedAccounts].flatMap((id): AccountEntity[] => {
+        const account = accounts.get(id);
+        return account ? [account] : [];
+      }),
+      statuses: [...new Set(kept.flatMap((g) => (g.statusId ? [g.statusId] : [])))].flatMap((id): StatusEntity[] => {
+        const status = statuses.get(id);
+        return status ? [status] : [];
+      }),
+      notification_groups: kept.map(
+        (g): NotificationGroupEntity => ({
+          group_key: g.groupKey,
+          notifications_count: g.notificationsCount,
+          type: g.type,
+          most_recent_notification_id: g.mostRecentNotificationId,
+          page_min_id: g.pageMinId,
+          page_max_id: g.pageMaxId,
+          latest_page_notification_at: g.latestPageNotificationAt,
+          sample_account_ids: g.sampleAccountIds.filter((id) => accounts.has(id)),
+          status_id: g.statusId,
+          report: null,
+        }),
+      ),
+    };
+  }
+}
+
+/** A notification's JSON text from its account's and post's texts, in the entity's key order. */
+function notificationText(entity: NotificationEntity, accountText: JsonText, statusText: JsonText): JsonPieces {
+  const { id, type, group_key, created_at, report, read_at } = entity;
+  const before = JSON.stringify({ id, type, group_key, created_at });
+  const after = JSON.stringify({ report, read_at });
+  const pieces: (string | Uint8Array)[] = [`${before.slice(0, -1)},"account":`];
+  appendText(pieces, accountText);
+  pieces.push(',"status":');
+  appendText(pieces, statusText);
+  pieces.push(`,${after.slice(1)}`);
+  return pieces;
+}

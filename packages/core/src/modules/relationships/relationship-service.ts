@@ -1,0 +1,139 @@
+import type { RelationshipEntity } from "../../mastodon/entities/relationship.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
+import { KithError } from "../../domain/errors.js";
+import type { PageRequest } from "../../domain/page.js";
+import {
+  type RelationshipPageEntry,
+  type RelationshipRows,
+  blockPage,
+  familiarFollowers,
+  followPage,
+  incomingRequestPage,
+  loadRelationshipRows,
+  mutePage,
+} from "./relationships-store.js";
+import type { ServiceDeps } from "../service-deps.js";
+
+/** A page of accounts listed through relationship rows: `ids` for the `Link` header, `accountIds` to render. */
+export interface AccountPage {
+  readonly entries: readonly RelationshipPageEntry[];
+}
+
+/** Longest private note on an account, as Mastodon allows. */
+const MAX_NOTE_LENGTH = 2_000;
+
+/**
+ * How accounts stand towards each other, read side: Mastodon's Relationship
+ * entity, followers and following lists, familiar followers, blocks, mutes
+ * and pending requests as lists, and private notes.
+ */
+export class RelationshipService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** Relationships of the viewer with each account, in the order asked; unknown ids (and suspended ones unless asked) left out. */
+  async relationships(viewerId: string, ids: readonly string[], options: { withSuspended?: boolean } = {}): Promise<RelationshipEntity[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const db = this.deps.storage.db;
+    let query = db.selectFrom("accounts").select("id").where("id", "in", unique);
+    if (!options.withSuspended) query = query.where("suspended_at", "is", null);
+    const existing = new Set((await query.execute()).map((row) => row.id));
+    const present = unique.filter((id) => existing.has(id));
+    if (present.length === 0) return [];
+    const rows = await loadRelationshipRows(db, viewerId, present, this.deps.clock.now().toISOString());
+    return present.map((id) => relationshipOf(id, rows));
+  }
+
+  async relationship(viewerId: string, id: string): Promise<RelationshipEntity> {
+    const [found] = await this.relationships(viewerId, [id], { withSuspended: true });
+    if (!found) throw new KithError("account.not_found");
+    return found;
+  }
+
+  /** Followers or followed accounts; empty for others when the owner hides them (Mastodon's `hide_collections`). */
+  async followList(viewerId: string | null, accountId: string, side: "followers" | "following", page: PageRequest): Promise<AccountPage> {
+    const account = await this.deps.storage.db
+      .selectFrom("accounts")
+      .select(["hide_collections", "suspended_at"])
+      .where("id", "=", accountId)
+      .executeTakeFirst();
+    if (!account) throw new KithError("account.not_found");
+    const hidden = readFlag(account.hide_collections) && viewerId !== accountId;
+    if (hidden || account.suspended_at !== null) return { entries: [] };
+    if (viewerId !== null && viewerId !== accountId && (await this.#blockedBy(accountId, viewerId))) return { entries: [] };
+    return { entries: await followPage(this.deps.storage.db, accountId, side, page) };
+  }
+
+  async followRequests(accountId: string, page: PageRequest): Promise<AccountPage> {
+    return { entries: await incomingRequestPage(this.deps.storage.db, accountId, page) };
+  }
+
+  async blocks(accountId: string, page: PageRequest): Promise<AccountPage> {
+    return { entries: await blockPage(this.deps.storage.db, accountId, page) };
+  }
+
+  async mutes(accountId: string, page: PageRequest): Promise<AccountPage> {
+    return { entries: await mutePage(this.deps.storage.db, accountId, page, this.deps.clock.now().toISOString()) };
+  }
+
+  /** For each account, who among those the viewer follows also follows it. */
+  async familiarFollowers(viewerId: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    return familiarFollowers(this.deps.storage.db, viewerId, unique);
+  }
+
+  /** Sets (or with an empty comment, removes) the viewer's private note on an account. */
+  async setNote(viewerId: string, targetId: string, comment: string): Promise<RelationshipEntity> {
+    if (comment.length > MAX_NOTE_LENGTH) throw new KithError("request.validation_failed", { message: `A note has at most ${MAX_NOTE_LENGTH} characters` });
+    const db = this.deps.storage.db;
+    const target = await db.selectFrom("accounts").select("id").where("id", "=", targetId).executeTakeFirst();
+    if (!target) throw new KithError("account.not_found");
+    if (targetId === viewerId) throw new KithError("relationship.self");
+    const now = this.deps.clock.now().toISOString();
+    if (comment === "") {
+      await db.deleteFrom("account_notes").where("account_id", "=", viewerId).where("target_account_id", "=", targetId).execute();
+    } else {
+      await db
+        .insertInto("account_notes")
+        .values({ account_id: viewerId, target_account_id: targetId, comment, updated_at: now })
+        .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doUpdateSet({ comment, updated_at: now }))
+        .execute();
+    }
+    return this.relationship(viewerId, targetId);
+  }
+
+  async #blockedBy(accountId: string, viewerId: string): Promise<boolean> {
+    const row = await this.deps.storage.db
+      .selectFrom("blocks")
+      .select("id")
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", viewerId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}
+
+function relationshipOf(id: string, rows: RelationshipRows): RelationshipEntity {
+  const follow = rows.following.get(id);
+  const request = rows.requested.get(id);
+  const options = follow ?? request;
+  const mute = rows.muting.get(id);
+  return {
+    id,
+    following: follow !== undefined,
+    showing_reblogs: options ? readFlag(options.show_reblogs) : false,
+    notifying: options ? readFlag(options.notify) : false,
+    languages: options?.languages ? (JSON.parse(options.languages) as string[]) : null,
+    followed_by: rows.followedBy.has(id),
+    blocking: rows.blocking.has(id),
+    blocked_by: rows.blockedBy.has(id),
+    muting: mute !== undefined,
+    muting_notifications: mute ? readFlag(mute.hide_notifications) : false,
+    requested: request !== undefined,
+    requested_by: rows.requestedBy.has(id),
+    domain_blocking: rows.domainBlocking.has(id),
+    endorsed: false,
+    note: rows.notes.get(id) ?? "",
+  };
+}

@@ -1,0 +1,279 @@
+import { KithError } from "../../domain/errors.js";
+import { ACCESS_TYPES, type AccessType, type Grant } from "../../domain/permissions.js";
+import { RESOURCES } from "../../domain/resources.js";
+import {
+  type StoredAssignment,
+  type StoredPermission,
+  type StoredRole,
+  actorExists,
+  assignmentsOfActor,
+  assignmentsOfRole,
+  countAssignments,
+  deleteAssignment,
+  deleteRoleRow,
+  findAssignment,
+  findRoleWithPermissions,
+  insertAssignment,
+  insertRole,
+  listRolesWithPermissions,
+  replaceRolePermissions,
+  updateRoleRow,
+} from "./rbac-store.js";
+import { findRoleByName } from "./roles-store.js";
+import { toBool } from "../../ports/storage-schema.js";
+import type { ServiceDeps } from "../service-deps.js";
+
+/** A role as the RBAC administration shows it. */
+export interface RoleView {
+  readonly roleId: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly scope: string;
+  readonly builtIn: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly permissions: readonly StoredPermission[];
+}
+
+export type AssignmentView = StoredAssignment;
+
+/** A permission as a caller writes it: resource and access types, unchecked. */
+export interface PermissionInput {
+  readonly resource: string;
+  readonly access: readonly string[];
+}
+
+export interface RoleInput {
+  readonly name: string;
+  readonly description?: string | null;
+  readonly scope: string;
+  readonly permissions: readonly PermissionInput[];
+}
+
+export interface RoleChanges {
+  readonly name?: string;
+  readonly description?: string | null;
+  readonly permissions?: readonly PermissionInput[];
+}
+
+/** The configuration the RBAC administration offers: resources, access types and how permission names map onto them. */
+export interface RbacConfig {
+  readonly resources: readonly { readonly name: string; readonly description: string; readonly groupScoped: boolean }[];
+  readonly accessTypes: readonly AccessType[];
+  readonly scopes: readonly string[];
+  readonly actions: Readonly<Record<string, readonly AccessType[]>>;
+  readonly bareName: string;
+}
+
+export const GROUP_ID_PATTERN = /^gr_[0-9a-z]{26}$/;
+const OWNER = "owner";
+const RESOURCE_NAMES: ReadonlySet<string> = new Set(RESOURCES.map((resource) => resource.name));
+
+/** Resources a group-scoped role may hold: those of a group's own administration. */
+export function isGroupResource(resource: string): boolean {
+  return resource.startsWith("Group") && RESOURCE_NAMES.has(resource);
+}
+
+function isOwnerRole(role: StoredRole): boolean {
+  return toBool(role.row.built_in) && role.row.scope === "global" && role.row.name.toLowerCase() === OWNER;
+}
+
+function toView(role: StoredRole): RoleView {
+  return {
+    roleId: role.row.id,
+    name: role.row.name,
+    description: role.row.description,
+    scope: role.row.scope,
+    builtIn: toBool(role.row.built_in),
+    createdAt: role.row.created_at,
+    updatedAt: role.row.updated_at,
+    permissions: role.permissions,
+  };
+}
+
+function invalid(message: string, field?: string): KithError {
+  return new KithError("role.invalid", { message, details: [{ ...(field && { field }), message }] });
+}
+
+/** Validates a scope: 'global' or a group id. */
+export function checkScope(scope: string): string {
+  if (scope === "global" || GROUP_ID_PATTERN.test(scope)) return scope;
+  throw invalid("A role's scope is 'global' or a group id (gr_...)", "scope");
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 100) throw invalid("A role's name has 1 to 100 characters", "name");
+  return trimmed;
+}
+
+/** Checks and normalises permissions: known resources and access types, one entry per resource, group resources only in group scope. */
+export function normalizePermissions(permissions: readonly PermissionInput[], scope: string): StoredPermission[] {
+  const merged = new Map<string, Set<AccessType>>();
+  permissions.forEach((permission, index) => {
+    if (!RESOURCE_NAMES.has(permission.resource))
+      throw invalid(`Unknown resource: ${permission.resource}`, `permissions.${index}.resource`);
+    if (scope !== "global" && !isGroupResource(permission.resource)) {
+      throw invalid(`A group-scoped role may only hold group resources, not ${permission.resource}`, `permissions.${index}.resource`);
+    }
+    if (permission.access.length === 0) throw invalid("A permission needs at least one access type", `permissions.${index}.access`);
+    const access = merged.get(permission.resource) ?? new Set<AccessType>();
+    for (const type of permission.access) {
+      if (!(ACCESS_TYPES as readonly string[]).includes(type)) throw invalid(`Unknown access type: ${type}`, `permissions.${index}.access`);
+      access.add(type as AccessType);
+    }
+    merged.set(permission.resource, access);
+  });
+  return [...merged].map(([resource, access]) => ({ resource, access: ACCESS_TYPES.filter((type) => access.has(type)) }));
+}
+
+/**
+ * Whether grants cover every permission of a role in its scope: global grants
+ * count everywhere, group grants only for a role of that group.
+ */
+export function grantsCover(grants: readonly Grant[], permissions: readonly StoredPermission[], scope: string): boolean {
+  return permissions.every((permission) =>
+    permission.access.every((access) =>
+      grants.some(
+        (grant) =>
+          grant.resource === permission.resource && (grant.scope === "global" || grant.scope === scope) && grant.access.includes(access),
+      ),
+    ),
+  );
+}
+
+function guardEscalation(grants: readonly Grant[], permissions: readonly StoredPermission[], scope: string): void {
+  if (!grantsCover(grants, permissions, scope)) throw new KithError("role.escalation");
+}
+
+/**
+ * Roles, their permissions and their assignment to actors. Every change
+ * takes the acting caller's grants: nobody may make, change, grant or take
+ * away a role holding permissions they do not hold themselves.
+ */
+export class RoleService {
+  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">) {}
+
+  config(): RbacConfig {
+    return {
+      resources: RESOURCES.map((resource) => ({
+        name: resource.name,
+        description: resource.description,
+        groupScoped: isGroupResource(resource.name),
+      })),
+      accessTypes: [...ACCESS_TYPES],
+      scopes: ["global", "gr_<group id>"],
+      actions: { Read: ["Read"], Manage: ["Add", "Modify", "Delete"], Invite: ["Add"] },
+      bareName: "A bare resource name (e.g. AIProviders) holds with any access type",
+    };
+  }
+
+  async list(scope?: string): Promise<RoleView[]> {
+    if (scope !== undefined) checkScope(scope);
+    return (await listRolesWithPermissions(this.deps.storage.db, scope)).map(toView);
+  }
+
+  async #role(roleId: string): Promise<StoredRole> {
+    const role = await findRoleWithPermissions(this.deps.storage.db, roleId);
+    if (!role) throw new KithError("role.not_found");
+    return role;
+  }
+
+  async get(roleId: string): Promise<RoleView> {
+    return toView(await this.#role(roleId));
+  }
+
+  async create(grants: readonly Grant[], input: RoleInput): Promise<RoleView> {
+    const scope = checkScope(input.scope);
+    const name = checkName(input.name);
+    const permissions = normalizePermissions(input.permissions, scope);
+    guardEscalation(grants, permissions, scope);
+    const id = this.deps.ids.next("role");
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.storage.transaction(async (trx) => {
+      if (await findRoleByName(trx, name, scope)) throw new KithError("role.name_taken");
+      await insertRole(trx, { id, name, description: input.description ?? null, scope, now });
+      await replaceRolePermissions(trx, id, permissions);
+    });
+    return this.get(id);
+  }
+
+  async update(grants: readonly Grant[], roleId: string, changes: RoleChanges): Promise<RoleView> {
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.storage.transaction(async (trx) => {
+      const role = await findRoleWithPermissions(trx, roleId);
+      if (!role) throw new KithError("role.not_found");
+      const builtIn = toBool(role.row.built_in);
+      const name = changes.name === undefined ? undefined : checkName(changes.name);
+      if (name !== undefined && name !== role.row.name) {
+        if (builtIn) throw new KithError("role.built_in", { message: "A built-in role's name cannot change" });
+        const clash = await findRoleByName(trx, name, role.row.scope);
+        if (clash && clash.id !== roleId) throw new KithError("role.name_taken");
+      }
+      guardEscalation(grants, role.permissions, role.row.scope);
+      if (changes.permissions !== undefined) {
+        if (isOwnerRole(role)) throw new KithError("role.built_in", { message: "The Owner role always holds every permission" });
+        const permissions = normalizePermissions(changes.permissions, role.row.scope);
+        guardEscalation(grants, permissions, role.row.scope);
+        await replaceRolePermissions(trx, roleId, permissions);
+      }
+      await updateRoleRow(trx, roleId, {
+        ...(name !== undefined && { name }),
+        ...(changes.description !== undefined && { description: changes.description }),
+        now,
+      });
+    });
+    return this.get(roleId);
+  }
+
+  async replacePermissions(grants: readonly Grant[], roleId: string, permissions: readonly PermissionInput[]): Promise<RoleView> {
+    return this.update(grants, roleId, { permissions });
+  }
+
+  async delete(grants: readonly Grant[], roleId: string): Promise<void> {
+    await this.deps.storage.transaction(async (trx) => {
+      const role = await findRoleWithPermissions(trx, roleId);
+      if (!role) throw new KithError("role.not_found");
+      if (toBool(role.row.built_in)) throw new KithError("role.built_in", { message: "Built-in roles cannot be deleted" });
+      guardEscalation(grants, role.permissions, role.row.scope);
+      await deleteRoleRow(trx, roleId);
+    });
+  }
+
+  async assignmentsOfRole(roleId: string): Promise<AssignmentView[]> {
+    await this.#role(roleId);
+    return assignmentsOfRole(this.deps.storage.db, roleId);
+  }
+
+  async assignmentsOfActor(actorId: string): Promise<AssignmentView[]> {
+    if (!(await actorExists(this.deps.storage.db, actorId))) throw new KithError("account.not_found");
+    return assignmentsOfActor(this.deps.storage.db, actorId);
+  }
+
+  /** Assigns a role to an actor; assigning it again changes nothing and returns the existing assignment. */
+  async assign(grants: readonly Grant[], actorId: string, roleId: string): Promise<AssignmentView> {
+    const now = this.deps.clock.now().toISOString();
+    return this.deps.storage.transaction(async (trx) => {
+      const role = await findRoleWithPermissions(trx, roleId);
+      if (!role) throw new KithError("role.not_found");
+      if (!(await actorExists(trx, actorId))) throw new KithError("account.not_found");
+      guardEscalation(grants, role.permissions, role.row.scope);
+      const existing = await findAssignment(trx, actorId, roleId);
+      if (existing) return existing;
+      await insertAssignment(trx, actorId, roleId, now);
+      return { actorId, roleId, createdAt: now, updatedAt: now };
+    });
+  }
+
+  /** Takes a role from an actor; the server's last Owner assignment is refused (409). */
+  async unassign(grants: readonly Grant[], actorId: string, roleId: string): Promise<void> {
+    await this.deps.storage.transaction(async (trx) => {
+      const role = await findRoleWithPermissions(trx, roleId);
+      if (!role) throw new KithError("role.not_found");
+      if (!(await findAssignment(trx, actorId, roleId))) throw new KithError("role.assignment_not_found");
+      guardEscalation(grants, role.permissions, role.row.scope);
+      if (isOwnerRole(role) && (await countAssignments(trx, roleId)) <= 1) throw new KithError("role.last_owner");
+      await deleteAssignment(trx, actorId, roleId);
+    });
+  }
+}

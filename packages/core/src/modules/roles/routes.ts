@@ -1,0 +1,245 @@
+import { z } from "zod";
+import type { Caller } from "../../domain/caller.js";
+import { KithError } from "../../domain/errors.js";
+import { ACCESS_TYPES, type Grant, any } from "../../domain/permissions.js";
+import type { AssignmentView, RoleView } from "./role-service.js";
+import { permission } from "../../platform/http/access.js";
+import { Reply } from "../../platform/http/reply.js";
+import { route } from "../../platform/http/route.js";
+
+/**
+ * Roles and permissions (spec: "RBAC"). Paths are Kith's own under
+ * `/api/v1/admin/rbac/`; fields are camelCase as the spec's RBAC table
+ * names them. Reads need Roles.Read or Roles.Manage, changes Roles.Manage,
+ * and nobody grants or changes a role beyond their own permissions (403).
+ */
+const read = permission(any("Roles.Read", "Roles.Manage"));
+const manage = permission(any("Roles.Manage"));
+const TAGS = ["admin/rbac"];
+const READ_SCOPES = ["admin:read"];
+const WRITE_SCOPES = ["admin:write"];
+const BASE = "/api/v1/admin/rbac";
+
+const PermissionJson = z.object({
+  resource: z.string(),
+  access: z.array(z.enum(ACCESS_TYPES)),
+});
+
+const RoleJson = z.object({
+  roleId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  scope: z.string().describe("'global' or a group id"),
+  builtIn: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  permissions: z.array(PermissionJson),
+});
+
+const ActorRoleJson = z.object({ actorId: z.string(), roleId: z.string(), createdAt: z.string(), updatedAt: z.string() });
+
+const ConfigJson = z.object({
+  resources: z.array(z.object({ name: z.string(), description: z.string(), groupScoped: z.boolean() })),
+  accessTypes: z.array(z.enum(ACCESS_TYPES)),
+  scopes: z.array(z.string()),
+  actions: z.record(z.string(), z.array(z.enum(ACCESS_TYPES))),
+  bareName: z.string(),
+});
+
+const PermissionBody = z.object({
+  resource: z.string().min(1).max(100).describe("A resource name of the configuration"),
+  access: z.array(z.string().max(20)).max(10).describe("Access types: Read, Add, Modify, Delete"),
+});
+const Permissions = z.array(PermissionBody).max(100);
+const Name = z.string().max(200);
+const Description = z.string().max(2000).nullable();
+
+const RoleParams = z.object({ roleId: z.string().min(1).max(64) });
+const ActorParams = z.object({ actorId: z.string().min(1).max(64) });
+const ActorRoleParams = z.object({ actorId: z.string().min(1).max(64), roleId: z.string().min(1).max(64) });
+
+function roleJson(role: RoleView): z.infer<typeof RoleJson> {
+  return {
+    roleId: role.roleId,
+    name: role.name,
+    description: role.description,
+    scope: role.scope,
+    builtIn: role.builtIn,
+    createdAt: role.createdAt,
+    updatedAt: role.updatedAt,
+    permissions: role.permissions.map((permission) => ({ resource: permission.resource, access: [...permission.access] })),
+  };
+}
+
+function actorRoleJson(assignment: AssignmentView): z.infer<typeof ActorRoleJson> {
+  return { actorId: assignment.actorId, roleId: assignment.roleId, createdAt: assignment.createdAt, updatedAt: assignment.updatedAt };
+}
+
+/** The grants of the signed-in caller, for the privilege-escalation guard. */
+async function grantsOf(caller: Caller): Promise<readonly Grant[]> {
+  if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
+  return caller.grants();
+}
+
+export const rbacRoutes = [
+  route({
+    method: "GET",
+    path: `${BASE}/config`,
+    summary: "The RBAC configuration: resources, access types, scopes, and how permission names map onto access types",
+    tags: TAGS,
+    access: read,
+    scopes: READ_SCOPES,
+    response: ConfigJson,
+    handler: ({ services }) => {
+      const config = services.roles.config();
+      return {
+        resources: config.resources.map((resource) => ({ ...resource })),
+        accessTypes: [...config.accessTypes],
+        scopes: [...config.scopes],
+        actions: Object.fromEntries(Object.entries(config.actions).map(([action, access]) => [action, [...access]])),
+        bareName: config.bareName,
+      };
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${BASE}/roles`,
+    summary: "Roles, oldest first; `scope` filters by 'global' or a group id",
+    tags: TAGS,
+    access: read,
+    scopes: READ_SCOPES,
+    query: z.object({ scope: z.string().max(64).optional() }),
+    response: z.array(RoleJson),
+    handler: async ({ services, query }) => (await services.roles.list(query.scope)).map(roleJson),
+  }),
+  route({
+    method: "POST",
+    path: `${BASE}/roles`,
+    summary: "Creates a role in global scope or a group's scope (a group-scoped role holds group resources only)",
+    description: "422 for unknown resources or access types; 403 when the role would hold permissions the caller does not hold.",
+    tags: TAGS,
+    access: manage,
+    scopes: WRITE_SCOPES,
+    body: z.object({
+      name: Name,
+      description: Description.optional(),
+      scope: z.string().max(64).default("global"),
+      permissions: Permissions.default([]),
+    }),
+    response: RoleJson,
+    handler: async ({ services, caller, body }) => {
+      const role = await services.roles.create(await grantsOf(caller), {
+        name: body.name,
+        description: body.description ?? null,
+        scope: body.scope,
+        permissions: body.permissions,
+      });
+      return Reply.json(roleJson(role), { status: 201 });
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${BASE}/roles/{roleId}`,
+    summary: "One role with its permissions",
+    tags: TAGS,
+    access: read,
+    scopes: READ_SCOPES,
+    params: RoleParams,
+    response: RoleJson,
+    handler: async ({ services, params }) => roleJson(await services.roles.get(params.roleId)),
+  }),
+  route({
+    method: "PUT",
+    path: `${BASE}/roles/{roleId}`,
+    summary: "Changes a role's name, description or permissions (a built-in role's name cannot change: 409)",
+    tags: TAGS,
+    access: manage,
+    scopes: WRITE_SCOPES,
+    params: RoleParams,
+    body: z.object({ name: Name.optional(), description: Description.optional(), permissions: Permissions.optional() }),
+    response: RoleJson,
+    handler: async ({ services, caller, params, body }) =>
+      roleJson(
+        await services.roles.update(await grantsOf(caller), params.roleId, {
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.description !== undefined && { description: body.description }),
+          ...(body.permissions !== undefined && { permissions: body.permissions }),
+        }),
+      ),
+  }),
+  route({
+    method: "DELETE",
+    path: `${BASE}/roles/{roleId}`,
+    summary: "Deletes a custom role and its assignments (built-in roles: 409)",
+    tags: TAGS,
+    access: manage,
+    scopes: WRITE_SCOPES,
+    params: RoleParams,
+    handler: async ({ services, caller, params }) => {
+      await services.roles.delete(await grantsOf(caller), params.roleId);
+      return Reply.empty();
+    },
+  }),
+  route({
+    method: "PUT",
+    path: `${BASE}/roles/{roleId}/permissions`,
+    summary: "Replaces a role's permissions",
+    tags: TAGS,
+    access: manage,
+    scopes: WRITE_SCOPES,
+    params: RoleParams,
+    body: z.object({ permissions: Permissions }),
+    response: RoleJson,
+    handler: async ({ services, caller, params, body }) =>
+      roleJson(await services.roles.replacePermissions(await grantsOf(caller), params.roleId, body.permissions)),
+  }),
+  route({
+    method: "GET",
+    path: `${BASE}/roles/{roleId}/actors`,
+    summary: "The actors a role is assigned to",
+    tags: TAGS,
+    access: read,
+    scopes: READ_SCOPES,
+    params: RoleParams,
+    response: z.array(ActorRoleJson),
+    handler: async ({ services, params }) => (await services.roles.assignmentsOfRole(params.roleId)).map(actorRoleJson),
+  }),
+  route({
+    method: "GET",
+    path: `${BASE}/actors/{actorId}/roles`,
+    summary: "The roles assigned to an actor",
+    tags: TAGS,
+    access: read,
+    scopes: READ_SCOPES,
+    params: ActorParams,
+    response: z.array(ActorRoleJson),
+    handler: async ({ services, params }) => (await services.roles.assignmentsOfActor(params.actorId)).map(actorRoleJson),
+  }),
+  route({
+    method: "POST",
+    path: `${BASE}/actors/{actorId}/roles`,
+    summary: "Assigns a role to an actor; assigning it again changes nothing",
+    description: "403 when the role holds permissions the caller does not hold.",
+    tags: TAGS,
+    access: manage,
+    scopes: WRITE_SCOPES,
+    params: ActorParams,
+    body: z.object({ roleId: z.string().min(1).max(64) }),
+    response: ActorRoleJson,
+    handler: async ({ services, caller, params, body }) =>
+      actorRoleJson(await services.roles.assign(await grantsOf(caller), params.actorId, body.roleId)),
+  }),
+  route({
+    method: "DELETE",
+    path: `${BASE}/actors/{actorId}/roles/{roleId}`,
+    summary: "Takes a role from an actor (the server's last Owner assignment: 409)",
+    tags: TAGS,
+    access: manage,
+    scopes: WRITE_SCOPES,
+    params: ActorRoleParams,
+    handler: async ({ services, caller, params }) => {
+      await services.roles.unassign(await grantsOf(caller), params.actorId, params.roleId);
+      return Reply.empty();
+    },
+  }),
+];

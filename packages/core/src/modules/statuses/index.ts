@@ -1,0 +1,2 @@
+/** What other modules use of statuses: rendering them (and their accounts) for a viewer. */
+export type { AccountRenderer, StatusViews } from "./status-views.js";

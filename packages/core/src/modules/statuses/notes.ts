@@ -1,0 +1,140 @@
+import { Announce, Create, Mention, Note, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
+import type { Kysely } from "kysely";
+import { localAccountUrls } from "../../mastodon/serializers/account.js";
+import { localReblogUri, localStatusUrls } from "../../mastodon/serializers/status.js";
+import { findAccountRows } from "../accounts/accounts-store.js";
+import { findStatusesByIds, listMentionTargets } from "../federation/federation-reads-store.js";
+import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
+import { instantOf } from "../../platform/federation/instant.js";
+
+/** A boolean column as read from either engine (true/false or 1/0). */
+export function flag(value: unknown): boolean {
+  return value === true || value === 1;
+}
+
+type ActorRef = Pick<AccountRow, "username" | "domain" | "uri">;
+
+/** The ActivityPub id of an account: derived from the origin for local ones, stored for remote ones. */
+export function actorUriOf(origin: string, account: ActorRef): string | null {
+  return account.domain === null ? localAccountUrls(origin, account.username).uri : account.uri;
+}
+
+/** The ActivityPub id of a post: derived for local posts, stored for remote ones. */
+export function statusUriOf(origin: string, status: Pick<StatusRow, "id" | "uri" | "local">, author: ActorRef): string | null {
+  return flag(status.local) || status.uri === null ? localStatusUrls(origin, author.username, status.id).uri : status.uri;
+}
+
+export function followersUriOf(origin: string, username: string): string {
+  return `${localAccountUrls(origin, username).uri}/followers`;
+}
+
+/**
+ * Who a post is addressed to, by visibility: public to everyone (followers
+ * in cc), unlisted to followers (everyone in cc), private to followers only,
+ * direct to the mentioned only. Mentioned actors are always in cc (to, for direct).
+ */
+export function addressing(visibility: string, followers: string, mentioned: readonly string[]): { to: URL[]; cc: URL[] } {
+  const mentions = mentioned.map((uri) => new URL(uri));
+  switch (visibility) {
+    case "public":
+      return { to: [PUBLIC_COLLECTION], cc: [new URL(followers), ...mentions] };
+    case "unlisted":
+      return { to: [new URL(followers)], cc: [PUBLIC_COLLECTION, ...mentions] };
+    case "private":
+      return { to: [new URL(followers)], cc: mentions };
+    default:
+      return { to: mentions, cc: [] };
+  }
+}
+
+/** What rendering a batch of posts needs beside the rows: authors, reply targets, boosted posts, mentions. */
+export interface NoteContext {
+  readonly accounts: ReadonlyMap<string, AccountRow>;
+  readonly statuses: ReadonlyMap<string, StatusRow>;
+  readonly mentions: ReadonlyMap<string, readonly ActorRef[]>;
+}
+
+/** Loads the context of a batch of posts in a few queries (no query per post). */
+export async function loadNoteContext(db: Kysely<Database>, rows: readonly StatusRow[]): Promise<NoteContext> {
+  const relatedIds = [...new Set(rows.flatMap((row) => [row.in_reply_to_id, row.reblog_of_id]).filter((id): id is string => id !== null))];
+  const related = await findStatusesByIds(db, relatedIds);
+  const statuses = new Map<string, StatusRow>([...rows, ...related].map((row) => [row.id, row]));
+  const mentionTargets = await listMentionTargets(db, [...statuses.keys()]);
+  const accountIds = [...new Set([...statuses.values()].map((row) => row.account_id))];
+  const accounts = new Map((await findAccountRows(db, accountIds)).map((row) => [row.id, row]));
+  const mentions = new Map<string, ActorRef[]>();
+  for (const target of mentionTargets) {
+    const list = mentions.get(target.statusId) ?? [];
+    list.push(target.account);
+    mentions.set(target.statusId, list);
+  }
+  return { accounts, statuses, mentions };
+}
+
+/** A post as an ActivityPub Note; null when its author is unknown. */
+export function noteOf(origin: string, status: StatusRow, context: NoteContext): Note | null {
+  const author = context.accounts.get(status.account_id);
+  if (!author) return null;
+  const id = statusUriOf(origin, status, author);
+  const actor = actorUriOf(origin, author);
+  if (id === null || actor === null) return null;
+  const mentioned = context.mentions.get(status.id) ?? [];
+  const mentionedUris = mentioned.map((account) => actorUriOf(origin, account)).filter((uri): uri is string => uri !== null);
+  const { to, cc } = addressing(status.visibility, followersUriOf(origin, author.username), mentionedUris);
+  const parent = status.in_reply_to_id ? context.statuses.get(status.in_reply_to_id) : undefined;
+  const parentAuthor = parent ? context.accounts.get(parent.account_id) : undefined;
+  const replyTarget = parent && parentAuthor ? statusUriOf(origin, parent, parentAuthor) : null;
+  const url = flag(status.local) ? localStatusUrls(origin, author.username, status.id).url : (status.url ?? id);
+  return new Note({
+    id: new URL(id),
+    attribution: new URL(actor),
+    content: status.content,
+    summary: status.spoiler_text === "" ? null : status.spoiler_text,
+    sensitive: flag(status.sensitive),
+    published: instantOf(status.created_at),
+    ...(status.edited_at && { updated: instantOf(status.edited_at) }),
+    url: new URL(url),
+    tos: to,
+    ccs: cc,
+    replyTarget: replyTarget ? new URL(replyTarget) : null,
+    tags: mentioned.flatMap((account) => {
+      const href = actorUriOf(origin, account);
+      if (href === null) return [];
+      const name = account.domain === null ? `@${account.username}@${new URL(origin).host}` : `@${account.username}@${account.domain}`;
+      return [new Mention({ href: new URL(href), name })];
+    }),
+  });
+}
+
+/** The activity a post appears as in an outbox: Create of its Note, or Announce of the boosted post. */
+export function outboxActivityOf(origin: string, status: StatusRow, context: NoteContext): Create | Announce | null {
+  const author = context.accounts.get(status.account_id);
+  if (!author) return null;
+  const actor = actorUriOf(origin, author);
+  if (actor === null) return null;
+  if (status.reblog_of_id !== null) {
+    const original = context.statuses.get(status.reblog_of_id);
+    const originalAuthor = original ? context.accounts.get(original.account_id) : undefined;
+    const object = original && originalAuthor ? statusUriOf(origin, original, originalAuthor) : null;
+    if (object === null) return null;
+    const { to, cc } = addressing(status.visibility, followersUriOf(origin, author.username), []);
+    return new Announce({
+      id: new URL(localReblogUri(origin, author.username, status.id)),
+      actor: new URL(actor),
+      object: new URL(object),
+      published: instantOf(status.created_at),
+      tos: to,
+      ccs: cc,
+    });
+  }
+  const note = noteOf(origin, status, context);
+  if (!note?.id) return null;
+  return new Create({
+    id: new URL(`${note.id.href}/activity`),
+    actor: new URL(actor),
+    object: note,
+    published: instantOf(status.created_at),
+    tos: note.toIds,
+    ccs: note.ccIds,
+  });
+}

@@ -1,0 +1,287 @@
+import { z } from "zod";
+import { KithError } from "../../domain/errors.js";
+import type { PollInput } from "./poll-service.js";
+import type { KithServices } from "../core-services.js";
+import { authenticated, publicAccess } from "../../platform/http/access.js";
+import { AccountJson } from "../../mastodon/entities/account.js";
+import { ContextJson, StatusEditJson, StatusJson, StatusSourceJson } from "../../mastodon/entities/status.js";
+import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
+import { route } from "../../platform/http/route.js";
+import { zBool, zInt, zList } from "../../platform/http/schemas.js";
+import { actorOf, cursorPagedReply, renderStatus, viewerOf } from "./status-route-helpers.js";
+
+/** Mastodon's posts API: `/api/v1/statuses` and what hangs off a post, plus Kith's subscriptions and highlights. */
+
+const READ = ["read:statuses"];
+const WRITE = ["write:statuses"];
+const VISIBILITIES = ["public", "unlisted", "private", "direct"] as const;
+
+const StatusParams = z.object({ id: z.string().min(1).max(64) });
+
+const PollBody = z.object({
+  options: zList(z.string().max(1_000)),
+  expires_in: zInt,
+  multiple: zBool.optional(),
+  hide_totals: zBool.optional(),
+});
+
+const CreateBody = z.object({
+  status: z.string().max(100_000).optional(),
+  media_ids: zList(z.string().max(64)).optional(),
+  poll: PollBody.optional(),
+  in_reply_to_id: z.string().max(64).nullish(),
+  sensitive: zBool.optional(),
+  spoiler_text: z.string().max(100_000).optional(),
+  visibility: z.enum(VISIBILITIES).optional(),
+  language: z.string().max(16).nullish(),
+  scheduled_at: z.string().max(64).nullish(),
+});
+
+const EditBody = z.object({
+  status: z.string().max(100_000).optional(),
+  spoiler_text: z.string().max(100_000).optional(),
+  sensitive: zBool.optional(),
+  language: z.string().max(16).nullish(),
+  media_ids: zList(z.string().max(64)).optional(),
+  poll: PollBody.optional(),
+});
+
+const ReblogBody = z.object({ visibility: z.enum(VISIBILITIES).optional() });
+
+function pollInput(poll: z.infer<typeof PollBody> | undefined): PollInput | undefined {
+  if (!poll) return undefined;
+  return {
+    options: poll.options,
+    expiresIn: poll.expires_in,
+    ...(poll.multiple !== undefined && { multiple: poll.multiple }),
+    ...(poll.hide_totals !== undefined && { hideTotals: poll.hide_totals }),
+  };
+}
+
+type StatusAction = (services: KithServices, accountId: string, statusId: string) => Promise<string>;
+
+/** A POST on a post that acts and answers with the post as the caller now sees it. */
+function actionRoute(path: string, summary: string, scopes: readonly string[], act: StatusAction) {
+  return route({
+    method: "POST",
+    path: `/api/v1/statuses/{id}/${path}`,
+    summary,
+    tags: ["statuses"],
+    access: authenticated,
+    scopes,
+    params: StatusParams,
+    response: StatusJson,
+    handler: async ({ caller, params, services }) => {
+      const accountId = actorOf(caller);
+      const id = await act(services, accountId, params.id);
+      return renderStatus(services, id, accountId);
+    },
+  });
+}
+
+export const statusRoutes = [
+  route({
+    method: "POST",
+    path: "/api/v1/statuses",
+    summary:
+      "Posts a status: text with mentions, hashtags and links, media or a poll, a reply, a content warning; `Idempotency-Key` honoured",
+    description:
+      "`scheduled_at` is refused with 422: Kith does not schedule posts. The same `Idempotency-Key` from the same account returns the post made the first time.",
+    tags: ["statuses"],
+    access: authenticated,
+    scopes: WRITE,
+    body: CreateBody,
+    response: StatusJson,
+    handler: async ({ caller, body, services, request }) => {
+      const accountId = actorOf(caller);
+      if (body.scheduled_at) throw new KithError("status.scheduling_unsupported");
+      const key = request.headers.get("idempotency-key")?.trim().slice(0, 200);
+      const poll = pollInput(body.poll);
+      const posted = await services.statuses.post(accountId, {
+        ...(body.status !== undefined && { text: body.status }),
+        ...(body.media_ids && { mediaIds: body.media_ids }),
+        ...(poll && { poll }),
+        ...(body.in_reply_to_id && { inReplyToId: body.in_reply_to_id }),
+        ...(body.sensitive !== undefined && { sensitive: body.sensitive }),
+        ...(body.spoiler_text !== undefined && { spoilerText: body.spoiler_text }),
+        ...(body.visibility && { visibility: body.visibility }),
+        ...(body.language && { language: body.language }),
+        ...(key && { idempotencyKey: key }),
+        ...(caller.kind === "user" && { sessionId: caller.sessionId }),
+      });
+      const entity = await services.postedStatusView.render(posted);
+      if (!entity) throw new KithError("status.not_found");
+      return entity;
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses",
+    summary: "Several posts by id (`id[]`); those the caller may not see are left out",
+    tags: ["statuses"],
+    access: publicAccess,
+    scopes: READ,
+    query: z.object({ id: zList(z.string().max(64)).pipe(z.array(z.string()).max(40)).optional() }),
+    response: z.array(StatusJson),
+    handler: async ({ caller, query, services }) => services.statusViews.renderList(query.id ?? [], viewerOf(caller)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/{id}",
+    summary: "One post; 404 when the caller may not see it",
+    tags: ["statuses"],
+    access: publicAccess,
+    scopes: READ,
+    params: StatusParams,
+    response: StatusJson,
+    handler: async ({ caller, params, services }) => renderStatus(services, params.id, viewerOf(caller)),
+  }),
+  route({
+    method: "PUT",
+    path: "/api/v1/statuses/{id}",
+    summary: "Edits one of the caller's posts: text, content warning, sensitivity, language, media, poll; every version is kept",
+    tags: ["statuses"],
+    access: authenticated,
+    scopes: WRITE,
+    params: StatusParams,
+    body: EditBody,
+    response: StatusJson,
+    handler: async ({ caller, params, body, services }) => {
+      const accountId = actorOf(caller);
+      const poll = pollInput(body.poll);
+      await services.statuses.edit(accountId, params.id, {
+        ...(body.status !== undefined && { text: body.status }),
+        ...(body.spoiler_text !== undefined && { spoilerText: body.spoiler_text }),
+        ...(body.sensitive !== undefined && { sensitive: body.sensitive }),
+        ...(body.language && { language: body.language }),
+        ...(body.media_ids && { mediaIds: body.media_ids }),
+        ...(poll && { poll }),
+      });
+      return renderStatus(services, params.id, accountId);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/api/v1/statuses/{id}",
+    summary: "Deletes one of the caller's posts and answers with it, its source text included, for redrafting",
+    tags: ["statuses"],
+    access: authenticated,
+    scopes: WRITE,
+    params: StatusParams,
+    response: StatusJson,
+    handler: async ({ caller, params, services }) => {
+      const accountId = actorOf(caller);
+      // Rendered first: once deleted there is nothing left to answer with; the delete refuses others' posts.
+      const entity = await renderStatus(services, params.id, accountId, true);
+      await services.statuses.delete(accountId, params.id);
+      return entity;
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/{id}/context",
+    summary: "The thread around a post: ancestors, descendants, and the replies its root's author highlighted, as the caller may see them",
+    tags: ["statuses"],
+    access: publicAccess,
+    scopes: READ,
+    params: StatusParams,
+    response: ContextJson,
+    handler: async ({ caller, params, services }) => services.statusQueries.context(params.id, viewerOf(caller)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/{id}/history",
+    summary: "Every version of a post, oldest first",
+    tags: ["statuses"],
+    access: publicAccess,
+    scopes: READ,
+    params: StatusParams,
+    response: z.array(StatusEditJson),
+    handler: async ({ caller, params, services }) => services.statusQueries.history(params.id, viewerOf(caller)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/{id}/source",
+    summary: "The plain-text source of one of the caller's posts, for editing",
+    tags: ["statuses"],
+    access: authenticated,
+    scopes: READ,
+    params: StatusParams,
+    response: StatusSourceJson,
+    handler: async ({ caller, params, services }) => services.statusQueries.source(params.id, actorOf(caller)),
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/{id}/reblogged_by",
+    summary: "Accounts that boosted a post, newest first, paged with `Link`",
+    tags: ["statuses"],
+    access: publicAccess,
+    scopes: READ,
+    params: StatusParams,
+    query: idPageQuery,
+    response: z.array(AccountJson),
+    handler: async ({ caller, params, query, services, url }) => {
+      const page = pageRequest(query, ACCOUNTS_PAGE);
+      const result = await services.statusQueries.rebloggedBy(params.id, viewerOf(caller), page);
+      return cursorPagedReply(url, result.items, result.cursors, page.limit);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/api/v1/statuses/{id}/favourited_by",
+    summary: "Accounts that favourited a post, newest first, paged with `Link`",
+    tags: ["statuses"],
+    access: publicAccess,
+    scopes: READ,
+    params: StatusParams,
+    query: idPageQuery,
+    response: z.array(AccountJson),
+    handler: async ({ caller, params, query, services, url }) => {
+      const page = pageRequest(query, ACCOUNTS_PAGE);
+      const result = await services.statusQueries.favouritedBy(params.id, viewerOf(caller), page);
+      return cursorPagedReply(url, result.items, result.cursors, page.limit);
+    },
+  }),
+  actionRoute("favourite", "Favourites a post", ["write:favourites"], (s, a, id) => s.statusInteractions.favourite(a, id)),
+  actionRoute("unfavourite", "Undoes a favourite", ["write:favourites"], (s, a, id) => s.statusInteractions.unfavourite(a, id)),
+  route({
+    method: "POST",
+    path: "/api/v1/statuses/{id}/reblog",
+    summary: "Boosts a post (public or unlisted ones, and one's own followers-only posts); answers with the boost",
+    tags: ["statuses"],
+    access: authenticated,
+    scopes: WRITE,
+    params: StatusParams,
+    body: ReblogBody,
+    response: StatusJson,
+    handler: async ({ caller, params, body, services }) => {
+      const accountId = actorOf(caller);
+      const id = await services.statuses.reblog(accountId, params.id, body.visibility);
+      return renderStatus(services, id, accountId);
+    },
+  }),
+  actionRoute("unreblog", "Undoes a boost; answers with the boosted post", WRITE, (s, a, id) => s.statuses.unreblog(a, id)),
+  actionRoute("bookmark", "Bookmarks a post", ["write:bookmarks"], (s, a, id) => s.statusInteractions.bookmark(a, id)),
+  actionRoute("unbookmark", "Removes a bookmark", ["write:bookmarks"], (s, a, id) => s.statusInteractions.unbookmark(a, id)),
+  actionRoute("mute", "Mutes the post's conversation: no more notifications from it", ["write:mutes"], (s, a, id) =>
+    s.statusInteractions.muteConversation(a, id),
+  ),
+  actionRoute("unmute", "Unmutes the post's conversation", ["write:mutes"], (s, a, id) => s.statusInteractions.unmuteConversation(a, id)),
+  actionRoute(
+    "pin",
+    "Pins one of the caller's top-level posts to their profile; 422 beyond the server's maximum of pinned posts",
+    ["write:accounts"],
+    (s, a, id) => s.statusInteractions.pin(a, id),
+  ),
+  actionRoute("unpin", "Unpins a post from the caller's profile", ["write:accounts"], (s, a, id) => s.statusInteractions.unpin(a, id)),
+  actionRoute("subscribe", "Subscribes the caller to new replies to a post (Kith)", WRITE, (s, a, id) =>
+    s.statusInteractions.subscribe(a, id),
+  ),
+  actionRoute("unsubscribe", "Ends the caller's subscription to a post's replies (Kith)", WRITE, (s, a, id) =>
+    s.statusInteractions.unsubscribe(a, id),
+  ),
+  actionRoute("highlight", "Highlights a reply under its thread's first post; only that post's author may (Kith)", WRITE, (s, a, id) =>
+    s.statusInteractions.highlight(a, id),
+  ),
+  actionRoute("unhighlight", "Removes a reply's highlight (Kith)", WRITE, (s, a, id) => s.statusInteractions.unhighlight(a, id)),
+];

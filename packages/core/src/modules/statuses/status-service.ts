@@ -1,0 +1,466 @@
+import type { Kysely } from "kysely";
+import { KithError } from "../../domain/errors.js";
+import {
+  bumpAccountStatuses,
+  bumpStatusCounter,
+  deleteStatusRows,
+  ensureTags,
+  findIdempotentStatus,
+  findStatus,
+  findVisibleStatus,
+  insertStatus,
+  postingDefaults,
+  reachedRemoteAccountIds,
+  rememberIdempotencyKey,
+  replaceMentions,
+  replaceStatusTags,
+} from "./statuses-store.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
+import { insertHomeFeedEntries } from "../timelines/home-feed-store.js";
+import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
+import type { BatchedWrites } from "../../platform/storage/batched-writes.js";
+import type { ServiceDeps } from "../service-deps.js";
+import type { DomainEvents, NewLocalPost } from "../../platform/events/domain-events.js";
+import type { PollInput, PollService } from "./poll-service.js";
+import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
+import type { PendingPostReactions } from "./pending-post-reactions.js";
+import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
+
+/** Attaches uploaded media to a post inside the post's transaction (the media part provides it). */
+export interface StatusMediaAttacher {
+  attachToStatus(db: Kysely<Database>, input: { accountId: string; statusId: string; mediaIds: readonly string[] }): Promise<void>;
+}
+
+export interface PostInput {
+  readonly text?: string;
+  readonly mediaIds?: readonly string[];
+  readonly poll?: PollInput;
+  readonly inReplyToId?: string;
+  readonly sensitive?: boolean;
+  readonly spoilerText?: string;
+  readonly visibility?: Visibility;
+  readonly language?: string;
+  /** Same key from the same account: the same post comes back, no second one is made. */
+  readonly idempotencyKey?: string;
+  /** The session the post is made through, to name its application. */
+  readonly sessionId?: string;
+}
+
+export interface EditInput {
+  readonly text?: string;
+  readonly spoilerText?: string;
+  readonly sensitive?: boolean;
+  readonly language?: string;
+  readonly mediaIds?: readonly string[];
+  readonly poll?: PollInput;
+}
+
+/** How long an `Idempotency-Key` keeps answering with the same post. */
+export const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
+
+/** A post just written, as it was stored: enough to render it without reading it back. */
+export interface WrittenPost {
+  readonly row: StatusRow;
+  /** The author's row after the post was counted. */
+  readonly author: AccountRow;
+  /** The mentioned accounts, in the order the mentions were written. */
+  readonly mentionIds: readonly string[];
+  /** The tags' names, in the order they were written. */
+  readonly tagNames: readonly string[];
+  readonly application: { readonly name: string; readonly website: string | null } | null;
+  readonly hasMedia: boolean;
+  readonly hasPoll: boolean;
+}
+
+/** The id of a post asked for, and what was written for it; `written` is null when an idempotency key returned an earlier post. */
+export interface Posted {
+  readonly id: string;
+  /** Its author, who is answered. */
+  readonly accountId: string;
+  readonly written: WrittenPost | null;
+}
+
+interface Rendered {
+  readonly html: string;
+  readonly mentionIds: readonly string[];
+  readonly tags: readonly { name: string; displayName: string }[];
+}
+
+/**
+ * Writing posts: create, edit, delete. Counters (`replies_count`,
+ * `statuses_count`, `last_status_at`), mentions, tags, polls, media and the
+ * idempotency key are written in the post's transaction, committed with
+ * the other writes of the same moment (`BatchedWrites`: one commit for
+ * several posts); the domain event goes out after the commit, and
+ * timelines, notifications and streaming react to it. A new post's
+ * transaction also records its reactions as pending, so they are not lost
+ * if the process stops before they ran.
+ */
+export class StatusService {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "config">,
+    private readonly events: DomainEvents,
+    private readonly polls: PollService,
+    private readonly media: StatusMediaAttacher,
+    private readonly pendingReactions: PendingPostReactions,
+    /** New posts and boosts are committed with the other writes of the same moment. */
+    private readonly writes: Pick<BatchedWrites, "transaction">,
+    /** Looks up remote accounts a post mentions that this server has never seen; none in a server that does not federate. */
+    private readonly remoteHandles: RemoteHandleResolver | null = null,
+  ) {}
+
+  /** Keys older than this are forgotten, as Mastodon keeps them an hour: a retry comes soon, a reused key later means a new post. */
+  #idempotencySince(): string {
+    return new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  }
+
+  /** The post if the viewer may see it; 404 otherwise, whether it exists or not. */
+  async findVisible(statusId: string, viewerId: string | null): Promise<StatusRow> {
+    const row = await findVisibleStatus(this.deps.storage.db, statusId, viewerId);
+    if (!row) throw new KithError("status.not_found");
+    return row;
+  }
+
+  /** The viewer's own post: 404 when it may not be seen, 403 when it is someone else's. */
+  async findOwn(statusId: string, accountId: string): Promise<StatusRow> {
+    const row = await this.findVisible(statusId, accountId);
+    if (row.account_id !== accountId || row.reblog_of_id !== null) throw new KithError("status.forbidden");
+    return row;
+  }
+
+  #host: string | undefined;
+
+  #ownHost(): string {
+    this.#host ??= new URL(this.deps.config.origin).host.toLowerCase();
+    return this.#host;
+  }
+
+  /** Outside the post's transaction: unknown remote mentions of `text` looked up on their servers. */
+  #lookUpMentions(text: string): Promise<LookedUpMentions> {
+    return lookUpUnknownMentions(this.deps.storage.db, this.#ownHost(), mentionHandles(text), this.remoteHandles);
+  }
+
+  async #render(db: Kysely<Database>, text: string, lookedUp: LookedUpMentions): Promise<Rendered> {
+    const resolve = await mentionTargets(db, this.#ownHost(), mentionHandles(text), lookedUp);
+    const formatted = formatText(text, this.deps.config.origin, resolve);
+    return {
+      html: formatted.html,
+      mentionIds: formatted.mentions.map((mention) => mention.id),
+      tags: formatted.tags.map((tag) => ({ name: normalizeTag(tag), displayName: tag })),
+    };
+  }
+
+  #validate(input: { text: string; spoilerText: string; mediaIds: readonly string[]; poll: PollInput | undefined }): void {
+    const limits = this.deps.config.limits.statuses;
+    const problems: { field: string; message: string }[] = [];
+    if (input.text.trim().length === 0 && input.mediaIds.length === 0) problems.push({ field: "status", message: "can't be blank" });
+    const length =
+      countedLength(input.text, limits.charactersReservedPerUrl) + countedLength(input.spoilerText, limits.charactersReservedPerUrl);
+    if (length > limits.maxCharacters)
+      problems.push({ field: "status", message: `is too long (maximum is ${limits.maxCharacters} characters)` });
+    if (input.mediaIds.length > limits.maxMediaAttachments) {
+      problems.push({ field: "media_ids", message: `must have at most ${limits.maxMediaAttachments} attachments` });
+    }
+    if (input.poll && input.mediaIds.length > 0) problems.push({ field: "poll", message: "cannot be combined with media attachments" });
+    if (problems.length > 0) throw new KithError("status.invalid", { details: problems });
+    if (input.poll) this.polls.validate(input.poll);
+  }
+
+  /**
+   * Writes the post's mentions and tags and returns the tags' names in the order they were written. `fresh`: the
+   * post was just inserted, so it has no mentions or tags to replace.
+   */
+  async #writeRelations(
+    trx: Kysely<Database>,
+    statusId: string,
+    rendered: Rendered,
+    now: string,
+    options: { fresh?: boolean } = {},
+  ): Promise<string[]> {
+    await replaceMentions(trx, statusId, rendered.mentionIds, now, options);
+    const tagIds = await ensureTags(trx, rendered.tags, () => this.deps.ids.next("tag"), now);
+    await replaceStatusTags(trx, statusId, [...tagIds.values()], options);
+    return [...tagIds.keys()];
+  }
+
+  /** Creates a post (or returns the one made earlier with the same idempotency key) and returns its id. */
+  async create(accountId: string, input: PostInput): Promise<string> {
+    return (await this.post(accountId, input)).id;
+  }
+
+  /** As `create`, with what was written, so the answer is rendered from it. */
+  async post(accountId: string, input: PostInput): Promise<Posted> {
+    const db = this.deps.storage.db;
+    if (input.idempotencyKey) {
+      const earlier = await findIdempotentStatus(db, accountId, input.idempotencyKey, this.#idempotencySince());
+      if (earlier && (await findStatus(db, earlier))) return { id: earlier, accountId, written: null };
+    }
+    const text = input.text ?? "";
+    const spoilerText = input.spoilerText ?? "";
+    const mediaIds = [...new Set(input.mediaIds ?? [])];
+    this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
+    const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
+    if (parent?.reblog_of_id) throw new KithError("status.not_found");
+    const defaults = await postingDefaults(db, accountId, input.sessionId ?? null);
+    if (!defaults) throw new KithError("account.not_found");
+    let visibility: Visibility = input.visibility ?? (defaults.default_visibility as Visibility | null) ?? "public";
+    // A limited account's public posts stay out of public timelines, as Mastodon does.
+    if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";
+    const sensitive = (input.sensitive ?? readFlag(defaults.default_sensitive)) || spoilerText.length > 0;
+    const applicationId = defaults.app_id ?? null;
+    const lookedUp = await this.#lookUpMentions(text);
+    const now = this.deps.clock.now().toISOString();
+    const id = this.deps.ids.next("status");
+    const conversationId = parent?.conversation_id ?? this.deps.ids.next("conversation");
+    let rendered: Rendered;
+    let written: WrittenPost;
+    try {
+      ({ rendered, written } = await this.writes.transaction(async (trx) => {
+        const rendered = await this.#render(trx, text, lookedUp);
+        await this.pendingReactions.record(trx, id, now);
+        const row = await insertStatus(trx, {
+          id,
+          account_id: accountId,
+          local: writeFlag(true),
+          in_reply_to_id: parent?.id ?? null,
+          in_reply_to_account_id: parent?.account_id ?? null,
+          conversation_id: conversationId,
+          text,
+          content: rendered.html,
+          spoiler_text: spoilerText,
+          sensitive: writeFlag(sensitive),
+          visibility,
+          language: input.language ?? defaults.default_language ?? null,
+          application_id: applicationId,
+          created_at: now,
+          updated_at: now,
+        });
+        const tagNames = await this.#writeRelations(trx, id, rendered, now, { fresh: true });
+        if (mediaIds.length > 0) await this.media.attachToStatus(trx, { accountId, statusId: id, mediaIds });
+        if (input.poll) await this.polls.createInTransaction(trx, id, accountId, input.poll);
+        if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
+        const author = await bumpAccountStatuses(trx, accountId, 1, now);
+        if (!author) throw new KithError("account.not_found");
+        if (input.idempotencyKey) await rememberIdempotencyKey(trx, accountId, input.idempotencyKey, id, now);
+        // The author's own home shows the post as soon as it exists; everyone else's with the fan-out below.
+        await insertHomeFeedEntries(trx, [{ accountId, statusId: id, authorId: accountId, reblogOfId: null, createdAt: now }]);
+        const application =
+          defaults.app_id !== null && defaults.app_name !== null ? { name: defaults.app_name, website: defaults.app_website } : null;
+        return {
+          rendered,
+          written: {
+            row,
+            author,
+            mentionIds: rendered.mentionIds,
+            tagNames,
+            application,
+            hasMedia: mediaIds.length > 0,
+            hasPoll: input.poll !== undefined,
+          },
+        };
+      }));
+    } catch (error) {
+      // Two requests with the same key at once: the second one's key insert loses; answer with the first post.
+      if (input.idempotencyKey) {
+        const earlier = await findIdempotentStatus(db, accountId, input.idempotencyKey, this.#idempotencySince());
+        if (earlier && (await findStatus(db, earlier))) return { id: earlier, accountId, written: null };
+      }
+      throw error;
+    }
+    // Fan-out, notifications, streams and federation follow the answer rather than delay it.
+    const { mentionIds, tags } = rendered;
+    const post: NewLocalPost = {
+      visibility,
+      inReplyToId: parent?.id ?? null,
+      inReplyToAccountId: parent?.account_id ?? null,
+      conversationId,
+      createdAt: now,
+      tagNames: [...new Set(tags.map((tag) => tag.name))],
+      mentionedAccountIds: mentionIds,
+    };
+    this.events.emitLater({ type: "status.created", statusId: id, accountId, post }, () => this.pendingReactions.finish(id));
+    return { id, accountId, written };
+  }
+
+  /** Edits the caller's own post, keeping every version in `status_edits`. */
+  async edit(accountId: string, statusId: string, input: EditInput): Promise<void> {
+    const current = await this.findOwn(statusId, accountId);
+    const db = this.deps.storage.db;
+    const currentMedia = (
+      await db.selectFrom("media_attachments").select("id").where("status_id", "=", statusId).orderBy("id").execute()
+    ).map((row) => row.id);
+    const currentPoll = await db.selectFrom("polls").select(["options"]).where("status_id", "=", statusId).executeTakeFirst();
+    const text = input.text ?? current.text;
+    const spoilerText = input.spoilerText ?? current.spoiler_text;
+    const mediaIds = input.mediaIds ? [...new Set(input.mediaIds)] : currentMedia;
+    this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
+    const pollChanged =
+      input.poll !== undefined && JSON.stringify(input.poll.options.map((option) => option.trim())) !== (currentPoll?.options ?? null);
+    const lookedUp = await this.#lookUpMentions(text);
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.storage.transaction(async (trx) => {
+      const edits = await trx.selectFrom("status_edits").select("id").where("status_id", "=", statusId).limit(1).execute();
+      if (edits.length === 0) {
+        // The first edit also records the original, so the history starts where the post did.
+        await trx
+          .insertInto("status_edits")
+          .values({
+            id: this.deps.ids.next("statusEdit"),
+            status_id: statusId,
+            account_id: accountId,
+            text: current.text,
+            content: current.content,
+            spoiler_text: current.spoiler_text,
+            sensitive: writeFlag(readFlag(current.sensitive)),
+            media_ids: JSON.stringify(currentMedia),
+            poll_options: currentPoll?.options ?? null,
+            created_at: current.created_at,
+          })
+          .execute();
+      }
+      const rendered = await this.#render(trx, text, lookedUp);
+      const sensitive = (input.sensitive ?? readFlag(current.sensitive)) || spoilerText.length > 0;
+      await trx
+        .updateTable("statuses")
+        .set({
+          text,
+          content: rendered.html,
+          spoiler_text: spoilerText,
+          sensitive: writeFlag(sensitive),
+          language: input.language ?? current.language,
+          edited_at: now,
+          updated_at: now,
+        })
+        .where("id", "=", statusId)
+        .execute();
+      await this.#writeRelations(trx, statusId, rendered, now);
+      if (input.mediaIds) {
+        const removed = currentMedia.filter((id) => !mediaIds.includes(id));
+        if (removed.length > 0) await trx.updateTable("media_attachments").set({ status_id: null }).where("id", "in", removed).execute();
+        const added = mediaIds.filter((id) => !currentMedia.includes(id));
+        if (added.length > 0) await this.media.attachToStatus(trx, { accountId, statusId, mediaIds: added });
+      }
+      if (pollChanged && input.poll) {
+        await this.polls.removeInTransaction(trx, statusId);
+        await this.polls.createInTransaction(trx, statusId, accountId, input.poll);
+      }
+      const poll = await trx.selectFrom("polls").select("options").where("status_id", "=", statusId).executeTakeFirst();
+      await trx
+        .insertInto("status_edits")
+        .values({
+          id: this.deps.ids.next("statusEdit"),
+          status_id: statusId,
+          account_id: accountId,
+          text,
+          content: rendered.html,
+          spoiler_text: spoilerText,
+          sensitive: writeFlag(sensitive),
+          media_ids: JSON.stringify(mediaIds),
+          poll_options: poll?.options ?? null,
+          created_at: now,
+        })
+        .execute();
+    });
+    await this.events.emit({ type: "status.updated", statusId, accountId });
+  }
+
+  /**
+   * Deletes the caller's own post with everything hanging off it, boosts of
+   * it included, and keeps the counters in step. Render the post before
+   * calling this to answer with its source.
+   */
+  async delete(accountId: string, statusId: string): Promise<void> {
+    const row = await this.findVisible(statusId, accountId);
+    // One's own boosts may be deleted like posts, as Mastodon allows; editing them is refused by findOwn.
+    if (row.account_id !== accountId) throw new KithError("status.forbidden");
+    await this.#deleteRows(row);
+  }
+
+  async #deleteRows(row: StatusRow): Promise<void> {
+    const reached = await reachedRemoteAccountIds(this.deps.storage.db, row);
+    const boosts = await this.deps.storage.transaction(async (trx) => {
+      const removedBoosts = await deleteStatusRows(trx, [row.id]);
+      if (row.in_reply_to_id) await bumpStatusCounter(trx, row.in_reply_to_id, "replies_count", -1);
+      if (row.reblog_of_id) await bumpStatusCounter(trx, row.reblog_of_id, "reblogs_count", -1);
+      await bumpAccountStatuses(trx, row.account_id, -1, null);
+      for (const boost of removedBoosts) await bumpAccountStatuses(trx, boost.account_id, -1, null);
+      return removedBoosts;
+    });
+    for (const boost of boosts) {
+      await this.events.emit({
+        type: "status.deleted",
+        statusId: boost.id,
+        accountId: boost.account_id,
+        reblogOfId: boost.reblog_of_id,
+        visibility: boost.visibility,
+      });
+    }
+    await this.events.emit({
+      type: "status.deleted",
+      statusId: row.id,
+      accountId: row.account_id,
+      reblogOfId: row.reblog_of_id,
+      visibility: row.visibility,
+      reachedAccountIds: reached,
+    });
+  }
+
+  /** Boosts a post; boosting it again returns the existing boost. Returns the boost's id. */
+  async reblog(accountId: string, statusId: string, visibility: Visibility = "public"): Promise<string> {
+    let target = await this.findVisible(statusId, accountId);
+    if (target.reblog_of_id) target = await this.findVisible(target.reblog_of_id, accountId);
+    const own = target.account_id === accountId;
+    if (target.visibility === "direct" || (target.visibility === "private" && !own)) throw new KithError("status.not_reblogable");
+    const db = this.deps.storage.db;
+    const existing = await db
+      .selectFrom("statuses")
+      .select("id")
+      .where("reblog_of_id", "=", target.id)
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    if (existing) return existing.id;
+    const boostVisibility: Visibility = target.visibility === "private" ? "private" : visibility === "direct" ? "public" : visibility;
+    const now = this.deps.clock.now().toISOString();
+    const id = this.deps.ids.next("status");
+    try {
+      await this.writes.transaction(async (trx) => {
+        await insertStatus(trx, {
+          id,
+          account_id: accountId,
+          local: writeFlag(true),
+          reblog_of_id: target.id,
+          visibility: boostVisibility,
+          created_at: now,
+          updated_at: now,
+        });
+        await bumpStatusCounter(trx, target.id, "reblogs_count", 1);
+        await bumpAccountStatuses(trx, accountId, 1, now);
+      });
+    } catch (error) {
+      const raced = await db
+        .selectFrom("statuses")
+        .select("id")
+        .where("reblog_of_id", "=", target.id)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst();
+      if (raced) return raced.id;
+      throw error;
+    }
+    await this.events.emit({ type: "status.created", statusId: id, accountId });
+    return id;
+  }
+
+  /** Undoes the caller's boost of a post, if any. Returns the boosted post's id. */
+  async unreblog(accountId: string, statusId: string): Promise<string> {
+    let target = await this.findVisible(statusId, accountId);
+    if (target.reblog_of_id) target = await this.findVisible(target.reblog_of_id, accountId);
+    const boost = await this.deps.storage.db
+      .selectFrom("statuses")
+      .selectAll()
+      .where("reblog_of_id", "=", target.id)
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    if (boost) await this.#deleteRows(boost);
+    return target.id;
+  }
+}

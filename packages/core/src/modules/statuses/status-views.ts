@@ -1,0 +1,370 @@
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../mastodon/entities/status.js";
+import { type JsonTexts, jsonString } from "../../platform/http/json-text.js";
+import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../mastodon/serializers/status.js";
+import {
+  loadApplications,
+  loadMentions,
+  loadOwnVotes,
+  loadPolls,
+  loadStatusRows,
+  loadStatusTags,
+} from "./status-view-loads-store.js";
+import type { AccountVersionRow } from "../accounts/accounts-store.js";
+import {
+  type PostMarks,
+  STATUS_COUNTERS,
+  type StatusCounter,
+  type StatusVersionRow,
+  type VisiblePage,
+  type VisiblePost,
+  loadVisiblePosts,
+} from "./visible-posts-store.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
+import type { StatusRow, Visibility } from "../../ports/storage-schema.js";
+import type { ServiceDeps } from "../service-deps.js";
+import type { DomainEvents } from "../../platform/events/domain-events.js";
+import { KeptRows } from "../../platform/cache/kept-rows.js";
+import { RenderMemo } from "../../platform/cache/render-memo.js";
+import { type StatusParts, StatusPartsCache } from "./status-parts-cache.js";
+import { type StatusTextParts, statusText, statusTextParts } from "./status-text.js";
+
+/** Renders accounts as Mastodon's Account entity, many at once (the profiles part provides it). */
+export interface AccountRenderer {
+  /** With `texts`, the JSON text of each account returned is put there too. */
+  render(ids: readonly string[], texts?: JsonTexts): Promise<Map<string, AccountEntity>>;
+  /** The same for accounts whose versions and counters were just read (with the posts they wrote). */
+  renderVersions(versions: readonly AccountVersionRow[], texts?: JsonTexts): Promise<Map<string, AccountEntity>>;
+}
+
+/** Renders the media attached to posts, many posts at once (the media part provides it). */
+export interface StatusMediaRenderer {
+  renderForStatuses(statusIds: readonly string[]): Promise<Map<string, readonly StatusMediaEntity[]>>;
+}
+
+export interface RenderOptions {
+  /** Include the plain-text source in `text` (deleting for a redraft). @default false */
+  readonly withSource?: boolean;
+  /**
+   * Where to put the JSON text of each post returned (and of the accounts in them), for an answer assembled from
+   * them (`jsonText`); the texts are made from pieces kept from earlier renders of the same rows.
+   */
+  readonly texts?: JsonTexts;
+}
+
+/** Nobody may quote: Kith does not take quote posts yet, and says so the way Mastodon 4.5 clients read. */
+const NO_QUOTES = { automatic: [], manual: [], current_user: "denied" } as const;
+
+/** Posts whose lasting JSON pieces are kept (about 2 KB each); the least recently used go first. */
+export const STATUS_TEXT_MEMO_SIZE = 5_000;
+
+/**
+ * Turns post ids into Mastodon's Status entity for one viewer. Only posts the
+ * viewer may see come back (visibility.ts decides); a boost whose boosted
+ * post is hidden is left out too. The number of queries is fixed, however
+ * many ids are asked for: every related row is loaded in one batch per table.
+ */
+export class StatusViews {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock">,
+    private readonly accounts: AccountRenderer,
+    private readonly media: StatusMediaRenderer,
+    events?: DomainEvents,
+  ) {
+    events?.on("status.updated", (event) => this.#forget(event.statusId));
+    events?.on("status.deleted", (event) => this.#forget(event.statusId));
+  }
+
+  /** The posts' rows, read again whole only when their version differs. */
+  readonly #rows = new KeptRows<StatusRow, StatusCounter>(STATUS_TEXT_MEMO_SIZE, STATUS_COUNTERS);
+  readonly #parts = new StatusPartsCache();
+  /** The lasting pieces of each post's JSON text, made again when anything they are made from differs. */
+  readonly #texts = new RenderMemo<StatusTextParts>(STATUS_TEXT_MEMO_SIZE);
+
+  #forget(statusId: string): void {
+    this.#rows.forget(statusId);
+    this.#parts.forget(statusId);
+    this.#texts.forget(statusId);
+  }
+
+  /** The posts among `ids` the viewer may see, by id. */
+  async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
+    const unique = [...new Set(ids)];
+    return this.#renderVisible(unique, await loadVisiblePosts(this.deps.storage.db, unique, viewerId), viewerId, options);
+  }
+
+  /** A page read with its posts' versions and marks (a home, public or hashtag page), in the page's order. */
+  async renderPage(page: VisiblePage, viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
+    return inOrder(page.ids, await this.#renderVisible(page.ids, page.posts, viewerId, options));
+  }
+
+  /** Renders `ids` (unique) from `visible`, what was read of those the viewer may see (visible-posts.ts). */
+  async #renderVisible(
+    ids: readonly string[],
+    visible: readonly VisiblePost[],
+    viewerId: string | null,
+    options: RenderOptions,
+  ): Promise<Map<string, StatusEntity>> {
+    const db = this.deps.storage.db;
+    const versions = new Map<string, StatusVersionRow>();
+    const authorVersions = new Map<string, AccountVersionRow>();
+    // The marks of the posts shown: every non-boost, and the boosted post of a boost.
+    const marks = new Map<string, PostMarks>();
+    for (const entry of visible) {
+      for (const { post, author } of entry.boosted ? [entry, entry.boosted] : [entry]) {
+        versions.set(post.id, post);
+        authorVersions.set(author.id, author);
+      }
+      if (entry.marks) marks.set(entry.boosted?.post.id ?? entry.post.id, entry.marks);
+    }
+    const rows = new Map<string, StatusRow>();
+    for (const row of await this.#rows.rows([...versions.values()], (unkept) => loadStatusRows(db, unkept))) rows.set(row.id, row);
+    const outer = visible.flatMap(({ post }) => rows.get(post.id) ?? []);
+    // The posts whose content is shown: every non-boost, and the boosted posts.
+    const shown = [...rows.values()].filter((row) => row.reblog_of_id === null);
+    const shownIds = shown.map((row) => row.id);
+
+    const origin = this.deps.config.origin;
+    const now = this.deps.clock.now();
+    const parts = new Map<string, StatusParts>();
+    for (const row of shown) {
+      const cached = this.#parts.get(row.id, row.version);
+      if (cached) parts.set(row.id, cached);
+    }
+    const missing = shown.filter((row) => !parts.has(row.id));
+    const missingIds = missing.map((row) => row.id);
+    const appIds = [...new Set(missing.flatMap((row) => (row.application_id ? [row.application_id] : [])))];
+    // Kept posts known to have no media or no poll are not looked up for them (status-parts-cache.ts).
+    const mediaCandidates = shownIds.filter((id) => parts.get(id)?.hasMedia !== false);
+    const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
+
+    const [accounts, media, mentions, tags, polls, apps] = await Promise.all([
+      this.accounts.renderVersions([...authorVersions.values()], options.texts),
+      this.media.renderForStatuses(mediaCandidates),
+      loadMentions(db, missingIds),
+      loadStatusTags(db, missingIds),
+      loadPolls(db, pollCandidates),
+      loadApplications(db, appIds),
+    ]);
+    const ownVotes =
+      viewerId === null
+        ? []
+        : await loadOwnVotes(
+            db,
+            polls.map((poll) => poll.id),
+            viewerId,
+          );
+
+    const mentionsBy = groupBy(mentions, (row) => row.status_id);
+    const tagsBy = groupBy(tags, (row) => row.status_id);
+    const pollBy = new Map(polls.map((poll) => [poll.status_id, poll]));
+    const votesBy = groupBy(ownVotes, (row) => row.poll_id);
+    const appBy = new Map(apps.map((app) => [app.id, app]));
+    for (const row of missing) {
+      const app = row.application_id ? appBy.get(row.application_id) : undefined;
+      const loaded: StatusParts = {
+        mentions: inTextOrder(row, mentionsBy.get(row.id) ?? []).map((mention) => serializeMention(origin, mention)),
+        tags: (tagsBy.get(row.id) ?? []).map((tag) => serializeTag(origin, tag.name)),
+        application: app && readFlag(row.local) ? { name: app.name, website: app.website } : null,
+        hasMedia: (media.get(row.id)?.length ?? 0) > 0,
+        hasPoll: pollBy.has(row.id),
+      };
+      parts.set(row.id, loaded);
+      this.#parts.set(row.id, row.version, loaded);
+    }
+
+    const texts = options.texts;
+    const renderContent = (row: StatusRow): { entity: InnerStatusEntity; textParts: StatusTextParts | null } | null => {
+      const account = accounts.get(row.account_id);
+      if (!account) return null;
+      const poll = pollBy.get(row.id);
+      const part = parts.get(row.id);
+      const postMedia = media.get(row.id) ?? [];
+      const entity = statusEntityOf(row, account, origin, {
+        media: [...postMedia],
+        application: part?.application ? { ...part.application } : null,
+        mentions: (part?.mentions ?? []).map((mention) => ({ ...mention })),
+        tags: (part?.tags ?? []).map((tag) => ({ ...tag, history: [] })),
+        poll: poll
+          ? serializePoll(poll, {
+              now,
+              viewerId,
+              ownVotes: viewerId === null ? null : (votesBy.get(poll.id) ?? []).map((vote) => vote.choice),
+            })
+          : null,
+        text: options.withSource ? row.text : null,
+      });
+      if (viewerId !== null) Object.assign(entity, viewerFlags(marks.get(row.id) ?? NO_MARKS));
+      if (!texts) return { entity, textParts: null };
+      const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
+      // What the lasting pieces are made of: the row's version (raised by the database on every write but the
+      // counters', migration 0020) and counters, the author's text, the media, the parts and the source when shown.
+      const inputs = [
+        row.version,
+        row.reblogs_count,
+        row.favourites_count,
+        row.replies_count,
+        accountText,
+        postMedia.length === 0 ? "[]" : JSON.stringify(postMedia),
+        part,
+        options.withSource ? row.text : null,
+      ];
+      const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(entity, accountText));
+      texts.set(entity, statusText(entity, textParts, "null"));
+      return { entity, textParts };
+    };
+
+    const asked = new Map(outer.map((row) => [row.id, row]));
+    const result = new Map<string, StatusEntity>();
+    for (const id of ids) {
+      const row = asked.get(id);
+      if (!row) continue;
+      if (row.reblog_of_id === null) {
+        const content = renderContent(row);
+        if (content) result.set(id, content.entity);
+        continue;
+      }
+      const inner = rows.get(row.reblog_of_id);
+      const account = accounts.get(row.account_id);
+      const content = inner ? renderContent(inner) : null;
+      if (!content || !account) continue;
+      const boost = reblogEntity(row, content.entity, account, origin);
+      result.set(id, boost);
+      if (!texts || !content.textParts) continue;
+      const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
+      // The boost's pieces carry the boosted post's counters: its pieces (the same object while unchanged) are an input.
+      const inputs = [row.version, accountText, content.textParts];
+      const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(boost, accountText));
+      texts.set(boost, statusText(boost, textParts, texts.get(content.entity) ?? JSON.stringify(content.entity)));
+    }
+    return result;
+  }
+
+  /** One post for the viewer, or null when it does not exist or may not be seen. */
+  async renderOne(id: string, viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity | null> {
+    return (await this.render([id], viewerId, options)).get(id) ?? null;
+  }
+
+  /** Posts in the order of `ids`, those the viewer may not see left out. */
+  async renderList(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
+    return inOrder(ids, await this.render(ids, viewerId, options));
+  }
+}
+
+/** The marks of a post the viewer did nothing to. */
+const NO_MARKS: PostMarks = { favourited: false, reblogged: false, bookmarked: false, pinned: false, muted: false };
+
+/** The marks in the order Mastodon writes them. */
+function viewerFlags(marks: PostMarks) {
+  return {
+    favourited: marks.favourited,
+    reblogged: marks.reblogged,
+    muted: marks.muted,
+    bookmarked: marks.bookmarked,
+    pinned: marks.pinned,
+  };
+}
+
+function inOrder(ids: readonly string[], rendered: Map<string, StatusEntity>): StatusEntity[] {
+  return ids.flatMap((id) => {
+    const entity = rendered.get(id);
+    return entity ? [entity] : [];
+  });
+}
+
+/** What a status entity holds beyond its row and author: loaded, or known from what was just written. */
+export interface StatusEntityParts {
+  readonly media: InnerStatusEntity["media_attachments"];
+  readonly application: InnerStatusEntity["application"];
+  readonly mentions: InnerStatusEntity["mentions"];
+  readonly tags: InnerStatusEntity["tags"];
+  readonly poll: InnerStatusEntity["poll"];
+  readonly text: string | null;
+}
+
+/** A post (not a boost) as its entity, without the viewer's marks: one shape for every renderer of a post. */
+export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: string, parts: StatusEntityParts): InnerStatusEntity {
+  const urls = readFlag(row.local)
+    ? localStatusUrls(origin, account.username, row.id)
+    : { uri: row.uri ?? "", url: row.url ?? row.uri ?? "" };
+  return {
+    id: row.id,
+    uri: row.uri ?? urls.uri,
+    url: row.url ?? urls.url,
+    created_at: row.created_at,
+    account,
+    content: row.content,
+    visibility: row.visibility as Visibility,
+    sensitive: readFlag(row.sensitive),
+    spoiler_text: row.spoiler_text,
+    media_attachments: parts.media,
+    application: parts.application,
+    mentions: parts.mentions,
+    tags: parts.tags,
+    emojis: [],
+    reblogs_count: row.reblogs_count,
+    favourites_count: row.favourites_count,
+    replies_count: row.replies_count,
+    quotes_count: 0,
+    in_reply_to_id: row.in_reply_to_id,
+    in_reply_to_account_id: row.in_reply_to_account_id,
+    reblog: null,
+    poll: parts.poll,
+    card: null,
+    language: row.language,
+    text: parts.text,
+    edited_at: row.edited_at,
+    quote: null,
+    quote_approval: { automatic: [], manual: [], current_user: NO_QUOTES.current_user },
+    filtered: [],
+  };
+}
+
+/** A boost: its own id, author and time, the boosted post nested, the counters and marks of the boosted post. */
+function reblogEntity(row: StatusRow, content: InnerStatusEntity, account: AccountEntity, origin: string): StatusEntity {
+  const uri = row.uri ?? localReblogUri(origin, account.username, row.id);
+  return {
+    ...content,
+    id: row.id,
+    uri,
+    url: row.url,
+    created_at: row.created_at,
+    account,
+    visibility: row.visibility as Visibility,
+    content: "",
+    spoiler_text: "",
+    sensitive: false,
+    media_attachments: [],
+    application: null,
+    mentions: [],
+    tags: [],
+    poll: null,
+    in_reply_to_id: null,
+    in_reply_to_account_id: null,
+    language: null,
+    text: null,
+    edited_at: null,
+    reblog: content,
+  };
+}
+
+/** Mentions in the order the post names them (the table keeps no order). */
+export function inTextOrder<T extends { username: string }>(row: StatusRow, mentions: readonly T[]): T[] {
+  const haystack = (row.text || row.content).toLowerCase();
+  const at = (mention: T) => {
+    const index = haystack.indexOf(`@${mention.username.toLowerCase()}`);
+    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+  };
+  return [...mentions].sort((a, b) => at(a) - at(b));
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
