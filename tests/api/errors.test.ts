@@ -67,6 +67,7 @@ describeOnEngines("error responses", (engine) => {
       createFetchHandler({
         routes: [...routeTable, route({ method: "GET", path: "/api/v1/explode", summary: "Throws", access: publicAccess, handler })],
         services: kith.services,
+        authenticate: (token) => kith.services.sessions.authenticate(token),
         config: kith.config,
       });
 

@@ -23,7 +23,8 @@ export {
 } from "./platform/federation/safe-fetch.js";
 
 // Routes, as a module declares them.
-export { route, type RouteDefinition, type AnyRoute, type HandlerContext, type HttpMethod } from "./platform/http/route.js";
+export type { RouteDefinition, AnyRoute, HandlerContext, HttpMethod } from "./platform/http/route.js";
+export { route } from "./modules/core-route.js";
 export * from "./platform/http/access.js";
 export { Reply } from "./platform/http/reply.js";
 export {

@@ -144,7 +144,13 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
   });
   // Fedify answers only what it knows (WebFinger, NodeInfo, actors, collections, inboxes) and passes the rest on.
   const fallbacks = [federation.handle, ...(options.fallbacks ?? [])];
-  const fetch = createFetchHandler({ routes, services, config, fallbacks });
+  const fetch = createFetchHandler({
+    routes,
+    services,
+    authenticate: (token) => services.sessions.authenticate(token),
+    config,
+    fallbacks,
+  });
   const federationQueue = new AbortController();
   return {
     ...deps,

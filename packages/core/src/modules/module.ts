@@ -20,7 +20,7 @@ export interface ModuleContext {
 }
 
 /** What a module's route handler gets: the usual context, and its own module's services. */
-export interface ModuleHandlerContext<S, P, Q, B> extends HandlerContext<P, Q, B> {
+export interface ModuleHandlerContext<S, P, Q, B> extends HandlerContext<P, Q, B, KithServices> {
   readonly module: S;
 }
 

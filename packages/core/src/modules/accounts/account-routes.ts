@@ -1,7 +1,7 @@
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
 import { CredentialAccountJson } from "../../mastodon/entities/account.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { serializeCredentialAccount } from "../../mastodon/serializers/account.js";
 
 export const accountRoutes = [

@@ -6,7 +6,7 @@ import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { AccountJson, CredentialAccountJson } from "../../mastodon/entities/account.js";
 import { FamiliarFollowersJson, RelationshipJson } from "../../mastodon/entities/relationship.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zList } from "../../platform/http/schemas.js";
 import { serializeCredentialAccount } from "../../mastodon/serializers/account.js";
 import { AccountParams, accountPageReply, renderInOrder, userOf } from "../lists/account-list-routes.js";

@@ -7,7 +7,7 @@ import type { AccountStatus } from "./admin-accounts-store.js";
 import { permission } from "../../platform/http/access.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zList } from "../../platform/http/schemas.js";
 import { AdminAccountJson, serializeAdminAccount } from "./admin-account-entity.js";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import type { AppView } from "./oauth-service.js";
 import { anyToken, publicAccess } from "../../platform/http/access.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** Mastodon's Application entity, as `GET /api/v1/apps/verify_credentials` answers it. */
 const ApplicationJson = z.object({

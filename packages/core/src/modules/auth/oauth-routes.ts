@@ -19,7 +19,7 @@ import {
   messagePage,
 } from "./oauth-pages.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 const HTML = "text/html; charset=utf-8";
 /** The shape of the tokens `newFormToken` makes (32 random bytes, base64url). */

@@ -4,7 +4,7 @@ import { KithError } from "../../domain/errors.js";
 import type { SessionView } from "./session-service.js";
 import { authenticated } from "../../platform/http/access.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /**
  * Sessions: every access token is one. Paths are Kith's own (the spec has

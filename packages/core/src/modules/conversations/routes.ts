@@ -3,7 +3,7 @@ import { authenticated } from "../../platform/http/access.js";
 import { ConversationJson } from "../../mastodon/entities/conversation.js";
 import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { signedInUser } from "../timelines/routes.js";
 
 /** Direct conversations (Mastodon's): direct threads, paged by their last post. */

@@ -6,7 +6,7 @@ import type { LoginAuditEntry } from "./login-audit.js";
 import { authenticated, permission } from "../../platform/http/access.js";
 import { CodeSentJson, LoginAuditEntryJson, LoginMethodJson } from "../../mastodon/entities/credentials.js";
 import { idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /**
  * Login methods (the spec lists the area without paths; these are Kith's

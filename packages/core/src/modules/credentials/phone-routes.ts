@@ -3,7 +3,7 @@ import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
 import { CodeSentJson } from "../../mastodon/entities/credentials.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /**
  * The spec's four-step phone number change (its paths are "not shown"; these

@@ -4,7 +4,7 @@ import type { DomainAllowRow } from "./domain-policy-store.js";
 import { permission } from "../../platform/http/access.js";
 import { DEFAULT_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /**
  * The domain allowlist at Mastodon's `/api/v1/admin/domain_allows` paths and

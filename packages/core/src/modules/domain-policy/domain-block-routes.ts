@@ -5,7 +5,7 @@ import type { DomainBlockSeverity, DomainBlockRow } from "./domain-policy-store.
 import { permission } from "../../platform/http/access.js";
 import { DEFAULT_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool } from "../../platform/http/schemas.js";
 
 /**

@@ -4,7 +4,7 @@ import { INBOX_WINDOW_MAX_MINUTES } from "./federation-monitor.js";
 import type { DomainDeliveries } from "./federation-monitor.js";
 import { permission } from "../../platform/http/access.js";
 import { DEFAULT_PAGE, clampLimit } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zInt } from "../../platform/http/schemas.js";
 
 /**

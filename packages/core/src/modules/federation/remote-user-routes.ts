@@ -2,7 +2,7 @@ import { z } from "zod";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
 import { ACCOUNTS_PAGE, clampLimit } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zInt } from "../../platform/http/schemas.js";
 import { userOf } from "../lists/account-list-routes.js";
 

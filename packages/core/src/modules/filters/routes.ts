@@ -4,7 +4,7 @@ import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
 import { FILTER_ACTIONS, FILTER_CONTEXTS, FilterJson, FilterKeywordJson, FilterStatusJson, V1FilterJson } from "../../mastodon/entities/filter.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { serializeFilter, serializeFilterKeyword, serializeFilterStatus, serializeV1Filter } from "../../mastodon/serializers/filter.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authenticated } from "../../platform/http/access.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** Mastodon's Announcement entity; Kith has no announcements yet, so the list is always empty. */
 const AnnouncementJson = z.object({

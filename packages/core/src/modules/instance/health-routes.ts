@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import { publicAccess } from "../../platform/http/access.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 export const healthRoutes = [
   route({

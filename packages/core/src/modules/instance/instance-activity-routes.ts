@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { publicAccess } from "../../platform/http/access.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** Mastodon's public instance statistics: the servers this one knows, and twelve weeks of activity. */
 export const instanceActivityRoutes = [

@@ -1,6 +1,6 @@
 import { publicAccess } from "../../platform/http/access.js";
 import { InstanceV1Json, InstanceV2Json } from "../../mastodon/entities/instance.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { serializeInstanceV1, serializeInstanceV2 } from "./instance-entity.js";
 
 export const instanceRoutes = [

@@ -2,7 +2,8 @@ import { publicAccess } from "../../platform/http/access.js";
 import { buildOpenApiDocument } from "../../platform/http/openapi.js";
 import { renderReferencePage } from "./reference-page.js";
 import { Reply } from "../../platform/http/reply.js";
-import { type AnyRoute, route } from "../../platform/http/route.js";
+import type { AnyRoute } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** The API's own description, built from the route table it is part of. */
 export function referenceRoutes(table: () => readonly AnyRoute[]): AnyRoute[] {

@@ -1,6 +1,6 @@
 import { publicAccess } from "../../platform/http/access.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** A 1x1 grey PNG: the picture of an account without avatar or header, so clients never load a 404. */
 const PLACEHOLDER_PNG = Buffer.from(

@@ -5,7 +5,7 @@ import { MAX_STATS_DAYS, WORKER_LIMITS } from "./jobs-service.js";
 import { permission } from "../../platform/http/access.js";
 import { DEFAULT_PAGE, clampLimit, idPageLinks } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zInt } from "../../platform/http/schemas.js";
 
 /**

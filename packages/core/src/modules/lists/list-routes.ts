@@ -5,7 +5,7 @@ import { AccountJson } from "../../mastodon/entities/account.js";
 import { type ListEntity, ListJson } from "../../mastodon/entities/list.js";
 import { ACCOUNTS_PAGE, clampLimit, idPageLinks } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { signedInUser } from "../timelines/routes.js";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MARKER_TIMELINES, type MarkerRecord } from "./marker-service.js";
 import { authenticated } from "../../platform/http/access.js";
 import { type MarkerEntity, MarkersJson } from "../../mastodon/entities/marker.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zInt, zList } from "../../platform/http/schemas.js";
 import { signedInUser } from "../timelines/routes.js";
 

@@ -4,7 +4,7 @@ import { UPLOAD_QUEUES } from "./upload-admin.js";
 import { permission } from "../../platform/http/access.js";
 import { UPLOAD_TYPES, UploadJson, UploadLogEntryJson, UserStorageJson } from "../../mastodon/entities/media.js";
 import { DEFAULT_PAGE, clampLimit, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zInt, zList } from "../../platform/http/schemas.js";
 
 /**

@@ -7,7 +7,7 @@ import { largestFileBytes } from "./media-types.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { MediaAttachmentJson } from "../../mastodon/entities/media.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { mediaFileResponse } from "./media-file-response.js";
 
 /**

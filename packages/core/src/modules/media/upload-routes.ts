@@ -6,7 +6,7 @@ import { largestFileBytes } from "./media-types.js";
 import { authenticated } from "../../platform/http/access.js";
 import { readLimited } from "../../platform/http/body-parser.js";
 import { CreatedUploadJson, UPLOAD_TYPES, UploadJson, UserStorageJson } from "../../mastodon/entities/media.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zInt, zList } from "../../platform/http/schemas.js";
 
 /**

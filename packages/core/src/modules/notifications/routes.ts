@@ -8,7 +8,7 @@ import { GroupedNotificationsJson, type NotificationEntity, NotificationJson, Un
 import type { JsonTexts } from "../../platform/http/json-text.js";
 import { type PageSize, clampLimit, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { signedInUser } from "../timelines/routes.js";
 

@@ -10,7 +10,7 @@ import {
 } from "../../mastodon/entities/passkey.js";
 import { PASSKEY_SCRIPT } from "./passkey-script.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /**
  * The spec's passkey endpoints, with its paths and shapes. begin-auth and

@@ -4,7 +4,7 @@ import type { EmailDomainAllowRow } from "./email-domain-allows-store.js";
 import { permission } from "../../platform/http/access.js";
 import { DEFAULT_PAGE, clampLimit, cursorPageLinks, cursorPageQuery } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** One allowed domain. The spec does not show the entry shape; camelCase, as the spec's own endpoints are. */
 const EmailAllowJson = z.object({

@@ -3,7 +3,7 @@ import { KithError, isKithError, statusOf } from "../../domain/errors.js";
 import { anyToken, authenticated, publicAccess } from "../../platform/http/access.js";
 import { PAGE_HEADERS, messagePage } from "../auth/oauth-pages.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** Mastodon's Token entity, as `POST /api/v1/accounts` answers it. */
 const TokenJson = z.object({

@@ -5,7 +5,7 @@ import type { SignupRow } from "./signup-service.js";
 import { permission } from "../../platform/http/access.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { serializeLocalAccount } from "../../mastodon/serializers/account.js";
 
 /**

@@ -3,7 +3,7 @@ import { authenticated } from "../../platform/http/access.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
 import { MutedAccountJson, RelationshipJson } from "../../mastodon/entities/relationship.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zInt } from "../../platform/http/schemas.js";
 import { AccountParams, accountPageReply, userOf } from "../lists/account-list-routes.js";
 

@@ -3,7 +3,7 @@ import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
 import { idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { userOf } from "../lists/account-list-routes.js";
 
 /**

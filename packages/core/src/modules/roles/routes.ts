@@ -5,7 +5,7 @@ import { ACCESS_TYPES, type Grant, any } from "../../domain/permissions.js";
 import type { AssignmentView, RoleView } from "./role-service.js";
 import { permission } from "../../platform/http/access.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /**
  * Roles and permissions (spec: "RBAC"). Paths are Kith's own under

@@ -5,7 +5,7 @@ import { AccountJson } from "../../mastodon/entities/account.js";
 import { StatusJson } from "../../mastodon/entities/status.js";
 import { FullTagJson } from "../../mastodon/entities/tag.js";
 import { clampLimit } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zInt } from "../../platform/http/schemas.js";
 
 /** Search: Mastodon's `GET /api/v2/search` and `GET /api/v1/accounts/search`. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { instanceSettingsSchema } from "../../domain/instance-settings.js";
 import { any } from "../../domain/permissions.js";
 import { permission } from "../../platform/http/access.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 const SettingsJson = instanceSettingsSchema;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { publicAccess } from "../../platform/http/access.js";
 import { StatusJson } from "../../mastodon/entities/status.js";
 import { POSTS_PAGE, idPageQuery, pagedReply, pageRequest } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool } from "../../platform/http/schemas.js";
 import { viewerOf } from "./status-route-helpers.js";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { authenticated } from "../../platform/http/access.js";
 import { StatusJson } from "../../mastodon/entities/status.js";
 import { POSTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { actorOf, cursorPagedReply } from "./status-route-helpers.js";
 
 /** The caller's bookmarks and favourites, newest first, paged with `Link` by when they were made. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { PollJson } from "../../mastodon/entities/status.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zInt, zList } from "../../platform/http/schemas.js";
 import { actorOf, viewerOf } from "./status-route-helpers.js";
 

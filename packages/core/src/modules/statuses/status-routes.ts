@@ -6,7 +6,7 @@ import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
 import { ContextJson, StatusEditJson, StatusJson, StatusSourceJson } from "../../mastodon/entities/status.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { actorOf, cursorPagedReply, renderStatus, viewerOf } from "./status-route-helpers.js";
 

@@ -6,7 +6,7 @@ import type { StreamHolder } from "./streaming-service.js";
 import { attachWebsocketAcceptor } from "./websocket-contract.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool } from "../../platform/http/schemas.js";
 
 /**

@@ -5,7 +5,7 @@ import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { FullTagJson } from "../../mastodon/entities/tag.js";
 import { clampLimit, idPageLinks, idPageQuery } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 
 /** Hashtags: one tag with its history, following and unfollowing, and the tags the caller follows. */
 

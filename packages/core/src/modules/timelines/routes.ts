@@ -6,7 +6,7 @@ import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { StatusJson } from "../../mastodon/entities/status.js";
 import { POSTS_PAGE, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
-import { route } from "../../platform/http/route.js";
+import { route } from "../core-route.js";
 import { zBool, zList } from "../../platform/http/schemas.js";
 
 /** Timelines: Mastodon's home, public, hashtag and list timelines. */

@@ -1,7 +1,7 @@
 import type { KithConfig } from "../../config.js";
 import { KithError } from "../../domain/errors.js";
+import type { Caller } from "../../domain/caller.js";
 import { getLogger } from "../../logging.js";
-import type { KithServices } from "../../modules/core-services.js";
 import { requiresCredentials } from "./access.js";
 import { authorize } from "./authorize.js";
 import { parseBody, parseQuery } from "./body-parser.js";
@@ -27,7 +27,10 @@ export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Res
 
 export interface FetchHandlerOptions {
   readonly routes: readonly AnyRoute[];
-  readonly services: KithServices;
+  /** What handlers are given as `services`; the platform only passes it on. */
+  readonly services: unknown;
+  /** The caller a bearer token (or none) stands for; throws the auth errors a bad token gets. */
+  readonly authenticate: (token: string | null) => Promise<Caller>;
   readonly config: KithConfig;
   readonly fallbacks?: readonly FallbackHandler[];
 }
@@ -60,10 +63,10 @@ async function dispatch(
   info: RequestInfo,
   options: FetchHandlerOptions,
 ): Promise<Response> {
-  const { services, config } = options;
+  const { services, config, authenticate } = options;
   const token = bearerToken(request, url);
   if (hasUnusableAuthorization(request, token)) throw new KithError("auth.unauthenticated");
-  const caller = await services.sessions.authenticate(token);
+  const caller = await authenticate(token);
   // Credentials come first: a guest learns nothing about the input a protected route expects.
   if (requiresCredentials(route.access) && caller.kind === "guest") throw new KithError("auth.unauthenticated");
 

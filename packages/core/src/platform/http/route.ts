@@ -1,19 +1,21 @@
 import type { z } from "zod";
 import type { KithConfig } from "../../config.js";
 import type { Caller } from "../../domain/caller.js";
-import type { KithServices } from "../../modules/core-services.js";
 import type { Access } from "./access.js";
 import type { HandlerResult } from "./reply.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Everything a handler gets: parsed input, the caller, the services. Never SQL, never ports. */
-export interface HandlerContext<P, Q, B> {
+/**
+ * Everything a handler gets: parsed input, the caller, the services. Never SQL, never ports.
+ * The platform knows no service: `S` is the services object the routes are composed with.
+ */
+export interface HandlerContext<P, Q, B, S = unknown> {
   readonly params: P;
   readonly query: Q;
   readonly body: B;
   readonly caller: Caller;
-  readonly services: KithServices;
+  readonly services: S;
   readonly config: KithConfig;
   readonly request: Request;
   readonly url: URL;
@@ -22,7 +24,7 @@ export interface HandlerContext<P, Q, B> {
 }
 
 /** One endpoint, declared once: the router, the OpenAPI document and the permission tests derive from it. */
-export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
+export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, S = unknown> {
   readonly method: HttpMethod;
   /** Path with `{name}` parameters, e.g. `/api/v1/admin/reports/{reportId}/assign`. */
   readonly path: string;
@@ -48,16 +50,19 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   readonly status?: number;
   /** Content type of a successful response when it is not JSON. */
   readonly produces?: string;
-  handler(context: HandlerContext<P, Q, B>): Promise<HandlerResult> | HandlerResult;
+  handler(context: HandlerContext<P, Q, B, S>): Promise<HandlerResult> | HandlerResult;
 }
 
 /** A route of any input types, as the route table holds them. */
 // biome-ignore lint/suspicious/noExplicitAny: the table holds routes of every input type; each is checked where declared.
-export type AnyRoute = RouteDefinition<any, any, any>;
+export type AnyRoute = RouteDefinition<any, any, any, any>;
 
-/** Declares a route; infers the handler's input types from its schemas. */
-export function route<P = Record<string, never>, Q = Record<string, never>, B = Record<string, never>>(
-  definition: RouteDefinition<P, Q, B>,
-): RouteDefinition<P, Q, B> {
-  return definition;
+/** Declares a route of a given services object; infers the handler's input types from its schemas. */
+export type RouteDeclarer<S> = <P = Record<string, never>, Q = Record<string, never>, B = Record<string, never>>(
+  definition: RouteDefinition<P, Q, B, S>,
+) => RouteDefinition<P, Q, B, S>;
+
+/** A `route` function whose handlers get services of type `S`, where the services are composed. */
+export function routesOf<S>(): RouteDeclarer<S> {
+  return (definition) => definition;
 }

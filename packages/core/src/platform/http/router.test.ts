@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { publicAccess } from "./access.js";
-import { type AnyRoute, type HttpMethod, route } from "./route.js";
+import { type AnyRoute, type HttpMethod, routesOf } from "./route.js";
 import { Router } from "./router.js";
 import { routeTable } from "../../modules/default-modules.js";
+
+/** Routes of no services: these tests call no handler that needs one. */
+const route = routesOf<unknown>();
 
 function fake(method: HttpMethod, path: string): AnyRoute {
   return route({ method, path, summary: `${method} ${path}`, access: publicAccess, handler: () => null });
