@@ -105,9 +105,10 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
   }
 
   async function relayRecipients(): Promise<Recipient[]> {
-    const inboxes = await services.relays.acceptedInboxes();
     const admitted: Recipient[] = [];
-    for (const inbox of inboxes) if (!(await services.domainPolicy.policyFor(inbox.host)).blocked) admitted.push({ id: inbox, inboxId: inbox });
+    for (const inbox of await services.relays.acceptedInboxes()) {
+      if (!(await services.domainPolicy.policyFor(inbox.host)).blocked) admitted.push({ id: inbox, inboxId: inbox });
+    }
     return admitted;
   }
 

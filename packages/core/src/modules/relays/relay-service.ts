@@ -137,7 +137,8 @@ export class RelayService implements RelaySubscriptions {
     }
     const from: readonly RelayState[] = state === "accepted" ? ["pending"] : SUBSCRIBED;
     const change = { state, actor_uri: relay.actor_uri ?? answer.actor.href, updated_at: this.deps.clock.now().toISOString() };
-    if (await this.store.change(relay.id, from, change)) logger.info("Relay {inbox} {state} the subscription", { inbox: relay.inbox_url, state });
+    if (await this.store.change(relay.id, from, change))
+      logger.info("Relay {inbox} {state} the subscription", { inbox: relay.inbox_url, state });
   }
 
   async acceptedInboxes(): Promise<readonly URL[]> {

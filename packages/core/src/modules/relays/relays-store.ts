@@ -37,7 +37,7 @@ export class RelaysStore {
       .values(row)
       .onConflict((oc) => oc.column("inbox_url").doNothing())
       .executeTakeFirst();
-    return Number(result.numInsertedRows ?? 0) > 0;
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 
   async find(id: string): Promise<RelayRow | undefined> {
@@ -74,7 +74,12 @@ export class RelaysStore {
    * decided from): of two requests racing, one changes it. False otherwise.
    */
   async change(id: string, from: readonly RelayState[], change: RelayChange): Promise<boolean> {
-    const result = await this.#db.updateTable("relays").set(change).where("id", "=", id).where("state", "in", [...from]).executeTakeFirst();
+    const result = await this.#db
+      .updateTable("relays")
+      .set(change)
+      .where("id", "=", id)
+      .where("state", "in", [...from])
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
