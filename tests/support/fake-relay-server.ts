@@ -304,4 +304,8 @@ const server = createServer(
   },
 );
 server.listen(port, "127.0.0.1", () => process.stdout.write(`relay listening on ${origin}\n`));
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+process.on("SIGTERM", () => {
+  server.close(() => process.exit(0));
+  // Servers keep their connections to it alive; they are not waited for.
+  server.closeAllConnections();
+});
