@@ -71,6 +71,8 @@ export {
   moduleRoute,
   type KithModule,
   type ModuleContext,
+  type ModuleFederation,
+  type ModuleVocabulary,
   type ModuleJob,
   type ModuleHandlerContext,
   type ModuleRouteDefinition,
@@ -81,6 +83,7 @@ export { preferencesModule } from "./modules/preferences/index.js";
 export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
+export { relaysModule } from "./modules/relays/index.js";
 export type { DomainEvents, DomainEvent, DomainEventType, DomainEventOf } from "./platform/events/domain-events.js";
 export type { AccountEntity } from "./mastodon/entities/account.js";
 

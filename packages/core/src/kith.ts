@@ -7,7 +7,7 @@ import type { SafeFetch } from "./platform/federation/safe-fetch.js";
 import type { InstanceLimits } from "./domain/limits.js";
 import { checkModuleOrder, composeModules, migrationsWithModules } from "./modules/composed-modules.js";
 import { defaultModules } from "./modules/default-modules.js";
-import type { KithModule } from "./modules/module.js";
+import type { KithModule, ModuleFederation } from "./modules/module.js";
 import { getLogger } from "./logging.js";
 import { DeterministicAiProvider } from "./memory/deterministic-ai.js";
 import { MemoryBlobStore } from "./memory/memory-blob-store.js";
@@ -134,7 +134,12 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
   };
   const services = createServices(deps);
-  const modules = composeModules(moduleList, { deps, core: services, events: services.events });
+  // The modules reach the federation built below, which loads Fedify only when first used.
+  const moduleFederation: ModuleFederation = {
+    context: async () => (await federation.load()).context(),
+    lookup: (identifier) => federation.lookup(identifier),
+  };
+  const modules = composeModules(moduleList, { deps, core: services, events: services.events, federation: moduleFederation });
   const routes = serverRoutes(modules.routes);
   const federation = createDeferredFederation({
     deps,

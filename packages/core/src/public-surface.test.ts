@@ -96,6 +96,7 @@ const ROOT_VALUES = [
   "permissionNames",
   "preferencesModule",
   "publicAccess",
+  "relaysModule",
   "requiresCredentials",
   "route",
   "ruleHolds",

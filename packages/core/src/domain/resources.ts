@@ -8,7 +8,7 @@ export const RESOURCES = [
   { name: "GroupReports", description: "Moderation reports in a group's scope" },
   { name: "Uploads", description: "Uploads, processing jobs and storage of every user" },
   { name: "Jobs", description: "Background jobs, queues and workers" },
-  { name: "Federation", description: "Domain blocks, allowlists, FASP providers, federation monitoring" },
+  { name: "Federation", description: "Domain blocks, allowlists, relays, FASP providers, federation monitoring" },
   { name: "AdminSettings", description: "Server settings, the email-domain allowlist, link previews, embeddings" },
   { name: "Signups", description: "Signup requests awaiting approval" },
   { name: "Data", description: "Platform data entries" },

@@ -2,7 +2,7 @@ import type { InboxListenerSetters } from "@fedify/fedify";
 import type { AnyRoute } from "../platform/http/route.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { MigrationSpec } from "../ports/migration-spec.js";
-import type { AnyModuleRoute, KithModule, ModuleContext } from "./module.js";
+import type { AnyModuleRoute, KithModule, ModuleContext, ModuleVocabulary } from "./module.js";
 
 /** The modules of one instance, built: their services, their routes bound to them, their migrations, their lifecycle. */
 export interface ComposedModules {
@@ -11,7 +11,7 @@ export interface ComposedModules {
   /** The services of a composed module; throws for a module that is not. */
   use<S>(module: KithModule<string, S>): S;
   /** Sets the modules' inbox listeners, when the federation is built. */
-  listen(inbox: InboxListenerSetters<FederationContextData>): void;
+  listen(inbox: InboxListenerSetters<FederationContextData>, vocab: ModuleVocabulary): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -87,8 +87,8 @@ export function composeModules(
   return {
     routes,
     use,
-    listen(inbox) {
-      for (const module of modules) module.inbox?.(built.get(module.name), inbox);
+    listen(inbox, vocab) {
+      for (const module of modules) module.inbox?.(built.get(module.name), inbox, vocab);
     },
     async start() {
       for (const job of repeating) {

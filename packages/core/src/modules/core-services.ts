@@ -21,6 +21,7 @@ import { TagService } from "./tags/tag-service.js";
 import { AccountMigrationService } from "./federation/account-migration-service.js";
 import { FlagSender } from "./federation/flag-sender.js";
 import { RemoteAccountService } from "./federation/remote-account-service.js";
+import { RelayDirectory } from "./federation/relay-directory.js";
 import { InstanceService } from "./instance/instance-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
 import { MediaService } from "./media/media-service.js";
@@ -134,6 +135,8 @@ export interface KithServices {
   readonly migrations: AccountMigrationService;
   /** Sends a Flag (a forwarded report) to a remote account's server. */
   readonly flags: FlagSender;
+  /** The relays subscribed to, as the federation asks about them (answered by the relays module). */
+  readonly relays: RelayDirectory;
 }
 
 export function createServices(deps: ServiceDeps): KithServices {
@@ -216,6 +219,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     remoteAccounts,
     migrations: new AccountMigrationService(deps, events, remoteAccounts, follows),
     flags: new FlagSender(deps, remoteAccounts),
+    relays: new RelayDirectory(),
   };
 }
 

@@ -4,6 +4,7 @@ import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
 import { preferencesModule } from "./preferences/index.js";
+import { relaysModule } from "./relays/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
 import { trendsModule } from "./trends/index.js";
 
@@ -12,7 +13,13 @@ import { trendsModule } from "./trends/index.js";
  * are composed. An embedder passes its own list to `createKith` to leave
  * optional ones out or add its own after them.
  */
-export const defaultModules: readonly KithModule<string, unknown>[] = [preferencesModule, customEmojisModule, trendsModule, suggestionsModule];
+export const defaultModules: readonly KithModule<string, unknown>[] = [
+  preferencesModule,
+  customEmojisModule,
+  trendsModule,
+  suggestionsModule,
+  relaysModule,
+];
 
 /**
  * Every endpoint of a server with the default modules, as data: what the

@@ -1,4 +1,5 @@
-import type { InboxListenerSetters } from "@fedify/fedify";
+import type { Context, InboxListenerSetters } from "@fedify/fedify";
+import type * as Vocabulary from "@fedify/fedify/vocab";
 import type { HandlerContext, RouteDefinition } from "../platform/http/route.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { HandlerOptions, JobHandler } from "../ports/queue.js";
@@ -6,6 +7,21 @@ import type { ServiceDeps } from "./service-deps.js";
 import type { DomainEvents } from "../platform/events/domain-events.js";
 import type { KithServices } from "./core-services.js";
 import type { MigrationSpec } from "../ports/migration-spec.js";
+
+/**
+ * The instance's federation as a module reaches it: loaded on first use (a
+ * module must not import Fedify at run time, which is loaded on the first
+ * federation request, job or event).
+ */
+export interface ModuleFederation {
+  /** A context for work outside a request: sending activities as the instance actor or a local account. */
+  context(): Promise<Context<FederationContextData>>;
+  /** Fetches a remote object by URL or handle, signed by the instance actor; null when it cannot be found. */
+  lookup(identifier: string): Promise<Vocabulary.Object | null>;
+}
+
+/** Fedify's ActivityStreams vocabulary, given to a module's inbox listeners (loaded with the federation). */
+export type ModuleVocabulary = typeof Vocabulary;
 
 /** What a module's services are built from. */
 export interface ModuleContext {
@@ -15,6 +31,8 @@ export interface ModuleContext {
   readonly core: KithServices;
   /** What happened in the social core; a module reacts to it in `events`. */
   readonly events: DomainEvents;
+  /** The federation, loaded when first used. */
+  readonly federation: ModuleFederation;
   /** The services of a module this one `requires`. */
   use<S>(module: KithModule<string, S>): S;
 }
@@ -71,8 +89,10 @@ export interface KithModule<Name extends string = string, S = unknown> {
    * type several parts listen for goes to each of them in turn. Listeners
    * run as the core's do: first in the request, where fetching another
    * server's documents is not allowed, then on the queue when they need to.
+   * `vocab` is the vocabulary to name the types by, which a module's file
+   * must not import itself (see `ModuleFederation`).
    */
-  inbox?(services: S, inbox: InboxListenerSetters<FederationContextData>): void;
+  inbox?(services: S, inbox: InboxListenerSetters<FederationContextData>, vocab: ModuleVocabulary): void;
   /** Subscribes the module to the core's domain events. */
   events?(services: S, events: DomainEvents): void;
   /** Runs when the instance starts its background work, after the core's. */

@@ -1,5 +1,6 @@
 import { type Context, type Federation, type InboxListenerSetters, type RequestContext, createFederation } from "@fedify/fedify";
 import { type Activity, type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
+import * as vocab from "@fedify/fedify/vocab";
 import type { FallbackHandler } from "../../platform/http/fetch-handler.js";
 import { getLogger } from "../../logging.js";
 import type { ServiceDeps } from "../service-deps.js";
@@ -103,7 +104,7 @@ export interface KithFederationOptions {
   /** The bus the outgoing side listens on. @default services.events */
   readonly events?: DomainEvents;
   /** Sets the feature modules' inbox listeners, after the core's. */
-  readonly listen?: (inbox: InboxListenerSetters<FederationContextData>) => void;
+  readonly listen?: (inbox: InboxListenerSetters<FederationContextData>, vocabulary: typeof vocab) => void;
 }
 
 const PAGE_SIZE = 40;
@@ -220,8 +221,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const graphInbox = { deps, services, actors, lookup: (identifier: string) => lookup(identifier) };
   listenForFollows(inbox, { deps, services, actors, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
-  listenForPosts(inbox, { deps, services, actors, kv });
-  options.listen?.(inbox);
+  listenForPosts(inbox, { deps, services, actors, kv, relays: services.relays });
+  options.listen?.(inbox, vocab);
 
   federation
     .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {

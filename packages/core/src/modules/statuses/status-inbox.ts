@@ -29,6 +29,7 @@ import {
   visibilityOf,
 } from "./remote-posts.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
+import type { RelaySubscriptions } from "../federation/relay-directory.js";
 import { likedPostReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "../federation/stored-senders.js";
 import { tombstoneKey } from "../../platform/federation/tombstones.js";
 
@@ -42,6 +43,8 @@ export interface StatusInboxDeps extends RemotePostDeps {
   /** Stores the remote actors met (checking a new one's handle). */
   readonly actors: RemoteActors;
   readonly kv: SqlKvStore;
+  /** Tells a relay's Announce (another server's status passed on) from a boost. */
+  readonly relays?: Pick<RelaySubscriptions, "isRelayActor">;
 }
 
 /**
@@ -218,6 +221,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       original = stored ? await findStatus(db, stored) : null;
     }
     if (!original || original.reblog_of_id !== null || !["public", "unlisted"].includes(original.visibility)) return;
+    // A relay passes statuses on with Announce, as Mastodon takes it: the status is kept, no boost of the relay's.
+    if (booster.uri && (await env.relays?.isRelayActor(new URL(booster.uri)))) return;
     const id = env.deps.ids.next("status");
     const now = env.deps.clock.now().toISOString();
     const target = original;

@@ -38,7 +38,7 @@ const logger = getLogger(["federation", "outbox"]);
 
 export interface StatusOutboxOptions {
   readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock" | "queue">;
-  readonly services: Pick<KithServices, "events" | "domainPolicy">;
+  readonly services: Pick<KithServices, "events" | "domainPolicy" | "relays">;
   readonly kv: SqlKvStore;
   readonly media: MediaUrls | null;
   /** A context for work outside a request. */
@@ -99,7 +99,17 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
       if ((await services.domainPolicy.policyFor(recipient.id.host)).blocked) continue;
       recipients.push(recipient);
     }
+    // As Mastodon: what is public also goes to the relays subscribed to, which pass it on.
+    if (visibility === "public") recipients.push(...(await relayRecipients()));
     return recipients;
+  }
+
+  async function relayRecipients(): Promise<Recipient[]> {
+    const admitted: Recipient[] = [];
+    for (const inbox of await services.relays.acceptedInboxes()) {
+      if (!(await services.domainPolicy.policyFor(inbox.host)).blocked) admitted.push({ id: inbox, inboxId: inbox });
+    }
+    return admitted;
   }
 
   async function send(author: AccountRow, recipients: readonly Recipient[], activity: Activity): Promise<void> {
