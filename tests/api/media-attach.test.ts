@@ -88,7 +88,8 @@ describeOnEngines("media for posts and profiles", (engine) => {
     });
     const urls = await kith.services.media.publicUrls([avatar.id, "md_00000000000000000000000000"]);
     expect([...urls.keys()]).toEqual([avatar.id]);
-    expect(await kith.services.media.publicUrl(avatar.id)).toEqual({ url: avatar.url, previewUrl: avatar.preview_url });
+    // With the file's type, which the actor's icon names for other servers.
+    expect(await kith.services.media.publicUrl(avatar.id)).toEqual({ url: avatar.url, previewUrl: avatar.preview_url, contentType: "image/png" });
     const pdf = new File([new TextEncoder().encode("%PDF-1.4\n%%EOF\n")], "me.png", { type: "image/png" });
     await expect(
       kith.services.media.ingestFile({ accountId: alice.account.id, file: pdf, uploadType: "IMAGE", tags: ["Avatar"] }),

@@ -7,7 +7,8 @@ type FedifyContext = ReturnType<Awaited<ReturnType<TestKith["federation"]["load"
 
 /** What Fedify's own parse of a URI says of it, as localNoteAt's answer. */
 function fromFedify(parsed: ReturnType<FedifyContext["parseUri"]>): LocalNoteValues | null {
-  if (parsed?.type !== "object") return null;
+  // The statuses' route is registered as Object; a status's activity is an object of another route, not a status.
+  if (parsed?.type !== "object" || parsed.typeId.href !== "https://www.w3.org/ns/activitystreams#Object") return null;
   const { identifier, id } = parsed.values;
   return identifier && id ? { identifier, id } : null;
 }

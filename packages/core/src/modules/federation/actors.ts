@@ -1,15 +1,18 @@
 import type { Context } from "@fedify/fedify";
-import { Application, Endpoints, Group, Image, Person, PropertyValue, Service } from "@fedify/fedify/vocab";
+import { Application, Endpoints, type Group, Hashtag, Image, type Person, PropertyValue, type Service } from "@fedify/fedify/vocab";
 import { localAccountUrls } from "../../mastodon/serializers/account.js";
+import { tagUrl } from "../../mastodon/serializers/status.js";
+import { hashtags, normalizeTag } from "../statuses/text-formatter.js";
 import type { AccountRow } from "../../ports/storage-schema.js";
 import { flag } from "../statuses/notes.js";
+import { LocalGroup, LocalPerson, LocalService } from "./peer-json-ld.js";
 import { instantOf } from "../../platform/federation/instant.js";
 
 export type LocalActor = Person | Service | Group | Application;
 
 /** Public URLs of stored media, when the media service is present. */
 export interface MediaUrls {
-  publicUrls(ids: readonly string[]): Promise<ReadonlyMap<string, { readonly url: string }>>;
+  publicUrls(ids: readonly string[]): Promise<ReadonlyMap<string, { readonly url: string; readonly contentType?: string | null }>>;
 }
 
 /** The identifier of the instance actor in actor URIs: not a possible username (usernames have no dots). */
@@ -46,7 +49,13 @@ function urlList(json: string): URL[] {
 async function imageOf(media: MediaUrls | null, mediaId: string | null): Promise<Image | null> {
   if (!media || !mediaId) return null;
   const found = (await media.publicUrls([mediaId])).get(mediaId);
-  return found ? new Image({ url: new URL(found.url) }) : null;
+  return found ? new Image({ url: new URL(found.url), ...(found.contentType && { mediaType: found.contentType }) }) : null;
+}
+
+/** The hashtags of a profile's note, as Mastodon tags them on the actor (the text as written, else the HTML's text). */
+function bioHashtagsOf(origin: string, account: AccountRow): Hashtag[] {
+  const text = account.note_source ?? account.note.replace(/<[^>]*>/g, " ");
+  return hashtags(text).map((name) => new Hashtag({ name: `#${name}`, href: new URL(tagUrl(origin, normalizeTag(name))) }));
 }
 
 export interface ActorInputs<T> {
@@ -65,16 +74,18 @@ export async function localActorOf<T>({ ctx, account, movedTo, media }: ActorInp
   const identifier = account.username;
   const keys = await ctx.getActorKeyPairs(identifier);
   const [icon, image] = await Promise.all([imageOf(media, account.avatar_media_id), imageOf(media, account.header_media_id)]);
+  const origin = new URL(ctx.getActorUri(identifier)).origin;
   const values = {
     id: ctx.getActorUri(identifier),
     preferredUsername: account.username,
     name: account.display_name === "" ? account.username : account.display_name,
     summary: account.note === "" ? null : account.note,
-    url: new URL(localAccountUrls(new URL(ctx.getActorUri(identifier)).origin, account.username).url),
+    url: new URL(localAccountUrls(origin, account.username).url),
     icon,
     image,
     manuallyApprovesFollowers: flag(account.locked),
     discoverable: flag(account.discoverable),
+    indexable: flag(account.indexable),
     published: instantOf(account.created_at),
     inbox: ctx.getInboxUri(identifier),
     endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
@@ -82,15 +93,17 @@ export async function localActorOf<T>({ ctx, account, movedTo, media }: ActorInp
     followers: ctx.getFollowersUri(identifier),
     following: ctx.getFollowingUri(identifier),
     featured: ctx.getFeaturedUri(identifier),
+    featuredTags: ctx.getFeaturedTagsUri(identifier),
+    tags: bioHashtagsOf(origin, account),
     aliases: urlList(account.also_known_as),
     successor: movedTo ? new URL(movedTo) : null,
     attachments: fieldsOf(account).map((field) => new PropertyValue({ name: field.name, value: field.value })),
     publicKey: keys[0]?.cryptographicKey ?? null,
     assertionMethods: keys.map((key) => key.multikey),
   };
-  if (account.actor_type === "Service") return new Service(values);
-  if (account.actor_type === "Group") return new Group(values);
-  return new Person(values);
+  if (account.actor_type === "Service") return new LocalService(values);
+  if (account.actor_type === "Group") return new LocalGroup(values);
+  return new LocalPerson(values);
 }
 
 /** The server's own actor, which signs fetches made on behalf of no one in particular. */

@@ -1,5 +1,5 @@
 import { type Context, type Federation, type InboxListenerSetters, type RequestContext, createFederation } from "@fedify/fedify";
-import { type Activity, type Object as APObject, Note, type Recipient } from "@fedify/fedify/vocab";
+import { type Activity, Object as APObject, type Recipient } from "@fedify/fedify/vocab";
 import * as vocab from "@fedify/fedify/vocab";
 import type { FallbackHandler } from "../../platform/http/fetch-handler.js";
 import { getLogger } from "../../logging.js";
@@ -34,7 +34,9 @@ import { type SentFollow, sendFollow } from "../relationships/follow-outbox.js";
 import { KeyFetchBudget } from "../../platform/federation/key-fetch-budget.js";
 import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { NOTE_PATH } from "../statuses/local-note-uris.js";
-import { actorUriOf, flag, loadNoteContext, noteOf, outboxActivityOf } from "../statuses/notes.js";
+import { actorUriOf, flag } from "../statuses/notes.js";
+import { dispatchStatusActivities } from "../statuses/status-dispatchers.js";
+import { type StatusObjectSource, loadStatusObjects, statusObjectOf } from "../statuses/status-objects.js";
 import { remoteReplies } from "../statuses/remote-replies.js";
 import { RemoteActors } from "./remote-actors.js";
 import { RemoteHandles } from "./remote-handles.js";
@@ -131,6 +133,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const keys = new KeyPairStore(storage, deps.clock);
   const userAgent = userAgentOf(config);
   const media = mediaOf(services);
+  const statusObjects: StatusObjectSource = { db, origin: config.origin, media };
   const { optimisations } = config;
 
   // One loader for every context: Fedify asks for one per request and job, and making it compiles the cache's rules.
@@ -272,8 +275,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       const account = await accountFor(identifier);
       if (!account || cursor === null) return null;
       const rows = await listOutboxStatuses(db, account.id, { ...beforeOf(cursor), limit: PAGE_SIZE });
-      const context = await loadNoteContext(db, rows);
-      const items = rows.map((row) => outboxActivityOf(config.origin, row, context)).filter((item) => item !== null);
+      const objects = await loadStatusObjects(statusObjects, rows);
+      const items = rows.map((row) => objects.activityOf(row)).filter((item) => item !== null);
       const last = rows.at(-1);
       return { items, nextCursor: rows.length === PAGE_SIZE && last ? last.id : null };
     })
@@ -288,22 +291,24 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       const account = await accountFor(identifier);
       if (!account) return null;
       const rows = await listFeaturedStatuses(db, account.id);
-      const context = await loadNoteContext(db, rows);
-      return { items: rows.map((row) => noteOf(config.origin, row, context)).filter((note) => note !== null) };
+      const objects = await loadStatusObjects(statusObjects, rows);
+      return { items: rows.map((row) => objects.objectOf(row)).filter((object) => object !== null) };
     })
     .setCounter(async (_ctx, identifier) => {
       const account = await accountFor(identifier);
       return account ? (await listFeaturedStatuses(db, account.id)).length : null;
     });
 
-  federation.setObjectDispatcher(Note, NOTE_PATH, async (_ctx, values) => {
+  // A status is a Note, or a Question when it has a poll: registered as Object to serve either.
+  federation.setObjectDispatcher(APObject, NOTE_PATH, async (_ctx, values) => {
     const account = await accountFor(values.identifier);
     if (!account) return null;
     const status = await findStatusOf(db, account.id, values.id);
     // Followers-only and direct posts are not served to anonymous fetches.
     if (!status || status.reblog_of_id !== null || !["public", "unlisted"].includes(status.visibility)) return null;
-    return noteOf(config.origin, status, await loadNoteContext(db, [status]));
+    return statusObjectOf(statusObjects, status);
   });
+  dispatchStatusActivities(federation, { db, statusObjects, accountFor });
 
   federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
     const [usage, settings] = await Promise.all([countUsage(db, deps.clock.now()), services.settings.all()]);

@@ -187,11 +187,11 @@ export class MediaService {
     return (await this.publicUrls([mediaId])).get(mediaId) ?? null;
   }
 
-  async publicUrls(ids: readonly string[]): Promise<Map<string, { url: string; previewUrl: string }>> {
-    const result = new Map<string, { url: string; previewUrl: string }>();
+  async publicUrls(ids: readonly string[]): Promise<Map<string, { url: string; previewUrl: string; contentType: string | null }>> {
+    const result = new Map<string, { url: string; previewUrl: string; contentType: string | null }>();
     for (const row of await findMediaAttachments(this.deps.storage.db, ids)) {
       const urls = this.urlsOf(row);
-      if (urls.url) result.set(row.id, { url: urls.url, previewUrl: urls.previewUrl ?? urls.url });
+      if (urls.url) result.set(row.id, { url: urls.url, previewUrl: urls.previewUrl ?? urls.url, contentType: row.content_type });
     }
     return result;
   }

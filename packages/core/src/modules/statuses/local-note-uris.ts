@@ -1,4 +1,5 @@
 import type { Context } from "@fedify/fedify";
+import { Object as APObject } from "@fedify/fedify/vocab";
 
 /** Where our posts are served as ActivityPub objects: the Note dispatcher's path (kith-federation.ts). */
 export const NOTE_PATH = "/users/{identifier}/statuses/{id}";
@@ -27,7 +28,8 @@ export function localNoteAt(ctx: Pick<Context<unknown>, "origin" | "canonicalOri
   const plain = PLAIN_NOTE_PATH.exec(uri.pathname);
   if (plain?.[1] && plain[2]) return { identifier: plain[1], id: plain[2] };
   const parsed = ctx.parseUri(uri);
-  if (parsed?.type !== "object") return null;
+  // Only the status dispatcher's objects (registered as Object): a status's activity is an object of another route.
+  if (parsed?.type !== "object" || parsed.typeId.href !== APObject.typeId.href) return null;
   const { identifier, id } = parsed.values;
   return identifier && id ? { identifier, id } : null;
 }

@@ -1,11 +1,10 @@
-import { Announce, Create, Mention, Note, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
+import { PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
 import { localAccountUrls } from "../../mastodon/serializers/account.js";
-import { localReblogUri, localStatusUrls } from "../../mastodon/serializers/status.js";
+import { localStatusUrls } from "../../mastodon/serializers/status.js";
 import { findAccountRows } from "../accounts/accounts-store.js";
 import { findStatusesByIds, listMentionTargets } from "../federation/federation-reads-store.js";
 import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
-import { instantOf } from "../../platform/federation/instant.js";
 
 /** A boolean column as read from either engine (true/false or 1/0). */
 export function flag(value: unknown): boolean {
@@ -69,72 +68,4 @@ export async function loadNoteContext(db: Kysely<Database>, rows: readonly Statu
     mentions.set(target.statusId, list);
   }
   return { accounts, statuses, mentions };
-}
-
-/** A post as an ActivityPub Note; null when its author is unknown. */
-export function noteOf(origin: string, status: StatusRow, context: NoteContext): Note | null {
-  const author = context.accounts.get(status.account_id);
-  if (!author) return null;
-  const id = statusUriOf(origin, status, author);
-  const actor = actorUriOf(origin, author);
-  if (id === null || actor === null) return null;
-  const mentioned = context.mentions.get(status.id) ?? [];
-  const mentionedUris = mentioned.map((account) => actorUriOf(origin, account)).filter((uri): uri is string => uri !== null);
-  const { to, cc } = addressing(status.visibility, followersUriOf(origin, author.username), mentionedUris);
-  const parent = status.in_reply_to_id ? context.statuses.get(status.in_reply_to_id) : undefined;
-  const parentAuthor = parent ? context.accounts.get(parent.account_id) : undefined;
-  const replyTarget = parent && parentAuthor ? statusUriOf(origin, parent, parentAuthor) : null;
-  const url = flag(status.local) ? localStatusUrls(origin, author.username, status.id).url : (status.url ?? id);
-  return new Note({
-    id: new URL(id),
-    attribution: new URL(actor),
-    content: status.content,
-    summary: status.spoiler_text === "" ? null : status.spoiler_text,
-    sensitive: flag(status.sensitive),
-    published: instantOf(status.created_at),
-    ...(status.edited_at && { updated: instantOf(status.edited_at) }),
-    url: new URL(url),
-    tos: to,
-    ccs: cc,
-    replyTarget: replyTarget ? new URL(replyTarget) : null,
-    tags: mentioned.flatMap((account) => {
-      const href = actorUriOf(origin, account);
-      if (href === null) return [];
-      const name = account.domain === null ? `@${account.username}@${new URL(origin).host}` : `@${account.username}@${account.domain}`;
-      return [new Mention({ href: new URL(href), name })];
-    }),
-  });
-}
-
-/** The activity a post appears as in an outbox: Create of its Note, or Announce of the boosted post. */
-export function outboxActivityOf(origin: string, status: StatusRow, context: NoteContext): Create | Announce | null {
-  const author = context.accounts.get(status.account_id);
-  if (!author) return null;
-  const actor = actorUriOf(origin, author);
-  if (actor === null) return null;
-  if (status.reblog_of_id !== null) {
-    const original = context.statuses.get(status.reblog_of_id);
-    const originalAuthor = original ? context.accounts.get(original.account_id) : undefined;
-    const object = original && originalAuthor ? statusUriOf(origin, original, originalAuthor) : null;
-    if (object === null) return null;
-    const { to, cc } = addressing(status.visibility, followersUriOf(origin, author.username), []);
-    return new Announce({
-      id: new URL(localReblogUri(origin, author.username, status.id)),
-      actor: new URL(actor),
-      object: new URL(object),
-      published: instantOf(status.created_at),
-      tos: to,
-      ccs: cc,
-    });
-  }
-  const note = noteOf(origin, status, context);
-  if (!note?.id) return null;
-  return new Create({
-    id: new URL(`${note.id.href}/activity`),
-    actor: new URL(actor),
-    object: note,
-    published: instantOf(status.created_at),
-    tos: note.toIds,
-    ccs: note.ccIds,
-  });
 }

@@ -13,7 +13,6 @@ import {
   Remove,
   Tombstone,
   Undo,
-  Update,
 } from "@fedify/fedify/vocab";
 import { parseJsonArray } from "../../mastodon/serializers/status.js";
 import { getLogger } from "../../logging.js";
@@ -30,8 +29,9 @@ import type { AccountRow, StatusRow } from "../../ports/storage-schema.js";
 import type { MediaUrls } from "../federation/actors.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { instantOf } from "../../platform/federation/instant.js";
-import { addressing, flag, followersUriOf, loadNoteContext, outboxActivityOf, statusUriOf } from "./notes.js";
-import { postObjectOf } from "./post-objects.js";
+import { actorUriOf, flag, followersUriOf, statusUriOf } from "./notes.js";
+import { StatusUpdate } from "../federation/peer-json-ld.js";
+import { type StatusObjectSource, boostAddressing, loadStatusObjects, statusObjectOf } from "./status-objects.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 
 const logger = getLogger(["federation", "outbox"]);
@@ -78,6 +78,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
   const { deps, services, kv, media } = options;
   const db = deps.storage.db;
   const origin = deps.config.origin;
+  const source: StatusObjectSource = { db, origin, media };
 
   function recipientOf(account: RecipientAccount): Recipient | null {
     if (account.domain === null || account.uri === null || account.inbox_url === null) return null;
@@ -168,7 +169,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     if (!author) return;
     if (status.reblog_of_id !== null) {
       const original = await findStatus(db, status.reblog_of_id);
-      const announce = outboxActivityOf(origin, status, await loadNoteContext(db, [status]));
+      const announce = (await loadStatusObjects(source, [status])).activityOf(status);
       if (!original || !announce) return;
       const originalAuthor = await authorOf(original);
       await send(author, await audience(author, status.visibility, [originalAuthor]), announce);
@@ -177,16 +178,9 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     const recipients = known ?? (await audience(author, status.visibility, await namedAccounts(status)));
     // Building the Note costs more than finding its audience: a post no other server is to hear of is never built.
     if (recipients.length === 0) return;
-    const object = await postObjectOf(db, origin, media, status);
-    if (!object?.id) return;
-    const create = new Create({
-      id: new URL(`${object.id.href}/activity`),
-      actor: object.attributionId,
-      object,
-      published: instantOf(status.created_at),
-      tos: object.toIds,
-      ccs: object.ccIds,
-    });
+    // The same Create that `<status uri>/activity` serves, of the same object the status's own URI serves.
+    const create = (await loadStatusObjects(source, [status])).activityOf(status);
+    if (!create) return;
     await send(author, recipients, create);
   }
 
@@ -194,10 +188,10 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     const status = await findStatus(db, statusId);
     if (!status || !flag(status.local) || status.reblog_of_id !== null) return;
     const author = await localAuthor(status.account_id);
-    const object = await postObjectOf(db, origin, media, status);
+    const object = await statusObjectOf(source, status);
     if (!author || !object?.id) return;
     const at = status.edited_at ?? status.updated_at;
-    const update = new Update({
+    const update = new StatusUpdate({
       id: new URL(`${object.id.href}#updates/${Date.parse(at)}`),
       actor: object.attributionId,
       object,
@@ -226,7 +220,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
       const object = original && originalAuthor ? statusUriOf(origin, original, originalAuthor) : null;
       if (!object) return;
       const boostUri = new URL(`${origin}/users/${author.username}/statuses/${event.statusId}/activity`);
-      const { to, cc } = addressing(event.visibility, followers, []);
+      const { to, cc } = boostAddressing(origin, author, event.visibility, originalAuthor ? actorUriOf(origin, originalAuthor) : null);
       const undo = new Undo({
         id: new URL(`${boostUri.href}#undo`),
         actor,
@@ -332,12 +326,12 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     if (!status || !flag(status.local) || status.reblog_of_id !== null) return;
     const [author, object, poll] = await Promise.all([
       localAuthor(status.account_id),
-      postObjectOf(db, origin, media, status),
+      statusObjectOf(source, status),
       db.selectFrom("polls").select("id").where("status_id", "=", statusId).executeTakeFirst(),
     ]);
     if (!author || !(object instanceof Question) || !object.id || !poll) return;
     const now = deps.clock.now();
-    const update = new Update({
+    const update = new StatusUpdate({
       id: new URL(`${object.id.href}#updates/results/${now.getTime()}-${crypto.randomUUID()}`),
       actor: object.attributionId,
       object,

@@ -1,0 +1,88 @@
+import type { Federation } from "@fedify/fedify";
+import { Activity, Object as APObject } from "@fedify/fedify/vocab";
+import type { Kysely } from "kysely";
+import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
+import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
+import { findStatusOf } from "../federation/federation-reads-store.js";
+import { countPublicReplies, listPublicReplies } from "./status-object-reads-store.js";
+import { statusUriOf } from "./notes.js";
+import { type StatusObjectSource, loadStatusObjects } from "./status-objects.js";
+import { STATUS_ACTIVITY_PATH, STATUS_REPLIES, STATUS_REPLIES_PATH } from "./status-paths.js";
+
+export interface StatusDispatcherDeps {
+  readonly db: Kysely<Database>;
+  readonly statusObjects: StatusObjectSource;
+  /** The local account an actor identifier names, or null. */
+  readonly accountFor: (identifier: string) => Promise<AccountRow | null>;
+}
+
+/** Replies listed a page. */
+const REPLIES_PAGE_SIZE = 40;
+
+/** Where the actor's featured hashtags are listed (Mastodon's path). */
+export const FEATURED_TAGS_PATH = "/users/{identifier}/collections/tags";
+
+/** Whether a status is shown to any fetch, signed or not: public and unlisted ones. */
+function servedToAnyone(status: Pick<StatusRow, "visibility">): boolean {
+  return status.visibility === "public" || status.visibility === "unlisted";
+}
+
+/**
+ * Serves what a local status's object points to beside itself: the activity
+ * of its id with `/activity` (the Create delivered to followers, or the
+ * Announce of a boost), the collection of its replies, and the author's
+ * featured hashtags. Only statuses that anyone may see are served; the rest
+ * answer 404, as their objects do.
+ */
+export function dispatchStatusActivities(federation: Federation<FederationContextData>, deps: StatusDispatcherDeps): void {
+  const { db } = deps;
+
+  async function statusAt(values: { identifier: string; id: string }): Promise<StatusRow | null> {
+    const account = await deps.accountFor(values.identifier);
+    if (!account) return null;
+    const status = await findStatusOf(db, account.id, values.id);
+    return status && servedToAnyone(status) ? status : null;
+  }
+
+  federation.setObjectDispatcher(Activity, STATUS_ACTIVITY_PATH, async (_ctx, values) => {
+    const status = await statusAt(values);
+    if (!status) return null;
+    return (await loadStatusObjects(deps.statusObjects, [status])).activityOf(status);
+  });
+
+  /** A status that can have replies listed: an original one (a boost has none of its own). */
+  async function repliedAt(values: { identifier: string; id: string }): Promise<StatusRow | null> {
+    const status = await statusAt(values);
+    return status && status.reblog_of_id === null ? status : null;
+  }
+
+  federation
+    // Items are the replies' ids: Fedify lists a URL item as it is (its collection items may be objects or URLs).
+    .setCollectionDispatcher(STATUS_REPLIES, APObject, STATUS_REPLIES_PATH, async (_ctx, values, cursor) => {
+      // Without a cursor the collection lists no items itself: it links its first page (setFirstCursor).
+      if (cursor === null) return null;
+      const status = await repliedAt(values);
+      if (!status) return null;
+      const rows = await listPublicReplies(db, status.id, { ...(cursor !== "" && { afterId: cursor }), limit: REPLIES_PAGE_SIZE });
+      const origin = deps.statusObjects.origin;
+      const uris = rows.flatMap((row) => {
+        const uri = statusUriOf(origin, row, { username: row.username, domain: row.domain, uri: null });
+        return uri ? [new URL(uri)] : [];
+      });
+      const last = rows.at(-1);
+      return {
+        items: uris as unknown as APObject[],
+        nextCursor: rows.length === REPLIES_PAGE_SIZE && last ? last.id : null,
+      };
+    })
+    .setCounter(async (_ctx, values) => {
+      const status = await repliedAt(values);
+      return status ? countPublicReplies(db, status.id) : null;
+    })
+    .setFirstCursor(async (_ctx, values) => ((await repliedAt(values)) ? "" : null));
+
+  // Kith keeps no featured hashtags yet: the collection is served, empty, so the actor's link to it resolves.
+  federation
+    .setFeaturedTagsDispatcher(FEATURED_TAGS_PATH, async (_ctx, identifier) => ((await deps.accountFor(identifier)) ? { items: [] } : null))
+    .setCounter(async (_ctx, identifier) => ((await deps.accountFor(identifier)) ? 0 : null));
+}
