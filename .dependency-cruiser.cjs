@@ -33,6 +33,7 @@ const socialCore = [
   "conversations",
   "credentials",
   "domain-policy",
+  "emojis",
   "federation",
   "filters",
   "instance",

@@ -61,7 +61,7 @@ describeOnEngines("rendering posts", (engine) => {
         return kith.services.media.renderForStatuses(ids);
       },
     };
-    const views = new StatusViews({ storage: counted, config: kith.config, clock: kith.clock }, accounts, media);
+    const views = new StatusViews({ storage: counted, config: kith.config, clock: kith.clock, blob: kith.blob }, accounts, media);
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
       const status = await post(kith, i % 2 === 0 ? alice : bob, {

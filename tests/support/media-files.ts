@@ -21,8 +21,8 @@ interface SharpPipeline {
   metadata(): Promise<{ width?: number; height?: number; format?: string; exif?: Buffer; orientation?: number }>;
 }
 type SharpFactory = (
-  input?: Uint8Array | { create: { width: number; height: number; channels: 3 | 4; background: string } },
-  options?: { limitInputPixels?: number | false },
+  input?: Uint8Array | Uint8Array[] | { create: { width: number; height: number; channels: 3 | 4; background: string } },
+  options?: { limitInputPixels?: number | false; join?: { animated?: boolean } },
 ) => SharpPipeline;
 
 const sharp = createRequire(new URL("../../packages/core/package.json", import.meta.url))("sharp") as SharpFactory;
@@ -33,6 +33,12 @@ function canvas(width: number, height: number, background = "#3366cc"): SharpPip
 
 export async function makePng(width = 64, height = 48): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await canvas(width, height).png().toBuffer());
+}
+
+/** An animated GIF: frames of the given colours, one after the other. */
+export async function makeAnimatedGif(size = 16, colours: readonly string[] = ["#ff0000", "#00ff00"]): Promise<Uint8Array<ArrayBuffer>> {
+  const frames = await Promise.all(colours.map(async (colour) => new Uint8Array(await canvas(size, size, colour).png().toBuffer())));
+  return new Uint8Array(await sharp(frames, { join: { animated: true } }).gif().toBuffer());
 }
 
 export async function makeWebp(width = 64, height = 48): Promise<Uint8Array<ArrayBuffer>> {

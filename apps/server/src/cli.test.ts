@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -15,6 +16,10 @@ function io(env: NodeJS.ProcessEnv): Captured {
   const stderr: string[] = [];
   return { env, out: (line) => stdout.push(line), err: (line) => stderr.push(line), stdout, stderr };
 }
+
+/** An 8x8 blue PNG. */
+const BLUE_SQUARE_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEUlEQVQImWMwTjuDFTEMLQkAuYZZQQ0kCIcAAAAASUVORK5CYII=";
 
 describe("kith command line", () => {
   let dataDir: string;
@@ -102,6 +107,36 @@ describe("kith command line", () => {
     const run = io({ ...env, KITH_PORT: "http" });
     expect(await runCli(["migrate"], run)).toBe(78);
     expect(run.stderr).toEqual(['kith: invalid configuration: KITH_PORT must be a whole number (got "http")']);
+  });
+
+  it("imports an archive's PNG and GIF files as custom emojis, as tootctl emoji import does", async () => {
+    const pack = join(dataDir, "pack");
+    mkdirSync(pack);
+    writeFileSync(join(pack, "blobcat.png"), Buffer.from(BLUE_SQUARE_PNG, "base64"));
+    writeFileSync(join(pack, "broken.gif"), "GIF89a but not really");
+    const archive = join(dataDir, "pack.tar.gz");
+    execFileSync("tar", ["-czf", archive, "-C", dataDir, "pack"]);
+    const run = io(env);
+    expect(await runCli(["emoji", "import", archive, "--prefix=k_", "--category=Kith"], run)).toBe(0);
+    expect(run.stdout.at(-1)).toBe("Imported 1, skipped 0, failed to import 1");
+    expect(run.stderr).toEqual([expect.stringMatching(/^pack\/broken\.gif: /)]);
+    const again = io(env);
+    expect(await runCli(["emoji", "import", archive, "--prefix=k_"], again)).toBe(0);
+    expect(again.stdout.at(-1)).toBe("Imported 0, skipped 1, failed to import 1");
+    const storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
+    const rows = await storage.db.selectFrom("custom_emojis").select(["shortcode", "category", "image_content_type"]).execute();
+    await storage.close();
+    expect(rows).toEqual([{ shortcode: "k_blobcat", category: "Kith", image_content_type: "image/png" }]);
+
+    const notArchive = io(env);
+    writeFileSync(join(dataDir, "plain.txt"), "hello");
+    expect(await runCli(["emoji", "import", join(dataDir, "plain.txt")], notArchive)).toBe(65);
+    expect(notArchive.stderr[0]).toMatch(/^kith: .*plain\.txt: Not a gzip archive/);
+    const missing = io(env);
+    expect(await runCli(["emoji", "import", join(dataDir, "nowhere.tar.gz")], missing)).toBe(66);
+    const usage = io(env);
+    expect(await runCli(["emoji", "import"], usage)).toBe(64);
+    expect(await runCli(["emoji", "export", archive], io(env))).toBe(64);
   });
 
   it("answers unknown commands and options with usage", async () => {

@@ -1,6 +1,14 @@
+import { readFile } from "node:fs/promises";
 import module from "node:module";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { type RegistrationMode, coreMigrations, defaultModules, isKithError, migrationsWithModules } from "@kith/core";
+import {
+  type RegistrationMode,
+  coreMigrations,
+  customEmojisModule,
+  defaultModules,
+  isKithError,
+  migrationsWithModules,
+} from "@kith/core";
 import { assembleKith, openStorage } from "./assemble.js";
 import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
 import { configureLogging } from "./logging.js";
@@ -9,8 +17,9 @@ import { settleMemoryAfterStart } from "./settle-memory.js";
 
 /**
  * `kith`, the server's command line. Where it overlaps Mastodon's `tootctl`
- * (accounts create/modify, settings registrations) it takes the same words
- * and prints the same lines, so scripts written for tootctl work.
+ * (accounts create/modify, settings registrations, emoji import) it takes
+ * the same words and prints the same lines, so scripts written for tootctl
+ * work.
  */
 
 export interface CliIo {
@@ -29,6 +38,9 @@ const USAGE = `Usage: kith <command>
                                     Change an account's role or state
   settings registrations open|approval|close
                                     Who may sign up
+  emoji import PATH [--prefix=P] [--suffix=S] [--overwrite] [--category=C] [--unlisted]
+                                    Add the PNG and GIF images of a tar.gz archive as custom
+                                    emojis named after their files, as tootctl does
   help                              This text
 
 Configuration comes from environment variables:
@@ -116,6 +128,49 @@ async function settings(args: string[], config: ServerConfig, io: CliIo): Promis
   return 0;
 }
 
+async function emoji(args: string[], config: ServerConfig, io: CliIo): Promise<number> {
+  const [action, ...rest] = args;
+  if (action !== "import") throw new UsageError("emoji takes import");
+  const { values, positionals } = parse(rest, {
+    prefix: { type: "string" },
+    suffix: { type: "string" },
+    overwrite: { type: "boolean" },
+    category: { type: "string" },
+    unlisted: { type: "boolean" },
+  });
+  const path = positionals[0];
+  if (!path || positionals.length > 1) throw new UsageError("emoji import takes one PATH, a .tar.gz archive");
+  let archive: Uint8Array;
+  try {
+    archive = new Uint8Array(await readFile(path));
+  } catch (error) {
+    io.err(`kith: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    return 66;
+  }
+  const report = await withKith(config, async (kith) => {
+    try {
+      return await kith.module(customEmojisModule).importArchive(archive, {
+        ...(typeof values.prefix === "string" && { prefix: values.prefix }),
+        ...(typeof values.suffix === "string" && { suffix: values.suffix }),
+        ...(typeof values.category === "string" && { category: values.category }),
+        overwrite: values.overwrite === true,
+        unlisted: values.unlisted === true,
+      });
+    } catch (error) {
+      if (isKithError(error)) throw error;
+      // Not a tar.gz archive: the file's fault, said in one line (sysexits' EX_DATAERR).
+      return error instanceof Error ? error.message : String(error);
+    }
+  });
+  if (typeof report === "string") {
+    io.err(`kith: ${path}: ${report}`);
+    return 65;
+  }
+  for (const failure of report.failed) io.err(`${failure.file}: ${failure.reason}`);
+  io.out(`Imported ${report.imported.length}, skipped ${report.skipped.length}, failed to import ${report.failed.length}`);
+  return 0;
+}
+
 async function runServe(args: string[], config: ServerConfig): Promise<number> {
   const { values } = parse(args, { role: { type: "string", default: "all" } });
   const role = values.role as string;
@@ -167,6 +222,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await accounts(args, config, io);
       case "settings":
         return await settings(args, config, io);
+      case "emoji":
+        return await emoji(args, config, io);
       default:
         throw new UsageError(`unknown command ${command}`);
     }

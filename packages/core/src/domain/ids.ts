@@ -53,6 +53,7 @@ export const ID_PREFIXES = {
   filterStatus: "fs",
   tagFollow: "tf",
   emoji: "em",
+  reaction: "er",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

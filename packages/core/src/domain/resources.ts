@@ -10,6 +10,7 @@ export const RESOURCES = [
   { name: "Jobs", description: "Background jobs, queues and workers" },
   { name: "Federation", description: "Domain blocks, allowlists, relays, FASP providers, federation monitoring" },
   { name: "AdminSettings", description: "Server settings, the email-domain allowlist, link previews, embeddings" },
+  { name: "CustomEmojis", description: "The server's custom emojis, and those other servers sent" },
   { name: "Signups", description: "Signup requests awaiting approval" },
   { name: "Data", description: "Platform data entries" },
   { name: "AIProviders", description: "AI providers and keys in global scope" },

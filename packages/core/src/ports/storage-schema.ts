@@ -348,6 +348,10 @@ export interface StatusesTable {
    * was made of it (status-parts-cache.ts, StatusViews' JSON pieces).
    */
   version: Generated<number>;
+  /** The post this one quotes, as its author's server names it (migration 0024). */
+  quote_uri: string | null;
+  /** That post, once it is known here. */
+  quote_id: string | null;
 }
 
 export interface StatusEditsTable {
@@ -633,6 +637,48 @@ export interface CustomEmojisTable {
   disabled: Generated<DbBool>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The image in the blob store, for this server's emojis (migration 0024). */
+  image_key: string | null;
+  /** A still rendition of an animated image; null when the image is still. */
+  static_key: string | null;
+  image_content_type: string | null;
+  image_size: number | null;
+}
+
+/** An emoji reaction to a post (migration 0024). */
+export interface StatusReactionsTable {
+  id: string;
+  status_id: string;
+  account_id: string;
+  /** A Unicode emoji as written, or a custom emoji's shortcode without colons. */
+  name: string;
+  custom_emoji_id: string | null;
+  /** The id of the reaction's activity. */
+  uri: string | null;
+  created_at: Timestamp;
+}
+
+/** A report another server sent (a `Flag`), kept for moderation (migration 0024). */
+export interface ReceivedFlagsTable {
+  id: string;
+  account_id: string;
+  target_account_id: string;
+  status_ids: Generated<JsonText>;
+  comment: Generated<string>;
+  uri: string | null;
+  created_at: Timestamp;
+}
+
+/** What a received `Event` says beyond the post it is shown as (migration 0024). */
+export interface RemoteEventsTable {
+  status_id: string;
+  name: string;
+  starts_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  location: string | null;
+  url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface IdempotencyKeysTable {
@@ -809,6 +855,9 @@ export interface Database {
   filter_statuses: FilterStatusesTable;
   tag_follows: TagFollowsTable;
   custom_emojis: CustomEmojisTable;
+  status_reactions: StatusReactionsTable;
+  received_flags: ReceivedFlagsTable;
+  remote_events: RemoteEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   federation_kv: FederationKvTable;
   actor_key_pairs: ActorKeyPairsTable;
@@ -832,6 +881,7 @@ export type JobScheduleRow = Selectable<JobSchedulesTable>;
 export type JobProcessRow = Selectable<JobProcessesTable>;
 export type JobOutboxRow = Selectable<JobOutboxTable>;
 export type StatusRow = Selectable<StatusesTable>;
+export type CustomEmojiRow = Selectable<CustomEmojisTable>;
 export type MediaAttachmentRow = Selectable<MediaAttachmentsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type PollRow = Selectable<PollsTable>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CustomEmojiJson } from "./custom-emoji.js";
 
 const FieldJson = z.object({ name: z.string(), value: z.string(), verified_at: z.string().nullable() });
 
@@ -24,7 +25,7 @@ export const AccountJson = z.object({
   header_static: z.string(),
   locked: z.boolean(),
   fields: z.array(FieldJson),
-  emojis: z.array(z.unknown()),
+  emojis: z.array(CustomEmojiJson),
   bot: z.boolean(),
   group: z.boolean(),
   discoverable: z.boolean().nullable(),

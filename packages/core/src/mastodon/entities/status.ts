@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { AccountJson } from "./account.js";
+import { CustomEmojiJson } from "./custom-emoji.js";
+import { ReactionJson } from "./reaction.js";
 import { FilterResultJson } from "./filter.js";
 import { MediaAttachmentJson } from "./media.js";
 
@@ -61,7 +63,9 @@ const StatusFields = {
   application: ApplicationJson.nullable(),
   mentions: z.array(MentionJson),
   tags: z.array(TagJson),
-  emojis: z.array(z.unknown()),
+  emojis: z.array(CustomEmojiJson),
+  /** Emoji reactions other servers' users sent (a Kith addition, Mastodon's Reaction entity). */
+  reactions: z.array(ReactionJson),
   reblogs_count: z.number().int(),
   favourites_count: z.number().int(),
   replies_count: z.number().int(),
@@ -74,6 +78,7 @@ const StatusFields = {
   /** The plain-text source: only when asked (deleting for a redraft), null otherwise. */
   text: z.string().nullable(),
   edited_at: z.string().nullable(),
+  /** The post this one quotes (Mastodon 4.4's Quote, or ShallowQuote inside a quoted post), null when none. */
   quote: z.unknown().nullable(),
   quote_approval: QuoteApprovalJson,
   favourited: z.boolean().optional(),

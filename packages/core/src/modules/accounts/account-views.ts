@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { CustomEmojiEntity } from "../../mastodon/entities/custom-emoji.js";
 import type { JsonTexts } from "../../platform/http/json-text.js";
 import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../mastodon/serializers/account.js";
 import {
@@ -11,6 +12,7 @@ import {
 } from "./accounts-store.js";
 import { type AccountsTable, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
+import { EmojiRenderer } from "../emojis/emoji-renderer.js";
 import { KeptRows } from "../../platform/cache/kept-rows.js";
 import { RenderMemo } from "../../platform/cache/render-memo.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
@@ -42,9 +44,16 @@ export interface MediaUrls {
  */
 export class AccountViews {
   constructor(
-    private readonly deps: Pick<ServiceDeps, "storage" | "config">,
+    private readonly deps: Pick<ServiceDeps, "storage" | "config" | "blob">,
     private readonly media: MediaUrls,
-  ) {}
+  ) {
+    this.#emojiRenderer = new EmojiRenderer(deps);
+  }
+
+  readonly #emojiRenderer: EmojiRenderer;
+
+  /** The custom emojis of each account's profile texts, found again only when those texts differ. */
+  readonly #emojis = new RenderMemo<readonly CustomEmojiEntity[]>(ACCOUNT_TEXT_MEMO_SIZE);
 
   /** The accounts' rows, read again whole only when their version differs. */
   readonly #rows = new KeptRows<AccountRow, AccountCounter>(ACCOUNT_TEXT_MEMO_SIZE, ACCOUNT_COUNTERS);
@@ -75,11 +84,12 @@ export class AccountViews {
       .flatMap((row) => [row.avatar_media_id, row.header_media_id])
       .filter((id): id is string => id !== null);
     const urls: ImageUrls = mediaIds.length > 0 ? await this.media.publicUrls(mediaIds) : new Map();
+    const emojis = await this.#emojisOf([...byId.values()]);
     const result = new Map<string, AccountEntity>();
     for (const row of rows) {
       const target = row.moved_to_account_id ? byId.get(row.moved_to_account_id) : undefined;
-      const moved = target ? this.#view(target, urls, null) : null;
-      const { entity, text } = this.#view(row, urls, moved);
+      const moved = target ? this.#view(target, urls, emojis, null) : null;
+      const { entity, text } = this.#view(row, urls, emojis, moved);
       result.set(row.id, entity);
       texts?.set(entity, text);
     }
@@ -96,6 +106,32 @@ export class AccountViews {
     return this.render(rows.map((row) => row.id));
   }
 
+  /** The emojis of each account's name, note and fields: kept ones, and one statement for the others that name any. */
+  async #emojisOf(rows: readonly AccountRow[]): Promise<Map<string, readonly CustomEmojiEntity[]>> {
+    const result = new Map<string, readonly CustomEmojiEntity[]>();
+    const missing: { row: AccountRow; texts: string[] }[] = [];
+    for (const row of rows) {
+      const texts = [row.display_name, row.note, row.fields];
+      const kept = this.#emojis.get(row.id, texts);
+      if (kept) result.set(row.id, kept);
+      else missing.push({ row, texts });
+    }
+    if (missing.length === 0) return result;
+    const rendered = await this.#emojiRenderer.render(
+      missing.map(({ row }) => ({
+        key: row.id,
+        domain: row.domain,
+        texts: [row.display_name, row.note, ...parseProfileFields(row.fields).flatMap((field) => [field.name, field.value])],
+      })),
+    );
+    for (const { row, texts } of missing) {
+      const emojis = rendered.get(row.id) ?? [];
+      this.#emojis.set(row.id, texts, emojis);
+      result.set(row.id, emojis);
+    }
+    return result;
+  }
+
   async #read(ids: readonly string[]): Promise<AccountRow[]> {
     return this.#current(await findAccountVersions(this.deps.storage.db, ids));
   }
@@ -108,18 +144,24 @@ export class AccountViews {
    * The account's entity and text, kept from an earlier render when its row, images and moved-to account are the same:
    * a page of posts names the same authors request after request, and building an entity cost more than comparing.
    */
-  #view(row: AccountRow, urls: ImageUrls, moved: AccountView | null): AccountView {
+  #view(row: AccountRow, urls: ImageUrls, emojisBy: ReadonlyMap<string, readonly CustomEmojiEntity[]>, moved: AccountView | null): AccountView {
     const avatar = imageUrl(urls, row.avatar_media_id, row.avatar_remote_url);
     const header = imageUrl(urls, row.header_media_id, row.header_remote_url);
+    const emojis = emojisBy.get(row.id) ?? NO_EMOJIS;
     const inputs: unknown[] = Object.values(row);
-    inputs.push(avatar, header, moved === null ? null : moved.text);
+    inputs.push(avatar, header, emojis, moved === null ? null : moved.text);
     return this.#views.getOrMake(row.id, inputs, () => {
-      const entity = deepFreeze(this.renderRow(row, { avatar, header }, moved?.entity ?? null));
+      const entity = deepFreeze(this.renderRow(row, { avatar, header }, emojis, moved?.entity ?? null));
       return { entity, text: JSON.stringify(entity) };
     });
   }
 
-  private renderRow(row: AccountRow, images: { avatar: string | null; header: string | null }, moved: AccountEntity | null): AccountEntity {
+  private renderRow(
+    row: AccountRow,
+    images: { avatar: string | null; header: string | null },
+    emojis: readonly CustomEmojiEntity[],
+    moved: AccountEntity | null,
+  ): AccountEntity {
     const origin = this.deps.config.origin;
     const local = row.domain === null;
     const { url, uri } = local ? localAccountUrls(origin, row.username) : { url: row.url ?? row.uri ?? "", uri: row.uri ?? "" };
@@ -138,7 +180,7 @@ export class AccountViews {
       avatar_static: avatar,
       header,
       header_static: header,
-      emojis: [],
+      emojis: suspended ? [] : emojis.map((emoji) => ({ ...emoji })),
       suspended,
       limited: row.silenced_at !== null,
       memorial: false,
@@ -187,6 +229,8 @@ export class AccountViews {
     };
   }
 }
+
+const NO_EMOJIS: readonly CustomEmojiEntity[] = [];
 
 /** Freezes the entity and what it holds: one object serves every render of the same inputs, so none may change it. */
 function deepFreeze<T extends object>(value: T): T {

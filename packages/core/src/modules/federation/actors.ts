@@ -1,5 +1,5 @@
 import type { Context } from "@fedify/fedify";
-import { Application, Endpoints, type Group, Hashtag, Image, type Person, PropertyValue, type Service } from "@fedify/fedify/vocab";
+import { Application, type Emoji, Endpoints, type Group, Hashtag, Image, type Person, PropertyValue, type Service } from "@fedify/fedify/vocab";
 import { localAccountUrls } from "../../mastodon/serializers/account.js";
 import { tagUrl } from "../../mastodon/serializers/status.js";
 import { hashtags, normalizeTag } from "../statuses/text-formatter.js";
@@ -21,6 +21,11 @@ export const INSTANCE_ACTOR_IDENTIFIER = "instance.actor";
 interface ProfileField {
   readonly name: string;
   readonly value: string;
+}
+
+/** The texts of a profile that may name custom emojis: its name, bio and fields. */
+export function profileTexts(account: AccountRow): string[] {
+  return [account.display_name, account.note, ...fieldsOf(account).flatMap((field) => [field.name, field.value])];
 }
 
 function fieldsOf(account: AccountRow): ProfileField[] {
@@ -64,13 +69,15 @@ export interface ActorInputs<T> {
   /** The URI of the account it moved to, if it did. */
   readonly movedTo: string | null;
   readonly media: MediaUrls | null;
+  /** The `Emoji` tags of the custom emojis its name, bio and fields name (emoji-tags.ts). @default none */
+  readonly emojiTags?: readonly Emoji[];
 }
 
 /**
  * A local account as its ActivityPub actor: Person, Service for bots, Group
  * for groups; with its profile, images, collections, inboxes and keys.
  */
-export async function localActorOf<T>({ ctx, account, movedTo, media }: ActorInputs<T>): Promise<LocalActor> {
+export async function localActorOf<T>({ ctx, account, movedTo, media, emojiTags = [] }: ActorInputs<T>): Promise<LocalActor> {
   const identifier = account.username;
   const keys = await ctx.getActorKeyPairs(identifier);
   const [icon, image] = await Promise.all([imageOf(media, account.avatar_media_id), imageOf(media, account.header_media_id)]);
@@ -94,7 +101,7 @@ export async function localActorOf<T>({ ctx, account, movedTo, media }: ActorInp
     following: ctx.getFollowingUri(identifier),
     featured: ctx.getFeaturedUri(identifier),
     featuredTags: ctx.getFeaturedTagsUri(identifier),
-    tags: bioHashtagsOf(origin, account),
+    tags: [...bioHashtagsOf(origin, account), ...emojiTags],
     aliases: urlList(account.also_known_as),
     successor: movedTo ? new URL(movedTo) : null,
     attachments: fieldsOf(account).map((field) => new PropertyValue({ name: field.name, value: field.value })),

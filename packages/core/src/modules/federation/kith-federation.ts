@@ -21,7 +21,8 @@ import {
   listOutboxStatuses,
 } from "./federation-reads-store.js";
 import type { AccountRow } from "../../ports/storage-schema.js";
-import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf } from "./actors.js";
+import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf, profileTexts } from "./actors.js";
+import { localEmojiTags } from "../emojis/emoji-tags.js";
 import { cachedDocumentLoader, signedDocumentLoader } from "../../platform/federation/document-loader.js";
 import { type FederationParts, federationPartsOf } from "./deferred-federation.js";
 import { actorPrivateKeys } from "./actor-private-keys.js";
@@ -51,6 +52,9 @@ import { FIRST_KNOCK } from "../../platform/federation/signature-specs.js";
 import { FEDIFY_KV_PREFIXES } from "../../platform/federation/fedify-kv-prefixes.js";
 import { userAgentOf } from "../../platform/federation/user-agent.js";
 import { listenForPosts } from "../statuses/status-inbox.js";
+import { listenForFlags } from "./flag-inbox.js";
+import { listenForReactions } from "../statuses/reaction-inbox.js";
+import { passOverUnhandledActivities } from "./unhandled-activities.js";
 import { statusResolver } from "../statuses/status-resolution.js";
 import { type LocalUris, storedSenderOf } from "./stored-senders.js";
 import { federatePosts } from "../statuses/status-outbox.js";
@@ -189,7 +193,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       if (!account) return null;
       await noteSigner(ctx, identifier);
       const moved = account.moved_to_account_id ? (await findAccountRows(db, [account.moved_to_account_id]))[0] : undefined;
-      return localActorOf({ ctx, account, movedTo: moved ? actorUriOf(config.origin, moved) : null, media });
+      const emojiTags = await localEmojiTags(db, config.origin, profileTexts(account));
+      return localActorOf({ ctx, account, movedTo: moved ? actorUriOf(config.origin, moved) : null, media, emojiTags });
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => {
       const owner = identifier === INSTANCE_ACTOR_IDENTIFIER ? INSTANCE_KEY_OWNER : (await accountFor(identifier))?.id;
@@ -225,7 +230,10 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   listenForFollows(inbox, { deps, services, actors, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
   listenForPosts(inbox, { deps, services, actors, kv, relays: services.relays });
+  listenForReactions(inbox, { deps, services, actors });
+  listenForFlags(inbox, { deps, services, actors });
   options.listen?.(inbox, vocab);
+  passOverUnhandledActivities(inbox);
 
   federation
     .setFollowersDispatcher("/users/{identifier}/followers", async (ctx, identifier, cursor) => {

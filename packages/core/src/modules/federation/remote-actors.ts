@@ -4,6 +4,10 @@ import { type RemoteActorFields, findAccountByUri, upsertRemoteAccount } from ".
 import type { AccountRow } from "../../ports/storage-schema.js";
 import { acceptableRemoteUsername, httpUrlOrNull, remoteDisplayName, remoteProfileHtml } from "./remote-actor-fields.js";
 import type { RemoteHandles } from "./remote-handles.js";
+import { embeddedTagsOf } from "./embedded-values.js";
+import { rememberRemoteEmojis, remoteEmojisOf } from "../emojis/remote-emojis.js";
+
+
 
 function textOf(value: unknown): string {
   return value === null || value === undefined ? "" : String(value);
@@ -62,6 +66,8 @@ export class RemoteActors {
     // A known account keeps the handle it was checked with (refreshes change no username), so only new ones are asked.
     const known = await findAccountByUri(db, fields.uri);
     if (!known && !(await this.#handles.pointsBack(new URL(fields.uri), fields.username))) return null;
+    // The emojis of its name and bio first, so the account's first render finds them.
+    await rememberRemoteEmojis(db, this.#deps, await remoteEmojisOf(await embeddedTagsOf(actor), fields.domain));
     return upsertRemoteAccount(db, this.#deps.ids.next("user"), fields, this.#deps.clock.now().toISOString());
   }
 }

@@ -7,7 +7,8 @@ import { findAccountById } from "../accounts/accounts-store.js";
 import { pairExists } from "./relationships-store.js";
 import { findFollowActivity, remoteAccountsKnowing, setFollowActivityUri } from "../federation/remote-graph-store.js";
 import type { AccountRow } from "../../ports/storage-schema.js";
-import { type MediaUrls, localActorOf } from "../federation/actors.js";
+import { type MediaUrls, localActorOf, profileTexts } from "../federation/actors.js";
+import { localEmojiTags } from "../emojis/emoji-tags.js";
 import type { KeyPairStore } from "../federation/key-pairs.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { actorUriOf } from "../statuses/notes.js";
@@ -122,7 +123,8 @@ export function federateGraphEvents(options: GraphOutboxDeps): void {
 
   async function actorOf(account: AccountRow) {
     const moved = account.moved_to_account_id ? await findAccountById(db, account.moved_to_account_id) : null;
-    return localActorOf({ ctx: context(), account, movedTo: moved ? actorUriOf(origin, moved) : null, media: options.media });
+    const emojiTags = await localEmojiTags(db, origin, profileTexts(account));
+    return localActorOf({ ctx: context(), account, movedTo: moved ? actorUriOf(origin, moved) : null, media: options.media, emojiTags });
   }
 
   // Profile changes go to every server with a follower, once per server (shared inboxes).

@@ -1,4 +1,5 @@
 import type { StatusEntity } from "../../mastodon/entities/status.js";
+import { shortcodesIn } from "../../mastodon/serializers/custom-emoji.js";
 import { serializeMention, serializeTag } from "../../mastodon/serializers/status.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { loadMentions } from "./status-view-loads-store.js";
@@ -13,9 +14,9 @@ import { type StatusViews, inTextOrder, statusEntityOf } from "./status-views.js
  * its tags and application are known, and nobody can have favourited,
  * boosted, bookmarked or pinned it yet, nor muted its new conversation. The
  * entity is the one `StatusViews` renders for the same post (a test compares
- * them). Posts with media, a poll or a parent (whose conversation the author
- * may have muted) are rendered by `StatusViews`: they are rarer, and each
- * needs its reads anyway.
+ * them). Posts with media, a poll, a parent (whose conversation the author
+ * may have muted) or a custom emoji's shortcode are rendered by
+ * `StatusViews`: they are rarer, and each needs its reads anyway.
  */
 export class PostedStatusView {
   constructor(
@@ -28,7 +29,8 @@ export class PostedStatusView {
   async render(posted: Posted): Promise<StatusEntity | null> {
     const written = posted.written;
     const row = written?.row;
-    if (!written || !row || written.hasMedia || written.hasPoll || row.in_reply_to_id !== null) {
+    const plain = written && row && !written.hasMedia && !written.hasPoll && row.in_reply_to_id === null;
+    if (!written || !row || !plain || shortcodesIn([row.spoiler_text, row.text]).length > 0) {
       return this.views.renderOne(posted.id, posted.accountId);
     }
     const origin = this.deps.config.origin;

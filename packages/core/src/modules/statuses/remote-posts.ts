@@ -3,12 +3,14 @@ import {
   Article,
   Collection,
   Document,
+  Event,
   Hashtag,
   Image,
   Link,
   Mention,
   Note,
   PUBLIC_COLLECTION,
+  Page,
   Question,
   Video,
 } from "@fedify/fedify/vocab";
@@ -37,6 +39,9 @@ import { sanitizeHtml, textOfHtml } from "../../platform/federation/html-sanitiz
 import { assertNothingRefused } from "../../platform/federation/inbox-request-pass.js";
 import { localNoteAt } from "./local-note-uris.js";
 import { flag } from "./notes.js";
+import { blurhashesIn, documentOf } from "../federation/raw-documents.js";
+import { rememberRemoteEmojis, remoteEmojisOf } from "../emojis/remote-emojis.js";
+import { type ConvertedObject, isConvertedObject, quotedUriOf, recordRemoteEvent, titledContent } from "./converted-objects.js";
 
 const logger = getLogger(["federation", "posts"]);
 
@@ -46,11 +51,15 @@ export interface RemotePostDeps {
   readonly services: Pick<KithServices, "events" | "media" | "domainPolicy" | "batchedWrites" | "searchEntries">;
 }
 
-/** The kinds of objects Kith keeps as posts. */
-export type PostObject = Note | Question | Article;
+/**
+ * The kinds of objects Kith keeps as posts: notes, polls and articles, and
+ * the objects shown as a post with their title and link (Lemmy's Page, an
+ * Event; converted-objects.ts).
+ */
+export type PostObject = Note | Question | Article | ConvertedObject;
 
 export function isPostObject(object: unknown): object is PostObject {
-  return object instanceof Note || object instanceof Question || object instanceof Article;
+  return object instanceof Note || object instanceof Question || object instanceof Article || isConvertedObject(object);
 }
 
 /** True when the object's id is on the same host as its author's: no one speaks for another server's objects. */
@@ -171,11 +180,14 @@ interface PostFields {
   readonly updated: string | null;
   readonly tags: unknown[];
   readonly attachments: unknown[];
+  /** The post it quotes (FEP-044f `quote`, `quoteUrl`, `_misskey_quote`), if it does. */
+  readonly quoteUri: string | null;
 }
 
 async function fieldsOf(ctx: Context<FederationContextData>, object: PostObject, author: AccountRow, now: string): Promise<PostFields> {
   const loader = { documentLoader: ctx.documentLoader, suppressError: true };
-  const content = sanitizeHtml(textOf(object.content));
+  const attachments = await listOf(object.getAttachments(loader), 16);
+  const content = sanitizeHtml(isConvertedObject(object) ? titledContent(object, attachments) : textOf(object.content));
   const url = object.url instanceof URL ? object.url.href : object.url instanceof Link ? (object.url.href?.href ?? null) : null;
   const language = object.contents.find((value) => typeof value === "object" && value !== null && "locale" in value);
   const followers = author.uri ? new URL(`${author.uri}/followers`) : null;
@@ -190,12 +202,22 @@ async function fieldsOf(ctx: Context<FederationContextData>, object: PostObject,
     published: isoOf(object.published, now),
     updated: object.updated ? isoOf(object.updated, now) : null,
     tags: await listOf(object.getTags(loader), 64),
-    attachments: await listOf(object.getAttachments(loader), 16),
+    attachments,
+    quoteUri: quotedUriOf(object),
   };
 }
 
-async function attachMedia(env: RemotePostDeps, trx: Kysely<Database>, author: AccountRow, statusId: string, fields: PostFields) {
+async function attachMedia(
+  env: RemotePostDeps,
+  trx: Kysely<Database>,
+  author: AccountRow,
+  statusId: string,
+  fields: PostFields,
+  blurhashes: ReadonlyMap<string, string>,
+) {
   for (const attachment of fields.attachments) {
+    // A Page is a Document to Fedify, but never a file.
+    if (attachment instanceof Page) continue;
     if (!(attachment instanceof Document || attachment instanceof Image || attachment instanceof Video)) continue;
     const url = attachment.url instanceof URL ? attachment.url : attachment.url instanceof Link ? attachment.url.href : null;
     if (!url || !/^https?:$/.test(url.protocol)) continue;
@@ -203,7 +225,13 @@ async function attachMedia(env: RemotePostDeps, trx: Kysely<Database>, author: A
     const type = mediaType.startsWith("video/") ? "video" : mediaType.startsWith("audio/") ? "audio" : "image";
     try {
       const media = await env.services.media.registerRemote(
-        { accountId: author.id, remoteUrl: url.href, type, description: attachment.name ? textOf(attachment.name) : null },
+        {
+          accountId: author.id,
+          remoteUrl: url.href,
+          type,
+          description: attachment.name ? textOf(attachment.name) : null,
+          blurhash: blurhashes.get(url.href) ?? null,
+        },
         trx,
       );
       await trx.updateTable("media_attachments").set({ status_id: statusId }).where("id", "=", media.id).execute();
@@ -223,12 +251,15 @@ async function writeRelations(
   ctx: Context<FederationContextData>,
   env: RemotePostDeps,
   trx: Kysely<Database>,
+  author: AccountRow,
   statusId: string,
   fields: PostFields,
   now: string,
   options: { fresh?: boolean } = {},
 ): Promise<PostRelations> {
   const mentionedAccountIds = await mentionedAccounts(ctx, trx, fields.tags);
+  // The emojis it names are kept as its server's, so the post shows them (and the author's next posts find them).
+  if (author.domain !== null) await rememberRemoteEmojis(trx, env.deps, await remoteEmojisOf(fields.tags, author.domain));
   // A post just inserted has no mentions or tags to replace.
   await replaceMentions(trx, statusId, mentionedAccountIds, now, options);
   const tags = hashtagsOf(fields.tags);
@@ -276,7 +307,10 @@ async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: s
  * attachment metadata (files are fetched when first asked for) and its
  * poll. Returns the post's id, or that of the post already stored under the
  * same URI (`storedId`, when the caller read it: null for none). `status.created`
- * goes out, so timelines and notifications follow.
+ * goes out, so timelines and notifications follow. `source` is the JSON the
+ * post came in (its activity's), read for what Fedify's vocabulary drops
+ * (raw-documents.ts); Fedify forgets it once it fetched anything for the
+ * activity, so the caller takes it first.
  */
 export async function storeRemotePost(
   ctx: Context<FederationContextData>,
@@ -284,6 +318,7 @@ export async function storeRemotePost(
   object: PostObject,
   author: AccountRow,
   storedId?: string | null,
+  options: { readonly source?: unknown } = {},
 ): Promise<string | null> {
   const db = env.deps.storage.db;
   if (!object.id) return null;
@@ -292,6 +327,8 @@ export async function storeRemotePost(
   const now = env.deps.clock.now().toISOString();
   const fields = await fieldsOf(ctx, object, author, now);
   const parent = await knownStatusAt(ctx, db, object.replyTargetId);
+  // A quoted post is shown when it is known here; its URI is kept either way.
+  const quoted = fields.quoteUri ? await knownStatusAt(ctx, db, new URL(fields.quoteUri)) : null;
   const poll = object instanceof Question ? await pollOf(ctx, object) : null;
   // Tags, attachments or poll options that could not be fetched in a request's pass: a worker stores the post.
   assertNothingRefused(ctx);
@@ -319,10 +356,13 @@ export async function storeRemotePost(
         created_at: fields.published,
         updated_at: now,
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
+        quote_uri: fields.quoteUri,
+        quote_id: quoted?.id ?? null,
       };
       const followers = await insertCountedStatusReadingFollowers(trx, row, fields.published, FIRST_FOLLOWERS_LIMIT);
-      const relations = await writeRelations(ctx, env, trx, id, fields, now, { fresh: true });
-      await attachMedia(env, trx, author, id, fields);
+      const relations = await writeRelations(ctx, env, trx, author, id, fields, now, { fresh: true });
+      if (fields.attachments.length > 0) await attachMedia(env, trx, author, id, fields, blurhashesIn([documentOf(object), options.source]));
+      if (object instanceof Event) await recordRemoteEvent(trx, id, object, fields.url, now);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
       return { relations, followers };
@@ -403,7 +443,7 @@ export async function updateRemotePost(
         })
         .where("id", "=", current.id)
         .execute();
-      await writeRelations(ctx, env, trx, current.id, fields, now);
+      await writeRelations(ctx, env, trx, author, current.id, fields, now);
     }
     if (poll) await writePoll(env, trx, current.id, author.id, poll, now);
   });

@@ -32,6 +32,9 @@ import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import type { RelaySubscriptions } from "../federation/relay-directory.js";
 import { likedPostReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "../federation/stored-senders.js";
 import { tombstoneKey } from "../../platform/federation/tombstones.js";
+import { requireNetwork } from "../../platform/federation/inbox-request-pass.js";
+import { findBoostBy } from "./boosts-store.js";
+import { documentOf } from "../federation/raw-documents.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -95,6 +98,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (activity.id && !sameOrigin(activity.id, actorId)) return null;
     const known = await storedSenderOf(ctx, db, activity, env.deps.clock.now());
     if (known && !fetch) return known.suspended_at === null ? known : null;
+    // In a request's pass the actor is not fetched: the activity goes to a worker, without the refused fetch logged as a failure.
+    requireNetwork(ctx, actorId.href);
     const actor = await activity.getActor({ documentLoader: ctx.documentLoader, suppressError: true });
     if (!actor || !isActor(actor) || actor.id?.href !== actorId.href) return known;
     const account = await env.actors.remember(actor);
@@ -102,6 +107,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   }
 
   async function onCreate(ctx: Ctx, create: Create): Promise<void> {
+    const source = documentOf(create);
     const author = await senderOf(ctx, create);
     if (!author?.uri) return;
     const object = await create.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
@@ -112,7 +118,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     }
     if (await tombstoned(ctx, create, object.id)) return;
     if (object instanceof Note && object.name !== null && object.content === null && (await onVote(ctx, object, author))) return;
-    await storeRemotePost(ctx, env, object, author, await storedPostAt(ctx, create, object.id));
+    await storeRemotePost(ctx, env, object, author, await storedPostAt(ctx, create, object.id), { source });
   }
 
   /** A vote on a local poll: a Note named as an option, replying to the Question. True when it was one. */
@@ -206,19 +212,30 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   }
 
   async function onAnnounce(ctx: Ctx, announce: Announce): Promise<void> {
+    const source = documentOf(announce);
     const booster = await senderOf(ctx, announce);
     if (!booster || !announce.id || !announce.objectId) return;
     if ((await storedPostAt(ctx, announce, announce.id)) !== null || (await tombstoned(ctx, announce, announce.id))) return;
     let original = await knownStatusAt(ctx, db, announce.objectId);
     if (!original) {
-      // A remote post not seen yet: fetched from its own server, so it is what its author wrote.
+      // A remote post not seen yet: fetched from its own server, so it is what its author wrote; by a worker when this
+      // is a request's pass.
+      requireNetwork(ctx, announce.objectId.href);
       const object = await announce.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
-      if (!isPostObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return;
-      if (await blocked(object.id)) return;
-      const author = await findOrFetchAuthor(ctx, object.attributionId);
-      if (!author) return;
-      const stored = await storeRemotePost(ctx, env, object, author);
-      original = stored ? await findStatus(db, stored) : null;
+      // A group forwarding what a member wrote (FEP-1b12, Lemmy): the member's Create, handled as received from them,
+      // and shown as the group's boost so its followers see it. Fedify fetched the Create again from its own server
+      // when it was not the group's.
+      if (object instanceof Create && booster.actor_type === "Group") {
+        original = await onForwardedCreate(ctx, object, source);
+        if (!original || (await findBoostBy(db, booster.id, original.id))) return;
+      } else {
+        if (!isPostObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return;
+        if (await blocked(object.id)) return;
+        const author = await findOrFetchAuthor(ctx, object.attributionId);
+        if (!author) return;
+        const stored = await storeRemotePost(ctx, env, object, author);
+        original = stored ? await findStatus(db, stored) : null;
+      }
     }
     if (!original || original.reblog_of_id !== null || !["public", "unlisted"].includes(original.visibility)) return;
     // A relay passes statuses on with Announce, as Mastodon takes it: the status is kept, no boost of the relay's.
@@ -246,6 +263,23 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
       throw error;
     }
     await env.services.events.emit({ type: "status.created", statusId: id, accountId: booster.id });
+  }
+
+  /**
+   * A Create a group forwarded: its post stored as if its author had sent it (Fedify fetched the Create from the
+   * author's server when it came from another one); the post, or null when it is not to be kept.
+   */
+  async function onForwardedCreate(ctx: Ctx, create: Create, source: unknown): Promise<StatusRow | null> {
+    const object = await create.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    if (!isPostObject(object) || !object.id || !object.attributionId || !create.actorId) return null;
+    if (!sameOrigin(object.id, create.actorId) || object.attributionId.href !== create.actorId.href) return null;
+    if ((await blocked(object.id)) || (await tombstoned(ctx, create, object.id))) return null;
+    const known = await findStatusByUri(db, object.id.href);
+    if (known) return known;
+    const author = await findOrFetchAuthor(ctx, object.attributionId);
+    if (!author) return null;
+    const stored = await storeRemotePost(ctx, env, object, author, null, { source });
+    return stored ? await findStatus(db, stored) : null;
   }
 
   async function findOrFetchAuthor(ctx: Ctx, uri: URL): Promise<AccountRow | null> {

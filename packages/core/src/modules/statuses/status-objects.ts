@@ -1,4 +1,4 @@
-import { Collection, Hashtag, LanguageString, Mention, Note } from "@fedify/fedify/vocab";
+import { Collection, type Emoji, Hashtag, LanguageString, Mention, Note } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
 import { localReblogUri, localStatusUrls, parseJsonArray, tagUrl } from "../../mastodon/serializers/status.js";
 import type { AccountRow, Database, MediaAttachmentRow, PollRow, StatusRow } from "../../ports/storage-schema.js";
@@ -11,6 +11,7 @@ import { MediaDocument } from "./media-document.js";
 import { type NoteContext, actorUriOf, addressing, flag, followersUriOf, loadNoteContext, statusUriOf } from "./notes.js";
 import { StatusAnnounce, StatusCreate, StatusNote, StatusQuestion } from "../federation/peer-json-ld.js";
 import { repliesCollectionOf } from "./status-paths.js";
+import { localEmojiTags } from "../emojis/emoji-tags.js";
 
 /**
  * The one builder of the ActivityPub objects of local statuses: the Note (a
@@ -33,6 +34,8 @@ interface StatusParts {
   readonly tags: ReadonlyMap<string, readonly string[]>;
   readonly attachments: ReadonlyMap<string, readonly MediaDocument[]>;
   readonly polls: ReadonlyMap<string, PollRow>;
+  /** The `Emoji` tags of the local custom emoji each local status uses. */
+  readonly emojis: ReadonlyMap<string, readonly Emoji[]>;
 }
 
 export type StatusObject = StatusNote | StatusQuestion;
@@ -53,7 +56,8 @@ export async function loadStatusObjects(source: StatusObjectSource, rows: readon
     findMediaOfStatuses(source.db, originals),
     findPollsOfStatuses(source.db, originals),
   ]);
-  const parts: StatusParts = { notes, tags, attachments: await attachmentsOf(source.media, media), polls };
+  const [attachments, emojis] = await Promise.all([attachmentsOf(source.media, media), emojiTagsOf(source, rows, polls)]);
+  const parts: StatusParts = { notes, tags, attachments, polls, emojis };
   return {
     objectOf: (status) => objectOf(source.origin, status, parts),
     activityOf: (status) => activityOf(source.origin, status, parts),
@@ -63,6 +67,22 @@ export async function loadStatusObjects(source: StatusObjectSource, rows: readon
 /** The one status's object, or null: what the Note dispatcher serves and what an Update carries. */
 export async function statusObjectOf(source: StatusObjectSource, status: StatusRow): Promise<StatusObject | null> {
   return (await loadStatusObjects(source, [status])).objectOf(status);
+}
+
+/** The emoji tags of each local status that names a shortcode (a status without one costs no query). */
+async function emojiTagsOf(
+  source: StatusObjectSource,
+  rows: readonly StatusRow[],
+  polls: ReadonlyMap<string, PollRow>,
+): Promise<Map<string, readonly Emoji[]>> {
+  const local = rows.filter((row) => row.reblog_of_id === null && flag(row.local));
+  const tags = await Promise.all(
+    local.map((row) => {
+      const options = parseJsonArray<string>(polls.get(row.id)?.options ?? null);
+      return localEmojiTags(source.db, source.origin, [row.spoiler_text, row.content, ...options]);
+    }),
+  );
+  return new Map(local.map((row, index) => [row.id, tags[index] ?? []]));
 }
 
 function numberOr(value: unknown): number | null {
@@ -163,8 +183,7 @@ function objectOf(origin: string, status: StatusRow, parts: StatusParts): Status
     tos: to,
     ccs: cc,
     replyTarget: replyTargetOf(origin, status, parts),
-    // Custom emoji used in the text go here too, as `Emoji` tags, once statuses keep which they use.
-    tags: [...mentions.tags, ...hashtags],
+    tags: [...mentions.tags, ...hashtags, ...(parts.emojis.get(status.id) ?? [])],
     attachments: [...(parts.attachments.get(status.id) ?? [])],
     ...(flag(status.local) && { replies: repliesCollectionOf(id) }),
   };

@@ -7,6 +7,8 @@ const parts = (name: string): StatusParts => ({
   application: null,
   hasMedia: false,
   hasPoll: false,
+  emojis: [],
+  reactions: [],
 });
 
 describe("StatusPartsCache", () => {

@@ -1,11 +1,14 @@
+import type { CustomEmojiEntity } from "../../mastodon/entities/custom-emoji.js";
+import type { ReactionEntity } from "../../mastodon/entities/reaction.js";
 import type { MentionEntity, TagEntity } from "../../mastodon/entities/status.js";
 import { RenderMemo } from "../../platform/cache/render-memo.js";
 
 /**
  * The parts of a rendered post that change only when the post itself is
- * written (created, edited): its mentions, tags, application and whether it
- * has media or a poll (attachments and polls are added only in the
- * transaction that writes the post's row). Each costs a query to load, and a
+ * written (created, edited): its mentions, tags, application, custom
+ * emojis, reactions (a reaction raises the post's version,
+ * status-reactions.ts) and whether it has media or a poll (attachments and
+ * polls are added only in the transaction that writes the post's row). Each costs a query to load, and a
  * page of posts is read far
  * more often than it is written, so they are kept per process, keyed by the
  * post's id and version (`statuses.version`, raised by the database on every
@@ -20,6 +23,8 @@ export interface StatusParts {
   readonly mentions: readonly MentionEntity[];
   readonly tags: readonly TagEntity[];
   readonly application: { readonly name: string; readonly website: string | null } | null;
+  readonly emojis: readonly CustomEmojiEntity[];
+  readonly reactions: readonly ReactionEntity[];
   readonly hasMedia: boolean;
   readonly hasPoll: boolean;
 }

@@ -21,6 +21,7 @@ function entity(overrides: Partial<StatusEntity> = {}): StatusEntity {
     mentions: [{ id: "us_2", username: "b", url: "https://x.example/@b", acct: "b" }],
     tags: [{ name: "t", url: "https://x.example/tags/t", history: [] }],
     emojis: [],
+    reactions: [],
     reblogs_count: 1,
     favourites_count: 2,
     replies_count: 3,

@@ -19,7 +19,7 @@ export interface StatusTextParts {
 /** The lasting pieces of `entity`'s text, its author's text being `accountText`. */
 export function statusTextParts(entity: StatusEntity | InnerStatusEntity, accountText: string): StatusTextParts {
   const { id, uri, url, created_at } = entity;
-  const { content, visibility, sensitive, spoiler_text, media_attachments, application, mentions, tags, emojis } = entity;
+  const { content, visibility, sensitive, spoiler_text, media_attachments, application, mentions, tags, emojis, reactions } = entity;
   const { reblogs_count, favourites_count, replies_count, quotes_count, in_reply_to_id, in_reply_to_account_id } = entity;
   const { card, language, text, edited_at, quote, quote_approval } = entity;
   const before = JSON.stringify({ id, uri, url, created_at });
@@ -33,6 +33,7 @@ export function statusTextParts(entity: StatusEntity | InnerStatusEntity, accoun
     mentions,
     tags,
     emojis,
+    reactions,
     reblogs_count,
     favourites_count,
     replies_count,

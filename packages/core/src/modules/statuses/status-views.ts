@@ -1,7 +1,17 @@
 import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { CustomEmojiEntity } from "../../mastodon/entities/custom-emoji.js";
+import type { ReactionEntity } from "../../mastodon/entities/reaction.js";
 import type { InnerStatusEntity, StatusEntity, StatusMediaEntity } from "../../mastodon/entities/status.js";
 import { type JsonTexts, jsonString } from "../../platform/http/json-text.js";
-import { localReblogUri, localStatusUrls, serializeMention, serializePoll, serializeTag } from "../../mastodon/serializers/status.js";
+import { serializeReactions } from "../../mastodon/serializers/reaction.js";
+import {
+  localReblogUri,
+  localStatusUrls,
+  parseJsonArray,
+  serializeMention,
+  serializePoll,
+  serializeTag,
+} from "../../mastodon/serializers/status.js";
 import {
   loadApplications,
   loadMentions,
@@ -11,6 +21,7 @@ import {
   loadStatusTags,
 } from "./status-view-loads-store.js";
 import type { AccountVersionRow } from "../accounts/accounts-store.js";
+import { loadReactions } from "./status-reactions-store.js";
 import {
   type PostMarks,
   STATUS_COUNTERS,
@@ -23,6 +34,7 @@ import {
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import type { StatusRow, Visibility } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
+import { EmojiRenderer } from "../emojis/emoji-renderer.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
 import { KeptRows } from "../../platform/cache/kept-rows.js";
 import { RenderMemo } from "../../platform/cache/render-memo.js";
@@ -50,6 +62,11 @@ export interface RenderOptions {
    * them (`jsonText`); the texts are made from pieces kept from earlier renders of the same rows.
    */
   readonly texts?: JsonTexts;
+  /**
+   * Quoted posts are named by id only (Mastodon's ShallowQuote), not rendered: for the posts a quote shows, so a
+   * chain of quotes is rendered one level deep. @default false
+   */
+  readonly shallowQuotes?: boolean;
 }
 
 /** Nobody may quote: Kith does not take quote posts yet, and says so the way Mastodon 4.5 clients read. */
@@ -66,14 +83,17 @@ export const STATUS_TEXT_MEMO_SIZE = 5_000;
  */
 export class StatusViews {
   constructor(
-    private readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock">,
+    private readonly deps: Pick<ServiceDeps, "storage" | "config" | "clock" | "blob">,
     private readonly accounts: AccountRenderer,
     private readonly media: StatusMediaRenderer,
     events?: DomainEvents,
   ) {
     events?.on("status.updated", (event) => this.#forget(event.statusId));
     events?.on("status.deleted", (event) => this.#forget(event.statusId));
+    this.#emojis = new EmojiRenderer(deps);
   }
+
+  readonly #emojis: EmojiRenderer;
 
   /** The posts' rows, read again whole only when their version differs. */
   readonly #rows = new KeptRows<StatusRow, StatusCounter>(STATUS_TEXT_MEMO_SIZE, STATUS_COUNTERS);
@@ -138,13 +158,16 @@ export class StatusViews {
     const mediaCandidates = shownIds.filter((id) => parts.get(id)?.hasMedia !== false);
     const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
 
-    const [accounts, media, mentions, tags, polls, apps] = await Promise.all([
+    // Reactions are taken for local posts only: those to another server's posts are its business, as likes are.
+    const reactionIds = missing.filter((row) => readFlag(row.local)).map((row) => row.id);
+    const [accounts, media, mentions, tags, polls, apps, reactions] = await Promise.all([
       this.accounts.renderVersions([...authorVersions.values()], options.texts),
       this.media.renderForStatuses(mediaCandidates),
       loadMentions(db, missingIds),
       loadStatusTags(db, missingIds),
       loadPolls(db, pollCandidates),
       loadApplications(db, appIds),
+      loadReactions(db, reactionIds),
     ]);
     const ownVotes =
       viewerId === null
@@ -160,12 +183,22 @@ export class StatusViews {
     const pollBy = new Map(polls.map((poll) => [poll.status_id, poll]));
     const votesBy = groupBy(ownVotes, (row) => row.poll_id);
     const appBy = new Map(apps.map((app) => [app.id, app]));
+    const reactionsBy = groupBy(reactions, (row) => row.status_id);
+    const emojisBy = await this.#emojis.render(
+      missing.map((row) => ({
+        key: row.id,
+        domain: domainOfAcct(accounts.get(row.account_id)?.acct),
+        texts: [row.spoiler_text, row.content, ...parseJsonArray<string>(pollBy.get(row.id)?.options ?? null)],
+      })),
+    );
     for (const row of missing) {
       const app = row.application_id ? appBy.get(row.application_id) : undefined;
       const loaded: StatusParts = {
         mentions: inTextOrder(row, mentionsBy.get(row.id) ?? []).map((mention) => serializeMention(origin, mention)),
         tags: (tagsBy.get(row.id) ?? []).map((tag) => serializeTag(origin, tag.name)),
         application: app && readFlag(row.local) ? { name: app.name, website: app.website } : null,
+        emojis: emojisBy.get(row.id) ?? [],
+        reactions: serializeReactions(reactionsBy.get(row.id) ?? [], origin, this.deps.blob),
         hasMedia: (media.get(row.id)?.length ?? 0) > 0,
         hasPoll: pollBy.has(row.id),
       };
@@ -173,6 +206,7 @@ export class StatusViews {
       this.#parts.set(row.id, row.version, loaded);
     }
 
+    const quotes = await this.#quotes(shown, viewerId, options);
     const texts = options.texts;
     const renderContent = (row: StatusRow): { entity: InnerStatusEntity; textParts: StatusTextParts | null } | null => {
       const account = accounts.get(row.account_id);
@@ -193,6 +227,9 @@ export class StatusViews {
             })
           : null,
         text: options.withSource ? row.text : null,
+        emojis: (part?.emojis ?? []).map((emoji) => ({ ...emoji })),
+        reactions: (part?.reactions ?? []).map((reaction) => ({ ...reaction })),
+        quote: quotes.get(row.id) ?? null,
       });
       if (viewerId !== null) Object.assign(entity, viewerFlags(marks.get(row.id) ?? NO_MARKS));
       if (!texts) return { entity, textParts: null };
@@ -208,6 +245,7 @@ export class StatusViews {
         postMedia.length === 0 ? "[]" : JSON.stringify(postMedia),
         part,
         options.withSource ? row.text : null,
+        entity.quote === null ? null : JSON.stringify(entity.quote),
       ];
       const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(entity, accountText));
       texts.set(entity, statusText(entity, textParts, "null"));
@@ -240,6 +278,28 @@ export class StatusViews {
     return result;
   }
 
+  /**
+   * What the posts among `shown` that quote another show of it: the quoted post rendered for the viewer (Mastodon's
+   * Quote), or only named (ShallowQuote) when these posts are themselves shown in a quote. One render for them all.
+   */
+  async #quotes(shown: readonly StatusRow[], viewerId: string | null, options: RenderOptions): Promise<Map<string, StatusQuote>> {
+    const quoting = shown.filter((row) => row.quote_uri !== null);
+    const result = new Map<string, StatusQuote>();
+    if (quoting.length === 0) return result;
+    const quotedIds = quoting.flatMap((row) => (row.quote_id === null ? [] : [row.quote_id]));
+    const quoted = options.shallowQuotes || quotedIds.length === 0 ? null : await this.render(quotedIds, viewerId, { shallowQuotes: true });
+    for (const row of quoting) {
+      // A post quoted but not known here is shown as an accepted quote of nothing, which clients show as unavailable.
+      if (row.quote_id === null) result.set(row.id, options.shallowQuotes ? { state: "accepted", quoted_status_id: null } : NOT_KNOWN);
+      else if (quoted === null) result.set(row.id, { state: "accepted", quoted_status_id: row.quote_id });
+      else {
+        const entity = quoted.get(row.quote_id);
+        result.set(row.id, entity ? { state: "accepted", quoted_status: entity } : { state: "unauthorized", quoted_status: null });
+      }
+    }
+    return result;
+  }
+
   /** One post for the viewer, or null when it does not exist or may not be seen. */
   async renderOne(id: string, viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity | null> {
     return (await this.render([id], viewerId, options)).get(id) ?? null;
@@ -249,6 +309,19 @@ export class StatusViews {
   async renderList(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
     return inOrder(ids, await this.render(ids, viewerId, options));
   }
+}
+
+/** Mastodon's Quote (the quoted post rendered) and ShallowQuote (named by id, inside a quoted post). */
+export type StatusQuote =
+  | { readonly state: "accepted" | "unauthorized"; readonly quoted_status: StatusEntity | null }
+  | { readonly state: "accepted"; readonly quoted_status_id: string | null };
+
+const NOT_KNOWN: StatusQuote = { state: "accepted", quoted_status: null };
+
+/** The domain of an account's `acct` (`user@domain`), null for a local one. */
+function domainOfAcct(acct: string | undefined): string | null {
+  const at = acct?.indexOf("@") ?? -1;
+  return acct !== undefined && at >= 0 ? acct.slice(at + 1) : null;
 }
 
 /** The marks of a post the viewer did nothing to. */
@@ -280,6 +353,12 @@ export interface StatusEntityParts {
   readonly tags: InnerStatusEntity["tags"];
   readonly poll: InnerStatusEntity["poll"];
   readonly text: string | null;
+  /** @default none */
+  readonly emojis?: readonly CustomEmojiEntity[];
+  /** @default none */
+  readonly reactions?: readonly ReactionEntity[];
+  /** @default null */
+  readonly quote?: StatusQuote | null;
 }
 
 /** A post (not a boost) as its entity, without the viewer's marks: one shape for every renderer of a post. */
@@ -301,7 +380,8 @@ export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: s
     application: parts.application,
     mentions: parts.mentions,
     tags: parts.tags,
-    emojis: [],
+    emojis: [...(parts.emojis ?? [])],
+    reactions: [...(parts.reactions ?? [])],
     reblogs_count: row.reblogs_count,
     favourites_count: row.favourites_count,
     replies_count: row.replies_count,
@@ -314,7 +394,7 @@ export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: s
     language: row.language,
     text: parts.text,
     edited_at: row.edited_at,
-    quote: null,
+    quote: parts.quote ?? null,
     quote_approval: { automatic: [], manual: [], current_user: NO_QUOTES.current_user },
     filtered: [],
   };
@@ -338,12 +418,15 @@ function reblogEntity(row: StatusRow, content: InnerStatusEntity, account: Accou
     application: null,
     mentions: [],
     tags: [],
+    emojis: [],
+    reactions: [],
     poll: null,
     in_reply_to_id: null,
     in_reply_to_account_id: null,
     language: null,
     text: null,
     edited_at: null,
+    quote: null,
     reblog: content,
   };
 }
