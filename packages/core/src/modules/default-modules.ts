@@ -3,6 +3,7 @@ import { serverRoutes } from "./core-routes.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
+import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
 import { trendsModule } from "./trends/index.js";
@@ -12,7 +13,13 @@ import { trendsModule } from "./trends/index.js";
  * are composed. An embedder passes its own list to `createKith` to leave
  * optional ones out or add its own after them.
  */
-export const defaultModules: readonly KithModule<string, unknown>[] = [preferencesModule, customEmojisModule, trendsModule, suggestionsModule];
+export const defaultModules: readonly KithModule<string, unknown>[] = [
+  preferencesModule,
+  customEmojisModule,
+  trendsModule,
+  suggestionsModule,
+  groupsModule,
+];
 
 /**
  * Every endpoint of a server with the default modules, as data: what the
