@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { IdBounds, GroupInvitationsTable, GroupsDb, InvitationStatus } from "./group-tables-store.js";
 
 export type InvitationRow = GroupInvitationsTable;
@@ -7,9 +8,9 @@ export async function insertInvitation(db: GroupsDb, row: InvitationRow): Promis
   const result = await db
     .insertInto("group_invitations")
     .values(row)
-    .onConflict((conflict) => conflict.columns(["group_id", "account_id"]).where("status", "=", "pending").doNothing())
+    .onConflict((conflict) => conflict.columns(["group_id", "account_id"]).where(sql<boolean>`status = 'pending'`).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0n) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 export async function findInvitation(db: GroupsDb, id: string): Promise<InvitationRow | undefined> {

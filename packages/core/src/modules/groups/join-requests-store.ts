@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { IdBounds, GroupJoinRequestsTable, GroupsDb, JoinRequestStatus } from "./group-tables-store.js";
 
 export type JoinRequestRow = GroupJoinRequestsTable;
@@ -7,10 +8,10 @@ export async function insertJoinRequest(db: GroupsDb, row: JoinRequestRow): Prom
   const result = await db
     .insertInto("group_join_requests")
     .values(row)
-    // The target repeats the partial index's predicate, as an ON CONFLICT on a partial index must.
-    .onConflict((conflict) => conflict.columns(["group_id", "account_id"]).where("status", "=", "pending").doNothing())
+    // The target repeats the partial index's predicate as a literal, as an ON CONFLICT on a partial index must.
+    .onConflict((conflict) => conflict.columns(["group_id", "account_id"]).where(sql<boolean>`status = 'pending'`).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0n) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 export async function findJoinRequest(db: GroupsDb, groupId: string, id: string): Promise<JoinRequestRow | undefined> {

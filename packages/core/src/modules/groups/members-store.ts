@@ -10,7 +10,7 @@ export async function insertMember(db: GroupsDb, row: MemberRow): Promise<boolea
     .values(row)
     .onConflict((conflict) => conflict.columns(["group_id", "account_id"]).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0n) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 /** Removes a member; false when the account was not one. */
@@ -52,7 +52,7 @@ export async function insertBan(db: GroupsDb, row: BanRow): Promise<boolean> {
     .values(row)
     .onConflict((conflict) => conflict.columns(["group_id", "account_id"]).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0n) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 export async function deleteBan(db: GroupsDb, groupId: string, accountId: string): Promise<boolean> {
