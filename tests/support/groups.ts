@@ -1,5 +1,6 @@
 import type { TestKith } from "@kith/core/testing";
 import { expect } from "vitest";
+import type { InspectedJson } from "./expect-json.js";
 
 /** A group as the API answers it, with the fields the tests read. */
 export interface GroupJson {
@@ -39,7 +40,7 @@ export async function call(
   path: string,
   token?: string,
   json?: unknown,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: InspectedJson }> {
   const response = await kith.request(method, path, { ...(token && { token }), ...(json !== undefined && { json }) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
