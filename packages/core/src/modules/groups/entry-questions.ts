@@ -83,12 +83,11 @@ export function answerProblems(questions: readonly Question[], answers: readonly
 function answerProblem(question: Question, answer: AnswerInput | undefined): { message: string; code: string } | null {
   const text = answer?.text?.trim() ?? "";
   const choices = answer?.choices ?? [];
+  if (question.kind === "text" && answer?.choices !== undefined) return { message: "Answer a text question with text", code: "wrong_kind" };
+  if (question.kind !== "text" && answer?.text !== undefined) return { message: "Answer a choice question with choices", code: "wrong_kind" };
   const answered = question.kind === "text" ? text.length > 0 : choices.length > 0;
   if (!answered) return question.required ? { message: "This question must be answered", code: "required" } : null;
-  if (question.kind === "text") {
-    return answer?.choices !== undefined ? { message: "Answer a text question with text", code: "wrong_kind" } : null;
-  }
-  if (answer?.text !== undefined) return { message: "Answer a choice question with choices", code: "wrong_kind" };
+  if (question.kind === "text") return null;
   const options = new Set(question.options);
   if (choices.some((choice) => !options.has(choice))) return { message: "Choose among the question's options", code: "not_an_option" };
   if (new Set(choices).size !== choices.length) return { message: "Choose each option once", code: "repeated" };

@@ -29,6 +29,13 @@ export class GroupViews {
     return group;
   }
 
+  /** The group as it is now, whoever asks (after a change the caller made, which may have been to leave it). */
+  async current(groupId: string): Promise<GroupRow> {
+    const group = await findGroup(this.db(), groupId);
+    if (!group) throw new KithError(groupErrors["group.not_found"]);
+    return group;
+  }
+
   async #sees(db: GroupsDb, group: GroupRow, viewerId: string | null): Promise<boolean> {
     if (!toBool(group.secret)) return true;
     if (viewerId === null) return false;

@@ -91,7 +91,7 @@ export class InvitationService {
       }
       await this.admission.admit(trx, invitation.group_id, accountId, invitation.invited_by);
     });
-    return this.views.renderOne(await this.views.visible(invitation.group_id, accountId), accountId);
+    return this.views.renderOne(await this.views.current(invitation.group_id), accountId);
   }
 
   async decline(accountId: string, invitationId: string): Promise<void> {

@@ -86,7 +86,7 @@ export class MembershipService {
       }
     });
     if (outcome === "requested") await this.notices.joinRequested(groupId, accountId);
-    return this.views.renderOne(group, accountId);
+    return this.views.renderOne(await this.views.current(groupId), accountId);
   }
 
   /** Records a join request; false when one is pending already (asking again changes nothing). */
@@ -105,13 +105,13 @@ export class MembershipService {
 
   /** Leaves the group, or withdraws a pending join request. The last owner cannot leave. */
   async leave(groupId: string, accountId: string): Promise<GroupEntity> {
-    const group = await this.views.visible(groupId, accountId);
+    await this.views.visible(groupId, accountId);
     await this.deps.storage.transaction(async (trx) => {
       if (await this.admission.discharge(trx, groupId, accountId)) return;
       if (await deletePendingJoinRequest(groupsDb(trx), groupId, accountId)) return;
       throw new KithError(groupErrors["group.not_member"]);
     });
-    return this.views.renderOne(group, accountId);
+    return this.views.renderOne(await this.views.current(groupId), accountId);
   }
 
   /** The members, in the order they joined (newest first), each with the group's roles they hold. */
