@@ -10,23 +10,6 @@ const optionalAccount: ColumnSpec = { type: "text", nullable: true, references: 
 const pending = "status = 'pending'";
 
 /**
- * Access of the group resources that came with groups (GroupRoles,
- * GroupOwnership) for the server's built-in Owner and Admin roles, which a
- * database made before them lacks: the first migration seeds the built-in
- * roles from the resources as they are when it runs. A database made since
- * has them already, hence the NOT EXISTS.
- */
-function builtInGrants(engine: "sqlite" | "postgres"): string[] {
-  const yes = engine === "sqlite" ? "1" : "true";
-  return ["GroupRoles", "GroupOwnership"].map(
-    (resource) =>
-      `INSERT INTO role_permissions (role_id, resource, access) SELECT id, '${resource}', '["Read","Add","Modify","Delete"]' FROM roles` +
-      ` WHERE built_in = ${yes} AND scope = 'global' AND name IN ('Owner', 'Admin')` +
-      ` AND NOT EXISTS (SELECT 1 FROM role_permissions held WHERE held.role_id = roles.id AND held.resource = '${resource}')`,
-  );
-}
-
-/**
  * The groups module's tables. A group's roles are not here: they are RBAC
  * roles in the group's scope (`roles.scope` = the group's id), made with
  * the group. `members_count` is kept with each change of membership, in
@@ -154,6 +137,5 @@ export const groupMigrations: readonly MigrationSpec[] = [
         indexes: [{ name: "group_notifications_group_idx", columns: ["group_id"] }],
       },
     ],
-    raw: { sqlite: builtInGrants("sqlite"), postgres: builtInGrants("postgres") },
   },
 ];

@@ -18,6 +18,7 @@ import { rowVersionsMigration } from "./0020-row-versions.js";
 import { searchMergesMigration } from "./0021-search-merges.js";
 import { localFollowersMigration } from "./0022-local-followers.js";
 import { deferredSearchEntriesMigration } from "./0023-deferred-search-entries.js";
+import { groupResourcesMigration } from "./0024-group-resources.js";
 
 /**
  * Core's migrations, in the order they run (which is their names' order).
@@ -44,4 +45,5 @@ export const coreMigrations: readonly MigrationSpec[] = [
   searchMergesMigration,
   localFollowersMigration,
   deferredSearchEntriesMigration,
+  groupResourcesMigration,
 ];
