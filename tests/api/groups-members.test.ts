@@ -107,6 +107,17 @@ describeOnEngines("group members and roles", (engine) => {
     });
   });
 
+  it("stop counting a member whose account the server removes", async () => {
+    const { group, alice } = await staffedGroup();
+    const admin = await kith.createUser(`mdeleter${++serial}`, { role: "Admin" });
+    const accounts = "/api/v1/admin/accounts";
+    expect((await call(kith, "POST", `${accounts}/${alice.account.id}/action`, admin.token, { type: "suspend" })).status).toBe(200);
+    expect((await call(kith, "DELETE", `${accounts}/${alice.account.id}`, admin.token)).status).toBe(200);
+    expect((await groupAs(group)).members_count).toBe(3);
+    const listed = (await call(kith, "GET", `/api/v1/groups/${group.id}/members`)).body as { account: { id: string } }[];
+    expect(listed.map((member) => member.account.id)).not.toContain(alice.account.id);
+  });
+
   describe("bans", () => {
     it("remove the member, and refuse rejoining, invitations and answers until lifted", async () => {
       const { group, moderator, alice } = await staffedGroup();

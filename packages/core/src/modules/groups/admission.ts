@@ -47,6 +47,17 @@ export class Admission {
   }
 
   /**
+   * Ends the membership of an account that is going away, whatever its
+   * roles: a group whose last owner it was is left to the server's admins.
+   */
+  async forget(trx: Kysely<Database>, groupId: string, accountId: string): Promise<void> {
+    const db = groupsDb(trx);
+    if (!(await deleteMember(db, groupId, accountId))) return;
+    await countMembers(db, groupId, -1);
+    await this.roles.removeMember(trx, groupId, accountId);
+  }
+
+  /**
    * Ends a membership: the row, the count, every role of the group. The
    * group's last owner cannot go (it would be left with nobody who may run
    * it): `group.last_owner`. False when the account was not a member.

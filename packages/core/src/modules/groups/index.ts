@@ -45,6 +45,10 @@ export const groupsModule = defineModule({
     };
   },
   routes: groupsModuleRoutes,
+  events: (groups, events) => {
+    // Awaited before the account's rows go: its memberships end first, so that no group keeps counting it.
+    events.on("account.deleting", (event) => groups.membership.forgetAccount(event.accountId));
+  },
   jobs: (groups) => [
     {
       queue: GROUP_JOIN_TOKENS_PRUNE_QUEUE,

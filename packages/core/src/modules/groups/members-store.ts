@@ -23,6 +23,12 @@ export async function findMember(db: GroupsDb, groupId: string, accountId: strin
   return db.selectFrom("group_members").selectAll().where("group_id", "=", groupId).where("account_id", "=", accountId).executeTakeFirst();
 }
 
+/** The groups the account is a member of. */
+export async function groupsOfMember(db: GroupsDb, accountId: string): Promise<string[]> {
+  const rows = await db.selectFrom("group_members").select("group_id").where("account_id", "=", accountId).execute();
+  return rows.map((row) => row.group_id);
+}
+
 /** The viewer's memberships among the groups, by group. */
 export async function membershipsIn(db: GroupsDb, accountId: string, groupIds: readonly string[]): Promise<Map<string, MemberRow>> {
   if (groupIds.length === 0) return new Map();

@@ -24,7 +24,7 @@ import {
   joinRequestsPage,
   settlePendingJoinRequest,
 } from "./join-requests-store.js";
-import { type BanRow, bansOf, deleteBan, findMember, insertBan, isBanned, membersPage } from "./members-store.js";
+import { type BanRow, bansOf, deleteBan, findMember, groupsOfMember, insertBan, isBanned, membersPage } from "./members-store.js";
 
 export interface JoinInput {
   /** A join token from answering the group's questions (QUESTIONS mode). */
@@ -112,6 +112,13 @@ export class MembershipService {
       throw new KithError(groupErrors["group.not_member"]);
     });
     return this.views.renderOne(await this.views.current(groupId), accountId);
+  }
+
+  /** Ends the memberships of an account about to be removed from the server, so that the groups count it no more. */
+  async forgetAccount(accountId: string): Promise<void> {
+    for (const groupId of await groupsOfMember(this.#db(), accountId)) {
+      await this.deps.storage.transaction((trx) => this.admission.forget(trx, groupId, accountId));
+    }
   }
 
   /** The members, in the order they joined (newest first), each with the group's roles they hold. */
