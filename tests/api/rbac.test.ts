@@ -3,6 +3,7 @@ import { type UserCaller, any, lowestIdAt, ruleHolds } from "@kith/core";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { giveGrants } from "../support/roles.js";
 import { describeOnEngines } from "../support/engines.js";
+import { createGroup } from "../support/groups.js";
 
 const BASE = "/api/v1/admin/rbac";
 const GROUP = lowestIdAt("group", Date.UTC(2026, 0, 3));
@@ -355,22 +356,26 @@ describeOnEngines("RBAC administration", (engine) => {
   });
 
   describe("group-scoped roles", () => {
-    it("grant only inside their group", async () => {
+    it("grant only inside their group, and only to its members", async () => {
       const member = await kith.createUser(`member${++serial}`);
-      const role = await newRole([{ resource: "GroupMembers", access: ["Add"] }], GROUP);
-      const assigned = await kith.request("POST", `${BASE}/actors/${member.account.id}/roles`, {
-        token: owner.token,
-        json: { roleId: role.roleId },
-      });
-      expect(assigned.status).toBe(200);
+      const group = await createGroup(kith, owner.token);
+      const role = await newRole([{ resource: "GroupMembers", access: ["Add"] }], group.id);
+      const assign = () =>
+        kith.request("POST", `${BASE}/actors/${member.account.id}/roles`, { token: owner.token, json: { roleId: role.roleId } });
+      // A group's roles are held by its members only.
+      const refused = await assign();
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({ code: "group.role_needs_membership" });
+      expect((await kith.request("POST", `/api/v1/groups/${group.id}/join`, { token: member.token })).status).toBe(200);
+      expect((await assign()).status).toBe(200);
 
       const caller = (await kith.services.sessions.authenticate(member.token)) as UserCaller;
       const grants = await caller.grants();
       const invite = any("GroupMembers.Invite");
-      expect(ruleHolds(invite, grants, GROUP)).toBe(true);
+      expect(ruleHolds(invite, grants, group.id)).toBe(true);
       expect(ruleHolds(invite, grants, OTHER_GROUP)).toBe(false);
       expect(ruleHolds(invite, grants, null)).toBe(false);
-      expect(ruleHolds(any("GroupMembers.Manage"), grants, GROUP)).toBe(false);
+      expect(ruleHolds(any("GroupMembers.Manage"), grants, group.id)).toBe(false);
     });
   });
 });

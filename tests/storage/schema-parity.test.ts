@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { coreMigrations } from "@kith/core";
+import { coreMigrations, defaultModules, migrationsWithModules } from "@kith/core";
 import type { MigrationSpec, RowSpec, SchemaDescription, Storage, TableDescription } from "@kith/core";
 import { createPostgresStorage } from "@kith/storage-postgres";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -42,7 +42,9 @@ describeIfPostgres("schema parity: the SQLite and PostgreSQL migrations", () => 
     const database = await freshPostgresDatabase();
     const postgresStorage = createPostgresStorage({ connectionString: database.url });
     try {
-      await Promise.all([sqliteStorage.migrate(coreMigrations), postgresStorage.migrate(coreMigrations)]);
+      // The default modules' tables too: a module's migrations are rendered for both engines the same way.
+      const migrations = migrationsWithModules(coreMigrations, defaultModules);
+      await Promise.all([sqliteStorage.migrate(migrations), postgresStorage.migrate(migrations)]);
       [sqlite, postgres] = await Promise.all([sqliteStorage.describeSchema(), postgresStorage.describeSchema()]);
     } finally {
       await Promise.all([sqliteStorage.close(), postgresStorage.close()]);

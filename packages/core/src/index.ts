@@ -23,7 +23,7 @@ export {
 } from "./platform/federation/safe-fetch.js";
 
 // Routes, as a module declares them.
-export type { RouteDefinition, AnyRoute, HandlerContext, HttpMethod } from "./platform/http/route.js";
+export type { RouteDefinition, AnyRoute, HandlerContext, ForbiddenContext, HttpMethod } from "./platform/http/route.js";
 export { route } from "./modules/core-route.js";
 export * from "./platform/http/access.js";
 export { Reply } from "./platform/http/reply.js";
@@ -61,7 +61,7 @@ export * from "./domain/accounts.js";
 export * from "./domain/caller.js";
 export * from "./domain/limits.js";
 export * from "./domain/instance-settings.js";
-export { RESOURCES, BUILT_IN_ROLES, type ResourceName } from "./domain/resources.js";
+export { RESOURCES, BUILT_IN_ROLES, GROUP_BUILT_IN_ROLES, type ResourceName } from "./domain/resources.js";
 export type { PageRequest } from "./domain/page.js";
 
 // Feature modules: the contract, the built-in modules (an embedder may leave optional ones out), and what a
@@ -76,6 +76,7 @@ export {
   type ModuleJob,
   type ModuleHandlerContext,
   type ModuleRouteDefinition,
+  type ModuleForbiddenContext,
 } from "./modules/module.js";
 export { defaultModules } from "./modules/default-modules.js";
 export { migrationsWithModules } from "./modules/composed-modules.js";
@@ -84,6 +85,7 @@ export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
+export { groupsModule, type GroupsServices, type GroupEntity } from "./modules/groups/index.js";
 export type { DomainEvents, DomainEvent, DomainEventType, DomainEventOf } from "./platform/events/domain-events.js";
 export type { AccountEntity } from "./mastodon/entities/account.js";
 

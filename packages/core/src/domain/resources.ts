@@ -17,7 +17,9 @@ export const RESOURCES = [
   { name: "GroupAIProviders", description: "AI providers and keys in a group's scope" },
   { name: "GroupApps", description: "Applications installed in a group" },
   { name: "GroupSettings", description: "A group's settings" },
-  { name: "GroupMembers", description: "A group's members, invitations and join requests" },
+  { name: "GroupMembers", description: "A group's members, invitations, join requests and bans" },
+  { name: "GroupRoles", description: "A group's roles and their assignment to its members" },
+  { name: "GroupOwnership", description: "A group itself: deleting it, and the Owner role that only its owners give" },
 ] as const;
 
 export type ResourceName = (typeof RESOURCES)[number]["name"];
@@ -56,4 +58,41 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
     ],
   },
   { name: "User", description: "A member of the server with no administrative rights", permissions: [] },
+];
+
+/** The group resources, which a group-scoped role may hold. */
+const GROUP_RESOURCES = RESOURCES.filter((resource) => resource.name.startsWith("Group"));
+
+/**
+ * The roles every group starts with, in the group's scope, made with the
+ * group. Owner holds every group resource, GroupOwnership among them, which
+ * nobody else holds: no other role can make an owner or delete the group.
+ * Admin runs the group, its roles included; Moderator its members and
+ * reports; Member holds nothing, what a member may do is membership's.
+ */
+export const GROUP_BUILT_IN_ROLES: readonly BuiltInRole[] = [
+  {
+    name: "Owner",
+    description: "Everything in the group, including deleting it and naming other owners",
+    permissions: GROUP_RESOURCES.map((resource) => ({ resource: resource.name, access: ALL })),
+  },
+  {
+    name: "Admin",
+    description: "Runs the group: its settings, members, roles, applications and reports",
+    permissions: GROUP_RESOURCES.filter((resource) => resource.name !== "GroupOwnership").map((resource) => ({
+      resource: resource.name,
+      access: ALL,
+    })),
+  },
+  {
+    name: "Moderator",
+    description: "Handles the group's members, join requests, invitations, bans and reports",
+    permissions: [
+      { resource: "GroupMembers", access: ALL },
+      { resource: "GroupReports", access: ALL },
+      { resource: "GroupSettings", access: READ },
+      { resource: "GroupRoles", access: READ },
+    ],
+  },
+  { name: "Member", description: "A member of the group", permissions: [] },
 ];

@@ -5,7 +5,8 @@ import { defineIdKinds, isId, prefixOf } from "../domain/ids.js";
 import { checkModuleOrder, composeModules, migrationsWithModules, routesOfModules } from "./composed-modules.js";
 import type { ModuleContext } from "./module.js";
 import { defineModule, moduleRoute } from "./module.js";
-import { publicAccess } from "../platform/http/access.js";
+import { permission, publicAccess } from "../platform/http/access.js";
+import { any } from "../domain/permissions.js";
 
 const base = defineModule({ name: "base", services: () => ({ answer: 42 }) });
 const dependent = defineModule({ name: "dependent", requires: [base], services: ({ use }) => ({ doubled: use(base).answer * 2 }) });
@@ -46,6 +47,30 @@ describe("composing modules", () => {
     const [listed] = routesOfModules([withRoutes]);
     expect(listed?.path).toBe("/api/v1/answer");
     expect(() => listed?.handler({} as never)).toThrow(/only by an instance that composes the with-routes module/);
+  });
+
+  it("gives a route's whenForbidden its module's services, as its handler", async () => {
+    const route = moduleRoute<{ hidden: boolean }>();
+    const concealing = defineModule({
+      name: "concealing",
+      services: () => ({ hidden: true }),
+      routes: [
+        route({
+          method: "POST",
+          path: "/api/v1/hidden",
+          summary: "Something not everyone may see",
+          access: permission(any("GroupSettings.Manage")),
+          whenForbidden: async ({ module }) => {
+            if (module.hidden) throw new KithError("request.not_found");
+          },
+          handler: () => ({}),
+        }),
+      ],
+    });
+    const [bound] = composeModules([concealing], { events: { on: () => undefined } } as never).routes;
+    await expect(bound?.whenForbidden?.({} as never)).rejects.toMatchObject({ code: "request.not_found" });
+    const [listed] = routesOfModules([concealing]);
+    expect(() => listed?.whenForbidden?.({} as never)).toThrow(/only by an instance that composes the concealing module/);
   });
 });
 

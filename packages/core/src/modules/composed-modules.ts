@@ -47,8 +47,13 @@ export function migrationsWithModules(
  */
 export function routesOfModules(modules: readonly KithModule<string, unknown>[]): readonly AnyRoute[] {
   return modules.flatMap((module) =>
-    (module.routes ?? []).map((route) => ({
+    (module.routes ?? []).map(({ whenForbidden, ...route }) => ({
       ...route,
+      ...(whenForbidden && {
+        whenForbidden: () => {
+          throw new Error(`The route ${route.method} ${route.path} is served only by an instance that composes the ${module.name} module`);
+        },
+      }),
       handler: () => {
         throw new Error(`The route ${route.method} ${route.path} is served only by an instance that composes the ${module.name} module`);
       },
@@ -76,7 +81,12 @@ export function composeModules(
     const services = module.services({ ...context, use });
     built.set(module.name, services);
     for (const route of (module.routes ?? []) as readonly AnyModuleRoute<unknown>[]) {
-      routes.push({ ...route, handler: (handlerContext) => route.handler({ ...handlerContext, module: services }) });
+      const { whenForbidden, ...rest } = route;
+      routes.push({
+        ...rest,
+        ...(whenForbidden && { whenForbidden: (forbiddenContext) => whenForbidden({ ...forbiddenContext, module: services }) }),
+        handler: (handlerContext) => route.handler({ ...handlerContext, module: services }),
+      });
     }
     for (const job of module.jobs?.(services) ?? []) {
       context.deps.queue.handle(job.queue, job.handler, job.options);

@@ -3,6 +3,7 @@ import { serverRoutes } from "./core-routes.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
+import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { relaysModule } from "./relays/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
@@ -19,6 +20,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   trendsModule,
   suggestionsModule,
   relaysModule,
+  groupsModule,
 ];
 
 /**

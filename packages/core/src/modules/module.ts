@@ -1,6 +1,6 @@
 import type { Context, InboxListenerSetters } from "@fedify/fedify";
 import type * as Vocabulary from "@fedify/fedify/vocab";
-import type { HandlerContext, RouteDefinition } from "../platform/http/route.js";
+import type { ForbiddenContext, HandlerContext, RouteDefinition } from "../platform/http/route.js";
 import type { FederationContextData } from "../platform/federation/federation-context-data.js";
 import type { HandlerOptions, JobHandler } from "../ports/queue.js";
 import type { ServiceDeps } from "./service-deps.js";
@@ -42,8 +42,15 @@ export interface ModuleHandlerContext<S, P, Q, B> extends HandlerContext<P, Q, B
   readonly module: S;
 }
 
-/** A route of a module: a route whose handler also gets the module's services. */
-export interface ModuleRouteDefinition<S, P = unknown, Q = unknown, B = unknown> extends Omit<RouteDefinition<P, Q, B>, "handler"> {
+/** What a module route's `whenForbidden` gets: the usual context, and its own module's services. */
+export interface ModuleForbiddenContext<S> extends ForbiddenContext<KithServices> {
+  readonly module: S;
+}
+
+/** A route of a module: a route whose handler (and `whenForbidden`) also gets the module's services. */
+export interface ModuleRouteDefinition<S, P = unknown, Q = unknown, B = unknown>
+  extends Omit<RouteDefinition<P, Q, B>, "handler" | "whenForbidden"> {
+  readonly whenForbidden?: (context: ModuleForbiddenContext<S>) => Promise<void>;
   handler(context: ModuleHandlerContext<S, P, Q, B>): ReturnType<RouteDefinition<P, Q, B>["handler"]>;
 }
 

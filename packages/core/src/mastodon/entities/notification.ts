@@ -13,6 +13,10 @@ export const NotificationTypeJson = z.enum([
   "update",
   "admin.sign_up",
   "admin.report",
+  "group.join_request",
+  "group.invitation",
+  "group.join_approved",
+  "group.join_rejected",
 ]);
 
 /**
@@ -28,6 +32,8 @@ export const NotificationJson = z.object({
   status: StatusJson.nullable(),
   report: z.null(),
   read_at: z.string().nullable(),
+  /** Kith's: the group a `group.*` notification is about, as the recipient sees it (null once it may not see it); absent on other types. */
+  group: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 /** Mastodon's NotificationGroup (v2). */

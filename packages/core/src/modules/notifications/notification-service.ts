@@ -29,6 +29,12 @@ export type { NotificationFilter, NotificationGroup, NotificationRecord };
  * `admin.report`). A new reply under a post someone subscribed to (Kith's
  * post subscriptions) is a `status` notification about the reply, so every
  * Mastodon client shows it as "new post from ..." without learning a type.
+ *
+ * Kith's own, of groups (the notification's `group` says which):
+ * `group.join_request` (to the group's managers; `account` asks to join),
+ * `group.invitation` (to the invitee; `account` invited them),
+ * `group.join_approved` and `group.join_rejected` (to the requester;
+ * `account` decided).
  */
 export const NOTIFICATION_TYPES = [
   "mention",
@@ -41,6 +47,10 @@ export const NOTIFICATION_TYPES = [
   "update",
   "admin.sign_up",
   "admin.report",
+  "group.join_request",
+  "group.invitation",
+  "group.join_approved",
+  "group.join_rejected",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -67,6 +77,8 @@ const notificationRows: BatchedWriteKind<readonly NotificationRecord[]> = rowIns
 export interface NotifyOptions {
   /** Lets the sender be the recipient (the end of one's own poll). */
   readonly allowSelf?: boolean;
+  /** Runs once the notifications are written and before their recipients' streams are told (to record what they are about). */
+  readonly onWritten?: (records: readonly { readonly id: string; readonly recipientId: string }[]) => Promise<void>;
 }
 
 /** Longest a v2 unread count goes, as Mastodon caps it. */
@@ -142,6 +154,7 @@ export class NotificationService {
     });
     // Committed with the other writes of the same moment (a notification is often written for each incoming Like).
     if (records.length > 0) await this.batchedWrites.write(notificationRows, records);
+    if (records.length > 0) await options.onWritten?.(records);
     await Promise.all(records.map((r) => this.announce(r.recipientId, r.id)));
     return records.map((r) => r.id);
   }

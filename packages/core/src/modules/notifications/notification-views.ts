@@ -10,12 +10,40 @@ import type { AccountVersionRow } from "../accounts/accounts-store.js";
 import type { NotificationRecord } from "./notification-service.js";
 
 /**
+ * More fields for the notifications of some types, from the module that
+ * makes them (the group of a `group.*` notification): by notification id,
+ * what to add to each entity.
+ */
+export interface NotificationExtension {
+  readonly types: ReadonlySet<string>;
+  fields(records: readonly NotificationRecord[], viewerId: string): Promise<ReadonlyMap<string, Readonly<Record<string, unknown>>>>;
+}
+
+/**
  * Renders notifications for their recipient in batches: one account render
  * and one status render per page, beside the recipient's `notifications`
  * filters. A notification about a post the recipient may no longer see, or
  * that a `hide` filter matches, is left out.
  */
 export class NotificationViews {
+  readonly #extensions: NotificationExtension[] = [];
+
+  /** Adds the fields an extension gives to the notifications of its types. */
+  extend(extension: NotificationExtension): void {
+    this.#extensions.push(extension);
+  }
+
+  /** Each extended notification's added fields, one call per extension that has records on the page. */
+  async #extraFields(records: readonly NotificationRecord[], viewerId: string): Promise<Map<string, Readonly<Record<string, unknown>>>> {
+    const extra = new Map<string, Readonly<Record<string, unknown>>>();
+    for (const extension of this.#extensions) {
+      const own = records.filter((record) => extension.types.has(record.type));
+      if (own.length === 0) continue;
+      for (const [id, fields] of await extension.fields(own, viewerId)) extra.set(id, { ...extra.get(id), ...fields });
+    }
+    return extra;
+  }
+
   constructor(
     private readonly statusViews: StatusViews,
     private readonly accounts: AccountRenderer,
@@ -43,13 +71,14 @@ export class NotificationViews {
 
   /** With `texts`, the JSON text of each notification returned is put there too (see json-text.ts). */
   async render(records: readonly NotificationRecord[], viewerId: string, texts?: JsonTexts): Promise<NotificationEntity[]> {
-    const [accounts, statuses] = await Promise.all([
+    const [accounts, statuses, extra] = await Promise.all([
       this.#senders(records, texts),
       this.#statuses(
         records.flatMap((r) => (r.statusId ? [r.statusId] : [])),
         viewerId,
         texts,
       ),
+      this.#extraFields(records, viewerId),
     ]);
     return records.flatMap((record) => {
       const account = accounts.get(record.fromAccountId);
@@ -65,6 +94,9 @@ export class NotificationViews {
         report: null,
         read_at: record.readAt,
       };
+      const fields = extra.get(record.id);
+      // An extended notification is written out whole, not pieced from kept texts.
+      if (fields) return [{ ...entity, ...fields }];
       const accountText = texts?.get(account);
       const statusText = status === null ? "null" : texts?.get(status);
       if (texts && accountText !== undefined && statusText !== undefined)

@@ -1,5 +1,5 @@
 import { KithError } from "../../domain/errors.js";
-import { ACCESS_TYPES, type AccessType, type Grant } from "../../domain/permissions.js";
+import { ACCESS_TYPES, type AccessType, type Grant, holdsPermission } from "../../domain/permissions.js";
 import { RESOURCES } from "../../domain/resources.js";
 import {
   type StoredAssignment,
@@ -20,7 +20,8 @@ import {
   updateRoleRow,
 } from "./rbac-store.js";
 import { findRoleByName } from "./roles-store.js";
-import { toBool } from "../../ports/storage-schema.js";
+import { type Database, toBool } from "../../ports/storage-schema.js";
+import type { Kysely } from "kysely";
 import type { ServiceDeps } from "../service-deps.js";
 
 /** A role as the RBAC administration shows it. */
@@ -74,8 +75,9 @@ export function isGroupResource(resource: string): boolean {
   return resource.startsWith("Group") && RESOURCE_NAMES.has(resource);
 }
 
+/** The server's Owner role, or a group's: built in, always holding every permission of its scope, never left without a holder. */
 function isOwnerRole(role: StoredRole): boolean {
-  return toBool(role.row.built_in) && role.row.scope === "global" && role.row.name.toLowerCase() === OWNER;
+  return toBool(role.row.built_in) && role.row.name.toLowerCase() === OWNER;
 }
 
 function toView(role: StoredRole): RoleView {
@@ -146,13 +148,40 @@ function guardEscalation(grants: readonly Grant[], permissions: readonly StoredP
   if (!grantsCover(grants, permissions, scope)) throw new KithError("role.escalation");
 }
 
+/** Refuses to give a group's role to someone who may not hold it (a non-member); set by the module that keeps groups. */
+export type GroupAssignmentGuard = (db: Kysely<Database>, groupId: string, actorId: string) => Promise<void>;
+
 /**
  * Roles, their permissions and their assignment to actors. Every change
  * takes the acting caller's grants: nobody may make, change, grant or take
  * away a role holding permissions they do not hold themselves.
+ *
+ * A request works in the server's scope or in one group's (`within`, a
+ * group id): in a group's, only that group's roles are seen and touched,
+ * and the group's own GroupRoles grants let its admins in.
  */
 export class RoleService {
+  #groupAssignmentGuard: GroupAssignmentGuard | null = null;
+
   constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">) {}
+
+  /** Sets the check run before a group's role is given to an actor. */
+  guardGroupAssignments(guard: GroupAssignmentGuard): void {
+    this.#groupAssignmentGuard = guard;
+  }
+
+  /**
+   * The scope a request works in: the group its `scope` names, or the
+   * server's (none, or 'global'). The routes let in GroupRoles holders too;
+   * in the server's scope only Roles grants count, for a GroupRoles grant,
+   * even a global one, manages groups' roles, not the server's.
+   */
+  scopeOfRequest(grants: readonly Grant[], scope: string | undefined, need: "read" | "manage"): string | null {
+    if (scope !== undefined && scope !== "global") return checkScope(scope);
+    const names = need === "read" ? ["Roles.Read", "Roles.Manage"] : ["Roles.Manage"];
+    if (!names.some((name) => holdsPermission(grants, name))) throw new KithError("auth.forbidden");
+    return null;
+  }
 
   config(): RbacConfig {
     return {
@@ -168,23 +197,29 @@ export class RoleService {
     };
   }
 
-  async list(scope?: string): Promise<RoleView[]> {
+  /** Roles of one scope (`scope`), or of every scope; a request within a group sees that group's only. */
+  async list(scope?: string, within: string | null = null): Promise<RoleView[]> {
     if (scope !== undefined) checkScope(scope);
-    return (await listRolesWithPermissions(this.deps.storage.db, scope)).map(toView);
+    if (within !== null && scope !== undefined && scope !== within) return [];
+    return (await listRolesWithPermissions(this.deps.storage.db, within ?? scope)).map(toView);
   }
 
-  async #role(roleId: string): Promise<StoredRole> {
-    const role = await findRoleWithPermissions(this.deps.storage.db, roleId);
-    if (!role) throw new KithError("role.not_found");
+  async #role(roleId: string, within: string | null, db: Kysely<Database> = this.deps.storage.db): Promise<StoredRole> {
+    const role = await findRoleWithPermissions(db, roleId);
+    // A request within a group does not learn of other scopes' roles.
+    if (!role || (within !== null && role.row.scope !== within)) throw new KithError("role.not_found");
     return role;
   }
 
-  async get(roleId: string): Promise<RoleView> {
-    return toView(await this.#role(roleId));
+  async get(roleId: string, within: string | null = null): Promise<RoleView> {
+    return toView(await this.#role(roleId, within));
   }
 
-  async create(grants: readonly Grant[], input: RoleInput): Promise<RoleView> {
-    const scope = checkScope(input.scope);
+  async create(grants: readonly Grant[], input: RoleInput, within: string | null = null): Promise<RoleView> {
+    const scope = checkScope(within ?? input.scope);
+    if (within !== null && input.scope !== within && input.scope !== "global") {
+      throw invalid("A request within a group makes roles of that group", "scope");
+    }
     const name = checkName(input.name);
     const permissions = normalizePermissions(input.permissions, scope);
     guardEscalation(grants, permissions, scope);
@@ -198,11 +233,10 @@ export class RoleService {
     return this.get(id);
   }
 
-  async update(grants: readonly Grant[], roleId: string, changes: RoleChanges): Promise<RoleView> {
+  async update(grants: readonly Grant[], roleId: string, changes: RoleChanges, within: string | null = null): Promise<RoleView> {
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
-      const role = await findRoleWithPermissions(trx, roleId);
-      if (!role) throw new KithError("role.not_found");
+      const role = await this.#role(roleId, within, trx);
       const builtIn = toBool(role.row.built_in);
       const name = changes.name === undefined ? undefined : checkName(changes.name);
       if (name !== undefined && name !== role.row.name) {
@@ -226,38 +260,46 @@ export class RoleService {
     return this.get(roleId);
   }
 
-  async replacePermissions(grants: readonly Grant[], roleId: string, permissions: readonly PermissionInput[]): Promise<RoleView> {
-    return this.update(grants, roleId, { permissions });
+  async replacePermissions(
+    grants: readonly Grant[],
+    roleId: string,
+    permissions: readonly PermissionInput[],
+    within: string | null = null,
+  ): Promise<RoleView> {
+    return this.update(grants, roleId, { permissions }, within);
   }
 
-  async delete(grants: readonly Grant[], roleId: string): Promise<void> {
+  async delete(grants: readonly Grant[], roleId: string, within: string | null = null): Promise<void> {
     await this.deps.storage.transaction(async (trx) => {
-      const role = await findRoleWithPermissions(trx, roleId);
-      if (!role) throw new KithError("role.not_found");
+      const role = await this.#role(roleId, within, trx);
       if (toBool(role.row.built_in)) throw new KithError("role.built_in", { message: "Built-in roles cannot be deleted" });
       guardEscalation(grants, role.permissions, role.row.scope);
       await deleteRoleRow(trx, roleId);
     });
   }
 
-  async assignmentsOfRole(roleId: string): Promise<AssignmentView[]> {
-    await this.#role(roleId);
+  async assignmentsOfRole(roleId: string, within: string | null = null): Promise<AssignmentView[]> {
+    await this.#role(roleId, within);
     return assignmentsOfRole(this.deps.storage.db, roleId);
   }
 
-  async assignmentsOfActor(actorId: string): Promise<AssignmentView[]> {
+  /** The actor's assignments; a request within a group sees those of the group's roles only. */
+  async assignmentsOfActor(actorId: string, within: string | null = null): Promise<AssignmentView[]> {
     if (!(await actorExists(this.deps.storage.db, actorId))) throw new KithError("account.not_found");
-    return assignmentsOfActor(this.deps.storage.db, actorId);
+    const assignments = await assignmentsOfActor(this.deps.storage.db, actorId);
+    if (within === null) return assignments;
+    const groupRoles = new Set((await listRolesWithPermissions(this.deps.storage.db, within)).map((role) => role.row.id));
+    return assignments.filter((assignment) => groupRoles.has(assignment.roleId));
   }
 
   /** Assigns a role to an actor; assigning it again changes nothing and returns the existing assignment. */
-  async assign(grants: readonly Grant[], actorId: string, roleId: string): Promise<AssignmentView> {
+  async assign(grants: readonly Grant[], actorId: string, roleId: string, within: string | null = null): Promise<AssignmentView> {
     const now = this.deps.clock.now().toISOString();
     return this.deps.storage.transaction(async (trx) => {
-      const role = await findRoleWithPermissions(trx, roleId);
-      if (!role) throw new KithError("role.not_found");
+      const role = await this.#role(roleId, within, trx);
       if (!(await actorExists(trx, actorId))) throw new KithError("account.not_found");
       guardEscalation(grants, role.permissions, role.row.scope);
+      if (role.row.scope !== "global") await this.#groupAssignmentGuard?.(trx, role.row.scope, actorId);
       const existing = await findAssignment(trx, actorId, roleId);
       if (existing) return existing;
       await insertAssignment(trx, actorId, roleId, now);
@@ -266,13 +308,15 @@ export class RoleService {
   }
 
   /** Takes a role from an actor; the server's last Owner assignment is refused (409). */
-  async unassign(grants: readonly Grant[], actorId: string, roleId: string): Promise<void> {
+  async unassign(grants: readonly Grant[], actorId: string, roleId: string, within: string | null = null): Promise<void> {
     await this.deps.storage.transaction(async (trx) => {
-      const role = await findRoleWithPermissions(trx, roleId);
-      if (!role) throw new KithError("role.not_found");
+      const role = await this.#role(roleId, within, trx);
       if (!(await findAssignment(trx, actorId, roleId))) throw new KithError("role.assignment_not_found");
       guardEscalation(grants, role.permissions, role.row.scope);
-      if (isOwnerRole(role) && (await countAssignments(trx, roleId)) <= 1) throw new KithError("role.last_owner");
+      if (isOwnerRole(role) && (await countAssignments(trx, roleId)) <= 1) {
+        const whose = role.row.scope === "global" ? "The server's" : "The group's";
+        throw new KithError("role.last_owner", { message: `${whose} last Owner cannot lose the Owner role` });
+      }
       await deleteAssignment(trx, actorId, roleId);
     });
   }

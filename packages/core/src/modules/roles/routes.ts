@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { ACCESS_TYPES, type Grant, any } from "../../domain/permissions.js";
-import type { AssignmentView, RoleView } from "./role-service.js";
-import { permission } from "../../platform/http/access.js";
+import type { AssignmentView, RoleService, RoleView } from "./role-service.js";
+import { fromBody, fromQuery, permission } from "../../platform/http/access.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../core-route.js";
 
@@ -12,9 +12,18 @@ import { route } from "../core-route.js";
  * `/api/v1/admin/rbac/`; fields are camelCase as the spec's RBAC table
  * names them. Reads need Roles.Read or Roles.Manage, changes Roles.Manage,
  * and nobody grants or changes a role beyond their own permissions (403).
+ *
+ * Every route takes a group scope (`scope`, a group id: in the query, and
+ * in the body of `POST /roles`): the request then sees and changes that
+ * group's roles only, and the group's own GroupRoles.Read or
+ * GroupRoles.Manage grants let its admins in, as they do nowhere else.
  */
-const read = permission(any("Roles.Read", "Roles.Manage"));
-const manage = permission(any("Roles.Manage"));
+const fromScope = fromQuery("scope");
+const read = permission(any("Roles.Read", "Roles.Manage", "GroupRoles.Read", "GroupRoles.Manage"), { group: fromScope });
+const manage = permission(any("Roles.Manage", "GroupRoles.Manage"), { group: fromScope });
+const ScopeQuery = z.object({
+  scope: z.string().max(64).optional().describe("'global', or a group id: the request works within that group's roles"),
+});
 const TAGS = ["admin/rbac"];
 const READ_SCOPES = ["admin:read"];
 const WRITE_SCOPES = ["admin:write"];
@@ -81,6 +90,17 @@ async function grantsOf(caller: Caller): Promise<readonly Grant[]> {
   return caller.grants();
 }
 
+/** The caller's grants and the scope the request works in (a group id, or null for the server's). */
+async function scoped(
+  services: { roles: RoleService },
+  caller: Caller,
+  scope: string | undefined,
+  need: "read" | "manage",
+): Promise<{ grants: readonly Grant[]; within: string | null }> {
+  const grants = await grantsOf(caller);
+  return { grants, within: services.roles.scopeOfRequest(grants, scope, need) };
+}
+
 export const rbacRoutes = [
   route({
     method: "GET",
@@ -89,8 +109,10 @@ export const rbacRoutes = [
     tags: TAGS,
     access: read,
     scopes: READ_SCOPES,
+    query: ScopeQuery,
     response: ConfigJson,
-    handler: ({ services }) => {
+    handler: async ({ services, caller, query }) => {
+      await scoped(services, caller, query.scope, "read");
       const config = services.roles.config();
       return {
         resources: config.resources.map((resource) => ({ ...resource })),
@@ -108,9 +130,12 @@ export const rbacRoutes = [
     tags: TAGS,
     access: read,
     scopes: READ_SCOPES,
-    query: z.object({ scope: z.string().max(64).optional() }),
+    query: ScopeQuery,
     response: z.array(RoleJson),
-    handler: async ({ services, query }) => (await services.roles.list(query.scope)).map(roleJson),
+    handler: async ({ services, caller, query }) => {
+      const { within } = await scoped(services, caller, query.scope, "read");
+      return (await services.roles.list(query.scope, within)).map(roleJson);
+    },
   }),
   route({
     method: "POST",
@@ -118,22 +143,22 @@ export const rbacRoutes = [
     summary: "Creates a role in global scope or a group's scope (a group-scoped role holds group resources only)",
     description: "422 for unknown resources or access types; 403 when the role would hold permissions the caller does not hold.",
     tags: TAGS,
-    access: manage,
+    access: permission(any("Roles.Manage", "GroupRoles.Manage"), { group: fromBody("scope") }),
     scopes: WRITE_SCOPES,
     body: z.object({
       name: Name,
       description: Description.optional(),
-      scope: z.string().max(64).default("global"),
+      scope: z.string().max(64).default("global").describe("'global', or a group id: the role is that group's, made within its scope"),
       permissions: Permissions.default([]),
     }),
     response: RoleJson,
     handler: async ({ services, caller, body }) => {
-      const role = await services.roles.create(await grantsOf(caller), {
-        name: body.name,
-        description: body.description ?? null,
-        scope: body.scope,
-        permissions: body.permissions,
-      });
+      const { grants, within } = await scoped(services, caller, body.scope, "manage");
+      const role = await services.roles.create(
+        grants,
+        { name: body.name, description: body.description ?? null, scope: body.scope, permissions: body.permissions },
+        within,
+      );
       return Reply.json(roleJson(role), { status: 201 });
     },
   }),
@@ -145,8 +170,12 @@ export const rbacRoutes = [
     access: read,
     scopes: READ_SCOPES,
     params: RoleParams,
+    query: ScopeQuery,
     response: RoleJson,
-    handler: async ({ services, params }) => roleJson(await services.roles.get(params.roleId)),
+    handler: async ({ services, caller, params, query }) => {
+      const { within } = await scoped(services, caller, query.scope, "read");
+      return roleJson(await services.roles.get(params.roleId, within));
+    },
   }),
   route({
     method: "PUT",
@@ -156,16 +185,18 @@ export const rbacRoutes = [
     access: manage,
     scopes: WRITE_SCOPES,
     params: RoleParams,
+    query: ScopeQuery,
     body: z.object({ name: Name.optional(), description: Description.optional(), permissions: Permissions.optional() }),
     response: RoleJson,
-    handler: async ({ services, caller, params, body }) =>
-      roleJson(
-        await services.roles.update(await grantsOf(caller), params.roleId, {
-          ...(body.name !== undefined && { name: body.name }),
-          ...(body.description !== undefined && { description: body.description }),
-          ...(body.permissions !== undefined && { permissions: body.permissions }),
-        }),
-      ),
+    handler: async ({ services, caller, params, query, body }) => {
+      const { grants, within } = await scoped(services, caller, query.scope, "manage");
+      const changes = {
+        ...(body.name !== undefined && { name: body.name }),
+        ...(body.description !== undefined && { description: body.description }),
+        ...(body.permissions !== undefined && { permissions: body.permissions }),
+      };
+      return roleJson(await services.roles.update(grants, params.roleId, changes, within));
+    },
   }),
   route({
     method: "DELETE",
@@ -175,8 +206,10 @@ export const rbacRoutes = [
     access: manage,
     scopes: WRITE_SCOPES,
     params: RoleParams,
-    handler: async ({ services, caller, params }) => {
-      await services.roles.delete(await grantsOf(caller), params.roleId);
+    query: ScopeQuery,
+    handler: async ({ services, caller, params, query }) => {
+      const { grants, within } = await scoped(services, caller, query.scope, "manage");
+      await services.roles.delete(grants, params.roleId, within);
       return Reply.empty();
     },
   }),
@@ -188,10 +221,13 @@ export const rbacRoutes = [
     access: manage,
     scopes: WRITE_SCOPES,
     params: RoleParams,
+    query: ScopeQuery,
     body: z.object({ permissions: Permissions }),
     response: RoleJson,
-    handler: async ({ services, caller, params, body }) =>
-      roleJson(await services.roles.replacePermissions(await grantsOf(caller), params.roleId, body.permissions)),
+    handler: async ({ services, caller, params, query, body }) => {
+      const { grants, within } = await scoped(services, caller, query.scope, "manage");
+      return roleJson(await services.roles.replacePermissions(grants, params.roleId, body.permissions, within));
+    },
   }),
   route({
     method: "GET",
@@ -201,8 +237,12 @@ export const rbacRoutes = [
     access: read,
     scopes: READ_SCOPES,
     params: RoleParams,
+    query: ScopeQuery,
     response: z.array(ActorRoleJson),
-    handler: async ({ services, params }) => (await services.roles.assignmentsOfRole(params.roleId)).map(actorRoleJson),
+    handler: async ({ services, caller, params, query }) => {
+      const { within } = await scoped(services, caller, query.scope, "read");
+      return (await services.roles.assignmentsOfRole(params.roleId, within)).map(actorRoleJson);
+    },
   }),
   route({
     method: "GET",
@@ -212,8 +252,12 @@ export const rbacRoutes = [
     access: read,
     scopes: READ_SCOPES,
     params: ActorParams,
+    query: ScopeQuery,
     response: z.array(ActorRoleJson),
-    handler: async ({ services, params }) => (await services.roles.assignmentsOfActor(params.actorId)).map(actorRoleJson),
+    handler: async ({ services, caller, params, query }) => {
+      const { within } = await scoped(services, caller, query.scope, "read");
+      return (await services.roles.assignmentsOfActor(params.actorId, within)).map(actorRoleJson);
+    },
   }),
   route({
     method: "POST",
@@ -224,10 +268,13 @@ export const rbacRoutes = [
     access: manage,
     scopes: WRITE_SCOPES,
     params: ActorParams,
+    query: ScopeQuery,
     body: z.object({ roleId: z.string().min(1).max(64) }),
     response: ActorRoleJson,
-    handler: async ({ services, caller, params, body }) =>
-      actorRoleJson(await services.roles.assign(await grantsOf(caller), params.actorId, body.roleId)),
+    handler: async ({ services, caller, params, query, body }) => {
+      const { grants, within } = await scoped(services, caller, query.scope, "manage");
+      return actorRoleJson(await services.roles.assign(grants, params.actorId, body.roleId, within));
+    },
   }),
   route({
     method: "DELETE",
@@ -237,8 +284,10 @@ export const rbacRoutes = [
     access: manage,
     scopes: WRITE_SCOPES,
     params: ActorRoleParams,
-    handler: async ({ services, caller, params }) => {
-      await services.roles.unassign(await grantsOf(caller), params.actorId, params.roleId);
+    query: ScopeQuery,
+    handler: async ({ services, caller, params, query }) => {
+      const { grants, within } = await scoped(services, caller, query.scope, "manage");
+      await services.roles.unassign(grants, params.actorId, params.roleId, within);
       return Reply.empty();
     },
   }),

@@ -1,5 +1,5 @@
 import type { KithConfig } from "../../config.js";
-import { KithError } from "../../domain/errors.js";
+import { KithError, isKithError } from "../../domain/errors.js";
 import type { Caller } from "../../domain/caller.js";
 import { getLogger } from "../../logging.js";
 import { requiresCredentials } from "./access.js";
@@ -77,13 +77,21 @@ async function dispatch(
   // otherwise a caller without the permission gets 403 whatever it sent.
   const groupInBody = route.access.kind === "permission" && route.access.group?.source === "body";
   let rawBody: unknown = groupInBody ? await readBody() : {};
-  await authorize(
-    caller,
-    route.access,
-    route.scopes ?? [],
-    { params: rawParams, query: rawQuery, body: rawBody },
-    { allowUnconfirmedEmail: route.allowUnconfirmedEmail ?? false },
-  );
+  try {
+    await authorize(
+      caller,
+      route.access,
+      route.scopes ?? [],
+      { params: rawParams, query: rawQuery, body: rawBody },
+      { allowUnconfirmedEmail: route.allowUnconfirmedEmail ?? false },
+    );
+  } catch (error) {
+    // The route may answer a refused caller as if what it names did not exist (see `whenForbidden`).
+    if (route.whenForbidden && isKithError(error) && error.code === "auth.forbidden") {
+      await route.whenForbidden({ caller, params: rawParams, services });
+    }
+    throw error;
+  }
   if (!groupInBody) rawBody = await readBody();
 
   const params = route.params ? validate(route.params, rawParams, "params") : rawParams;

@@ -23,6 +23,13 @@ export interface HandlerContext<P, Q, B, S = unknown> {
   readonly clientIp: string | null;
 }
 
+/** What a route's `whenForbidden` gets: who asked, and the path parameters as they came (not parsed yet). */
+export interface ForbiddenContext<S = unknown> {
+  readonly caller: Caller;
+  readonly params: Readonly<Record<string, string>>;
+  readonly services: S;
+}
+
 /** One endpoint, declared once: the router, the OpenAPI document and the permission tests derive from it. */
 export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, S = unknown> {
   readonly method: HttpMethod;
@@ -50,6 +57,13 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, S = unkn
   readonly status?: number;
   /** Content type of a successful response when it is not JSON. */
   readonly produces?: string;
+  /**
+   * Runs when the caller lacks the route's permission, before the 403 is
+   * answered, and may throw another error instead: a 404 where what the route
+   * names is not visible to the caller at all (a secret group to a
+   * non-member), so that a 403 does not tell that it exists.
+   */
+  readonly whenForbidden?: (context: ForbiddenContext<S>) => Promise<void>;
   handler(context: HandlerContext<P, Q, B, S>): Promise<HandlerResult> | HandlerResult;
 }
 

@@ -19,6 +19,7 @@ import { searchMergesMigration } from "./0021-search-merges.js";
 import { localFollowersMigration } from "./0022-local-followers.js";
 import { deferredSearchEntriesMigration } from "./0023-deferred-search-entries.js";
 import { federationDetailsMigration } from "./0024-federation-details.js";
+import { groupResourcesMigration } from "./0025-group-resources.js";
 
 /**
  * Core's migrations, in the order they run (which is their names' order).
@@ -46,4 +47,5 @@ export const coreMigrations: readonly MigrationSpec[] = [
   localFollowersMigration,
   deferredSearchEntriesMigration,
   federationDetailsMigration,
+  groupResourcesMigration,
 ];

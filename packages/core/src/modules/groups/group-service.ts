@@ -1,0 +1,119 @@
+import { KithError, isKithError } from "../../domain/errors.js";
+import type { PageRequest } from "../../domain/page.js";
+import type { KithServices } from "../core-services.js";
+import type { GroupRoles } from "../roles/index.js";
+import type { ServiceDeps } from "../service-deps.js";
+import type { GroupEntity } from "./group-entities.js";
+import { groupErrors } from "./group-errors.js";
+import { groupIds } from "./group-ids.js";
+import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js";
+import type { GroupViews } from "./group-views.js";
+import { type GroupChanges, deleteGroupRow, directoryPage, insertGroup, nameTaken, updateGroup } from "./groups-store.js";
+import { readIdPage } from "./id-page.js";
+import { insertMember } from "./members-store.js";
+
+export interface NewGroup {
+  readonly name: string;
+  readonly displayName?: string;
+  readonly note?: string;
+  readonly joinMode?: JoinMode;
+  readonly secret?: boolean;
+  readonly discoverable?: boolean;
+}
+
+export interface DirectoryRequest {
+  readonly q?: string;
+  readonly mineOnly?: boolean;
+}
+
+/**
+ * Groups themselves: making one (with its roles, its maker its owner),
+ * reading it, the directory, changing and deleting it. Who may change or
+ * delete a group is the route's permission rule, evaluated in the group's
+ * scope; the service adds what a rule cannot say (a secret group is
+ * `group.not_found` to whoever may not see it).
+ */
+export class GroupService {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
+    private readonly core: Pick<KithServices, "accounts">,
+    private readonly roles: GroupRoles,
+    private readonly views: GroupViews,
+  ) {}
+
+  #db(): GroupsDb {
+    return groupsDb(this.deps.storage.db);
+  }
+
+  async create(ownerId: string, input: NewGroup): Promise<GroupEntity> {
+    const nameKey = input.name.toLowerCase();
+    // A group's handle shares the server's namespace with its accounts' (a group is also an account to clients).
+    if (await this.#isAccountName(input.name)) throw new KithError(groupErrors["group.name_taken"]);
+    const id = this.deps.ids.next(groupIds.group);
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.storage.transaction(async (trx) => {
+      const db = groupsDb(trx);
+      if (await nameTaken(db, nameKey)) throw new KithError(groupErrors["group.name_taken"]);
+      await insertGroup(db, {
+        id,
+        name: input.name,
+        name_key: nameKey,
+        display_name: input.displayName ?? input.name,
+        note: input.note ?? "",
+        join_mode: input.joinMode ?? "OPEN",
+        secret: input.secret ?? false,
+        discoverable: input.discoverable ?? true,
+        members_count: 1,
+        statuses_count: 0,
+        created_at: now,
+        updated_at: now,
+      });
+      await insertMember(db, { id: this.deps.ids.next(groupIds.groupMember), group_id: id, account_id: ownerId, joined_at: now });
+      await this.roles.createFor(trx, id, ownerId);
+    });
+    return this.get(id, ownerId);
+  }
+
+  async #isAccountName(name: string): Promise<boolean> {
+    try {
+      await this.core.accounts.findByUsername(name);
+      return true;
+    } catch (error) {
+      if (isKithError(error) && error.code === "account.not_found") return false;
+      throw error;
+    }
+  }
+
+  async get(groupId: string, viewerId: string | null): Promise<GroupEntity> {
+    return this.views.renderOne(await this.views.visible(groupId, viewerId), viewerId);
+  }
+
+  /** Throws `group.not_found` when the viewer may not see the group: what a refused caller is told instead of 403. */
+  async conceal(groupId: string, viewerId: string | null): Promise<void> {
+    await this.views.visible(groupId, viewerId);
+  }
+
+  /** Discoverable groups that are not secret, and the viewer's own, newest first; `q` searches names. */
+  async directory(viewerId: string | null, request: DirectoryRequest, page: PageRequest): Promise<GroupEntity[]> {
+    const q = request.q?.trim().toLowerCase();
+    const rows = await readIdPage(page, (bounds) =>
+      directoryPage(this.#db(), { viewerId, mineOnly: request.mineOnly ?? false, ...(q && { q }) }, bounds),
+    );
+    return this.views.render(rows, viewerId);
+  }
+
+  async update(groupId: string, actorId: string, changes: GroupChanges): Promise<GroupEntity> {
+    await this.views.visible(groupId, actorId);
+    await updateGroup(this.#db(), groupId, changes, this.deps.clock.now().toISOString());
+    return this.get(groupId, actorId);
+  }
+
+  /** Deletes the group with everything of it: members, requests, invitations, questions, rules, roles. */
+  async delete(groupId: string, actorId: string): Promise<void> {
+    await this.views.visible(groupId, actorId);
+    await this.deps.storage.transaction(async (trx) => {
+      await this.roles.deleteFor(trx, groupId);
+      await deleteGroupRow(groupsDb(trx), groupId);
+    });
+  }
+}

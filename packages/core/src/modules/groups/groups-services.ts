@@ -1,0 +1,12 @@
+import type { EntryService } from "./entry-service.js";
+import type { GroupService } from "./group-service.js";
+import type { InvitationService } from "./invitation-service.js";
+import type { MembershipService } from "./membership-service.js";
+
+/** The groups module's services, as its routes get them (`module`). */
+export interface GroupsServices {
+  readonly groups: GroupService;
+  readonly membership: MembershipService;
+  readonly invitations: InvitationService;
+  readonly entry: EntryService;
+}

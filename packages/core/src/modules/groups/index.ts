@@ -1,0 +1,62 @@
+import { GroupRoles } from "../roles/index.js";
+import { defineModule } from "../module.js";
+import { Admission } from "./admission.js";
+import { EntryService } from "./entry-service.js";
+import { GroupNotices } from "./group-notices.js";
+import { GroupService } from "./group-service.js";
+import { groupsDb } from "./group-tables-store.js";
+import { GroupViews } from "./group-views.js";
+import type { GroupsServices } from "./groups-services.js";
+import { InvitationService } from "./invitation-service.js";
+import { MembershipService } from "./membership-service.js";
+import { groupMigrations } from "./migrations.js";
+import { groupsModuleRoutes } from "./routes.js";
+
+export type { GroupsServices } from "./groups-services.js";
+export type { GroupEntity } from "./group-entities.js";
+export { GROUP_NOTIFICATION_TYPES } from "./group-notices.js";
+
+const HOUR_MS = 60 * 60 * 1000;
+/** The queue of the hourly job that forgets expired join tokens. */
+export const GROUP_JOIN_TOKENS_PRUNE_QUEUE = "groups.prune-join-tokens";
+
+/**
+ * Groups (the spec's "Group-related resources"): groups with their join
+ * modes, entry questions, join requests, invitations, members, bans and
+ * rules, secret or not; their roles are RBAC roles in the group's scope,
+ * made with the group, so that a group is run with its own grants.
+ */
+export const groupsModule = defineModule({
+  name: "groups",
+  migrations: groupMigrations,
+  services: ({ deps, core }): GroupsServices => {
+    const roles = new GroupRoles(deps);
+    const views = new GroupViews(() => groupsDb(deps.storage.db), roles);
+    const notices = new GroupNotices(deps, core, roles, views);
+    core.notificationViews.extend(notices);
+    const admission = new Admission(deps, roles);
+    core.roles.guardGroupAssignments((db, groupId, actorId) => admission.assertMember(db, groupId, actorId));
+    const entry = new EntryService(deps, views);
+    return {
+      groups: new GroupService(deps, core, roles, views),
+      membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
+      invitations: new InvitationService(deps, core, views, admission, notices),
+      entry,
+    };
+  },
+  routes: groupsModuleRoutes,
+  events: (groups, events) => {
+    // Awaited before the account's rows go: its memberships end first, so that no group keeps counting it.
+    events.on("account.deleting", (event) => groups.membership.forgetAccount(event.accountId));
+  },
+  jobs: (groups) => [
+    {
+      queue: GROUP_JOIN_TOKENS_PRUNE_QUEUE,
+      everyMs: HOUR_MS,
+      options: { description: "Forgets expired group join tokens" },
+      handler: async () => {
+        await groups.entry.pruneTokens();
+      },
+    },
+  ],
+});

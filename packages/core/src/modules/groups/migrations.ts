@@ -1,0 +1,141 @@
+import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
+
+const text: ColumnSpec = { type: "text" };
+const optionalText: ColumnSpec = { type: "text", nullable: true };
+const at: ColumnSpec = { type: "timestamp" };
+const optionalAt: ColumnSpec = { type: "timestamp", nullable: true };
+const group: ColumnSpec = { type: "text", references: "groups(id)", onDelete: "cascade" };
+const account: ColumnSpec = { type: "text", references: "accounts(id)", onDelete: "cascade" };
+const optionalAccount: ColumnSpec = { type: "text", nullable: true, references: "accounts(id)", onDelete: "set null" };
+const pending = "status = 'pending'";
+
+/**
+ * The groups module's tables. A group's roles are not here: they are RBAC
+ * roles in the group's scope (`roles.scope` = the group's id), made with
+ * the group. `members_count` is kept with each change of membership, in
+ * its transaction, so that no page of groups counts members.
+ */
+export const groupMigrations: readonly MigrationSpec[] = [
+  {
+    name: "groups_0001_groups",
+    tables: [
+      {
+        name: "groups",
+        columns: {
+          id: text,
+          /** The handle as its owner wrote it; `name_key` is its lower-case form, unique on the server. */
+          name: text,
+          name_key: text,
+          display_name: text,
+          note: text,
+          join_mode: text,
+          secret: { type: "bool" },
+          discoverable: { type: "bool" },
+          members_count: { type: "int", default: 0 },
+          statuses_count: { type: "int", default: 0 },
+          created_at: at,
+          updated_at: at,
+        },
+        primaryKey: ["id"],
+        indexes: [{ name: "groups_name_key_idx", columns: ["name_key"], unique: true }],
+      },
+      {
+        name: "group_members",
+        columns: { id: text, group_id: group, account_id: account, joined_at: at },
+        primaryKey: ["id"],
+        indexes: [
+          { name: "group_members_group_account_idx", columns: ["group_id", "account_id"], unique: true },
+          { name: "group_members_account_idx", columns: ["account_id", "group_id"] },
+          { name: "group_members_group_id_idx", columns: ["group_id", "id"] },
+        ],
+      },
+      {
+        name: "group_bans",
+        columns: { group_id: group, account_id: account, banned_by: optionalAccount, reason: optionalText, created_at: at },
+        primaryKey: ["group_id", "account_id"],
+        indexes: [{ name: "group_bans_account_idx", columns: ["account_id"] }],
+      },
+      {
+        name: "group_join_requests",
+        columns: {
+          id: text,
+          group_id: group,
+          account_id: account,
+          message: optionalText,
+          status: text,
+          decided_by: optionalAccount,
+          decided_at: optionalAt,
+          created_at: at,
+        },
+        primaryKey: ["id"],
+        indexes: [
+          { name: "group_join_requests_group_idx", columns: ["group_id", "status", "id"] },
+          { name: "group_join_requests_pending_idx", columns: ["group_id", "account_id"], unique: true, where: pending },
+          { name: "group_join_requests_account_idx", columns: ["account_id"] },
+        ],
+      },
+      {
+        name: "group_invitations",
+        columns: {
+          id: text,
+          group_id: group,
+          account_id: account,
+          invited_by: optionalAccount,
+          status: text,
+          created_at: at,
+          answered_at: optionalAt,
+        },
+        primaryKey: ["id"],
+        indexes: [
+          { name: "group_invitations_group_idx", columns: ["group_id", "status", "id"] },
+          { name: "group_invitations_pending_idx", columns: ["group_id", "account_id"], unique: true, where: pending },
+          { name: "group_invitations_account_idx", columns: ["account_id", "status", "id"] },
+        ],
+      },
+      {
+        name: "group_questions",
+        columns: {
+          id: text,
+          group_id: group,
+          position: { type: "int" },
+          kind: text,
+          question: text,
+          required: { type: "bool" },
+          /** JSON array of the choices (empty for a text question). */
+          options: { type: "json" },
+          /** JSON array of the choices an answer must hold, or null. */
+          expected: { type: "json", nullable: true },
+        },
+        primaryKey: ["id"],
+        indexes: [{ name: "group_questions_group_idx", columns: ["group_id", "position"] }],
+      },
+      {
+        name: "group_rules",
+        columns: { id: text, group_id: group, position: { type: "int" }, text, hint: text },
+        primaryKey: ["id"],
+        indexes: [{ name: "group_rules_group_idx", columns: ["group_id", "position"] }],
+      },
+      {
+        name: "group_join_tokens",
+        columns: {
+          /** SHA-256 of the token: the token itself is only ever in the answer that issued it. */
+          token_hash: text,
+          group_id: group,
+          account_id: account,
+          expires_at: at,
+          consumed_at: optionalAt,
+          created_at: at,
+        },
+        primaryKey: ["token_hash"],
+        indexes: [{ name: "group_join_tokens_expires_idx", columns: ["expires_at"] }],
+      },
+      {
+        /** What a `group.*` notification is about: the notifications table knows statuses only. */
+        name: "group_notifications",
+        columns: { notification_id: { type: "text", references: "notifications(id)", onDelete: "cascade" }, group_id: group },
+        primaryKey: ["notification_id"],
+        indexes: [{ name: "group_notifications_group_idx", columns: ["group_id"] }],
+      },
+    ],
+  },
+];

@@ -1,0 +1,6 @@
+import { groupRoutes } from "./group-routes.js";
+import { invitationRoutes } from "./invitation-routes.js";
+import { membershipRoutes } from "./membership-routes.js";
+
+/** Every route of the groups module. */
+export const groupsModuleRoutes = [...groupRoutes, ...membershipRoutes, ...invitationRoutes];
