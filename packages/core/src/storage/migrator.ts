@@ -14,20 +14,29 @@ const MODULE_MIGRATION = /^([a-z][a-z0-9-]*)_\d{4}_/;
 const MIGRATION_TABLE = "kysely_migration";
 
 /**
- * Refuses a list whose names repeat or are out of order: Kysely's migrator
- * runs pending migrations in the order of their names, so a list in another
- * order would run differently from how it reads.
+ * Refuses a list whose names repeat, or whose migrations of one owner (the
+ * core, or one module) are out of order. Kysely's migrator runs pending
+ * migrations in the order of their names, so within an owner a later one
+ * needs a higher number. Across owners the names decide: the core's (which
+ * start with their number) run first, then the modules' by module name,
+ * whatever their place in the list; a module's tables therefore do not
+ * reference another module's (see `KithModule.migrations`).
  */
 function checkOrder(migrations: readonly MigrationSpec[]): void {
-  for (let i = 1; i < migrations.length; i++) {
-    const before = migrations[i - 1]?.name ?? "";
-    const name = migrations[i]?.name ?? "";
-    if (name <= before) {
+  const seen = new Set<string>();
+  const lastOf = new Map<string, string>();
+  for (const { name } of migrations) {
+    if (seen.has(name)) throw new Error(`Migration ${name} is listed twice`);
+    seen.add(name);
+    const owner = MODULE_MIGRATION.exec(name)?.[1] ?? "core";
+    const before = lastOf.get(owner);
+    if (before !== undefined && name <= before) {
       throw new Error(
         `Migration ${name} follows ${before} in the list but its name does not sort after it: ` +
           "migrations run in their names' order, so a later one needs a higher number",
       );
     }
+    lastOf.set(owner, name);
   }
 }
 

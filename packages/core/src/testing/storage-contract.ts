@@ -93,6 +93,19 @@ export function describeStorageContract(
       const [first, second, ...rest] = coreMigrations;
       if (!first || !second) throw new Error("core has migrations");
       await expect(storage.migrate([second, first, ...rest])).rejects.toThrow(/does not sort after/);
+      await expect(storage.migrate([...coreMigrations, first])).rejects.toThrow(/listed twice/);
+    });
+
+    it("takes modules in any order, each module's migrations in its own", async () => {
+      const table = (name: string): MigrationSpec => ({
+        name,
+        tables: [{ name: name.replace(/\W/g, "_").toLowerCase(), columns: { id: { type: "text" } }, primaryKey: ["id"] }],
+      });
+      const later = [table("zeta_0001_first"), table("alpha_0001_first"), table("alpha_0002_second")];
+      expect((await storage.migrate([...coreMigrations, ...later])).applied).toEqual(["alpha_0001_first", "alpha_0002_second", "zeta_0001_first"]);
+      await expect(storage.migrate([...coreMigrations, table("beta_0002_second"), table("beta_0001_first")])).rejects.toThrow(
+        /beta_0001_first follows beta_0002_second/,
+      );
     });
 
     it("seeds the built-in roles with their permissions", async () => {
