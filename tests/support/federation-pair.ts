@@ -7,7 +7,7 @@
  * through the real safe fetch. Cheaper than separate processes, for tests
  * that need two servers but not process isolation.
  */
-import { createSafeFetch, type SafeFetch } from "@kith/core";
+import { type KithConfigInput, createSafeFetch, type SafeFetch } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { freePort } from "./federation-harness.js";
@@ -39,22 +39,28 @@ function loopbackFetch(hosts: ReadonlySet<string>): SafeFetch {
   };
 }
 
-async function startOne(engine: Engine, hosts: Set<string>): Promise<{ paired: PairedKith; server: NodeServer }> {
+/** What a test may set of an instance's configuration (its origin and private-address rule are the pair's). */
+export type PairedConfig = Omit<Partial<KithConfigInput>, "origin" | "allowPrivateAddress">;
+
+async function startOne(engine: Engine, hosts: Set<string>, config: PairedConfig = {}): Promise<{ paired: PairedKith; server: NodeServer }> {
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
   hosts.add(host);
   const origin = `http://${host}`;
-  const kith = await engine.testKith({ config: { origin, allowPrivateAddress: true }, federationFetch: loopbackFetch(hosts) });
+  const kith = await engine.testKith({ config: { ...config, origin, allowPrivateAddress: true }, federationFetch: loopbackFetch(hosts) });
   const server = await startNodeServer({ handler: (request, info) => kith.fetch(request, info), host: "127.0.0.1", port });
   await kith.start();
   return { paired: { kith, origin, host }, server };
 }
 
-/** Two federating instances, a and b, each on a database of its own of `engine`. Close them in afterAll/afterEach. */
-export async function startKithPair(engine: Engine): Promise<KithPair> {
+/**
+ * Two federating instances, a and b, each on a database of its own of `engine`, `a` with `config.a` and `b` with
+ * `config.b`. Close them in afterAll/afterEach.
+ */
+export async function startKithPair(engine: Engine, config: { a?: PairedConfig; b?: PairedConfig } = {}): Promise<KithPair> {
   const hosts = new Set<string>();
-  const first = await startOne(engine, hosts);
-  const second = await startOne(engine, hosts);
+  const first = await startOne(engine, hosts, config.a);
+  const second = await startOne(engine, hosts, config.b);
   return {
     a: first.paired,
     b: second.paired,
@@ -63,6 +69,18 @@ export async function startKithPair(engine: Engine): Promise<KithPair> {
         await server.close();
         await paired.kith.close();
       }
+    },
+  };
+}
+
+/** One instance served over HTTP on loopback as the pair's are, to exchange with a scripted remote server. */
+export async function startServedKith(engine: Engine, config: PairedConfig = {}): Promise<PairedKith & { close(): Promise<void> }> {
+  const { paired, server } = await startOne(engine, new Set<string>(), config);
+  return {
+    ...paired,
+    async close() {
+      await server.close();
+      await paired.kith.close();
     },
   };
 }

@@ -85,6 +85,7 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
       config: {
         origin: config.origin,
         allowPrivateAddress: config.allowPrivateAddress,
+        authorizedFetch: config.authorizedFetch,
         tombstoneRetentionDays: config.tombstoneRetentionDays,
         deliveryRetries: config.deliveryRetries,
         unreachableAfterDays: config.unreachableAfterDays,

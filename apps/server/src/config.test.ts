@@ -10,6 +10,7 @@ describe("server configuration", () => {
     expect(config.origin).toBe("http://127.0.0.1:3000");
     expect(config.trustedProxies).toEqual(["loopback"]);
     expect(config.allowPrivateAddress).toBe(false);
+    expect(config.authorizedFetch).toBe(false);
     expect(config.maxEventLoopDelayMs).toBe(1_000);
   });
 
@@ -27,6 +28,11 @@ describe("server configuration", () => {
       KITH_UNREACHABLE_AFTER_DAYS: "14",
     });
     expect(config).toMatchObject({ deliveryRetries: { retries: 20, baseSeconds: 30, maxSeconds: 86_400 }, unreachableAfterDays: 14 });
+  });
+
+  it("turns secure mode (authorized fetch) on with KITH_AUTHORIZED_FETCH", () => {
+    expect(loadConfig({ KITH_AUTHORIZED_FETCH: "true" }).authorizedFetch).toBe(true);
+    expect(loadConfig({ KITH_AUTHORIZED_FETCH: "off" }).authorizedFetch).toBe(false);
   });
 
   it("selects PostgreSQL when KITH_DATABASE_URL is a postgres URL", () => {
@@ -48,6 +54,7 @@ describe("server configuration", () => {
     ["KITH_REDIS_URL", "localhost:6379", /KITH_REDIS_URL must be a redis:\/\//],
     ["KITH_LOG_LEVEL", "loud", /KITH_LOG_LEVEL must be one of trace, debug/],
     ["KITH_ALLOW_PRIVATE_ADDRESS", "maybe", /KITH_ALLOW_PRIVATE_ADDRESS/],
+    ["KITH_AUTHORIZED_FETCH", "sometimes", /KITH_AUTHORIZED_FETCH/],
     ["KITH_MAX_BODY_BYTES", "10", /KITH_MAX_BODY_BYTES must be at least 1024 bytes/],
     ["KITH_MAX_EVENT_LOOP_DELAY_MS", "soon", /KITH_MAX_EVENT_LOOP_DELAY_MS must be a whole number of milliseconds/],
     ["KITH_TOMBSTONE_RETENTION_DAYS", "0", /KITH_TOMBSTONE_RETENTION_DAYS must be between 1 and 3650/],

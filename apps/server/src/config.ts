@@ -45,6 +45,7 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
   KITH_ALLOW_PRIVATE_ADDRESS: booleanFlag.default(false),
+  KITH_AUTHORIZED_FETCH: booleanFlag.default(false),
   KITH_TOMBSTONE_RETENTION_DAYS: z
     .string()
     .regex(/^\d+$/, "must be a whole number of days")
@@ -113,6 +114,8 @@ export interface ServerConfig {
   readonly database: { readonly kind: "sqlite"; readonly filename: string } | { readonly kind: "postgres"; readonly url: string };
   readonly redisUrl: string | null;
   readonly allowPrivateAddress: boolean;
+  /** Secure mode: ActivityPub documents only for signed GETs (see the core config's authorizedFetch). */
+  readonly authorizedFetch: boolean;
   /** Days a deleted remote post is remembered, to refuse its late Create. */
   readonly tombstoneRetentionDays: number;
   /** How failed deliveries to other servers are retried (see the core config's deliveryRetries). */
@@ -177,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       : { kind: "sqlite", filename: resolve(dataDir, "kith.sqlite") },
     redisUrl: values.KITH_REDIS_URL ?? null,
     allowPrivateAddress: values.KITH_ALLOW_PRIVATE_ADDRESS,
+    authorizedFetch: values.KITH_AUTHORIZED_FETCH,
     tombstoneRetentionDays: values.KITH_TOMBSTONE_RETENTION_DAYS,
     deliveryRetries: {
       retries: values.KITH_DELIVERY_RETRIES,
@@ -262,6 +266,12 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "KITH_ALLOW_PRIVATE_ADDRESS",
     default: "false",
     meaning: "Let federation reach loopback and private addresses (test networks only)",
+  },
+  {
+    name: "KITH_AUTHORIZED_FETCH",
+    default: "false",
+    meaning:
+      "Secure mode (Mastodon's authorized fetch): ActivityPub documents only for signed GETs of domains that may federate; the instance actor and actor keys stay open",
   },
   {
     name: "KITH_TOMBSTONE_RETENTION_DAYS",

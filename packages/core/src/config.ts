@@ -11,6 +11,11 @@ export const kithConfigSchema = z.object({
   version: z.string().default("0.1.0"),
   /** Lets federation reach loopback and private addresses; for test networks only. @default false */
   allowPrivateAddress: z.boolean().default(false),
+  /**
+   * Secure mode, Mastodon's "authorized fetch": ActivityPub documents are served only to GETs signed by an actor of a
+   * domain that may federate; the instance actor and the actors' keys stay open to all. @default false
+   */
+  authorizedFetch: z.boolean().default(false),
   /** How long a deleted remote post is remembered, so that its Create arriving late is refused. @default 30 */
   tombstoneRetentionDays: z.number().int().min(1).max(3650).default(30),
   /**

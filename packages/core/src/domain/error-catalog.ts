@@ -141,6 +141,8 @@ export const errorCatalog = {
   "federation.signer_not_actor": { status: 401, message: "The activity is signed with a key of another origin than its actor's" },
   "federation.invalid_activity": { status: 400, message: "The request body is not an activity" },
   "federation.signature_missing": { status: 401, message: "The activity is not signed" },
+  "federation.fetch_not_signed": { status: 401, message: "This server serves ActivityPub documents to signed requests only" },
+  "federation.signature_invalid": { status: 401, message: "The request's signature does not verify with the key it names" },
   "federation.signature_expired": { status: 401, message: "The request's signature is too old, or undated" },
   "federation.digest_mismatch": { status: 401, message: "The request body does not match the digest it was signed with" },
   "federation.key_unavailable": { status: 401, message: "The key the request is signed with could not be fetched lately" },

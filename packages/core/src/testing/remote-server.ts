@@ -79,6 +79,8 @@ export interface RemoteServer {
   inboxStatus: (path: string) => number;
   /** A POST of `activity` to `url`, signed as `actor` (or as `options.keyOf`). */
   signedPost(url: string | URL, activity: unknown, actor: RemoteActor, options?: SignOptions): Promise<Request>;
+  /** A GET of `url` as ActivityPub, signed as `actor` (or as `options.keyOf`, under `actor`'s key id when `keyOf` is given). */
+  signedGet(url: string | URL, actor: RemoteActor, options?: SignOptions): Promise<Request>;
   /** The activity with an FEP-8b32 integrity proof by the actor's Ed25519 key. */
   withProof(activity: Record<string, unknown>, actor: RemoteActor): Promise<Record<string, unknown>>;
   /** The activity with a Linked Data signature (RsaSignature2017, as Mastodon signs what relays forward) by `signer`'s RSA key. */
@@ -225,6 +227,14 @@ export async function startRemoteServer(names: readonly string[]): Promise<Remot
       const headers = new Headers({ "content-type": "application/activity+json", ...options.headers });
       const request = new Request(url, { method: "POST", headers, body: JSON.stringify(activity) });
       return signRequest(request, signer.rsa.privateKey, signer.rsaKeyId, {
+        spec: options.spec ?? "draft-cavage-http-signatures-12",
+        ...(options.signedAt && { currentTime: instantOf(options.signedAt) }),
+      });
+    },
+    async signedGet(url, actor, options = {}) {
+      const headers = new Headers({ accept: "application/activity+json", ...options.headers });
+      const key = options.keyOf?.rsa.privateKey ?? actor.rsa.privateKey;
+      return signRequest(new Request(url, { headers }), key, actor.rsaKeyId, {
         spec: options.spec ?? "draft-cavage-http-signatures-12",
         ...(options.signedAt && { currentTime: instantOf(options.signedAt) }),
       });

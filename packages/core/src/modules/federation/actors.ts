@@ -113,13 +113,38 @@ export async function localActorOf<T>({ ctx, account, movedTo, media, emojiTags 
   return new LocalPerson(values);
 }
 
-/** The server's own actor, which signs fetches made on behalf of no one in particular. */
+/**
+ * The instance actor's preferredUsername: the origin's host name, without
+ * its port. Mastodon named its own after its domain until a port in it
+ * (`localhost:3000`) made the handle one no server keeps (a username has no
+ * colon), and renames such an actor since; a host name is a username other
+ * servers accept, and no local account's (local usernames have no dots).
+ */
+export function instanceActorUsername(origin: string): string {
+  return new URL(origin).hostname;
+}
+
+/**
+ * Whether a WebFinger username names the instance actor: its preferredUsername
+ * (so `acct:<host name>@<host>` resolves to it), or the host with its port,
+ * which it was named before.
+ */
+export function isInstanceActorHandle(username: string, origin: string): boolean {
+  const name = username.toLowerCase();
+  return name === instanceActorUsername(origin).toLowerCase() || name === new URL(origin).host.toLowerCase();
+}
+
+/**
+ * The server's own actor, which signs fetches made on behalf of no one in
+ * particular. As Mastodon's, it has an inbox and an (empty) outbox and no
+ * followers, following or featured collections.
+ */
 export async function instanceActorOf<T>(ctx: Context<T>, title: string): Promise<Application> {
   const keys = await ctx.getActorKeyPairs(INSTANCE_ACTOR_IDENTIFIER);
-  const host = new URL(ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER)).host;
+  const origin = ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER).origin;
   return new Application({
     id: ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER),
-    preferredUsername: host,
+    preferredUsername: instanceActorUsername(origin),
     name: title,
     summary: null,
     manuallyApprovesFollowers: true,
@@ -127,9 +152,6 @@ export async function instanceActorOf<T>(ctx: Context<T>, title: string): Promis
     inbox: ctx.getInboxUri(INSTANCE_ACTOR_IDENTIFIER),
     endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
     outbox: ctx.getOutboxUri(INSTANCE_ACTOR_IDENTIFIER),
-    followers: ctx.getFollowersUri(INSTANCE_ACTOR_IDENTIFIER),
-    following: ctx.getFollowingUri(INSTANCE_ACTOR_IDENTIFIER),
-    featured: ctx.getFeaturedUri(INSTANCE_ACTOR_IDENTIFIER),
     url: new URL(ctx.getActorUri(INSTANCE_ACTOR_IDENTIFIER).origin),
     publicKey: keys[0]?.cryptographicKey ?? null,
     assertionMethods: keys.map((key) => key.multikey),

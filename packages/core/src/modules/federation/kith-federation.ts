@@ -13,7 +13,6 @@ import { findAccountRows } from "../accounts/accounts-store.js";
 import {
   countFollows,
   countOutboxStatuses,
-  countUsage,
   findLocalActorAccount,
   findStatusOf,
   listFeaturedStatuses,
@@ -21,9 +20,17 @@ import {
   listOutboxStatuses,
 } from "./federation-reads-store.js";
 import type { AccountRow } from "../../ports/storage-schema.js";
-import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, localActorOf, profileTexts } from "./actors.js";
+import { INSTANCE_ACTOR_IDENTIFIER, type MediaUrls, instanceActorOf, isInstanceActorHandle, localActorOf, profileTexts } from "./actors.js";
 import { localEmojiTags } from "../emojis/emoji-tags.js";
-import { cachedDocumentLoader, signedDocumentLoader } from "../../platform/federation/document-loader.js";
+import { cachedSignedDocumentLoader, signedDocumentLoader } from "../../platform/federation/document-loader.js";
+import { instanceSigningIdentity } from "./instance-identity.js";
+import { type FetchSigner, fetchSignerOf, lazyFetchSigner } from "../../platform/federation/fetch-signer.js";
+import { gateFetch } from "../../platform/federation/fetch-gate.js";
+import { keysOnlyActorOf } from "./keys-only-actors.js";
+import { mayFetchStatus } from "../statuses/status-fetch-access.js";
+import { openInSecureMode } from "./secure-mode-paths.js";
+import { discoveryDocuments } from "./discovery-documents.js";
+import { nodeInfoOf } from "./node-info.js";
 import { type FederationParts, federationPartsOf } from "./deferred-federation.js";
 import { actorPrivateKeys } from "./actor-private-keys.js";
 import { listenForFollows } from "../relationships/follow-inbox.js";
@@ -141,7 +148,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const { optimisations } = config;
 
   // One loader for every context: Fedify asks for one per request and job, and making it compiles the cache's rules.
-  const documentLoader = cachedDocumentLoader({ fetch: safeFetch, userAgent, kv });
+  // Signed by the instance actor: servers in secure mode answer no unsigned fetch, a key's included.
+  const documentLoader = cachedSignedDocumentLoader(() => instanceIdentity(), { fetch: safeFetch, userAgent, kv });
   const federation = createFederation<FederationContextData>({
     kv,
     // Retries happen in one place, the queue port (`nativeRetrial`): a failed delivery is a job retried with
@@ -164,6 +172,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     authenticatedDocumentLoaderFactory: (identity) => signedDocumentLoader(identity, { fetch: safeFetch, userAgent }),
     signatureTimeWindow: SIGNATURE_MAX_AGE,
   });
+  const instanceIdentity = instanceSigningIdentity(federation, config.origin);
   // Queued messages keep their keys' ids, not the private keys (sealed-keys.ts): the actors' stored keys sign them.
   parts.queue.resolvePrivateKeysWith(actorPrivateKeys(federation, config.origin));
 
@@ -175,15 +184,21 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   }
 
   /**
-   * Verifies the signature of a signed fetch (fetching the signer's key) and logs who it was; unsigned fetches pass.
-   * Not for a POST to an inbox, for which Fedify asks whether the recipient exists: it verifies the POST itself, and
+   * Who signed a GET of an actor's document (its signature verified, fetching the signer's key), logged; null for any
+   * other request that reads the actor (a WebFinger lookup, which takes its links from the whole actor). Not for a
+   * POST to an inbox, for which Fedify asks whether the recipient exists: it verifies the POST itself, and
    * doing it here too cost every delivery to a personal inbox a fetch of the sender's actor document.
    */
-  async function noteSigner(ctx: RequestContext<FederationContextData>, identifier: string): Promise<void> {
-    if (!ctx.data.serving || (ctx.request.method !== "GET" && ctx.request.method !== "HEAD")) return;
-    if (!(ctx.request.headers.has("signature") || ctx.request.headers.has("signature-input"))) return;
-    const owner = await ctx.getSignedKeyOwner();
-    logger.debug("Signed fetch of {identifier} by {signer}", { identifier, signer: owner?.id?.href ?? "a key that did not verify" });
+  async function signerOfFetch(ctx: RequestContext<FederationContextData>, identifier: string): Promise<FetchSigner | null> {
+    if (ctx.url.pathname !== ctx.getActorUri(identifier).pathname) return null;
+    const signer = (await ctx.data.fetchSigner?.()) ?? null;
+    if (signer !== null && signer.kind !== "unsigned") {
+      logger.debug("Signed fetch of {identifier} by {signer}", {
+        identifier,
+        signer: signer.kind === "signed" ? signer.actor.href : "a key that did not verify",
+      });
+    }
+    return signer;
   }
 
   federation
@@ -191,7 +206,9 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       if (identifier === INSTANCE_ACTOR_IDENTIFIER) return instanceActorOf(ctx, await services.settings.get("title"));
       const account = await accountFor(identifier);
       if (!account) return null;
-      await noteSigner(ctx, identifier);
+      const signer = await signerOfFetch(ctx, identifier);
+      // Secure mode: an unsigned fetch gets the keys and little else.
+      if (config.authorizedFetch && signer !== null && signer.kind !== "signed") return keysOnlyActorOf(ctx, account);
       const moved = account.moved_to_account_id ? (await findAccountRows(db, [account.moved_to_account_id]))[0] : undefined;
       const emojiTags = await localEmojiTags(db, config.origin, profileTexts(account));
       return localActorOf({ ctx, account, movedTo: moved ? actorUriOf(config.origin, moved) : null, media, emojiTags });
@@ -202,8 +219,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       return (await keys.keysOf(owner)).map((key) => ({ privateKey: key.privateKey, publicKey: key.publicKey }));
     })
     .mapHandle(async (_ctx, username) => {
-      // Mastodon's convention: the instance actor answers to acct:<host>@<host>.
-      if (username.toLowerCase() === new URL(config.origin).hostname.toLowerCase()) return INSTANCE_ACTOR_IDENTIFIER;
+      // Mastodon's convention: the instance actor answers to acct:<its preferredUsername>@<host> (actors.ts).
+      if (isInstanceActorHandle(username, config.origin)) return INSTANCE_ACTOR_IDENTIFIER;
       return (await findLocalActorAccount(db, username))?.username ?? null;
     });
 
@@ -280,6 +297,8 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   federation
     .setOutboxDispatcher("/users/{identifier}/outbox", async (_ctx, identifier, cursor) => {
+      // The instance actor posts nothing; its outbox is served, empty, as its actor document names it.
+      if (identifier === INSTANCE_ACTOR_IDENTIFIER) return cursor === null ? null : { items: [], nextCursor: null };
       const account = await accountFor(identifier);
       if (!account || cursor === null) return null;
       const rows = await listOutboxStatuses(db, account.id, { ...beforeOf(cursor), limit: PAGE_SIZE });
@@ -289,10 +308,11 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
       return { items, nextCursor: rows.length === PAGE_SIZE && last ? last.id : null };
     })
     .setCounter(async (_ctx, identifier) => {
+      if (identifier === INSTANCE_ACTOR_IDENTIFIER) return 0;
       const account = await accountFor(identifier);
       return account ? countOutboxStatuses(db, account.id) : null;
     })
-    .setFirstCursor(async (_ctx, identifier) => ((await accountFor(identifier)) ? "" : null));
+    .setFirstCursor(async (_ctx, identifier) => (identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) ? "" : null));
 
   federation
     .setFeaturedDispatcher("/users/{identifier}/collections/featured", async (_ctx, identifier) => {
@@ -308,35 +328,20 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     });
 
   // A status is a Note, or a Question when it has a poll: registered as Object to serve either.
-  federation.setObjectDispatcher(APObject, NOTE_PATH, async (_ctx, values) => {
+  federation.setObjectDispatcher(APObject, NOTE_PATH, async (ctx, values) => {
     const account = await accountFor(values.identifier);
     if (!account) return null;
     const status = await findStatusOf(db, account.id, values.id);
-    // Followers-only and direct posts are not served to anonymous fetches.
-    if (!status || status.reblog_of_id !== null || !["public", "unlisted"].includes(status.visibility)) return null;
+    if (!status || status.reblog_of_id !== null) return null;
+    // Followers-only and direct statuses: only to a signed fetch of an actor allowed to see them.
+    if (!(await mayFetchStatus(db, status, ctx.data.fetchSigner))) return null;
     return statusObjectOf(statusObjects, status);
   });
   dispatchStatusActivities(federation, { db, statusObjects, accountFor });
 
-  federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
-    const [usage, settings] = await Promise.all([countUsage(db, deps.clock.now()), services.settings.all()]);
-    return {
-      software: {
-        name: "kith",
-        version: config.version,
-        ...(config.sourceUrl && URL.canParse(config.sourceUrl) && { repository: new URL(config.sourceUrl) }),
-        homepage: new URL(config.origin),
-      },
-      protocols: ["activitypub"],
-      openRegistrations: settings.registrationsMode !== "closed",
-      usage: {
-        users: { total: usage.users, activeMonth: usage.activeMonth, activeHalfyear: usage.activeHalfyear },
-        localPosts: usage.localPosts,
-        localComments: 0,
-      },
-      metadata: { nodeName: settings.title, nodeDescription: settings.description },
-    };
-  });
+  const nodeInfo = () => nodeInfoOf(deps, services);
+  federation.setNodeInfoDispatcher("/nodeinfo/2.1", nodeInfo);
+  const discovery = discoveryDocuments({ origin: config.origin, nodeInfo });
 
   const context = (): Context<FederationContextData> =>
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
@@ -369,10 +374,24 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     keys: verifiedKeys,
     keyFetches: new KeyFetchBudget({}, () => deps.clock.now().getTime()),
   };
-  const handle: FallbackHandler = (request, info) => guardInbox(request, inboxGuard, handleFedify, info);
+  const handle: FallbackHandler = async (request, info) =>
+    (await discovery(request)) ?? guardInbox(request, inboxGuard, handleFedify, info);
+  const fetchGate = { authorizedFetch: config.authorizedFetch, open: openInSecureMode };
   const handleFedify = async (request: Request): Promise<Response | null> => {
+    if (request.method !== "GET" && request.method !== "HEAD") return answerFedify(request, { serving: true });
+    const fetched = lazyFetchSigner(() =>
+      fetchSignerOf(federation.createContext(request, { serving: true }), { domainPolicy: services.domainPolicy }),
+    );
+    const response = await gateFetch(request, fetched.signer, fetchGate, () =>
+      answerFedify(request, { serving: true, fetchSigner: fetched.signer }),
+    );
+    // The answer depends on who signed: no shared cache may hand it to another.
+    if (response !== null && fetched.asked()) response.headers.set("cache-control", "private");
+    return response;
+  };
+  const answerFedify = async (request: Request, contextData: FederationContextData): Promise<Response | null> => {
     const response = await federation.fetch(request, {
-      contextData: { serving: true },
+      contextData,
       onNotFound: () => new Response(null, { status: 404, headers: { "x-kith-fedify": "not-found" } }),
       // A browser asking for an actor or a post: the route table or a later fallback serves the page.
       onNotAcceptable: () => new Response(null, { status: 406, headers: { "x-kith-fedify": "not-acceptable" } }),

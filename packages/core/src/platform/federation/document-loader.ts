@@ -30,23 +30,26 @@ async function readableDocument(url: string, response: Response, load: DocumentL
   return document === remote.document ? remote : { ...remote, document };
 }
 
-/** Fedify's document loader on the safe fetch: JSON-LD contexts it ships are served from memory. */
-export function safeDocumentLoader(options: DocumentLoaderOptions): DocumentLoader {
-  const load: DocumentLoader = async (url, loaderOptions) => {
-    const known = preloaded(url);
-    if (known) return known;
-    const response = await options.fetch(url, {
-      headers: { accept: ACCEPT, "user-agent": options.userAgent },
-      ...(loaderOptions?.signal && { signal: loaderOptions.signal }),
-    });
-    return readableDocument(url, response, load);
-  };
-  return load;
+/** The key a signed fetch is made with, and the id servers fetch its public half by. */
+export interface SigningIdentity {
+  readonly keyId: URL;
+  readonly privateKey: CryptoKey;
 }
 
-/** The same loader behind Fedify's cache in the key-value store. */
-export function cachedDocumentLoader(options: DocumentLoaderOptions & { readonly kv: KvStore }): DocumentLoader {
-  return kvCache({ loader: safeDocumentLoader(options), kv: options.kv, prefix: FEDIFY_KV_PREFIXES.remoteDocument });
+/**
+ * The signed loader below with the identity read for each fetch (the
+ * instance actor's key, kept in memory by its store after the first read),
+ * behind Fedify's cache: the loader Fedify gives every context, so no fetch
+ * of another server's document goes out unsigned, which servers in secure
+ * mode refuse.
+ */
+export function cachedSignedDocumentLoader(
+  identity: () => Promise<SigningIdentity>,
+  options: DocumentLoaderOptions & { readonly kv: KvStore },
+): DocumentLoader {
+  const loader: DocumentLoader = async (url, loaderOptions) =>
+    preloaded(url) ?? signedDocumentLoader(await identity(), options)(url, loaderOptions);
+  return kvCache({ loader, kv: options.kv, prefix: FEDIFY_KV_PREFIXES.remoteDocument });
 }
 
 /**
@@ -56,7 +59,7 @@ export function cachedDocumentLoader(options: DocumentLoaderOptions & { readonly
  * again for its own target; the safe fetch checks every hop's address.
  */
 export function signedDocumentLoader(
-  identity: { readonly keyId: URL; readonly privateKey: CryptoKey },
+  identity: SigningIdentity,
   options: DocumentLoaderOptions & { readonly maxRedirects?: number },
 ): DocumentLoader {
   const maxRedirects = options.maxRedirects ?? 5;

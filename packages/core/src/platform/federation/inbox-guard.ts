@@ -19,7 +19,7 @@ const logger = getLogger(["federation", "inbox"]);
 export const SIGNATURE_MAX_AGE = { hours: 12 } as const;
 
 /** How far into the future a signature may be dated (clock skew), as Mastodon allows. */
-const SIGNATURE_MAX_SKEW_MS = 60 * 60 * 1000;
+export const SIGNATURE_MAX_SKEW_MS = 60 * 60 * 1000;
 /** SIGNATURE_MAX_AGE in milliseconds. */
 export const SIGNATURE_MAX_AGE_MS = SIGNATURE_MAX_AGE.hours * 60 * 60 * 1000;
 
@@ -68,7 +68,7 @@ function actorHostOf(activity: unknown): string | null {
  * The latest time a request says it was signed at: its Date header and the
  * `created` of its signatures (draft-cavage and RFC 9421), in milliseconds.
  */
-function signedAtOf(headers: Headers): number | null {
+export function signedAtOf(headers: Headers): number | null {
   const times: number[] = [];
   const date = headers.get("date");
   const dated = date === null ? Number.NaN : Date.parse(date);
