@@ -146,6 +146,7 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
     "remote-account-refresh": { accountId: bobOnA },
     "timelines.fan_out": { statusId: poll.id },
     "statuses.unfinished_reactions": {},
+    "groups.prune-join-tokens": {},
     media: null,
   };
   const queues = await probe<string[]>(a, "queues");
