@@ -50,7 +50,7 @@ export interface ModuleForbiddenContext<S> extends ForbiddenContext<KithServices
 /** A route of a module: a route whose handler (and `whenForbidden`) also gets the module's services. */
 export interface ModuleRouteDefinition<S, P = unknown, Q = unknown, B = unknown>
   extends Omit<RouteDefinition<P, Q, B>, "handler" | "whenForbidden"> {
-  readonly whenForbidden?: (context: ModuleForbiddenContext<S>) => Promise<void>;
+  whenForbidden?(context: ModuleForbiddenContext<S>): Promise<void>;
   handler(context: ModuleHandlerContext<S, P, Q, B>): ReturnType<RouteDefinition<P, Q, B>["handler"]>;
 }
 

@@ -1,5 +1,8 @@
 import type { Kysely } from "kysely";
-import type { Database, DbBool, JsonText, Timestamp } from "../../ports/storage-schema.js";
+import type { Database, JsonText, Timestamp } from "../../ports/storage-schema.js";
+
+/** A boolean column as both engines give it back (true or 1), written as a boolean; read through `toBool`. */
+type Flag = boolean | number;
 
 /** The bounds of one page of an id-ordered list, as a store's query applies them (see `readIdPage`). */
 export interface IdBounds {
@@ -27,8 +30,8 @@ export interface GroupsTable {
   display_name: string;
   note: string;
   join_mode: JoinMode;
-  secret: DbBool;
-  discoverable: DbBool;
+  secret: Flag;
+  discoverable: Flag;
   members_count: number;
   statuses_count: number;
   created_at: Timestamp;
@@ -77,7 +80,7 @@ export interface GroupQuestionsTable {
   position: number;
   kind: string;
   question: string;
-  required: DbBool;
+  required: Flag;
   options: JsonText;
   expected: JsonText | null;
 }
@@ -105,7 +108,8 @@ export interface GroupNotificationsTable {
 }
 
 /** The module's tables, beside the core's (a store may join them with `accounts` or `roles`). */
-export interface GroupTables {
+// A type, not an interface: Kysely's withTables wants an object type with an index signature.
+export type GroupTables = {
   groups: GroupsTable;
   group_members: GroupMembersTable;
   group_bans: GroupBansTable;
@@ -115,7 +119,7 @@ export interface GroupTables {
   group_rules: GroupRulesTable;
   group_join_tokens: GroupJoinTokensTable;
   group_notifications: GroupNotificationsTable;
-}
+};
 
 export type GroupsDb = Kysely<Database & GroupTables>;
 

@@ -1,3 +1,5 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../ports/storage-schema.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import type { Grant } from "../../domain/permissions.js";
@@ -141,7 +143,8 @@ export class MembershipService {
    */
   async #mayActOn(db: GroupsDb, groupId: string, actorId: string, actorGrants: readonly Grant[], targetId: string): Promise<void> {
     if (actorId === targetId) throw new KithError(groupErrors["group.cannot_target_self"]);
-    const targetGrants = await this.roles.grantsIn(db, groupId, targetId);
+    // The same connection, seen with the core's tables only (Kysely's types do not narrow a schema by themselves).
+    const targetGrants = await this.roles.grantsIn(db as unknown as Kysely<Database>, groupId, targetId);
     if (!grantsCover(actorGrants, targetGrants, groupId)) throw new KithError(groupErrors["group.outranked"]);
   }
 

@@ -1,5 +1,6 @@
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
+import { NotificationTypeJson } from "../../mastodon/entities/notification.js";
 import {
   type NotificationFilter,
   type NotificationRecord,
@@ -36,22 +37,7 @@ export type { NotificationFilter, NotificationGroup, NotificationRecord };
  * `group.join_approved` and `group.join_rejected` (to the requester;
  * `account` decided).
  */
-export const NOTIFICATION_TYPES = [
-  "mention",
-  "status",
-  "reblog",
-  "follow",
-  "follow_request",
-  "favourite",
-  "poll",
-  "update",
-  "admin.sign_up",
-  "admin.report",
-  "group.join_request",
-  "group.invitation",
-  "group.join_approved",
-  "group.join_rejected",
-] as const;
+export const NOTIFICATION_TYPES = NotificationTypeJson.options;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export interface NewNotification {

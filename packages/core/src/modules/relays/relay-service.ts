@@ -1,6 +1,6 @@
 import { KithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
-import type { RelaySubscriptions } from "../../services/federation/relay-directory.js";
+import type { RelaySubscriptions } from "../federation/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { ModuleFederation } from "../module.js";
 import { relayErrors, relayIds } from "./relay-ids.js";

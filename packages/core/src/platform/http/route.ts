@@ -63,7 +63,7 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown, S = unkn
    * names is not visible to the caller at all (a secret group to a
    * non-member), so that a 403 does not tell that it exists.
    */
-  readonly whenForbidden?: (context: ForbiddenContext<S>) => Promise<void>;
+  whenForbidden?(context: ForbiddenContext<S>): Promise<void>;
   handler(context: HandlerContext<P, Q, B, S>): Promise<HandlerResult> | HandlerResult;
 }
 
