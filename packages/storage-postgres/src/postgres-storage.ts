@@ -343,8 +343,8 @@ export function createPostgresStorage(options: PostgresStorageOptions): Storage 
     // way fails on its own, and the pool drops the connection when it comes back.
     client.on("error", (error: Error) => logger.warn("A PostgreSQL connection in use failed: {message}", { message: error.message }));
     // JIT compiles a statement whose estimated cost passes jit_above_cost: worth it for long reports, not for the
-    // short statements Kith runs, where the compiling is the cost (a public timeline page whose estimate passed the
-    // threshold took 245 ms instead of 0.3 ms). pg runs this before any query given to the client.
+    // short statements Kith runs, where the compiling is the cost, hundreds of times a page's run (bench/READING.md,
+    // "Measurements behind the code"). pg runs this before any query given to the client.
     client.query("set jit = off").catch((error: Error) => logger.warn("Could not turn JIT off: {message}", { message: error.message }));
   });
   pool.on("remove", () => {

@@ -10,10 +10,10 @@ export type StatementConfig = pg.QueryConfig & { readonly name?: string };
  * allocated (its rows, the strings of their columns) outlived V8's young
  * collections and was kept until the next full one: of the bytes allocated
  * between two young collections, a third survived them with a pool client
- * reading pages of rows that way, none with the callback given at once; under
- * the benchmark's home timeline, 7.7 % against 0.9 %. Each young collection
- * copies what survives, so they took 2-9 ms instead of about 0.6 ms, in the
- * latency's tail. Why a callback given later keeps them is not known:
+ * reading pages of rows that way, almost none with the callback given at
+ * once. Each young collection copies what survives, so they took several
+ * times longer, in the latency's tail (bench/READING.md, "Measurements
+ * behind the code"). Why a callback given later keeps them is not known:
  * replacing the callback of a query already made brings it about, setting the
  * same one again does not.
  */

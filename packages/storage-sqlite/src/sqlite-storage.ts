@@ -31,8 +31,8 @@ export interface SqliteStorageOptions {
  * is copied once. Under a stream of incoming activities every batch changes
  * the same index pages again (a sender's posts, a post's favourites), and a
  * log of 4 000 pages instead of SQLite's 1 000 made a commit's share of an
- * activity 100-117 µs instead of 142-182 µs over 9 000 activities (several
- * checkpoints each way). The log then takes up to 16 MB on disk.
+ * activity about a third cheaper (bench/READING.md, "Measurements behind the
+ * code"). The log then takes up to 16 MB on disk.
  */
 const WAL_CHECKPOINT_PAGES = 4000;
 /** The log file is cut back to this size after a checkpoint lets SQLite start it again (a reader had held it longer). */

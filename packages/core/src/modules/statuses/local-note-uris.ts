@@ -19,8 +19,8 @@ export interface LocalNoteValues {
 /**
  * The author's identifier and the post's id when `uri` is one of our posts'
  * URIs, or null. Fedify's `parseUri` answers this too, but by trying its URI
- * templates one after another, about 90 µs, the costliest step of storing a
- * Like; a plain path of our origins is read here, and anything unusual
+ * templates one after another, the costliest step of storing a Like
+ * (bench/READING.md, "Measurements behind the code"); a plain path of our origins is read here, and anything unusual
  * (escapes, a trailing slash) is still left to Fedify.
  */
 export function localNoteAt(ctx: Pick<Context<unknown>, "origin" | "canonicalOrigin" | "parseUri">, uri: URL): LocalNoteValues | null {

@@ -228,8 +228,7 @@ export async function replaceMentions(
 /**
  * How stale a tag's `last_status_at` may be before a post that uses the tag writes it again. Writing it on every use
  * made each post with a popular tag update, and on PostgreSQL lock until its commit, that tag's one row: posts with the
- * same tag waited for each other (the tags' statement took 2.4 ms on average under the benchmark's posting, whose posts
- * share a tag; 0.04 ms now). The time orders tags found by a search, and half a day is what Mastodon keeps too.
+ * same tag waited for each other (bench/READING.md, "Measurements behind the code"). The time orders tags found by a search, and half a day is what Mastodon keeps too.
  */
 export const TAG_USE_PRECISION_MS = 12 * 3_600_000;
 

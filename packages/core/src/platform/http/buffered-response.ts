@@ -4,8 +4,8 @@ import { type JsonPieces, utf8Of } from "./json-text.js";
  * A Response whose body is already in memory: a rendered JSON page, a small
  * text. Building a web Response around such a body builds a byte stream for
  * it, and a host reads that stream back; for a page of 40 posts the two cost
- * about as much as serializing the page (measured: 40 µs to build, 35 µs to
- * read a 60 KB body). So the stream is built only if someone asks for it.
+ * about as much as serializing the page (bench/READING.md, "Measurements
+ * behind the code"). So the stream is built only if someone asks for it.
  *
  * To everyone else it is an ordinary Response: `body`, `bodyUsed`, `text()`,
  * `json()`, `arrayBuffer()`, `bytes()`, `blob()`, `formData()` and `clone()`

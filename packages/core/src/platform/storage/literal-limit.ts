@@ -4,7 +4,7 @@ import { type RawBuilder, sql } from "kysely";
  * A statement's row limit written into its text instead of bound as a value. PostgreSQL runs a prepared statement
  * with a generic plan once that plan costs no more than the plans made for each run's values; with a limit it cannot
  * see, it reckons a page of 40 reads a tenth of the rows, so the generic plan looks dearer and every run is planned
- * anew: 4 ms of planning for the home page's statement, against 0.6 ms to run it. A limit is a small integer that is
+ * anew, its planning costing several times its run (bench/READING.md, "Measurements behind the code"). A limit is a small integer that is
  * part of a statement's shape anyway (compiled-once.ts), so the text changes with it rarely.
  */
 export function literalLimit(limit: number): RawBuilder<number> {

@@ -8,14 +8,14 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
  * `home_feed_reblog_idx`. Every query using them looks a value up with `=`
  * or `IN` (which implies not null), so they serve the same queries; the
  * unique ones still refuse a second post with the same uri or a second boost
- * of a post by the same account. Measured on SQLite, writing a post with its
- * ten home-feed rows took 0.51-0.57 ms of CPU instead of 0.72-0.78 ms.
+ * of a post by the same account. Writing a post with its home-feed rows costs
+ * less for it (bench/READING.md, "Measurements behind the code").
  *
  * Queries asking for `reblog_of_id IS NULL` can no longer use the boost
  * index, which SQLite (without statistics) chose for them and then read
- * nearly every post through: at 200k posts, counting the local posts went
- * from 430 to 37 ms and an account's posts without boosts from 1.9 to
- * 0.04 ms, now served by other indexes.
+ * nearly every post through; counting the local posts and an account's posts
+ * without boosts are now served by other indexes, an order of magnitude or
+ * more faster at 200k posts.
  */
 export const partialIndexesMigration: MigrationSpec = {
   name: "0018_partial_indexes",

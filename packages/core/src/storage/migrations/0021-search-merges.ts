@@ -9,12 +9,11 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
  * of four it then merges segments on every such write. A batch of incoming
  * activities inserts posts (their index entries written by the trigger of
  * migration 0009) among its other statements, so each post became a segment
- * and each statement after it paid for merging: on the benchmark's large
- * dataset a Like's insert took 0.13-0.21 ms, against 0.01 ms alone. Sixteen
- * at a time, the inbox's SQLite time an activity went from 0.51-0.65 to
- * 0.29-0.31 ms there (0.39 to 0.32-0.34 ms on the small dataset), the Like's
- * insert to 0.02-0.03 ms; a search reads up to sixteen segments a level
- * instead of four (a page for a common word, alone: 45 to 90 µs).
+ * and each statement after it paid for merging, a Like's insert many times
+ * its cost alone. Merging sixteen at a time takes most of that back; a
+ * search reads up to sixteen segments a level instead of four, a small cost
+ * to a page for a common word (bench/READING.md, "Measurements behind the
+ * code").
  *
  * PostgreSQL's GIN indexes need nothing.
  */
