@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KithError, MemoryQueue, type QueueFactory, SqlQueue } from "@kith/core";
 import { KV_PRUNE_QUEUE } from "../../packages/core/src/platform/federation/kv-pruning.js";
 import { UNFINISHED_REACTIONS_QUEUE } from "../../packages/core/src/modules/statuses/pending-post-reactions.js";
+import { GROUP_JOIN_TOKENS_PRUNE_QUEUE } from "../../packages/core/src/modules/groups/index.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { type Engine, describeOnEngines } from "../support/engines.js";
 
@@ -85,10 +86,11 @@ function jobsSuite(engine: Engine, queueName: string, queueFactory: QueueFactory
   /** A finished, a failed, a scheduled job on "mail", a dead letter on "strict", and an active one on "held". */
   async function seed(): Promise<{ finished: string; failed: string; scheduled: string; dead: string; active: string }> {
     await kith.start();
-    // The server's own repeating jobs (pruning federation entries, running cut-short reactions to new posts again),
-    // scheduled at start, are not the test's.
+    // The server's own repeating jobs (pruning federation entries and groups' join tokens, running cut-short
+    // reactions to new posts again), scheduled at start, are not the test's.
     await kith.queue.unschedule(KV_PRUNE_QUEUE);
     await kith.queue.unschedule(UNFINISHED_REACTIONS_QUEUE);
+    await kith.queue.unschedule(GROUP_JOIN_TOKENS_PRUNE_QUEUE);
     const finished = (await kith.queue.enqueue("mail", { to: "a@kith.test" })).id;
     const failed = (await kith.queue.enqueue("mail", { fail: true }, { maxAttempts: 1 })).id;
     const scheduled = (await kith.queue.enqueue("mail", { to: "later@kith.test" }, { delayMs: 60_000 })).id;
