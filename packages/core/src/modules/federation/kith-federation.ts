@@ -27,7 +27,7 @@ import { instanceSigningIdentity } from "./instance-identity.js";
 import { type FetchSigner, fetchSignerOf, lazyFetchSigner } from "../../platform/federation/fetch-signer.js";
 import { gateFetch } from "../../platform/federation/fetch-gate.js";
 import { keysOnlyActorOf } from "./keys-only-actors.js";
-import { mayFetchStatus } from "../statuses/status-fetch-access.js";
+import { mayFetchFollowersOnlyOf, mayFetchStatus } from "../statuses/status-fetch-access.js";
 import { openInSecureMode } from "./secure-mode-paths.js";
 import { discoveryDocuments } from "./discovery-documents.js";
 import { nodeInfoOf } from "./node-info.js";
@@ -296,21 +296,24 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     .setFirstCursor(async (_ctx, identifier) => ((await accountFor(identifier)) ? "" : null));
 
   federation
-    .setOutboxDispatcher("/users/{identifier}/outbox", async (_ctx, identifier, cursor) => {
+    .setOutboxDispatcher("/users/{identifier}/outbox", async (ctx, identifier, cursor) => {
       // The instance actor posts nothing; its outbox is served, empty, as its actor document names it.
       if (identifier === INSTANCE_ACTOR_IDENTIFIER) return cursor === null ? null : { items: [], nextCursor: null };
       const account = await accountFor(identifier);
       if (!account || cursor === null) return null;
-      const rows = await listOutboxStatuses(db, account.id, { ...beforeOf(cursor), limit: PAGE_SIZE });
+      // A follower's signed fetch lists the followers-only statuses too, as their delivery did.
+      const withFollowersOnly = await mayFetchFollowersOnlyOf(db, account.id, ctx.data.fetchSigner);
+      const rows = await listOutboxStatuses(db, account.id, { ...beforeOf(cursor), limit: PAGE_SIZE, withFollowersOnly });
       const objects = await loadStatusObjects(statusObjects, rows);
       const items = rows.map((row) => objects.activityOf(row)).filter((item) => item !== null);
       const last = rows.at(-1);
       return { items, nextCursor: rows.length === PAGE_SIZE && last ? last.id : null };
     })
-    .setCounter(async (_ctx, identifier) => {
+    .setCounter(async (ctx, identifier) => {
       if (identifier === INSTANCE_ACTOR_IDENTIFIER) return 0;
       const account = await accountFor(identifier);
-      return account ? countOutboxStatuses(db, account.id) : null;
+      if (!account) return null;
+      return countOutboxStatuses(db, account.id, await mayFetchFollowersOnlyOf(db, account.id, ctx.data.fetchSigner));
     })
     .setFirstCursor(async (_ctx, identifier) => (identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) ? "" : null));
 
