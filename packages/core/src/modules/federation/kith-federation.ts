@@ -67,7 +67,13 @@ import { type LocalUris, storedSenderOf } from "./stored-senders.js";
 import { federatePosts } from "../statuses/status-outbox.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "../../platform/federation/webfinger-client.js";
-import { type FederationJobQueue, POLL_RESULTS_QUEUE, REPLIES_QUEUE } from "../../platform/federation/queue-names.js";
+import {
+  FORWARDED_CREATES_QUEUE,
+  type FederationJobQueue,
+  POLL_RESULTS_QUEUE,
+  REPLIES_QUEUE,
+} from "../../platform/federation/queue-names.js";
+import { forwardedCreates } from "../statuses/forwarded-creates.js";
 import type { JobHandler } from "../../ports/queue.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 
@@ -350,6 +356,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
   const posts = federatePosts({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
   const replies = remoteReplies({ deps, services, actors, kv, context, lookup });
+  const forwarded = forwardedCreates({ deps, services, actors, kv, context, lookup, relays: services.relays });
   services.statusQueries.useRemoteReplies(replies);
   const resolver = statusResolver({ deps, services, actors, context, lookup, resolved: replies.fetchLater });
   services.search.useStatusResolver(resolver);
@@ -370,6 +377,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     monitor: services.federationMonitor,
     maxBodyBytes: config.limits.maxJsonBodyBytes,
     ...(optimisations.inboxFront && { front: inboxFront.answer }),
+    forwarded: forwarded.accept,
     signedParties: (json: unknown) =>
       signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true }), {
         compact: optimisations.compactActivities,
@@ -448,6 +456,6 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     remoteReplies: replies,
     statusResolver: resolver,
     inboxFront: inboxFront.counts,
-    jobs: { [REPLIES_QUEUE]: replies.work, [POLL_RESULTS_QUEUE]: posts.pollResultsJob },
+    jobs: { [REPLIES_QUEUE]: replies.work, [POLL_RESULTS_QUEUE]: posts.pollResultsJob, [FORWARDED_CREATES_QUEUE]: forwarded.work },
   };
 }
