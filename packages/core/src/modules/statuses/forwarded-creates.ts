@@ -6,6 +6,7 @@ import type { JobHandler } from "../../ports/queue.js";
 import type { AccountRow } from "../../ports/storage-schema.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { SIGNATURE_MAX_AGE } from "../../platform/federation/inbox-guard.js";
+import { fetchedKeyCache } from "../../platform/federation/fetched-key-cache.js";
 import { FORWARDED_CREATES_QUEUE } from "../../platform/federation/queue-names.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import { tombstoneKey } from "../../platform/federation/tombstones.js";
@@ -64,9 +65,12 @@ export function forwardedCreates(options: ForwardedCreatesOptions): ForwardedCre
     const ctx = options.context();
     const documentLoader = await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR_IDENTIFIER });
     const copy = new Request(request.url, { method: "POST", headers: request.headers, body: body as BodyInit });
-    const key = await verifyRequest(copy, { documentLoader, contextLoader: ctx.contextLoader, timeWindow: SIGNATURE_MAX_AGE }).catch(
-      () => null,
-    );
+    const key = await verifyRequest(copy, {
+      documentLoader,
+      contextLoader: ctx.contextLoader,
+      timeWindow: SIGNATURE_MAX_AGE,
+      keyCache: fetchedKeyCache(options.kv, ctx),
+    }).catch(() => null);
     const owner = key?.ownerId ?? null;
     if (!key?.id || !owner || owner.origin !== key.id.origin) return null;
     return (await options.relays.isRelayActor(owner)) ? owner : null;
