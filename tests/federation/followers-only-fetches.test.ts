@@ -5,6 +5,9 @@
  * (both), whose signature the author's server verifies by fetching the
  * signer's key; every other request (unsigned, signed by anyone else, or
  * with a signature that does not verify) gets the 404 of a missing status.
+ * So are what a status points to (its Create at `/activity`, its replies
+ * collection), and the author's outbox lists followers-only statuses to a
+ * follower's signed GET alone.
  */
 import { type RemoteServer, type TestUser, startRemoteServer } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -121,5 +124,55 @@ describeOnEngines("followers-only and direct statuses fetched by URL", (engine) 
     for (const request of cases) expect((await jsonOf(await fetch(request))).status).toBe(404);
     // A public status is served whatever its request's signature: read as none.
     expect((await fetch(tampered(await remote.signedGet(forAll, mallory)))).status).toBe(200);
+  });
+
+  /** The document at `url` as a GET signed by the scripted server's actor `name` (null: unsigned) gets it: its status and body. */
+  async function getAs(name: string | null, url: string): Promise<{ status: number; body: Json | null }> {
+    const request = name === null ? new Request(url, { headers: { accept: AP_ACCEPT } }) : await remote.signedGet(url, actor(name));
+    const response = await fetch(request);
+    const body = response.status === 200 ? ((await response.json()) as Json) : null;
+    return { status: response.status, body };
+  }
+
+  it("serves a followers-only status's Create and replies to a follower's signed GET, and 404 to others", async () => {
+    const activity = await getAs("mallory", `${forFollowers}/activity`);
+    expect(activity).toMatchObject({ status: 200, body: { type: "Create", object: expect.objectContaining({ id: forFollowers }) } });
+    const replies = await getAs("mallory", `${forFollowers}/replies`);
+    expect(replies).toMatchObject({ status: 200, body: { id: `${forFollowers}/replies` } });
+    for (const who of [null, "trudy"]) {
+      expect((await getAs(who, `${forFollowers}/activity`)).status).toBe(404);
+      expect((await getAs(who, `${forFollowers}/replies`)).status).toBe(404);
+    }
+    // A direct status's are the mentioned account's alone.
+    expect((await getAs("mallory", `${forCarol}/activity`)).status).toBe(404);
+    expect(await fetchAs(b, "carol", `${forCarol}/activity`)).toMatchObject({ type: "Create" });
+    // A public status's to anyone.
+    expect((await getAs(null, `${forAll}/activity`)).status).toBe(200);
+  });
+
+  it("lists followers-only statuses in the outbox to a follower's signed GET alone", async () => {
+    const outbox = `${a.origin}/users/alice/outbox`;
+    /** The ids of the objects of the outbox's first page, as `name` sees them, and its count. */
+    async function seenBy(name: string | null): Promise<{ total: unknown; objects: string[] }> {
+      const collection = await getAs(name, outbox);
+      expect(collection.status).toBe(200);
+      const first = collection.body?.first;
+      const page = typeof first === "string" ? await getAs(name, first) : { status: 200, body: first as Json };
+      expect(page.status).toBe(200);
+      const items = (page.body?.orderedItems ?? []) as Json[];
+      const objects = items.map((item) => (typeof item.object === "string" ? item.object : String((item.object as Json)?.id)));
+      return { total: collection.body?.totalItems, objects };
+    }
+    const follower = await seenBy("mallory");
+    expect(follower.objects).toEqual(expect.arrayContaining([forFollowers, forAll]));
+    expect(follower.objects).not.toContain(forCarol);
+    expect(follower.total).toBe(2);
+    for (const who of [null, "trudy"]) {
+      const other = await seenBy(who);
+      expect(other.objects).toContain(forAll);
+      expect(other.objects).not.toContain(forFollowers);
+      expect(other.objects).not.toContain(forCarol);
+      expect(other.total).toBe(1);
+    }
   });
 });

@@ -4,7 +4,9 @@
  * send in normal operation (a first activity of an actor it does not know
  * yet, which the no-fetch rule of a request's pass hands to a worker; a
  * report; an emoji reaction; a Misskey reaction; an activity of a type it
- * does not act on) handles each and logs none of them as an error.
+ * does not act on; a Create or an Undo whose object, or a status whose tags
+ * and attachments, come only as URLs, which the same rule hands to a worker)
+ * handles each and logs none of them as an error.
  */
 import { rmSync } from "node:fs";
 import { type RemoteServer, startRemoteServer } from "@kith/core/testing";
@@ -115,6 +117,98 @@ describeOnEngines("log levels of normal inbox traffic", { timeout: 120_000 }, (e
     expect(done.flags).toHaveLength(1);
     expect(done.reactions).toEqual([{ name: "🎉" }]);
     expect(done.favourites).toHaveLength(1);
+    expect(errorLines()).toEqual([]);
+  });
+
+  it("hands an object, tags and attachments given only as URLs to a worker without an error in the log", async () => {
+    const mallory = actor("mallory").id.href;
+    const eve = actor("eve").id.href;
+    const path = (url: string) => new URL(url).pathname;
+
+    // A Create whose object is only its URL: its author's server has it.
+    const byUrl = `${mallory}/statuses/${++serial}`;
+    remote.serve(path(byUrl), {
+      "@context": CONTEXT,
+      id: byUrl,
+      type: "Note",
+      attributedTo: mallory,
+      to: [PUBLIC],
+      content: "<p>given by its URL</p>",
+    });
+    await deliver({ id: `${byUrl}/activity`, type: "Create", actor: mallory, to: [PUBLIC], object: byUrl });
+
+    // A status whose custom emoji tag and attachment are only their URLs.
+    const tagged = `${mallory}/statuses/${++serial}`;
+    const emoji = `${mallory}/emojis/${serial}`;
+    const document = `${mallory}/media/${serial}`;
+    remote.serve(path(emoji), {
+      "@context": [...CONTEXT, { toot: "http://joinmastodon.org/ns#", Emoji: "toot:Emoji" }],
+      id: emoji,
+      type: "Emoji",
+      name: ":fetched:",
+      icon: { type: "Image", mediaType: "image/png", url: `${remote.origin}/files/fetched.png` },
+    });
+    remote.serve(path(document), {
+      "@context": CONTEXT,
+      id: document,
+      type: "Document",
+      mediaType: "image/png",
+      url: `${remote.origin}/files/${serial}.png`,
+      name: "a picture",
+    });
+    await deliver({
+      id: `${tagged}/activity`,
+      type: "Create",
+      actor: mallory,
+      to: [PUBLIC],
+      object: {
+        id: tagged,
+        type: "Note",
+        attributedTo: mallory,
+        to: [PUBLIC],
+        content: "<p>:fetched:</p>",
+        tag: [emoji],
+        attachment: [document],
+      },
+    });
+
+    // An Undo of a Like whose object is only the Like's URL.
+    const posted = await call(server, token, "POST", "/api/v1/statuses", { status: "to be liked", visibility: "public" });
+    const local = posted.body as { id: string; uri: string };
+    const like = `${eve}/likes/${++serial}`;
+    remote.serve(path(like), { "@context": CONTEXT, id: like, type: "Like", actor: eve, object: local.uri });
+    await deliver({ id: like, type: "Like", actor: eve, object: local.uri });
+    const liked = await eventually(
+      () => rows((storage) => storage.db.selectFrom("favourites").select("id").where("uri", "=", like).execute()),
+      (found) => found.length === 1,
+    );
+    expect(liked).toHaveLength(1);
+    await deliver({ id: `${like}/undo`, type: "Undo", actor: eve, object: like });
+
+    const done = await eventually(
+      () =>
+        rows(async (storage) => ({
+          byUrl: await storage.db.selectFrom("statuses").select("id").where("uri", "=", byUrl).executeTakeFirst(),
+          tagged: await storage.db.selectFrom("statuses").select("id").where("uri", "=", tagged).executeTakeFirst(),
+          emojis: await storage.db.selectFrom("custom_emojis").select("shortcode").where("shortcode", "=", "fetched").execute(),
+          media: await storage.db
+            .selectFrom("media_attachments")
+            .innerJoin("statuses", "statuses.id", "media_attachments.status_id")
+            .select("media_attachments.description")
+            .where("statuses.uri", "=", tagged)
+            .execute(),
+          like: await storage.db.selectFrom("favourites").select("id").where("uri", "=", like).execute(),
+        })),
+      (state) => state.byUrl !== undefined && state.tagged !== undefined && state.emojis.length === 1 && state.media.length === 1 && state.like.length === 0,
+    );
+    expect(done.byUrl).toBeDefined();
+    expect(done.tagged).toBeDefined();
+    expect(done.emojis).toEqual([{ shortcode: "fetched" }]);
+    expect(done.media).toEqual([{ description: "a picture" }]);
+    expect(done.like).toEqual([]);
+    // The worker fetched them (the request's pass did not).
+    const fetched = remote.fetched.map((request) => request.path);
+    expect(fetched).toEqual(expect.arrayContaining([path(byUrl), path(emoji), path(document), path(like)]));
     expect(errorLines()).toEqual([]);
   });
 });

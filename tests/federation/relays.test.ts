@@ -7,7 +7,10 @@
  * Each subscription is pending until the relay answers; public statuses go
  * to the relay, which passes them on (to A as the Create it got, signed by
  * its author; to B as an Announce), and they show in the other server's
- * federated timeline; unsubscribing sends the Undo of the Follow.
+ * federated timeline; unsubscribing sends the Undo of the Follow. A Create
+ * the relay forwards without its author's signature is taken (202) and its
+ * status fetched from its own server, stored only when that server has it
+ * as the actor's.
  */
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -164,6 +167,58 @@ describeOnEngines("relays between server processes", (engine) => {
     expect(timeline.find((each) => each.uri === status.uri)?.account.acct).toBe(`bob@${b.host}`);
     const forwarded = (await relay.state()).deliveries.filter((each) => each.type === "Create" && each.inbox.startsWith(a.origin));
     expect(forwarded.map((each) => each.status)).toEqual([202]);
+  });
+
+  it("fetches from its origin a Create the relay forwards without its author's signature, and stores no forged one", async () => {
+    // Unlisted: not passed on by the relay itself, so A has it only from the forwarded Create.
+    const genuine = await post(b, tokens.bob, "Unlisted, fetched from B", "unlisted");
+    const bob = `${b.origin}/users/bob`;
+    const create = (actor: string, objectId: string, content: string) => ({
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${objectId}#forwarded-by-${actor.split("/").pop()}`,
+      type: "Create",
+      actor,
+      to: [PUBLIC],
+      object: { id: objectId, type: "Note", attributedTo: actor, to: [PUBLIC], content },
+    });
+    const missing = `${b.origin}/users/bob/statuses/999999999999999`;
+    const inbox = `${a.origin}/inbox`;
+    // B does not have it; B has it, but as bob's, not adminb's.
+    expect(await relay.forward(inbox, create(bob, missing, "<p>never written</p>"))).toBe(202);
+    expect(await relay.forward(inbox, create(`${b.origin}/users/adminb`, genuine.uri, "<p>claimed</p>"))).toBe(202);
+    // An actor never speaks for another server's object: refused at once.
+    expect(await relay.forward(inbox, create(bob, `${a.origin}/users/alice/statuses/1`, "<p>elsewhere</p>"))).toBe(401);
+    expect(await relay.forward(inbox, create(bob, genuine.uri, "<p>tampered by the relay</p>"))).toBe(202);
+
+    const stored = await eventually(
+      async () => {
+        const storage = a.openStorage();
+        try {
+          return await storage.db
+            .selectFrom("statuses")
+            .innerJoin("accounts", "accounts.id", "statuses.account_id")
+            .select(["statuses.uri", "statuses.content", "accounts.uri as author"])
+            .where("statuses.uri", "in", [genuine.uri, missing])
+            .execute();
+        } finally {
+          await storage.close();
+        }
+      },
+      (rows) => rows.length > 0,
+    );
+    // What B serves, not what the relay said.
+    expect(stored).toEqual([{ uri: genuine.uri, content: expect.stringContaining("Unlisted, fetched from B"), author: bob }]);
+    // Both forgeries were fetched and dropped.
+    await eventually(
+      async () => a.output().match(/Dropped a forwarded Create/g)?.length ?? 0,
+      (count) => count >= 2,
+    );
+    const storage = a.openStorage();
+    try {
+      expect(await storage.db.selectFrom("statuses").select("id").where("uri", "=", missing).execute()).toEqual([]);
+    } finally {
+      await storage.close();
+    }
   });
 
   it("unsubscribes with the Undo of the Follow, after which statuses no longer go to the relay", async () => {

@@ -264,7 +264,12 @@ async function onControl(path: string, req: IncomingMessage, res: ServerResponse
     });
     return;
   }
-  const body = JSON.parse((await readBody(req)) || "{}") as { mode?: AnswerMode };
+  const body = JSON.parse((await readBody(req)) || "{}") as { mode?: AnswerMode; inbox?: string; activity?: Json };
+  if (path === "/control/forward" && body.inbox && body.activity) {
+    await deliver(body.inbox, JSON.stringify(body.activity), String(body.activity.type));
+    json({ status: deliveries.at(-1)?.status ?? 0 });
+    return;
+  }
   if (path === "/control/mode" && body.mode) {
     answerMode = body.mode;
     json({ mode: answerMode });

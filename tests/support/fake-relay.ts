@@ -41,6 +41,8 @@ export interface FakeRelay {
   mode(mode: "accept" | "reject" | "hold"): Promise<void>;
   /** Answers the Follows it held. */
   answerHeld(mode: "accept" | "reject"): Promise<void>;
+  /** POSTs `activity` to `inbox` as it forwards, signed by its key alone; the inbox's answer status. */
+  forward(inbox: string, activity: unknown): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,9 @@ export async function startFakeRelay(ca: TestCa): Promise<FakeRelay> {
     },
     async answerHeld(mode) {
       await control(origin, ca.ca, "/control/answer-held", { mode });
+    },
+    async forward(inbox, activity) {
+      return ((await control(origin, ca.ca, "/control/forward", { inbox, activity })) as { status: number }).status;
     },
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
+import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
 
 /** A local, unsuspended account by username (case-insensitive), as actors are served. */
 export async function findLocalActorAccount(db: Kysely<Database>, username: string): Promise<AccountRow | null> {
@@ -70,22 +70,31 @@ export async function countFollows(db: Kysely<Database>, accountId: string, dire
 }
 
 /** A local account's posts that its outbox shows (public and unlisted, boosts included), newest first. */
+/** The visibilities an outbox lists: anyone's, and followers-only ones too for a follower's fetch. */
+function outboxVisibilities(withFollowersOnly: boolean): Visibility[] {
+  return withFollowersOnly ? ["public", "unlisted", "private"] : ["public", "unlisted"];
+}
+
 export async function listOutboxStatuses(
   db: Kysely<Database>,
   accountId: string,
-  page: { readonly beforeId?: string; readonly limit: number },
+  page: { readonly beforeId?: string; readonly limit: number; readonly withFollowersOnly?: boolean },
 ): Promise<StatusRow[]> {
-  let query = db.selectFrom("statuses").selectAll().where("account_id", "=", accountId).where("visibility", "in", ["public", "unlisted"]);
+  let query = db
+    .selectFrom("statuses")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("visibility", "in", outboxVisibilities(page.withFollowersOnly ?? false));
   if (page.beforeId !== undefined) query = query.where("id", "<", page.beforeId);
   return query.orderBy("id", "desc").limit(page.limit).execute();
 }
 
-export async function countOutboxStatuses(db: Kysely<Database>, accountId: string): Promise<number> {
+export async function countOutboxStatuses(db: Kysely<Database>, accountId: string, withFollowersOnly = false): Promise<number> {
   const row = await db
     .selectFrom("statuses")
     .select((eb) => eb.fn.countAll<number | string>().as("count"))
     .where("account_id", "=", accountId)
-    .where("visibility", "in", ["public", "unlisted"])
+    .where("visibility", "in", outboxVisibilities(withFollowersOnly))
     .executeTakeFirst();
   return Number(row?.count ?? 0);
 }

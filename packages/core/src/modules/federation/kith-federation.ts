@@ -27,7 +27,7 @@ import { instanceSigningIdentity } from "./instance-identity.js";
 import { type FetchSigner, fetchSignerOf, lazyFetchSigner } from "../../platform/federation/fetch-signer.js";
 import { gateFetch } from "../../platform/federation/fetch-gate.js";
 import { keysOnlyActorOf } from "./keys-only-actors.js";
-import { mayFetchStatus } from "../statuses/status-fetch-access.js";
+import { mayFetchFollowersOnlyOf, mayFetchStatus } from "../statuses/status-fetch-access.js";
 import { openInSecureMode } from "./secure-mode-paths.js";
 import { discoveryDocuments } from "./discovery-documents.js";
 import { nodeInfoOf } from "./node-info.js";
@@ -67,7 +67,13 @@ import { type LocalUris, storedSenderOf } from "./stored-senders.js";
 import { federatePosts } from "../statuses/status-outbox.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "../../platform/federation/webfinger-client.js";
-import { type FederationJobQueue, POLL_RESULTS_QUEUE, REPLIES_QUEUE } from "../../platform/federation/queue-names.js";
+import {
+  FORWARDED_CREATES_QUEUE,
+  type FederationJobQueue,
+  POLL_RESULTS_QUEUE,
+  REPLIES_QUEUE,
+} from "../../platform/federation/queue-names.js";
+import { forwardedCreates } from "../statuses/forwarded-creates.js";
 import type { JobHandler } from "../../ports/queue.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 
@@ -296,21 +302,24 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     .setFirstCursor(async (_ctx, identifier) => ((await accountFor(identifier)) ? "" : null));
 
   federation
-    .setOutboxDispatcher("/users/{identifier}/outbox", async (_ctx, identifier, cursor) => {
+    .setOutboxDispatcher("/users/{identifier}/outbox", async (ctx, identifier, cursor) => {
       // The instance actor posts nothing; its outbox is served, empty, as its actor document names it.
       if (identifier === INSTANCE_ACTOR_IDENTIFIER) return cursor === null ? null : { items: [], nextCursor: null };
       const account = await accountFor(identifier);
       if (!account || cursor === null) return null;
-      const rows = await listOutboxStatuses(db, account.id, { ...beforeOf(cursor), limit: PAGE_SIZE });
+      // A follower's signed fetch lists the followers-only statuses too, as their delivery did.
+      const withFollowersOnly = await mayFetchFollowersOnlyOf(db, account.id, ctx.data.fetchSigner);
+      const rows = await listOutboxStatuses(db, account.id, { ...beforeOf(cursor), limit: PAGE_SIZE, withFollowersOnly });
       const objects = await loadStatusObjects(statusObjects, rows);
       const items = rows.map((row) => objects.activityOf(row)).filter((item) => item !== null);
       const last = rows.at(-1);
       return { items, nextCursor: rows.length === PAGE_SIZE && last ? last.id : null };
     })
-    .setCounter(async (_ctx, identifier) => {
+    .setCounter(async (ctx, identifier) => {
       if (identifier === INSTANCE_ACTOR_IDENTIFIER) return 0;
       const account = await accountFor(identifier);
-      return account ? countOutboxStatuses(db, account.id) : null;
+      if (!account) return null;
+      return countOutboxStatuses(db, account.id, await mayFetchFollowersOnlyOf(db, account.id, ctx.data.fetchSigner));
     })
     .setFirstCursor(async (_ctx, identifier) => (identifier === INSTANCE_ACTOR_IDENTIFIER || (await accountFor(identifier)) ? "" : null));
 
@@ -347,6 +356,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
   const posts = federatePosts({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
   const replies = remoteReplies({ deps, services, actors, kv, context, lookup });
+  const forwarded = forwardedCreates({ deps, services, actors, kv, context, lookup, relays: services.relays });
   services.statusQueries.useRemoteReplies(replies);
   const resolver = statusResolver({ deps, services, actors, context, lookup, resolved: replies.fetchLater });
   services.search.useStatusResolver(resolver);
@@ -367,6 +377,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     monitor: services.federationMonitor,
     maxBodyBytes: config.limits.maxJsonBodyBytes,
     ...(optimisations.inboxFront && { front: inboxFront.answer }),
+    forwarded: forwarded.accept,
     signedParties: (json: unknown) =>
       signedPartiesOf(json, federation.createContext(new URL(config.origin), { serving: true }), {
         compact: optimisations.compactActivities,
@@ -445,6 +456,6 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     remoteReplies: replies,
     statusResolver: resolver,
     inboxFront: inboxFront.counts,
-    jobs: { [REPLIES_QUEUE]: replies.work, [POLL_RESULTS_QUEUE]: posts.pollResultsJob },
+    jobs: { [REPLIES_QUEUE]: replies.work, [POLL_RESULTS_QUEUE]: posts.pollResultsJob, [FORWARDED_CREATES_QUEUE]: forwarded.work },
   };
 }

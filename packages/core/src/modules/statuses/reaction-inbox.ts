@@ -4,6 +4,7 @@ import { getLogger } from "../../logging.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { addReaction, removeReactionByUri } from "./status-reactions-store.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
+import { readProperty } from "../../platform/federation/inbox-request-pass.js";
 import { type ActivitySenderDeps, activitySenderOf } from "../federation/activity-senders.js";
 import { embeddedTagsOf } from "../federation/embedded-values.js";
 import { rememberRemoteEmojis, remoteEmojisOf } from "../emojis/remote-emojis.js";
@@ -78,7 +79,7 @@ export function listenForReactions(inbox: InboxListenerSetters<FederationContext
   async function onUndo(ctx: Ctx, undo: Undo): Promise<void> {
     const objectId = undo.objectId;
     if (!objectId || !undo.actorId || !sameOrigin(objectId, undo.actorId)) return;
-    const object = await undo.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    const object = await readProperty(ctx, (options) => undo.getObject(options));
     if (!(object instanceof EmojiReact) || object.actorId?.href !== undo.actorId.href) return;
     const reactor = await activitySenderOf(ctx, env, undo);
     if (!reactor) return;

@@ -36,7 +36,7 @@ import {
 import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { sanitizeHtml, textOfHtml } from "../../platform/federation/html-sanitizer.js";
-import { assertNothingRefused } from "../../platform/federation/inbox-request-pass.js";
+import { assertNothingRefused, readProperty } from "../../platform/federation/inbox-request-pass.js";
 import { localNoteAt } from "./local-note-uris.js";
 import { flag } from "./notes.js";
 import { blurhashesIn, documentOf } from "../federation/raw-documents.js";
@@ -147,8 +147,8 @@ interface PollFields {
 
 async function pollOf(ctx: Context<FederationContextData>, question: Question): Promise<PollFields | null> {
   const loader = { documentLoader: ctx.documentLoader, suppressError: true };
-  const exclusive = await listOf(question.getExclusiveOptions(loader), 20);
-  const inclusive = exclusive.length > 0 ? [] : await listOf(question.getInclusiveOptions(loader), 20);
+  const exclusive = await readProperty(ctx, (options) => listOf(question.getExclusiveOptions(options), 20));
+  const inclusive = exclusive.length > 0 ? [] : await readProperty(ctx, (options) => listOf(question.getInclusiveOptions(options), 20));
   const options = exclusive.length > 0 ? exclusive : inclusive;
   if (options.length < 1) return null;
   const tallies: number[] = [];
@@ -185,8 +185,7 @@ interface PostFields {
 }
 
 async function fieldsOf(ctx: Context<FederationContextData>, object: PostObject, author: AccountRow, now: string): Promise<PostFields> {
-  const loader = { documentLoader: ctx.documentLoader, suppressError: true };
-  const attachments = await listOf(object.getAttachments(loader), 16);
+  const attachments = await readProperty(ctx, (options) => listOf(object.getAttachments(options), 16));
   const content = sanitizeHtml(isConvertedObject(object) ? titledContent(object, attachments) : textOf(object.content));
   const url = object.url instanceof URL ? object.url.href : object.url instanceof Link ? (object.url.href?.href ?? null) : null;
   const language = object.contents.find((value) => typeof value === "object" && value !== null && "locale" in value);
@@ -201,7 +200,7 @@ async function fieldsOf(ctx: Context<FederationContextData>, object: PostObject,
     language: language && typeof language === "object" && "locale" in language ? String(language.locale.baseName) : null,
     published: isoOf(object.published, now),
     updated: object.updated ? isoOf(object.updated, now) : null,
-    tags: await listOf(object.getTags(loader), 64),
+    tags: await readProperty(ctx, (options) => listOf(object.getTags(options), 64)),
     attachments,
     quoteUri: quotedUriOf(object),
   };

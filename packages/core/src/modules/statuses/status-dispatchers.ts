@@ -1,9 +1,10 @@
-import type { Federation } from "@fedify/fedify";
+import type { Federation, RequestContext } from "@fedify/fedify";
 import { Activity, Object as APObject } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
 import { findStatusOf } from "../federation/federation-reads-store.js";
+import { mayFetchStatus } from "./status-fetch-access.js";
 import { countPublicReplies, listPublicReplies } from "./status-object-reads-store.js";
 import { statusUriOf } from "./notes.js";
 import { type StatusObjectSource, loadStatusObjects } from "./status-objects.js";
@@ -16,52 +17,50 @@ export interface StatusDispatcherDeps {
   readonly accountFor: (identifier: string) => Promise<AccountRow | null>;
 }
 
+type Ctx = RequestContext<FederationContextData>;
+
 /** Replies listed a page. */
 const REPLIES_PAGE_SIZE = 40;
 
 /** Where the actor's featured hashtags are listed (Mastodon's path). */
 export const FEATURED_TAGS_PATH = "/users/{identifier}/collections/tags";
 
-/** Whether a status is shown to any fetch, signed or not: public and unlisted ones. */
-function servedToAnyone(status: Pick<StatusRow, "visibility">): boolean {
-  return status.visibility === "public" || status.visibility === "unlisted";
-}
-
 /**
  * Serves what a local status's object points to beside itself: the activity
  * of its id with `/activity` (the Create delivered to followers, or the
  * Announce of a boost), the collection of its replies, and the author's
- * featured hashtags. Only statuses that anyone may see are served; the rest
- * answer 404, as their objects do.
+ * featured hashtags. Served to whoever may fetch the status itself (anyone
+ * for public and unlisted ones, a signed fetch of an allowed actor for the
+ * rest, see `mayFetchStatus`); others get 404, as from its object.
  */
 export function dispatchStatusActivities(federation: Federation<FederationContextData>, deps: StatusDispatcherDeps): void {
   const { db } = deps;
 
-  async function statusAt(values: { identifier: string; id: string }): Promise<StatusRow | null> {
+  async function statusAt(ctx: Ctx, values: { identifier: string; id: string }): Promise<StatusRow | null> {
     const account = await deps.accountFor(values.identifier);
     if (!account) return null;
     const status = await findStatusOf(db, account.id, values.id);
-    return status && servedToAnyone(status) ? status : null;
+    return status && (await mayFetchStatus(db, status, ctx.data.fetchSigner)) ? status : null;
   }
 
-  federation.setObjectDispatcher(Activity, STATUS_ACTIVITY_PATH, async (_ctx, values) => {
-    const status = await statusAt(values);
+  federation.setObjectDispatcher(Activity, STATUS_ACTIVITY_PATH, async (ctx, values) => {
+    const status = await statusAt(ctx, values);
     if (!status) return null;
     return (await loadStatusObjects(deps.statusObjects, [status])).activityOf(status);
   });
 
   /** A status that can have replies listed: an original one (a boost has none of its own). */
-  async function repliedAt(values: { identifier: string; id: string }): Promise<StatusRow | null> {
-    const status = await statusAt(values);
+  async function repliedAt(ctx: Ctx, values: { identifier: string; id: string }): Promise<StatusRow | null> {
+    const status = await statusAt(ctx, values);
     return status && status.reblog_of_id === null ? status : null;
   }
 
   federation
     // Items are the replies' ids: Fedify lists a URL item as it is (its collection items may be objects or URLs).
-    .setCollectionDispatcher(STATUS_REPLIES, APObject, STATUS_REPLIES_PATH, async (_ctx, values, cursor) => {
+    .setCollectionDispatcher(STATUS_REPLIES, APObject, STATUS_REPLIES_PATH, async (ctx, values, cursor) => {
       // Without a cursor the collection lists no items itself: it links its first page (setFirstCursor).
       if (cursor === null) return null;
-      const status = await repliedAt(values);
+      const status = await repliedAt(ctx, values);
       if (!status) return null;
       const rows = await listPublicReplies(db, status.id, { ...(cursor !== "" && { afterId: cursor }), limit: REPLIES_PAGE_SIZE });
       const origin = deps.statusObjects.origin;
@@ -75,11 +74,11 @@ export function dispatchStatusActivities(federation: Federation<FederationContex
         nextCursor: rows.length === REPLIES_PAGE_SIZE && last ? last.id : null,
       };
     })
-    .setCounter(async (_ctx, values) => {
-      const status = await repliedAt(values);
+    .setCounter(async (ctx, values) => {
+      const status = await repliedAt(ctx, values);
       return status ? countPublicReplies(db, status.id) : null;
     })
-    .setFirstCursor(async (_ctx, values) => ((await repliedAt(values)) ? "" : null));
+    .setFirstCursor(async (ctx, values) => ((await repliedAt(ctx, values)) ? "" : null));
 
   // Kith keeps no featured hashtags yet: the collection is served, empty, so the actor's link to it resolves.
   federation

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { FetchSigner } from "../../platform/federation/fetch-signer.js";
 import type { Database, Visibility } from "../../ports/storage-schema.js";
-import { fetchAudienceFacts } from "./status-fetch-audience-store.js";
+import { fetchAudienceFacts, isUnblockedFollower } from "./status-fetch-audience-store.js";
 
 /** The status fields the decision reads. */
 export interface FetchedStatus {
@@ -31,4 +31,19 @@ export async function mayFetchStatus(
   const facts = await fetchAudienceFacts(db, signer.actor.href, status);
   if (facts === null || facts.blockedByAuthor) return false;
   return facts.mentioned || (status.visibility === "private" && facts.follows);
+}
+
+/**
+ * Whether a fetch of an account's collections (its outbox) lists its
+ * followers-only statuses too: a signed request of an actor who follows the
+ * account and is not blocked by it.
+ */
+export async function mayFetchFollowersOnlyOf(
+  db: Kysely<Database>,
+  accountId: string,
+  signerOf: (() => Promise<FetchSigner>) | undefined,
+): Promise<boolean> {
+  const signer = await signerOf?.();
+  if (signer?.kind !== "signed") return false;
+  return isUnblockedFollower(db, signer.actor.href, accountId);
 }

@@ -46,3 +46,22 @@ export async function fetchAudienceFacts(
   ]);
   return { follows: follow !== undefined, mentioned: mention !== undefined, blockedByAuthor: block !== undefined };
 }
+
+/**
+ * Whether the remote actor whose ActivityPub id is `actorUri` (known and not
+ * suspended) follows the account (an accepted follow) without being blocked
+ * by it: what a fetch of the account's followers-only statuses asks.
+ */
+export async function isUnblockedFollower(db: Kysely<Database>, actorUri: string, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("accounts as viewer")
+    .innerJoin("follows", (join) => join.onRef("follows.account_id", "=", "viewer.id").on("follows.target_account_id", "=", accountId))
+    .leftJoin("blocks", (join) => join.onRef("blocks.target_account_id", "=", "viewer.id").on("blocks.account_id", "=", accountId))
+    .select("viewer.id")
+    .where("viewer.uri", "=", actorUri)
+    .where("viewer.domain", "is not", null)
+    .where("viewer.suspended_at", "is", null)
+    .where("blocks.id", "is", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}

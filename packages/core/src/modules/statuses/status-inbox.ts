@@ -32,7 +32,7 @@ import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import type { RelaySubscriptions } from "../federation/relay-directory.js";
 import { likedPostReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "../federation/stored-senders.js";
 import { tombstoneKey } from "../../platform/federation/tombstones.js";
-import { requireNetwork } from "../../platform/federation/inbox-request-pass.js";
+import { readProperty, requireNetwork } from "../../platform/federation/inbox-request-pass.js";
 import { findBoostBy } from "./boosts-store.js";
 import { documentOf } from "../federation/raw-documents.js";
 
@@ -110,7 +110,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const source = documentOf(create);
     const author = await senderOf(ctx, create);
     if (!author?.uri) return;
-    const object = await create.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    const object = await readProperty(ctx, (options) => create.getObject(options));
     if (!isPostObject(object) || !object.id) return;
     if (!sameOrigin(object.id, create.actorId) || object.attributionId?.href !== author.uri) {
       logger.info("Dropped a Create of {object} by {actor}: not its author", { object: object.id.href, actor: author.uri });
@@ -152,7 +152,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onUpdate(ctx: Ctx, update: Update): Promise<void> {
     const author = await senderOf(ctx, update);
     if (!author?.uri) return;
-    const object = await update.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    const object = await readProperty(ctx, (options) => update.getObject(options));
     if (!isPostObject(object) || !object.id) return;
     if (!sameOrigin(object.id, update.actorId) || object.attributionId?.href !== author.uri) return;
     const current = await findStatusByUri(db, object.id.href);
@@ -270,7 +270,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
    * author's server when it came from another one); the post, or null when it is not to be kept.
    */
   async function onForwardedCreate(ctx: Ctx, create: Create, source: unknown): Promise<StatusRow | null> {
-    const object = await create.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    const object = await readProperty(ctx, (options) => create.getObject(options));
     if (!isPostObject(object) || !object.id || !object.attributionId || !create.actorId) return null;
     if (!sameOrigin(object.id, create.actorId) || object.attributionId.href !== create.actorId.href) return null;
     if ((await blocked(object.id)) || (await tombstoned(ctx, create, object.id))) return null;
@@ -324,7 +324,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onUndo(ctx: Ctx, undo: Undo): Promise<void> {
     const objectId = undo.objectId;
     if (!objectId || !undo.actorId || !sameOrigin(objectId, undo.actorId)) return;
-    const object = await undo.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
+    const object = await readProperty(ctx, (options) => undo.getObject(options));
     if (!(object instanceof Like || object instanceof Announce)) return;
     if (object.actorId?.href !== undo.actorId.href) return;
     const actor = await senderOf(ctx, undo);

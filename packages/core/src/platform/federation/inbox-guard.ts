@@ -43,6 +43,14 @@ export interface InboxGuardDeps {
    * rule stands alone.
    */
   readonly signedParties?: (json: unknown) => Promise<SignedParties | null>;
+  /**
+   * Takes an activity the origin rule refuses because only another origin's
+   * HTTP signature vouches for it (a relay forwarding a Create it cannot
+   * prove): true when it verified the forwarder and queued the activity's
+   * object to be fetched from its own origin, which is then answered with
+   * 202. Without it, or when it says false, the refusal stands.
+   */
+  readonly forwarded?: (request: Request, body: Uint8Array, json: unknown) => Promise<boolean>;
   /** What Fedify's key cache holds for a signature's key (verified-keys.ts). */
   readonly keys: Pick<VerifiedKeys, "state">;
   /** How many requests may make Fedify fetch a key (key-fetch-budget.ts). */
@@ -228,6 +236,9 @@ async function toFedify(
     const parties = await deps.signedParties(json);
     if (parties === null) return errorToResponse(new KithError("federation.invalid_activity"), request);
     const verdict = signerVerdict(parties, httpSigners);
+    if (verdict === "refused" && parties.embeddedSigners.length === 0 && (await deps.forwarded?.(request, body, json))) {
+      return new Response(null, { status: 202 });
+    }
     if (verdict === "refused") {
       logger.info("Refused an activity of {actors} signed with {signers}", {
         actors: parties.actors.map((actor) => actor.href),

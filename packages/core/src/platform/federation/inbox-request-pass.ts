@@ -72,6 +72,40 @@ export function assertNothingRefused(ctx: object): void {
   if (refused) throw new RemoteWorkNeeded(refused);
 }
 
+/** Whether `ctx` is a request pass's and one of its fetches was refused: the activity goes to a worker. */
+export function passRefused(ctx: object): boolean {
+  return (passes.get(ctx)?.refused ?? null) !== null;
+}
+
+/** The options Fedify's property getters take, as Kith's listeners give them. */
+export interface PropertyReadOptions {
+  readonly documentLoader: DocumentLoader;
+  readonly suppressError: boolean;
+}
+
+/**
+ * Reads a property that may have to be fetched (an activity's object, a
+ * status's tags or attachments), forgiving a failed fetch as Fedify's
+ * `suppressError` does. In a request's pass the read is first made without
+ * `suppressError`, so a refused fetch throws (and the activity goes to a
+ * worker) rather than being logged by Fedify as a failed fetch.
+ */
+export async function readProperty<T>(
+  ctx: { readonly documentLoader: DocumentLoader },
+  read: (options: PropertyReadOptions) => Promise<T>,
+): Promise<T> {
+  const pass = passes.get(ctx);
+  if (pass === undefined) return read({ documentLoader: ctx.documentLoader, suppressError: true });
+  if (pass.refused !== null) throw new RemoteWorkNeeded(pass.refused);
+  try {
+    return await read({ documentLoader: ctx.documentLoader, suppressError: false });
+  } catch {
+    if (pass.refused !== null) throw new RemoteWorkNeeded(pass.refused);
+    // Not a fetch: a document that does not parse, which is read again as before.
+    return read({ documentLoader: ctx.documentLoader, suppressError: true });
+  }
+}
+
 /**
  * For remote work that does not go through the context's loader (a lookup
  * on a context of its own): throws (and records) when `ctx` is a request

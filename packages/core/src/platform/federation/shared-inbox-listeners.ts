@@ -1,7 +1,7 @@
 import type { InboxContext, InboxListenerSetters } from "@fedify/fedify";
 import { Activity } from "@fedify/fedify/vocab";
 import { getLogger } from "../../logging.js";
-import { runRequestPass } from "./inbox-request-pass.js";
+import { passRefused, runRequestPass } from "./inbox-request-pass.js";
 import type { FederationContextData } from "./federation-context-data.js";
 
 const logger = getLogger(["federation", "inbox"]);
@@ -75,6 +75,8 @@ export function sharedListeners(inbox: InboxListenerSetters<FederationContextDat
       } catch (error) {
         errors.push(error);
       }
+      // A worker runs them all again with fetching allowed; those left would only meet refused fetches.
+      if (passRefused(ctx)) break;
     }
     if (errors.length > 0) throw errors[0];
   }
