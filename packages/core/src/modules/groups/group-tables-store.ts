@@ -104,6 +104,13 @@ export interface GroupNotificationsTable {
   group_id: string;
 }
 
+export interface GroupStatusesTable {
+  status_id: string;
+  group_id: string;
+  account_id: string;
+  created_at: Timestamp;
+}
+
 /** The module's tables, beside the core's (a store may join them with `accounts` or `roles`). */
 export interface GroupTables {
   groups: GroupsTable;
@@ -115,6 +122,7 @@ export interface GroupTables {
   group_rules: GroupRulesTable;
   group_join_tokens: GroupJoinTokensTable;
   group_notifications: GroupNotificationsTable;
+  group_statuses: GroupStatusesTable;
 }
 
 export type GroupsDb = Kysely<Database & GroupTables>;

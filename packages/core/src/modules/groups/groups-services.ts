@@ -1,4 +1,5 @@
 import type { EntryService } from "./entry-service.js";
+import type { GroupPlacement } from "./group-placement.js";
 import type { GroupService } from "./group-service.js";
 import type { InvitationService } from "./invitation-service.js";
 import type { MembershipService } from "./membership-service.js";
@@ -9,4 +10,5 @@ export interface GroupsServices {
   readonly membership: MembershipService;
   readonly invitations: InvitationService;
   readonly entry: EntryService;
+  readonly placement: GroupPlacement;
 }

@@ -3,6 +3,7 @@ import { defineModule } from "../module.js";
 import { Admission } from "./admission.js";
 import { EntryService } from "./entry-service.js";
 import { GroupNotices } from "./group-notices.js";
+import { GroupPlacement } from "./group-placement.js";
 import { GroupService } from "./group-service.js";
 import { groupsDb } from "./group-tables-store.js";
 import { GroupViews } from "./group-views.js";
@@ -37,7 +38,10 @@ export const groupsModule = defineModule({
     const admission = new Admission(deps, roles);
     core.roles.guardGroupAssignments((db, groupId, actorId) => admission.assertMember(db, groupId, actorId));
     const entry = new EntryService(deps, views);
+    const placement = new GroupPlacement(deps, views);
+    core.statuses.placeStatusesWith(placement);
     return {
+      placement,
       groups: new GroupService(deps, core, roles, views),
       membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
       invitations: new InvitationService(deps, core, views, admission, notices),
@@ -48,6 +52,7 @@ export const groupsModule = defineModule({
   events: (groups, events) => {
     // Awaited before the account's rows go: its memberships end first, so that no group keeps counting it.
     events.on("account.deleting", (event) => groups.membership.forgetAccount(event.accountId));
+    events.on("status.deleted", (event) => groups.placement.forgetStatus(event.statusId));
   },
   jobs: (groups) => [
     {

@@ -35,6 +35,8 @@ const CreateBody = z.object({
   visibility: z.enum(VISIBILITIES).optional(),
   language: z.string().max(16).nullish(),
   scheduled_at: z.string().max(64).nullish(),
+  /** Kith's addition: the group the status is posted in (a reply stays in its root's group). */
+  group_id: z.string().min(1).max(64).nullish(),
 });
 
 const EditBody = z.object({
@@ -107,6 +109,7 @@ export const statusRoutes = [
         ...(body.visibility && { visibility: body.visibility }),
         ...(body.language && { language: body.language }),
         ...(key && { idempotencyKey: key }),
+        ...(body.group_id && { groupId: body.group_id }),
         ...(caller.kind === "user" && { sessionId: caller.sessionId }),
       });
       const entity = await services.postedStatusView.render(posted);
