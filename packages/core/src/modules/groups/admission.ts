@@ -7,6 +7,7 @@ import { type GroupsDb, groupsDb } from "./group-tables-store.js";
 import { countMembers } from "./groups-store.js";
 import { acceptPendingInvitation } from "./invitations-store.js";
 import { settlePendingJoinRequest } from "./join-requests-store.js";
+import { forgetSecretMentions } from "./group-statuses-store.js";
 import { deleteMember, findMember, insertMember, isBanned } from "./members-store.js";
 import type { Kysely } from "kysely";
 import type { Database } from "../../ports/storage-schema.js";
@@ -54,6 +55,7 @@ export class Admission {
     const db = groupsDb(trx);
     if (!(await deleteMember(db, groupId, accountId))) return;
     await countMembers(db, groupId, -1);
+    await forgetSecretMentions(db, groupId, accountId);
     await this.roles.removeMember(trx, groupId, accountId);
   }
 
@@ -72,6 +74,7 @@ export class Admission {
       throw new KithError(groupErrors["group.last_owner"]);
     }
     await this.roles.removeMember(trx, groupId, accountId);
+    await forgetSecretMentions(db, groupId, accountId);
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import { toBool } from "../../ports/storage-schema.js";
 import type { GroupsDb, GroupStatusesTable } from "./group-tables-store.js";
 
 export type GroupStatusRow = GroupStatusesTable;
@@ -37,5 +38,20 @@ async function countGroupStatuses(db: GroupsDb, groupId: string, delta: number):
     .updateTable("groups")
     .set((eb) => ({ statuses_count: eb("statuses_count", "+", delta) }))
     .where("id", "=", groupId)
+    .execute();
+}
+
+/**
+ * Takes an account's mentions in a secret group's statuses, which are what
+ * let it see them (they are posted `direct`): a member who leaves or is
+ * removed loses sight of them at once.
+ */
+export async function forgetSecretMentions(db: GroupsDb, groupId: string, accountId: string): Promise<void> {
+  const group = await db.selectFrom("groups").select("secret").where("id", "=", groupId).executeTakeFirst();
+  if (!group || !toBool(group.secret)) return;
+  await db
+    .deleteFrom("mentions")
+    .where("account_id", "=", accountId)
+    .where("status_id", "in", (eb) => eb.selectFrom("group_statuses").select("status_id").where("group_id", "=", groupId))
     .execute();
 }
