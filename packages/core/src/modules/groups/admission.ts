@@ -1,6 +1,7 @@
 import { KithError } from "../../domain/errors.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
+import type { AudienceMembership } from "../statuses/index.js";
 import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
 import { type GroupsDb, groupsDb } from "./group-tables-store.js";
@@ -22,6 +23,8 @@ export class Admission {
   constructor(
     private readonly deps: Pick<ServiceDeps, "ids" | "clock">,
     private readonly roles: GroupRoles,
+    /** The group's audience (its id): the members who see its secret statuses, kept with the membership. */
+    private readonly audiences: AudienceMembership,
   ) {}
 
   /** Makes the account a member. Refused for a banned account, and for one that is a member already. */
@@ -38,6 +41,7 @@ export class Admission {
     if (!joined) throw new KithError(groupErrors["group.already_member"]);
     await countMembers(db, groupId, 1);
     await this.roles.addMember(trx, groupId, accountId);
+    await this.audiences.add(trx, groupId, accountId);
     await settlePendingJoinRequest(db, groupId, accountId, "approved", decidedBy, now);
     await acceptPendingInvitation(db, groupId, accountId, now);
   }
@@ -55,6 +59,7 @@ export class Admission {
     const db = groupsDb(trx);
     if (!(await deleteMember(db, groupId, accountId))) return;
     await countMembers(db, groupId, -1);
+    await this.audiences.remove(trx, groupId, accountId);
     await forgetSecretMentions(db, groupId, accountId);
     await this.roles.removeMember(trx, groupId, accountId);
   }
@@ -74,6 +79,7 @@ export class Admission {
       throw new KithError(groupErrors["group.last_owner"]);
     }
     await this.roles.removeMember(trx, groupId, accountId);
+    await this.audiences.remove(trx, groupId, accountId);
     await forgetSecretMentions(db, groupId, accountId);
     return true;
   }

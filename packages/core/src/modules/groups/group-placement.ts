@@ -12,10 +12,11 @@ import { findMember, isBanned } from "./members-store.js";
 /**
  * Posting in a group (`POST /api/v1/statuses` with `group_id`). Only members
  * post; a reply stays in the group of the status it replies to, named or
- * not. A secret group's statuses are posted `direct`, which every read of
- * statuses already hides from all but the author and those mentioned, and
- * may mention members only: no read route outside the group can show them
- * to a non-member, nor to a member once removed.
+ * not. A secret group's statuses are posted `direct` to the group's closed
+ * audience (its members, kept with each membership), which the one
+ * visibility rule of statuses lets see them beside the author and those
+ * mentioned; they may mention members only. No read route shows them to a
+ * non-member, nor to a member once removed.
  */
 export class GroupPlacement implements StatusPlacement {
   constructor(
@@ -33,7 +34,7 @@ export class GroupPlacement implements StatusPlacement {
     const secret = toBool(group.secret);
     const createdAt = this.deps.clock.now().toISOString();
     return {
-      ...(secret && { visibility: "direct" as const }),
+      ...(secret && { visibility: "direct" as const, audienceId: groupId }),
       record: async (trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void> => {
         const tx = groupsDb(trx);
         // Checked again in the post's transaction: a member removed meanwhile posts nothing.

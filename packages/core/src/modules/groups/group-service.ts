@@ -36,7 +36,7 @@ export interface DirectoryRequest {
 export class GroupService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
-    private readonly core: Pick<KithServices, "accounts">,
+    private readonly core: Pick<KithServices, "accounts" | "statuses">,
     private readonly roles: GroupRoles,
     private readonly views: GroupViews,
   ) {}
@@ -70,6 +70,7 @@ export class GroupService {
       });
       await insertMember(db, { id: this.deps.ids.next(groupIds.groupMember), group_id: id, account_id: ownerId, joined_at: now });
       await this.roles.createFor(trx, id, ownerId);
+      await this.core.statuses.audiences.add(trx, id, ownerId);
     });
     return this.get(id, ownerId);
   }
@@ -113,6 +114,7 @@ export class GroupService {
     await this.views.visible(groupId, actorId);
     await this.deps.storage.transaction(async (trx) => {
       await this.roles.deleteFor(trx, groupId);
+      await this.core.statuses.audiences.clear(trx, groupId);
       await deleteGroupRow(groupsDb(trx), groupId);
     });
   }

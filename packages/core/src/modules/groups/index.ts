@@ -35,7 +35,7 @@ export const groupsModule = defineModule({
     const views = new GroupViews(() => groupsDb(deps.storage.db), roles);
     const notices = new GroupNotices(deps, core, roles, views);
     core.notificationViews.extend(notices);
-    const admission = new Admission(deps, roles);
+    const admission = new Admission(deps, roles, core.statuses.audiences);
     core.roles.guardGroupAssignments((db, groupId, actorId) => admission.assertMember(db, groupId, actorId));
     const entry = new EntryService(deps, views);
     const placement = new GroupPlacement(deps, views);

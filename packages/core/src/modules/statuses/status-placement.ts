@@ -14,6 +14,8 @@ export interface PlacementRequest {
 export interface Placement {
   /** Overrides the author's visibility (a secret group's posts are hidden from everyone outside it). */
   readonly visibility?: Visibility;
+  /** The closed audience a `direct` post is addressed to (`status_audiences`): its members see it. */
+  readonly audienceId?: string;
   /** Runs in the post's transaction, after its mentions are known; throwing refuses the post. */
   record(trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void>;
 }
@@ -25,4 +27,12 @@ export interface Placement {
  */
 export interface StatusPlacement {
   place(request: PlacementRequest): Promise<Placement | null>;
+}
+
+/** Who is in a closed audience: kept by the module that owns it, in its own transactions. */
+export interface AudienceMembership {
+  add(db: Kysely<Database>, audienceId: string, accountId: string): Promise<void>;
+  remove(db: Kysely<Database>, audienceId: string, accountId: string): Promise<void>;
+  /** Empties the audience. */
+  clear(db: Kysely<Database>, audienceId: string): Promise<void>;
 }

@@ -24,7 +24,8 @@ import type { DomainEvents, NewLocalPost } from "../../platform/events/domain-ev
 import type { PollInput, PollService } from "./poll-service.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
 import type { PendingPostReactions } from "./pending-post-reactions.js";
-import type { StatusPlacement } from "./status-placement.js";
+import type { AudienceMembership, StatusPlacement } from "./status-placement.js";
+import { deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
 /** Attaches uploaded media to a post inside the post's transaction (the media part provides it). */
@@ -118,6 +119,13 @@ export class StatusService {
   placeStatusesWith(placement: StatusPlacement): void {
     this.#placement = placement;
   }
+
+  /** The members of closed audiences, which a module keeps (see `Placement.audienceId`). */
+  readonly audiences: AudienceMembership = {
+    add: insertAudienceMember,
+    remove: deleteAudienceMember,
+    clear: deleteAudience,
+  };
 
   /** Keys older than this are forgotten, as Mastodon keeps them an hour: a retry comes soon, a reused key later means a new post. */
   #idempotencySince(): string {
@@ -255,6 +263,7 @@ export class StatusService {
         if (mediaIds.length > 0) await this.media.attachToStatus(trx, { accountId, statusId: id, mediaIds });
         if (input.poll) await this.polls.createInTransaction(trx, id, accountId, input.poll);
         if (placement) await placement.record(trx, id, rendered.mentionIds);
+        if (placement?.audienceId && visibility === "direct") await insertStatusAudience(trx, id, placement.audienceId);
         if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
         const author = await bumpAccountStatuses(trx, accountId, 1, now);
         if (!author) throw new KithError("account.not_found");
