@@ -1,6 +1,6 @@
 /**
  * A secret group's statuses leak through none of the routes that read
- * statuses (the status, its context, several by id, the author's statuses,
+ * statuses (the group's timeline, the status, its context, several by id, the author's statuses,
  * the home, public and hashtag timelines, search, notifications,
  * conversations, streaming) to a guest, a stranger who follows the author,
  * or a member removed from the group, though that member saw them while a
@@ -59,6 +59,9 @@ describeOnEngines("secret group statuses", (engine) => {
       expect(one.body.code).toBe("status.not_found");
       expect((await call(kith, "GET", `/api/v1/statuses/${id}/context`, token)).status).toBe(404);
     }
+    const timeline = await call(kith, "GET", `/api/v1/timelines/group/${groupId}`, token);
+    expect(timeline.status).toBe(404);
+    expect(timeline.body.code).toBe("group.not_found");
     const lists = [
       `/api/v1/statuses?${secretIds.map((id) => `id[]=${id}`).join("&")}`,
       `/api/v1/accounts/${owner.account.id}/statuses?limit=40`,
@@ -128,6 +131,8 @@ describeOnEngines("secret group statuses", (engine) => {
       for (const id of secretIds) expect((await call(kith, "GET", `/api/v1/statuses/${id}`, viewer.token)).status).toBe(200);
       const context = await call(kith, "GET", `/api/v1/statuses/${secretIds[0]}/context`, viewer.token);
       expect(idsIn(context.body)).toContain(secretIds[1]);
+      const timeline = await call(kith, "GET", `/api/v1/timelines/group/${groupId}`, viewer.token);
+      expect(timeline.body.map((status: { id: string }) => status.id)).toEqual([...secretIds].reverse());
     }
     const notified = await call(kith, "GET", "/api/v1/notifications", removed.token);
     expect(idsIn(notified.body)).toContain(secretIds[0]);

@@ -1,5 +1,5 @@
 import { toBool } from "../../ports/storage-schema.js";
-import type { GroupsDb, GroupStatusesTable } from "./group-tables-store.js";
+import type { GroupsDb, GroupStatusesTable, IdBounds } from "./group-tables-store.js";
 
 export type GroupStatusRow = GroupStatusesTable;
 
@@ -54,4 +54,16 @@ export async function forgetSecretMentions(db: GroupsDb, groupId: string, accoun
     .where("account_id", "=", accountId)
     .where("status_id", "in", (eb) => eb.selectFrom("group_statuses").select("status_id").where("group_id", "=", groupId))
     .execute();
+}
+
+/** One page of the ids of a group's statuses (ids are time ordered: newest first unless `ascending`). */
+export async function groupStatusIdsPage(db: GroupsDb, groupId: string, bounds: IdBounds): Promise<string[]> {
+  let query = db.selectFrom("group_statuses").select("status_id").where("group_id", "=", groupId);
+  if (bounds.above !== undefined) query = query.where("status_id", ">", bounds.above);
+  if (bounds.below !== undefined) query = query.where("status_id", "<", bounds.below);
+  const rows = await query
+    .orderBy("status_id", bounds.ascending ? "asc" : "desc")
+    .limit(bounds.limit)
+    .execute();
+  return rows.map((row) => row.status_id);
 }

@@ -5,6 +5,7 @@ import { EntryService } from "./entry-service.js";
 import { GroupNotices } from "./group-notices.js";
 import { GroupPlacement } from "./group-placement.js";
 import { GroupService } from "./group-service.js";
+import { GroupTimeline } from "./group-timeline.js";
 import { groupsDb } from "./group-tables-store.js";
 import { GroupViews } from "./group-views.js";
 import type { GroupsServices } from "./groups-services.js";
@@ -42,6 +43,7 @@ export const groupsModule = defineModule({
     core.statuses.placeStatusesWith(placement);
     return {
       placement,
+      timeline: new GroupTimeline(deps, views, core.statusViews),
       groups: new GroupService(deps, core, roles, views),
       membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
       invitations: new InvitationService(deps, core, views, admission, notices),
