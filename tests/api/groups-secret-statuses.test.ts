@@ -91,6 +91,7 @@ describeOnEngines("secret group statuses", (engine) => {
     socket.send({ type: "subscribe", stream: "public" });
     socket.send({ type: "subscribe", stream: "public:local" });
     socket.send({ type: "subscribe", stream: "hashtag", tag: word });
+    socket.send({ type: "subscribe", stream: "group", group: groupId });
     if (user) {
       socket.send({ type: "subscribe", stream: "user" });
       socket.send({ type: "subscribe", stream: "direct" });
@@ -153,6 +154,8 @@ describeOnEngines("secret group statuses", (engine) => {
 
   it("streams new statuses to none of them, while a mentioned member hears them", async () => {
     const sockets = await Promise.all([watch(undefined), watch(stranger), watch(removed)]);
+    // The group's stream is refused to each of them as for a group that does not exist.
+    for (const socket of sockets) expect(socket.messages.filter((message) => message.status === 404)).toHaveLength(1);
     const memberSocket = await watch(member);
     const fresh = await post(owner, { status: `#${word} fresh for @${member.account.username}`, visibility: "public", group_id: groupId });
     secretIds.push(fresh);

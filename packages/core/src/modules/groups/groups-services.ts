@@ -1,6 +1,7 @@
 import type { EntryService } from "./entry-service.js";
 import type { GroupPlacement } from "./group-placement.js";
 import type { GroupService } from "./group-service.js";
+import type { GroupStreams } from "./group-streams.js";
 import type { GroupTimeline } from "./group-timeline.js";
 import type { InvitationService } from "./invitation-service.js";
 import type { MembershipService } from "./membership-service.js";
@@ -13,4 +14,5 @@ export interface GroupsServices {
   readonly entry: EntryService;
   readonly placement: GroupPlacement;
   readonly timeline: GroupTimeline;
+  readonly streams: GroupStreams;
 }
