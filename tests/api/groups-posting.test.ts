@@ -123,6 +123,13 @@ describeOnEngines("posting in a group", (engine) => {
     expect(mentioning.body.code).toBe("group.mention_outside_secret_group");
     expect((await post(owner, { status: `hi @${member.account.username}`, group_id: secret.id })).status).toBe(200);
     expect(await statusesCount(secret.id, owner)).toBe(2);
+    // An edit may not let a stranger in by a mention either.
+    const edited = await call(kith, "PUT", `/api/v1/statuses/${posted.body.id}`, owner.token, { status: `now @${stranger.account.username}` });
+    expect(edited.status).toBe(422);
+    expect(edited.body.code).toBe("group.mention_outside_secret_group");
+    expect((await call(kith, "GET", `/api/v1/statuses/${posted.body.id}`, stranger.token)).status).toBe(404);
+    const fine = await call(kith, "PUT", `/api/v1/statuses/${posted.body.id}`, owner.token, { status: `now @${member.account.username}` });
+    expect(fine.status).toBe(200);
   });
 
   it("stops counting a deleted status", async () => {

@@ -5,7 +5,7 @@ import type { ServiceDeps } from "../service-deps.js";
 import type { Placement, PlacementRequest, StatusPlacement } from "../statuses/index.js";
 import { groupErrors } from "./group-errors.js";
 import { deleteGroupStatus, groupOfStatus, insertGroupStatus, membersAmong } from "./group-statuses-store.js";
-import { groupsDb } from "./group-tables-store.js";
+import { type GroupsDb, groupsDb } from "./group-tables-store.js";
 import type { GroupViews } from "./group-views.js";
 import { findMember, isBanned } from "./members-store.js";
 
@@ -39,13 +39,26 @@ export class GroupPlacement implements StatusPlacement {
         const tx = groupsDb(trx);
         // Checked again in the post's transaction: a member removed meanwhile posts nothing.
         if (!(await findMember(tx, groupId, request.accountId))) throw new KithError(groupErrors["group.members_only_posting"]);
-        if (secret) {
-          const members = await membersAmong(tx, groupId, mentionIds);
-          if (mentionIds.some((id) => !members.has(id))) throw new KithError(groupErrors["group.mention_outside_secret_group"]);
-        }
+        if (secret) await this.#assertMentionsMembers(tx, groupId, mentionIds);
         await insertGroupStatus(tx, { status_id: statusId, group_id: groupId, account_id: request.accountId, created_at: createdAt });
       },
     };
+  }
+
+  /** An edit of a secret group's status may mention its members only, as the status could. */
+  async edited(trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void> {
+    if (mentionIds.length === 0) return;
+    const tx = groupsDb(trx);
+    const groupId = await groupOfStatus(tx, statusId);
+    if (groupId === null) return;
+    await this.#assertMentionsMembers(tx, groupId, mentionIds);
+  }
+
+  async #assertMentionsMembers(db: GroupsDb, groupId: string, mentionIds: readonly string[]): Promise<void> {
+    const group = await db.selectFrom("groups").select("secret").where("id", "=", groupId).executeTakeFirst();
+    if (!group || !toBool(group.secret)) return;
+    const members = await membersAmong(db, groupId, mentionIds);
+    if (mentionIds.some((id) => !members.has(id))) throw new KithError(groupErrors["group.mention_outside_secret_group"]);
   }
 
   /** Forgets a deleted status's place in its group. */

@@ -27,6 +27,8 @@ export interface Placement {
  */
 export interface StatusPlacement {
   place(request: PlacementRequest): Promise<Placement | null>;
+  /** Runs in an edit's transaction, once the edited post's mentions are known; throwing refuses the edit. */
+  edited?(trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void>;
 }
 
 /** Who is in a closed audience: kept by the module that owns it, in its own transactions. */

@@ -360,6 +360,7 @@ export class StatusService {
         .where("id", "=", statusId)
         .execute();
       await this.#writeRelations(trx, statusId, rendered, now);
+      if (this.#placement?.edited) await this.#placement.edited(trx, statusId, rendered.mentionIds);
       if (input.mediaIds) {
         const removed = currentMedia.filter((id) => !mediaIds.includes(id));
         if (removed.length > 0) await trx.updateTable("media_attachments").set({ status_id: null }).where("id", "in", removed).execute();
