@@ -132,6 +132,19 @@ describeOnEngines("posting in a group", (engine) => {
     expect(fine.status).toBe(200);
   });
 
+  it("fixes a group's secrecy once it has statuses", async () => {
+    const group = await createGroup(kith, owner.token, { join_mode: "OPEN" });
+    const patch = (secret: boolean) => call(kith, "PATCH", `/api/v1/groups/${group.id}`, owner.token, { secret });
+    expect((await patch(true)).status).toBe(200);
+    expect((await patch(false)).status).toBe(200);
+    await post(owner, { status: "seen by all", group_id: group.id });
+    const refused = await patch(true);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("group.secrecy_fixed");
+    expect((await call(kith, "GET", `/api/v1/groups/${group.id}`, stranger.token)).body.secret).toBe(false);
+    expect((await patch(false)).status).toBe(200);
+  });
+
   it("stops counting a deleted status", async () => {
     const posted = await post(member, { status: "short-lived", group_id: open.id });
     const before = await statusesCount(open.id, owner);

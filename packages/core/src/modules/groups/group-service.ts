@@ -3,6 +3,7 @@ import type { PageRequest } from "../../domain/page.js";
 import type { KithServices } from "../core-services.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
+import { toBool } from "../../ports/storage-schema.js";
 import type { GroupEntity } from "./group-entities.js";
 import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
@@ -104,7 +105,11 @@ export class GroupService {
   }
 
   async update(groupId: string, actorId: string, changes: GroupChanges): Promise<GroupEntity> {
-    await this.views.visible(groupId, actorId);
+    const group = await this.views.visible(groupId, actorId);
+    // Its statuses were posted for the audience it had: public ones may have been seen and federated, secret ones promised to members.
+    if (changes.secret !== undefined && changes.secret !== toBool(group.secret) && Number(group.statuses_count) > 0) {
+      throw new KithError(groupErrors["group.secrecy_fixed"]);
+    }
     await updateGroup(this.#db(), groupId, changes, this.deps.clock.now().toISOString());
     return this.get(groupId, actorId);
   }
