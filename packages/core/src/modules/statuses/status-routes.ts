@@ -88,7 +88,9 @@ export const statusRoutes = [
     summary:
       "Posts a status: text with mentions, hashtags and links, media or a poll, a reply, a content warning; `Idempotency-Key` honoured",
     description:
-      "`scheduled_at` is refused with 422: Kith does not schedule posts. The same `Idempotency-Key` from the same account returns the post made the first time.",
+      "`scheduled_at` is refused with 422: Kith does not schedule posts. The same `Idempotency-Key` from the same account returns the post made the first time. " +
+      "`group_id` (Kith's addition) posts in a group, members only; a reply goes to its parent's group whether named or not, and a secret group's statuses are `direct` to its members. " +
+      "Refusals: group.not_found (404, a secret group to a non-member too), group.banned (403), group.members_only_posting (403), group.reply_outside_group (422), group.mention_outside_secret_group (422).",
     tags: ["statuses"],
     access: authenticated,
     scopes: WRITE,
