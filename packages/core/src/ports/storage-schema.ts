@@ -369,6 +369,17 @@ export interface StatusEditsTable {
   created_at: Timestamp;
 }
 
+/** A `direct` status's closed audience (migration 0026): its members see it as if mentioned. */
+export interface StatusAudiencesTable {
+  status_id: string;
+  audience_id: string;
+}
+
+export interface AudienceMembersTable {
+  audience_id: string;
+  account_id: string;
+}
+
 export interface MentionsTable {
   status_id: string;
   account_id: string;
@@ -829,6 +840,8 @@ export interface Database {
   statuses: StatusesTable;
   status_edits: StatusEditsTable;
   mentions: MentionsTable;
+  status_audiences: StatusAudiencesTable;
+  audience_members: AudienceMembersTable;
   tags: TagsTable;
   status_tags: StatusTagsTable;
   favourites: FavouritesTable;

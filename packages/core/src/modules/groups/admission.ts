@@ -1,12 +1,14 @@
 import { KithError } from "../../domain/errors.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
+import type { AudienceMembership } from "../statuses/index.js";
 import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
 import { type GroupsDb, groupsDb } from "./group-tables-store.js";
 import { countMembers } from "./groups-store.js";
 import { acceptPendingInvitation } from "./invitations-store.js";
 import { settlePendingJoinRequest } from "./join-requests-store.js";
+import { forgetSecretMentions } from "./group-statuses-store.js";
 import { deleteMember, findMember, insertMember, isBanned } from "./members-store.js";
 import type { Kysely } from "kysely";
 import type { Database } from "../../ports/storage-schema.js";
@@ -21,6 +23,8 @@ export class Admission {
   constructor(
     private readonly deps: Pick<ServiceDeps, "ids" | "clock">,
     private readonly roles: GroupRoles,
+    /** The group's audience (its id): the members who see its secret statuses, kept with the membership. */
+    private readonly audiences: AudienceMembership,
   ) {}
 
   /** Makes the account a member. Refused for a banned account, and for one that is a member already. */
@@ -37,6 +41,7 @@ export class Admission {
     if (!joined) throw new KithError(groupErrors["group.already_member"]);
     await countMembers(db, groupId, 1);
     await this.roles.addMember(trx, groupId, accountId);
+    await this.audiences.add(trx, groupId, accountId);
     await settlePendingJoinRequest(db, groupId, accountId, "approved", decidedBy, now);
     await acceptPendingInvitation(db, groupId, accountId, now);
   }
@@ -54,6 +59,8 @@ export class Admission {
     const db = groupsDb(trx);
     if (!(await deleteMember(db, groupId, accountId))) return;
     await countMembers(db, groupId, -1);
+    await this.audiences.remove(trx, groupId, accountId);
+    await forgetSecretMentions(db, groupId, accountId);
     await this.roles.removeMember(trx, groupId, accountId);
   }
 
@@ -72,6 +79,8 @@ export class Admission {
       throw new KithError(groupErrors["group.last_owner"]);
     }
     await this.roles.removeMember(trx, groupId, accountId);
+    await this.audiences.remove(trx, groupId, accountId);
+    await forgetSecretMentions(db, groupId, accountId);
     return true;
   }
 }

@@ -32,4 +32,8 @@ export const groupErrors = defineErrorCodes({
   "group.already_invited": { status: 409, message: "That account has a pending invitation to this group already" },
   "group.invitee_banned": { status: 409, message: "That account is banned from this group; lift the ban before inviting it" },
   "group.role_needs_membership": { status: 409, message: "A group's roles are held by its members only" },
+  "group.secrecy_fixed": { status: 409, message: "A group with statuses cannot become secret, nor stop being secret" },
+  "group.members_only_posting": { status: 403, message: "Only the group's members may post in it" },
+  "group.reply_outside_group": { status: 422, message: "A reply stays in the group of the status it replies to" },
+  "group.mention_outside_secret_group": { status: 422, message: "A secret group's status may mention its members only" },
 });

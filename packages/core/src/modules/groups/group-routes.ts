@@ -142,6 +142,7 @@ export const groupRoutes = [
     method: "PATCH",
     path: "/api/v1/groups/{groupId}",
     summary: "Changes a group's display name, note, join mode, secrecy or listing (GroupSettings.Manage in the group)",
+    description: "Secrecy is fixed once the group has statuses: 409 group.secrecy_fixed.",
     tags: TAGS,
     access: manageSettings,
     whenForbidden: concealGroup,

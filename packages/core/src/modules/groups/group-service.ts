@@ -3,6 +3,7 @@ import type { PageRequest } from "../../domain/page.js";
 import type { KithServices } from "../core-services.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
+import { toBool } from "../../ports/storage-schema.js";
 import type { GroupEntity } from "./group-entities.js";
 import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
@@ -36,7 +37,7 @@ export interface DirectoryRequest {
 export class GroupService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
-    private readonly core: Pick<KithServices, "accounts">,
+    private readonly core: Pick<KithServices, "accounts" | "statuses">,
     private readonly roles: GroupRoles,
     private readonly views: GroupViews,
   ) {}
@@ -70,6 +71,7 @@ export class GroupService {
       });
       await insertMember(db, { id: this.deps.ids.next(groupIds.groupMember), group_id: id, account_id: ownerId, joined_at: now });
       await this.roles.createFor(trx, id, ownerId);
+      await this.core.statuses.audiences.add(trx, id, ownerId);
     });
     return this.get(id, ownerId);
   }
@@ -103,7 +105,11 @@ export class GroupService {
   }
 
   async update(groupId: string, actorId: string, changes: GroupChanges): Promise<GroupEntity> {
-    await this.views.visible(groupId, actorId);
+    const group = await this.views.visible(groupId, actorId);
+    // Its statuses were posted for the audience it had: public ones may have been seen and federated, secret ones promised to members.
+    if (changes.secret !== undefined && changes.secret !== toBool(group.secret) && Number(group.statuses_count) > 0) {
+      throw new KithError(groupErrors["group.secrecy_fixed"]);
+    }
     await updateGroup(this.#db(), groupId, changes, this.deps.clock.now().toISOString());
     return this.get(groupId, actorId);
   }
@@ -113,6 +119,7 @@ export class GroupService {
     await this.views.visible(groupId, actorId);
     await this.deps.storage.transaction(async (trx) => {
       await this.roles.deleteFor(trx, groupId);
+      await this.core.statuses.audiences.clear(trx, groupId);
       await deleteGroupRow(groupsDb(trx), groupId);
     });
   }

@@ -107,6 +107,13 @@ export interface GroupNotificationsTable {
   group_id: string;
 }
 
+export interface GroupStatusesTable {
+  status_id: string;
+  group_id: string;
+  account_id: string;
+  created_at: Timestamp;
+}
+
 /** The module's tables, beside the core's (a store may join them with `accounts` or `roles`). */
 // A type, not an interface: Kysely's withTables wants an object type with an index signature.
 export type GroupTables = {
@@ -119,6 +126,7 @@ export type GroupTables = {
   group_rules: GroupRulesTable;
   group_join_tokens: GroupJoinTokensTable;
   group_notifications: GroupNotificationsTable;
+  group_statuses: GroupStatusesTable;
 };
 
 export type GroupsDb = Kysely<Database & GroupTables>;

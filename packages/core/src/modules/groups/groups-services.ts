@@ -1,5 +1,8 @@
 import type { EntryService } from "./entry-service.js";
+import type { GroupPlacement } from "./group-placement.js";
 import type { GroupService } from "./group-service.js";
+import type { GroupStreams } from "./group-streams.js";
+import type { GroupTimeline } from "./group-timeline.js";
 import type { InvitationService } from "./invitation-service.js";
 import type { MembershipService } from "./membership-service.js";
 
@@ -9,4 +12,7 @@ export interface GroupsServices {
   readonly membership: MembershipService;
   readonly invitations: InvitationService;
   readonly entry: EntryService;
+  readonly placement: GroupPlacement;
+  readonly timeline: GroupTimeline;
+  readonly streams: GroupStreams;
 }

@@ -3,7 +3,10 @@ import { defineModule } from "../module.js";
 import { Admission } from "./admission.js";
 import { EntryService } from "./entry-service.js";
 import { GroupNotices } from "./group-notices.js";
+import { GroupPlacement } from "./group-placement.js";
 import { GroupService } from "./group-service.js";
+import { GroupStreams } from "./group-streams.js";
+import { GroupTimeline } from "./group-timeline.js";
 import { groupsDb } from "./group-tables-store.js";
 import { GroupViews } from "./group-views.js";
 import type { GroupsServices } from "./groups-services.js";
@@ -34,10 +37,17 @@ export const groupsModule = defineModule({
     const views = new GroupViews(() => groupsDb(deps.storage.db), roles);
     const notices = new GroupNotices(deps, core, roles, views);
     core.notificationViews.extend(notices);
-    const admission = new Admission(deps, roles);
+    const admission = new Admission(deps, roles, core.statuses.audiences);
     core.roles.guardGroupAssignments((db, groupId, actorId) => admission.assertMember(db, groupId, actorId));
     const entry = new EntryService(deps, views);
+    const placement = new GroupPlacement(deps, views);
+    core.statuses.placeStatusesWith(placement);
+    const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views);
+    core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
     return {
+      placement,
+      timeline: new GroupTimeline(deps, views, core.statusViews),
+      streams,
       groups: new GroupService(deps, core, roles, views),
       membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
       invitations: new InvitationService(deps, core, views, admission, notices),
@@ -48,6 +58,9 @@ export const groupsModule = defineModule({
   events: (groups, events) => {
     // Awaited before the account's rows go: its memberships end first, so that no group keeps counting it.
     events.on("account.deleting", (event) => groups.membership.forgetAccount(event.accountId));
+    events.on("status.deleted", (event) => groups.placement.forgetStatus(event.statusId));
+    events.on("status.created", (event) => groups.streams.publish(event.statusId, "update"));
+    events.on("status.updated", (event) => groups.streams.publish(event.statusId, "status.update"));
   },
   jobs: (groups) => [
     {

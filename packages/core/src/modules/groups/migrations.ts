@@ -138,4 +138,20 @@ export const groupMigrations: readonly MigrationSpec[] = [
       },
     ],
   },
+  {
+    name: "groups_0002_group_statuses",
+    tables: [
+      {
+        /**
+         * The statuses posted in a group. No key on `statuses`: a status's
+         * deletion is heard as `status.deleted`, which takes its row here and
+         * its count on the group together.
+         */
+        name: "group_statuses",
+        columns: { status_id: text, group_id: group, account_id: text, created_at: at },
+        primaryKey: ["status_id"],
+        indexes: [{ name: "group_statuses_group_idx", columns: ["group_id", "status_id"] }],
+      },
+    ],
+  },
 ];

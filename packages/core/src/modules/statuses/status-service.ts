@@ -24,6 +24,8 @@ import type { DomainEvents, NewLocalPost } from "../../platform/events/domain-ev
 import type { PollInput, PollService } from "./poll-service.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
 import type { PendingPostReactions } from "./pending-post-reactions.js";
+import type { AudienceMembership, StatusPlacement } from "./status-placement.js";
+import { deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
 /** Attaches uploaded media to a post inside the post's transaction (the media part provides it). */
@@ -44,6 +46,8 @@ export interface PostInput {
   readonly idempotencyKey?: string;
   /** The session the post is made through, to name its application. */
   readonly sessionId?: string;
+  /** The group the post is made in (Kith's `group_id`), decided by the placement the groups module sets. */
+  readonly groupId?: string;
 }
 
 export interface EditInput {
@@ -108,6 +112,20 @@ export class StatusService {
     /** Looks up remote accounts a post mentions that this server has never seen; none in a server that does not federate. */
     private readonly remoteHandles: RemoteHandleResolver | null = null,
   ) {}
+
+  #placement: StatusPlacement | null = null;
+
+  /** Sets what decides a new post's place beyond its author's timeline (the groups module's). */
+  placeStatusesWith(placement: StatusPlacement): void {
+    this.#placement = placement;
+  }
+
+  /** The members of closed audiences, which a module keeps (see `Placement.audienceId`). */
+  readonly audiences: AudienceMembership = {
+    add: insertAudienceMember,
+    remove: deleteAudienceMember,
+    clear: deleteAudience,
+  };
 
   /** Keys older than this are forgotten, as Mastodon keeps them an hour: a retry comes soon, a reused key later means a new post. */
   #idempotencySince(): string {
@@ -201,11 +219,17 @@ export class StatusService {
     this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
     const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
     if (parent?.reblog_of_id) throw new KithError("status.not_found");
+    const request = { accountId, groupId: input.groupId ?? null, parentId: parent?.id ?? null };
+    if (request.groupId !== null && !this.#placement) {
+      throw new KithError("status.invalid", { details: [{ field: "group_id", message: "groups are not enabled on this server" }] });
+    }
+    const placement = this.#placement ? await this.#placement.place(request) : null;
     const defaults = await postingDefaults(db, accountId, input.sessionId ?? null);
     if (!defaults) throw new KithError("account.not_found");
     let visibility: Visibility = input.visibility ?? (defaults.default_visibility as Visibility | null) ?? "public";
     // A limited account's public posts stay out of public timelines, as Mastodon does.
     if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";
+    if (placement?.visibility) visibility = placement.visibility;
     const sensitive = (input.sensitive ?? readFlag(defaults.default_sensitive)) || spoilerText.length > 0;
     const applicationId = defaults.app_id ?? null;
     const lookedUp = await this.#lookUpMentions(text);
@@ -238,6 +262,8 @@ export class StatusService {
         const tagNames = await this.#writeRelations(trx, id, rendered, now, { fresh: true });
         if (mediaIds.length > 0) await this.media.attachToStatus(trx, { accountId, statusId: id, mediaIds });
         if (input.poll) await this.polls.createInTransaction(trx, id, accountId, input.poll);
+        if (placement) await placement.record(trx, id, rendered.mentionIds);
+        if (placement?.audienceId && visibility === "direct") await insertStatusAudience(trx, id, placement.audienceId);
         if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);
         const author = await bumpAccountStatuses(trx, accountId, 1, now);
         if (!author) throw new KithError("account.not_found");
@@ -334,6 +360,7 @@ export class StatusService {
         .where("id", "=", statusId)
         .execute();
       await this.#writeRelations(trx, statusId, rendered, now);
+      if (this.#placement?.edited) await this.#placement.edited(trx, statusId, rendered.mentionIds);
       if (input.mediaIds) {
         const removed = currentMedia.filter((id) => !mediaIds.includes(id));
         if (removed.length > 0) await trx.updateTable("media_attachments").set({ status_id: null }).where("id", "in", removed).execute();

@@ -11,7 +11,9 @@ import type { Database, Visibility } from "../../ports/storage-schema.js";
  *   left out of public timelines and search by those lists, not here);
  * - `private`: the author, the author's followers (`follows`) and the
  *   accounts mentioned in it;
- * - `direct`: the author and the accounts mentioned in it;
+ * - `direct`: the author and the accounts mentioned in it, and the members
+ *   of its closed audience if it has one (`status_audiences`, a secret
+ *   group's statuses);
  * - a block in either direction between viewer and author hides the post;
  * - posts of suspended authors are hidden from everyone.
  *
@@ -88,6 +90,11 @@ export function visibleTo(
         ${visibility} in ('public', 'unlisted')
         or (${visibility} = 'private' and exists (select 1 from follows vis_f where vis_f.account_id = ${viewerId} and vis_f.target_account_id = ${author}${fence}))
         or (${visibility} in ('private', 'direct') and exists (select 1 from mentions vis_m where vis_m.status_id = ${id} and vis_m.account_id = ${viewerId}${fence}))
+        or (${visibility} = 'direct' and exists (
+          select 1 from audience_members vis_am
+          where vis_am.account_id = ${viewerId}
+            and vis_am.audience_id = (select vis_sa.audience_id from status_audiences vis_sa where vis_sa.status_id = ${id})${fence}
+        ))
       )
       and not exists (
         select 1 from blocks vis_b
@@ -126,6 +133,8 @@ export interface VisibilityFacts {
   readonly viewerMentioned: boolean;
   /** A block exists between viewer and author, in either direction. */
   readonly blocked: boolean;
+  /** The viewer is in the post's closed audience (a `direct` post's); false when not known. */
+  readonly viewerInAudience?: boolean;
 }
 
 /** The rule over facts already loaded; agrees with `visibleTo`. */
@@ -141,6 +150,6 @@ export function mayView(post: VisibilityFacts, viewerId: string | null): boolean
     case "private":
       return post.viewerFollowsAuthor || post.viewerMentioned;
     case "direct":
-      return post.viewerMentioned;
+      return post.viewerMentioned || post.viewerInAudience === true;
   }
 }

@@ -18,6 +18,8 @@ export const streamChannels = {
   public: () => "stream:public",
   hashtag: (name: string) => `stream:hashtag:${name.toLowerCase()}`,
   list: (listId: string) => `stream:list:${listId}`,
+  /** A group's statuses (Kith's `group` stream), published by the groups module. */
+  group: (groupId: string) => `stream:group:${groupId}`,
   /** Direct conversations of one user. */
   direct: (accountId: string) => `stream:direct:${accountId}`,
   /** Deletions go to every connection: clients drop ids they do not show. */

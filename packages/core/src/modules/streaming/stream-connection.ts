@@ -28,6 +28,8 @@ export interface StreamRenderers {
   /** For each viewer, those of these authors the viewer blocked, muted or domain-blocked, or who blocked the viewer (viewers hiding none are absent). */
   hiddenAuthors(viewerIds: readonly string[], authorIds: readonly string[]): Promise<Map<string, Set<string>>>;
   ownsList(viewerId: string, listId: string): Promise<boolean>;
+  /** Whether the viewer may see the group (its stream); absent without groups, when no group stream is had. */
+  seesGroup?(viewerId: string | null, groupId: string): Promise<boolean>;
   /** Of these viewers, those whose rendering of the post carries a mark of theirs (favourited, boosted, ...). */
   viewersWithMarks(statusId: string, viewerIds: readonly string[]): Promise<Set<string>>;
 }
@@ -78,10 +80,13 @@ export class StreamConnection {
     if (!result.ok) {
       return result.reason === "unauthenticated"
         ? { ok: false, status: 401, error: "Missing access token" }
-        : { ok: false, status: 400, error: "Missing parameter: tag or list" };
+        : { ok: false, status: 400, error: "Missing parameter: tag, list or group" };
     }
     const spec = result.spec;
     if (spec.listId !== undefined && (this.viewerId === null || !(await this.renderers.ownsList(this.viewerId, spec.listId)))) {
+      return { ok: false, status: 404, error: "Not found" };
+    }
+    if (spec.groupId !== undefined && !(await this.renderers.seesGroup?.(this.viewerId, spec.groupId))) {
       return { ok: false, status: 404, error: "Not found" };
     }
     if (this.#closed || this.#find(spec.label)) return { ok: true, stream: spec.label };

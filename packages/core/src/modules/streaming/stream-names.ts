@@ -14,6 +14,7 @@ export const STREAM_NAMES = [
   "hashtag:local",
   "list",
   "direct",
+  "group",
 ] as const;
 
 export type StreamName = (typeof STREAM_NAMES)[number];
@@ -39,11 +40,14 @@ export interface StreamSpec {
   readonly filterContext: StreamFilterContext;
   /** The list id, whose ownership must be checked before subscribing. */
   readonly listId?: string;
+  /** The group id, which the viewer must be allowed to see before subscribing. */
+  readonly groupId?: string;
 }
 
 export interface StreamParams {
   readonly tag?: string | undefined;
   readonly list?: string | undefined;
+  readonly group?: string | undefined;
 }
 
 const POST_EVENTS = new Set(["update", "status.update", "delete"]);
@@ -98,6 +102,20 @@ export function streamSpec(
         filterContext: "home",
         listId: params.list,
       });
+    }
+    case "group": {
+      if (!params.group) return { ok: false, reason: "missing_parameter" };
+      return {
+        ok: true,
+        spec: {
+          ...base,
+          label: ["group", params.group],
+          channels: [streamChannels.group(params.group), streamChannels.deletes()],
+          events: POST_EVENTS,
+          filterContext: "public",
+          groupId: params.group,
+        },
+      };
     }
     case "hashtag":
     case "hashtag:local": {

@@ -59,9 +59,17 @@ export class StreamingService {
     this.#hub = new StreamHub(deps.pubsub, renderers);
   }
 
+  #seesGroup: StreamRenderers["seesGroup"];
+
+  /** Lets `group` streams be had: the groups module tells who may see a group. */
+  allowGroupStreams(seesGroup: (viewerId: string | null, groupId: string) => Promise<boolean>): void {
+    this.#seesGroup = seesGroup;
+  }
+
   /** A connection for a viewer (null for a guest), its events told to `emit`. */
   connect(viewerId: string | null, emit: (event: StreamEvent) => void): StreamConnection {
-    return new StreamConnection(this.#hub, this.renderers, viewerId, emit);
+    const renderers = this.#seesGroup ? { ...this.renderers, seesGroup: this.#seesGroup } : this.renderers;
+    return new StreamConnection(this.#hub, renderers, viewerId, emit);
   }
 
   /** An event stream of one stream; refused (401, 404, 400) before any byte is sent. */
@@ -153,11 +161,12 @@ export class StreamingService {
         } catch {
           return error(400, "Could not parse the message as JSON");
         }
-        const message = (parsed ?? {}) as { type?: unknown; stream?: unknown; tag?: unknown; list?: unknown };
+        const message = (parsed ?? {}) as { type?: unknown; stream?: unknown; tag?: unknown; list?: unknown; group?: unknown };
         const name = typeof message.stream === "string" ? message.stream : "";
         const params: StreamParams = {
           tag: typeof message.tag === "string" ? message.tag : undefined,
           list: typeof message.list === "string" ? message.list : undefined,
+          group: typeof message.group === "string" ? message.group : undefined,
         };
         if (message.type === "subscribe") run(() => subscribe(name, params));
         else if (message.type === "unsubscribe") {

@@ -1,4 +1,4 @@
-import type { DocumentLoader, KeyCache, KvStore } from "@fedify/fedify";
+import type { DocumentLoader, KeyCache, KvKey, KvStore } from "@fedify/fedify";
 import { CryptographicKey, Multikey } from "@fedify/fedify/vocab";
 import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
 
@@ -11,7 +11,8 @@ import { FEDIFY_KV_PREFIXES } from "./fedify-kv-prefixes.js";
  * known to be unavailable is fetched again, not remembered as such here.
  */
 export function fetchedKeyCache(kv: Pick<KvStore, "get" | "set">, loaders: { readonly contextLoader: DocumentLoader }): KeyCache {
-  const entry = (keyId: URL) => [...FEDIFY_KV_PREFIXES.publicKey, keyId.href];
+  // Never empty: the prefix and the key id.
+  const entry = (keyId: URL): KvKey => [...FEDIFY_KV_PREFIXES.publicKey, keyId.href] as [string, ...string[]];
   return {
     async get(keyId) {
       const serialized = await kv.get(entry(keyId));

@@ -20,6 +20,7 @@ import { localFollowersMigration } from "./0022-local-followers.js";
 import { deferredSearchEntriesMigration } from "./0023-deferred-search-entries.js";
 import { federationDetailsMigration } from "./0024-federation-details.js";
 import { groupResourcesMigration } from "./0025-group-resources.js";
+import { statusAudiencesMigration } from "./0026-status-audiences.js";
 
 /**
  * Core's migrations, in the order they run (which is their names' order).
@@ -48,4 +49,5 @@ export const coreMigrations: readonly MigrationSpec[] = [
   deferredSearchEntriesMigration,
   federationDetailsMigration,
   groupResourcesMigration,
+  statusAudiencesMigration,
 ];
