@@ -16,6 +16,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeOnEngines } from "../support/engines.js";
 import { type KithPair, type PairedKith, eventually, startKithPair } from "../support/federation-pair.js";
 import { makePng } from "../support/media-files.js";
+import { giveGrants } from "../support/roles.js";
 
 type Json = Record<string, unknown>;
 
@@ -89,6 +90,12 @@ describeOnEngines("outgoing objects: what other servers fetch is what they were 
     );
     // Alice's server knows Bob, so that her mentions of him are links.
     await resolveAccount(a, alice.token, `@bob@${b.host}`);
+    // A custom emoji of Alice's server, for her statuses to use.
+    await giveGrants(a.kith, carol.account.id, [{ resource: "CustomEmojis", access: ["Add", "Modify", "Delete"], scope: "global" }]);
+    const emoji = new FormData();
+    emoji.set("shortcode", "kithcat");
+    emoji.set("image", new File([Buffer.from(await makePng(16, 16))], "kithcat.png", { type: "image/png" }));
+    expect((await a.kith.request("POST", "/api/v1/admin/custom_emojis", { token: carol.token, body: emoji })).status).toBe(200);
   }, 120_000);
   afterAll(async () => {
     await reader?.close();
@@ -121,11 +128,11 @@ describeOnEngines("outgoing objects: what other servers fetch is what they were 
     return ((await response.json()) as { id: string }).id;
   }
 
-  it("serves a status with media, hashtags, a mention, a content warning and a language as it delivered it, at its id and its activity's id", async () => {
+  it("serves a status with media, hashtags, a mention, custom emoji, a content warning and a language as it delivered it, at its id and its activity's id", async () => {
     const parent = await api(a, "POST", "/api/v1/statuses", alice.token, { status: "Where it starts", visibility: "public" });
     const media = await upload(alice, "A blue rectangle");
     const status = await api(a, "POST", "/api/v1/statuses", alice.token, {
-      status: `Look at this #Kith, @bob@${b.host}`,
+      status: `Look at this #Kith :kithcat:, @bob@${b.host}`,
       media_ids: [media],
       spoiler_text: "colours",
       language: "en",
@@ -165,6 +172,7 @@ describeOnEngines("outgoing objects: what other servers fetch is what they were 
     const tags = list(note.tag);
     expect(tags).toContainEqual({ type: "Hashtag", name: "#Kith", href: `${a.origin}/tags/kith` });
     expect(tags).toContainEqual({ type: "Mention", name: `@bob@${b.host}`, href: `${b.origin}/users/bob` });
+    expect(tags).toContainEqual(expect.objectContaining({ type: "Emoji", name: ":kithcat:" }));
     expect(list(note.cc)).toContain(`${b.origin}/users/bob`);
     expect(note.replies).toMatchObject({ id: `${uri}/replies`, type: "Collection" });
 

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { BoundedMap } from "../../bounded-map.js";
 import { KithError } from "../../domain/errors.js";
 import { type Database, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
@@ -19,10 +20,21 @@ import { findMember, isBanned } from "./members-store.js";
  * non-member, nor to a member once removed.
  */
 export class GroupPlacement implements StatusPlacement {
+  /**
+   * The group of each status this process placed lately, for the reactions
+   * to its creation: a status in no group (nearly all) costs them no read.
+   */
+  readonly #placed = new BoundedMap<string, string>(1_000);
+
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock">,
     private readonly views: GroupViews,
   ) {}
+
+  /** The group a status this process has just placed went to; undefined for a status in no group. */
+  placedIn(statusId: string): string | undefined {
+    return this.#placed.get(statusId);
+  }
 
   async place(request: PlacementRequest): Promise<Placement | null> {
     const groupId = await this.#groupOf(request);
@@ -41,6 +53,7 @@ export class GroupPlacement implements StatusPlacement {
         if (!(await findMember(tx, groupId, request.accountId))) throw new KithError(groupErrors["group.members_only_posting"]);
         if (secret) await this.#assertMentionsMembers(tx, groupId, mentionIds);
         await insertGroupStatus(tx, { status_id: statusId, group_id: groupId, account_id: request.accountId, created_at: createdAt });
+        this.#placed.set(statusId, groupId);
       },
     };
   }

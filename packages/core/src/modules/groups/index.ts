@@ -42,7 +42,7 @@ export const groupsModule = defineModule({
     const entry = new EntryService(deps, views);
     const placement = new GroupPlacement(deps, views);
     core.statuses.placeStatusesWith(placement);
-    const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views);
+    const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views, placement);
     core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
     return {
       placement,
@@ -59,8 +59,8 @@ export const groupsModule = defineModule({
     // Awaited before the account's rows go: its memberships end first, so that no group keeps counting it.
     events.on("account.deleting", (event) => groups.membership.forgetAccount(event.accountId));
     events.on("status.deleted", (event) => groups.placement.forgetStatus(event.statusId));
-    events.on("status.created", (event) => groups.streams.publish(event.statusId, "update"));
-    events.on("status.updated", (event) => groups.streams.publish(event.statusId, "status.update"));
+    events.on("status.created", (event) => groups.streams.publishNew(event.statusId));
+    events.on("status.updated", (event) => groups.streams.publishEdit(event.statusId));
   },
   jobs: (groups) => [
     {

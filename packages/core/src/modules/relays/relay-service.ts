@@ -1,5 +1,6 @@
 import { KithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
+import { AnnouncedCache } from "../../platform/cache/announced-cache.js";
 import type { RelaySubscriptions } from "../federation/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { ModuleFederation } from "../module.js";
@@ -8,6 +9,17 @@ import type { RelayAddress } from "./relay-activities.js";
 import type { RelayKind, RelayRow, RelayState, RelaysStore } from "./relays-store.js";
 
 const logger = getLogger(["federation", "relays"]);
+
+/** The pubsub channel on which a process announces that a relay's state changed. */
+const RELAYS_CHANGED_CHANNEL = "kith:relays-changed";
+/** The one key of the kept accepted relays. */
+const ACCEPTED = "accepted";
+
+/** The relays that accepted this server's subscription: where public statuses go, and whose Announces pass statuses on. */
+interface AcceptedRelays {
+  readonly inboxes: readonly string[];
+  readonly actors: readonly string[];
+}
 
 /** A relay as administrators see it. */
 export interface RelayEntity {
@@ -60,12 +72,22 @@ function entityOf(row: RelayRow): RelayEntity {
  * Announces are statuses passed on, not boosts (`isRelayActor`).
  */
 export class RelayService implements RelaySubscriptions {
+  /**
+   * The accepted relays' inboxes and actors, asked for by every public status
+   * sent and every Announce received: kept in each process, forgotten by all
+   * when any changes a relay's state.
+   */
+  readonly #accepted: AnnouncedCache<AcceptedRelays>;
+
   constructor(
-    private readonly deps: Pick<ServiceDeps, "ids" | "clock" | "random">,
+    private readonly deps: Pick<ServiceDeps, "ids" | "clock" | "random" | "pubsub">,
     private readonly store: RelaysStore,
     private readonly federation: ModuleFederation,
     private readonly addresses: RelayAddressCheck,
-  ) {}
+  ) {
+    this.#accepted = new AnnouncedCache(deps.pubsub, deps.clock, { channel: RELAYS_CHANGED_CHANNEL, ttlMs: 60_000, capacity: 1 });
+    void this.#accepted.listen();
+  }
 
   async list(): Promise<RelayEntity[]> {
     return (await this.store.list()).map(entityOf);
@@ -107,6 +129,7 @@ export class RelayService implements RelaySubscriptions {
     if (!SUBSCRIBED.includes(relay.state)) throw new KithError(relayErrors["relay.not_enabled"]);
     const change = { state: "idle", follow_activity_id: null, updated_at: this.deps.clock.now().toISOString() } as const;
     if (!(await this.store.change(relay.id, SUBSCRIBED, change))) throw new KithError(relayErrors["relay.not_enabled"]);
+    await this.#stateChanged();
     await this.#unsubscribe(relay);
     return entityOf({ ...relay, ...change });
   }
@@ -116,6 +139,7 @@ export class RelayService implements RelaySubscriptions {
     const relay = await this.#find(id);
     if (SUBSCRIBED.includes(relay.state)) await this.#unsubscribe(relay);
     if (!(await this.store.delete(relay.id))) throw new KithError(relayErrors["relay.not_found"]);
+    await this.#stateChanged();
   }
 
   /**
@@ -137,16 +161,26 @@ export class RelayService implements RelaySubscriptions {
     }
     const from: readonly RelayState[] = state === "accepted" ? ["pending"] : SUBSCRIBED;
     const change = { state, actor_uri: relay.actor_uri ?? answer.actor.href, updated_at: this.deps.clock.now().toISOString() };
-    if (await this.store.change(relay.id, from, change))
-      logger.info("Relay {inbox} {state} the subscription", { inbox: relay.inbox_url, state });
+    if (!(await this.store.change(relay.id, from, change))) return;
+    await this.#stateChanged();
+    logger.info("Relay {inbox} {state} the subscription", { inbox: relay.inbox_url, state });
   }
 
   async acceptedInboxes(): Promise<readonly URL[]> {
-    return (await this.store.inboxesIn("accepted")).map((inbox) => new URL(inbox));
+    return (await this.#acceptedRelays()).inboxes.map((inbox) => new URL(inbox));
   }
 
   async isRelayActor(actor: URL): Promise<boolean> {
-    return this.store.hasActorIn(actor.href, "accepted");
+    return (await this.#acceptedRelays()).actors.includes(actor.href);
+  }
+
+  #acceptedRelays(): Promise<AcceptedRelays> {
+    return this.#accepted.through(ACCEPTED, () => this.store.addressesIn("accepted"));
+  }
+
+  /** Every process reads the accepted relays again; called once a relay's state has changed. */
+  #stateChanged(): Promise<void> {
+    return this.#accepted.changed();
   }
 
   async #find(id: string): Promise<RelayRow> {

@@ -54,19 +54,10 @@ export class RelaysStore {
   }
 
   /** The inboxes of the relays in `state`. */
-  async inboxesIn(state: RelayState): Promise<string[]> {
-    const rows = await this.#db.selectFrom("relays").select("inbox_url").where("state", "=", state).execute();
-    return rows.map((row) => row.inbox_url);
-  }
-
-  async hasActorIn(actorUri: string, state: RelayState): Promise<boolean> {
-    const row = await this.#db
-      .selectFrom("relays")
-      .select("id")
-      .where("actor_uri", "=", actorUri)
-      .where("state", "=", state)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** The inboxes and actors of the relays in a state. */
+  async addressesIn(state: RelayState): Promise<{ inboxes: string[]; actors: string[] }> {
+    const rows = await this.#db.selectFrom("relays").select(["inbox_url", "actor_uri"]).where("state", "=", state).execute();
+    return { inboxes: rows.map((row) => row.inbox_url), actors: rows.flatMap((row) => (row.actor_uri ? [row.actor_uri] : [])) };
   }
 
   /**

@@ -38,6 +38,13 @@ describe("a cache forgotten on announced changes", () => {
     expect(await readThrough(cache, "key", "read again")).toBe("read again");
   });
 
+  it("keeps its first read when told to listen before it", async () => {
+    const cache = newCache();
+    await cache.listen();
+    await readThrough(cache, "key", "first read");
+    expect(await readThrough(cache, "key", "read again")).toBe("first read");
+  });
+
   it("keeps nothing read before it listens for changes, even a read that ends after", async () => {
     const cache = newCache();
     // The first read starts the subscription; the subscription completes while the read is still running.

@@ -97,6 +97,16 @@ export class AnnouncedCache<T> {
     }
   }
 
+  /**
+   * Listens for announcements now, so that the first read is kept: for a
+   * value every request of a kind reads, where otherwise that first read
+   * would not count. Never throws (without listening nothing is kept).
+   */
+  listen(): Promise<void> {
+    this.#subscribing ??= this.#subscribe();
+    return this.#subscribing;
+  }
+
   get size(): number {
     return this.#entries.size;
   }
