@@ -24,4 +24,5 @@ export const relaysModule = defineModule({
   },
   routes: relayRoutes,
   inbox: (relays, inbox, vocab) => listenForRelayAnswers(relays, inbox, vocab),
+  start: (relays) => relays.listen(),
 });

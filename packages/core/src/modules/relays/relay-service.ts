@@ -86,7 +86,11 @@ export class RelayService implements RelaySubscriptions {
     private readonly addresses: RelayAddressCheck,
   ) {
     this.#accepted = new AnnouncedCache(deps.pubsub, deps.clock, { channel: RELAYS_CHANGED_CHANNEL, ttlMs: 60_000, capacity: 1 });
-    void this.#accepted.listen();
+  }
+
+  /** Listens for relays' changes from the start, so the first status sent keeps what it reads. */
+  listen(): Promise<void> {
+    return this.#accepted.listen();
   }
 
   async list(): Promise<RelayEntity[]> {
