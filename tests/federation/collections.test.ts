@@ -4,6 +4,8 @@ import { sql } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { isLocalAccount } from "../api/timelines-fixtures.js";
 import { type EngineDatabase, describeOnEngines } from "../support/engines.js";
+import { makePng } from "../support/media-files.js";
+import { giveGrants } from "../support/roles.js";
 
 const AP = "application/activity+json";
 type Json = Record<string, unknown>;
@@ -134,6 +136,29 @@ describeOnEngines("ActivityPub collections and objects", (engine) => {
     expect(followers.body.totalItems).toBe(1);
     const first = String(followers.body.first);
     expect((await get(new URL(first).pathname + new URL(first).search)).body.orderedItems ?? []).toEqual([]);
+  });
+
+  it("tags each status of an outbox page with its own custom emojis only", async () => {
+    const staff = await kith.createUser("staff");
+    const alice = await kith.createUser("alice");
+    await giveGrants(kith, staff.account.id, [{ resource: "CustomEmojis", access: ["Add", "Modify", "Delete"], scope: "global" }]);
+    for (const shortcode of ["blobcat", "blobfox"]) {
+      const body = new FormData();
+      body.set("shortcode", shortcode);
+      body.set("image", new File([await makePng(16, 16)], `${shortcode}.png`, { type: "image/png" }));
+      expect((await kith.request("POST", "/api/v1/admin/custom_emojis", { token: staff.token, body })).status).toBe(200);
+    }
+    for (const status of ["a :blobcat: here", "a :blobfox: there", "none at all"]) {
+      expect((await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status, visibility: "public" } })).status).toBe(
+        200,
+      );
+    }
+
+    const first = String((await get("/users/alice/outbox")).body.first);
+    const items = (await get(new URL(first).pathname + new URL(first).search)).body.orderedItems as Json[];
+    const emojiNames = (item: Json) =>
+      ([(item.object as Json).tag ?? []].flat() as Json[]).filter((tag) => tag.type === "Emoji").map((tag) => tag.name);
+    expect(items.map(emojiNames)).toEqual([[], [":blobfox:"], [":blobcat:"]]);
   });
 
   it("fills the outbox with Create activities addressed by visibility, and serves public Notes", async () => {

@@ -11,7 +11,7 @@ import { MediaDocument } from "./media-document.js";
 import { type NoteContext, actorUriOf, addressing, flag, followersUriOf, loadNoteContext, statusUriOf } from "./notes.js";
 import { StatusAnnounce, StatusCreate, StatusNote, StatusQuestion } from "../federation/peer-json-ld.js";
 import { repliesCollectionOf } from "./status-paths.js";
-import { localEmojiTags } from "../emojis/emoji-tags.js";
+import { localEmojiTagsOfEach } from "../emojis/emoji-tags.js";
 
 /**
  * The one builder of the ActivityPub objects of local statuses: the Note (a
@@ -69,18 +69,17 @@ export async function statusObjectOf(source: StatusObjectSource, status: StatusR
   return (await loadStatusObjects(source, [status])).objectOf(status);
 }
 
-/** The emoji tags of each local status that names a shortcode (a status without one costs no query). */
+/** The emoji tags of each local status, read with one query for the page (none when no status names a shortcode). */
 async function emojiTagsOf(
   source: StatusObjectSource,
   rows: readonly StatusRow[],
   polls: ReadonlyMap<string, PollRow>,
 ): Promise<Map<string, readonly Emoji[]>> {
   const local = rows.filter((row) => row.reblog_of_id === null && flag(row.local));
-  const tags = await Promise.all(
-    local.map((row) => {
-      const options = parseJsonArray<string>(polls.get(row.id)?.options ?? null);
-      return localEmojiTags(source.db, source.origin, [row.spoiler_text, row.content, ...options]);
-    }),
+  const tags = await localEmojiTagsOfEach(
+    source.db,
+    source.origin,
+    local.map((row) => [row.spoiler_text, row.content, ...parseJsonArray<string>(polls.get(row.id)?.options ?? null)]),
   );
   return new Map(local.map((row, index) => [row.id, tags[index] ?? []]));
 }
