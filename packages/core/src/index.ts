@@ -50,6 +50,7 @@ export type * from "./ports/migration-spec.js";
 export { coreMigrations } from "./storage/migrations/core-migrations.js";
 export { migrationStatements } from "./storage/migrations/ddl.js";
 export { KyselyStorage } from "./platform/storage/kysely-storage.js";
+export { afterCommit, transactionWithCommitHooks } from "./platform/storage/commit-hooks.js";
 
 // Domain: ids, errors, permissions and the rules shared by services and callers.
 export { ID_PREFIXES, type IdKind, type IdPrefix, isId, idTime, lowestIdAt, defineIdKinds, type ModuleIdKind } from "./domain/ids.js";

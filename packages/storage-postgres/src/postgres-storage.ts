@@ -1,4 +1,4 @@
-import { type Database, KyselyStorage, getLogger } from "@kith/core";
+import { type Database, KyselyStorage, getLogger, transactionWithCommitHooks } from "@kith/core";
 import type {
   ColumnDescription,
   IndexDescription,
@@ -193,7 +193,7 @@ class PostgresStorage extends KyselyStorage {
 
   override transaction<T>(work: (trx: Kysely<Database>) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (!options.concurrentStatements || !this.pipelining) return super.transaction(work);
-    return this.db.transaction().execute(async (trx) => work(await pipelinedHandle(trx)));
+    return transactionWithCommitHooks((inner) => this.db.transaction().execute(async (trx) => inner(await pipelinedHandle(trx))), work);
   }
 
   isUnavailable(error: unknown): boolean {

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import { KithError, isKithError } from "../domain/errors.js";
 import { getLogger } from "../logging.js";
 import { PendingWork } from "../pending-work.js";
+import { afterCommit } from "../platform/storage/commit-hooks.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type {
@@ -81,9 +82,10 @@ let instances = 0;
 /**
  * The in-memory reference adapter of the queue port: every operation of the
  * port, worked in this process. Jobs live in this object only, so it is NOT
- * durable: a crash or restart loses queued work, and the `db` option of
- * `enqueue` is ignored (a job is stored at once, whether the transaction
- * commits or not). Use it in tests and in embeddings that accept that; the
+ * durable: a crash or restart loses queued work. A job enqueued with the
+ * `db` option of a storage's transaction is added when that transaction
+ * commits, and not at all when it rolls back (a transaction that does not
+ * tell its commit, as a storage of another kind's, adds it at once). Use it in tests and in embeddings that accept that; the
  * server uses the SQL queue or Redis.
  *
  * Time comes from the clock port: with a fake clock, delayed jobs, retries
@@ -118,6 +120,12 @@ export class MemoryQueue implements Queue {
   }
 
   async enqueue(queue: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueuedJob> {
+    if (options.db !== undefined) {
+      // A job of a transaction appears once it commits, never after a rollback: run before the commit, its
+      // handler would not see the change that caused it. (Deduplicated then, it is the waiting job that stays.)
+      const id = this.#ids.next("job");
+      if (afterCommit(options.db, () => this.#add(queue, payload, options, null, id))) return { id, queue };
+    }
     return this.#add(queue, payload, options, null);
   }
 
@@ -278,7 +286,7 @@ export class MemoryQueue implements Queue {
     return { kind: "embedded", engine: "memory", version: process.version, sizeBytes: null };
   }
 
-  #add(queue: string, payload: unknown, options: EnqueueOptions, repeat: string | null): EnqueuedJob {
+  #add(queue: string, payload: unknown, options: EnqueueOptions, repeat: string | null, id = this.#ids.next("job")): EnqueuedJob {
     const now = this.#clock.now().getTime();
     if (options.deduplicationKey !== undefined) {
       const waiting = this.#jobs.find(
@@ -287,7 +295,7 @@ export class MemoryQueue implements Queue {
       if (waiting) return { id: waiting.id, queue };
     }
     const job: MemoryJob = {
-      id: this.#ids.next("job"),
+      id,
       queue,
       rawPayload: serialize(payload),
       maxAttempts: options.maxAttempts === undefined ? null : Math.max(1, Math.trunc(options.maxAttempts)),

@@ -11,6 +11,7 @@ import type {
 } from "../../ports/storage.js";
 import type { Dialect, MigrationSpec } from "../../ports/migration-spec.js";
 import { consumeOnceByUpdate, incrementCounterByUpsert } from "./atomic-statements.js";
+import { transactionWithCommitHooks } from "./commit-hooks.js";
 import { registerStorageHandle } from "./storage-handles.js";
 import { applyMigrations } from "../../storage/migrator.js";
 import type { Database, OneTimeSecretRow } from "../../ports/storage-schema.js";
@@ -33,7 +34,7 @@ export abstract class KyselyStorage implements Storage {
 
   /** A transaction's handle runs its statements one after another, whatever the options: Kysely's own. */
   transaction<T>(work: (trx: Kysely<Database>) => Promise<T>, _options?: TransactionOptions): Promise<T> {
-    return this.db.transaction().execute(work);
+    return transactionWithCommitHooks((inner) => this.db.transaction().execute(inner), work);
   }
 
   migrate(migrations: readonly MigrationSpec[]): Promise<MigrationReport> {
