@@ -61,7 +61,8 @@ describeOnEngines("group settings", (engine) => {
     moderator = await kith.createUser("gsmoderator");
     stranger = await kith.createUser("gsstranger");
     group = await createGroup(kith, owner.token);
-    for (const user of [member, moderator]) expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, user.token)).status).toBe(200);
+    for (const user of [member, moderator])
+      expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, user.token)).status).toBe(200);
     await giveGroupRole(group.id, moderator, "Moderator");
   });
   afterAll(() => kith.close());
@@ -105,7 +106,10 @@ describeOnEngines("group settings", (engine) => {
       expect(written.status).toBe(200);
 
       expect((await call(kith, "GET", settingsOf(made.id), stranger.token)).body).toEqual(PUBLIC_DEFAULTS);
-      expect((await call(kith, "GET", settingsOf(made.id), member.token)).body).toEqual({ ...PUBLIC_DEFAULTS, members_note: { text: "for members" } });
+      expect((await call(kith, "GET", settingsOf(made.id), member.token)).body).toEqual({
+        ...PUBLIC_DEFAULTS,
+        members_note: { text: "for members" },
+      });
       expect((await call(kith, "GET", settingsOf(made.id), moderator.token)).body).toEqual({
         ...PUBLIC_DEFAULTS,
         members_note: { text: "for members" },
@@ -121,7 +125,9 @@ describeOnEngines("group settings", (engine) => {
       const elsewhere = await freshUser();
       const other = await createGroup(kith, owner.token);
       await giveGrants(kith, elsewhere.account.id, [{ resource: "GroupSettings", access: ["Read"], scope: other.id }]);
-      expect(Object.keys((await call(kith, "GET", settingsOf(group.id), elsewhere.token)).body).sort()).toEqual(Object.keys(PUBLIC_DEFAULTS).sort());
+      expect(Object.keys((await call(kith, "GET", settingsOf(group.id), elsewhere.token)).body).sort()).toEqual(
+        Object.keys(PUBLIC_DEFAULTS).sort(),
+      );
       expect((await call(kith, "GET", settingsOf(other.id), elsewhere.token)).body).toHaveProperty("managers_note");
     });
 
@@ -146,7 +152,10 @@ describeOnEngines("group settings", (engine) => {
   describe("writing", () => {
     it("writes several settings at once, and answers them", async () => {
       const made = await groupWithMember();
-      const written = await call(kith, "PUT", settingsOf(made.id), owner.token, { posting: { who: "managers" }, calendar: { public: true } });
+      const written = await call(kith, "PUT", settingsOf(made.id), owner.token, {
+        posting: { who: "managers" },
+        calendar: { public: true },
+      });
       expect(written.status).toBe(200);
       expect(written.body).toEqual({ posting: { who: "managers" }, calendar: { public: true } });
       expect((await call(kith, "GET", settingsOf(made.id), member.token)).body).toMatchObject({
@@ -161,7 +170,9 @@ describeOnEngines("group settings", (engine) => {
       expect((await call(kith, "PUT", settingsOf(made.id), owner.token, { join_mode: { mode: "APPROVAL" } })).status).toBe(200);
       expect((await call(kith, "GET", `/api/v1/groups/${made.id}`, owner.token)).body.join_mode).toBe("APPROVAL");
       expect((await call(kith, "PATCH", `/api/v1/groups/${made.id}`, owner.token, { join_mode: "INVITE_ONLY" })).status).toBe(200);
-      expect((await call(kith, "GET", `${settingsOf(made.id)}?keys[]=join_mode`, owner.token)).body).toEqual({ join_mode: { mode: "INVITE_ONLY" } });
+      expect((await call(kith, "GET", `${settingsOf(made.id)}?keys[]=join_mode`, owner.token)).body).toEqual({
+        join_mode: { mode: "INVITE_ONLY" },
+      });
       // The join mode the setting wrote is the one joining obeys.
       const refused = await call(kith, "POST", `/api/v1/groups/${made.id}/join`, stranger.token);
       expect(refused.status).toBe(403);
@@ -267,7 +278,8 @@ describeOnEngines("group settings", (engine) => {
   });
 
   describe("posting", () => {
-    const post = (user: TestUser, groupId: string, status: string) => call(kith, "POST", "/api/v1/statuses", user.token, { status, group_id: groupId });
+    const post = (user: TestUser, groupId: string, status: string) =>
+      call(kith, "POST", "/api/v1/statuses", user.token, { status, group_id: groupId });
 
     it("refuses a member's status where only managers post, with its own code; lets managers post", async () => {
       const made = await groupWithMember();

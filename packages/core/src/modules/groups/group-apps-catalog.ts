@@ -20,8 +20,16 @@ export interface GroupAppEntry {
  */
 export const PLANNED_GROUP_APPS: readonly GroupAppDeclaration[] = [
   { id: "calendar", name: "Calendar", description: "The group's events, with their attendees and a calendar to subscribe to" },
-  { id: "data", name: "Platform data", description: "Entries of JSON data the group owns, typed and tagged, for other applications to build on" },
-  { id: "ai-agents", name: "AI agents", description: "Bots that act within the group, with the tools, triggers and providers its managers give them" },
+  {
+    id: "data",
+    name: "Platform data",
+    description: "Entries of JSON data the group owns, typed and tagged, for other applications to build on",
+  },
+  {
+    id: "ai-agents",
+    name: "AI agents",
+    description: "Bots that act within the group, with the tools, triggers and providers its managers give them",
+  },
 ];
 
 /**
@@ -34,7 +42,8 @@ export class GroupAppCatalog {
   constructor(modules: readonly KithModule<string, unknown>[], planned: readonly GroupAppDeclaration[] = PLANNED_GROUP_APPS) {
     for (const module of modules) {
       for (const app of module.groupApps ?? []) {
-        if (!/^[a-z][a-z0-9-]*$/.test(app.id)) throw new Error(`Group application id ${app.id} of module ${module.name} is not [a-z][a-z0-9-]*`);
+        if (!/^[a-z][a-z0-9-]*$/.test(app.id))
+          throw new Error(`Group application id ${app.id} of module ${module.name} is not [a-z][a-z0-9-]*`);
         const taken = this.#entries.get(app.id);
         if (taken) throw new Error(`Group application ${app.id} is declared by modules ${taken.module} and ${module.name}`);
         this.#entries.set(app.id, { ...app, module: module.name, available: true, defaultInstalled: app.defaultInstalled ?? false });

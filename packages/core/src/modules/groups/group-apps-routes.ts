@@ -50,7 +50,8 @@ export const appsRoutes = [
     method: "PUT",
     path: "/api/v1/groups/{groupId}/apps/{appId}",
     summary: "Installs an application in a group, turning its feature on there (GroupApps.Manage in the group)",
-    description: "Installing one installed already changes nothing. 404 group.app_not_found for an id the catalog lacks; 409 group.app_unavailable for a planned one.",
+    description:
+      "Installing one installed already changes nothing. 404 group.app_not_found for an id the catalog lacks; 409 group.app_unavailable for a planned one.",
     tags: TAGS,
     access: manageApps,
     whenForbidden: concealGroup,

@@ -98,7 +98,13 @@ export class GroupAppsService {
     if (!app) throw new KithError(groupAppsErrors["group.app_not_found"]);
     if (!app.available) throw new KithError(groupAppsErrors["group.app_unavailable"]);
     const now = this.deps.clock.now().toISOString();
-    await writeAppChoice(groupAppsDb(this.deps.storage.db), { group_id: groupId, app_id: appId, installed, changed_by: actorId, changed_at: now });
+    await writeAppChoice(groupAppsDb(this.deps.storage.db), {
+      group_id: groupId,
+      app_id: appId,
+      installed,
+      changed_by: actorId,
+      changed_at: now,
+    });
     return { ...entityOf(app), installed, changed_at: now };
   }
 }

@@ -45,7 +45,10 @@ export async function appChoiceIn(db: GroupAppsDb, groupId: string, appId: strin
     .executeTakeFirst();
   if (!row) return { exists: false };
   if (row.app_id === null || row.installed === null || row.changed_at === null) return { exists: true };
-  return { exists: true, choice: { group_id: groupId, app_id: row.app_id, installed: row.installed, changed_by: row.changed_by, changed_at: row.changed_at } };
+  return {
+    exists: true,
+    choice: { group_id: groupId, app_id: row.app_id, installed: row.installed, changed_by: row.changed_by, changed_at: row.changed_at },
+  };
 }
 
 export async function writeAppChoice(db: GroupAppsDb, row: GroupAppRow): Promise<void> {
@@ -53,7 +56,9 @@ export async function writeAppChoice(db: GroupAppsDb, row: GroupAppRow): Promise
     .insertInto("group_apps")
     .values(row)
     .onConflict((conflict) =>
-      conflict.columns(["group_id", "app_id"]).doUpdateSet({ installed: row.installed, changed_by: row.changed_by, changed_at: row.changed_at }),
+      conflict
+        .columns(["group_id", "app_id"])
+        .doUpdateSet({ installed: row.installed, changed_by: row.changed_by, changed_at: row.changed_at }),
     )
     .execute();
 }

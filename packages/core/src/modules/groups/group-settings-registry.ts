@@ -86,11 +86,16 @@ export class GroupSettingsRegistry {
     const missing = Object.entries(definition.schema.shape)
       .filter(([field, schema]) => given[field] === undefined && !z.safeParse(schema, undefined).success)
       .map(([field]) => field);
-    const problems: ErrorDetail[] = missing.map((field) => ({ field: `${definition.key}.${field}`, code: "missing", message: "Required: a setting is written whole" }));
+    const problems: ErrorDetail[] = missing.map((field) => ({
+      field: `${definition.key}.${field}`,
+      code: "missing",
+      message: "Required: a setting is written whole",
+    }));
     for (const issue of parsed.error.issues) {
       const field = issue.path.map(String).join(".");
       if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) problems.push({ field: `${definition.key}.${key}`, code: "unknown_field", message: "Not a field of this setting" });
+        for (const key of issue.keys)
+          problems.push({ field: `${definition.key}.${key}`, code: "unknown_field", message: "Not a field of this setting" });
       } else if (!missing.includes(String(issue.path[0]))) {
         problems.push({ field: field ? `${definition.key}.${field}` : definition.key, code: issue.code, message: issue.message });
       }

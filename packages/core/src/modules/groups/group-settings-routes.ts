@@ -11,7 +11,7 @@ const Keys = zList(SettingKey).pipe(z.array(SettingKey).max(50));
 
 const SettingsJson = z
   .record(z.string(), z.record(z.string(), z.unknown()))
-  .describe("Each setting's key with its whole value, an object (e.g. `{\"posting\": {\"who\": \"managers\"}}`)");
+  .describe('Each setting\'s key with its whole value, an object (e.g. `{"posting": {"who": "managers"}}`)');
 
 const SettingsBody = z
   .record(z.string(), z.unknown())
@@ -53,13 +53,15 @@ export const settingsRoutes = [
     params: GroupParams,
     body: SettingsBody,
     response: SettingsJson,
-    handler: async ({ caller, params, body, module }) => module.settings.write(params.groupId, userOf(caller), await grantsOf(caller), body),
+    handler: async ({ caller, params, body, module }) =>
+      module.settings.write(params.groupId, userOf(caller), await grantsOf(caller), body),
   }),
   route({
     method: "DELETE",
     path: "/api/v1/groups/{groupId}/settings",
     summary: "Reverts the settings `keys` names to their defaults (GroupSettings.Manage in the group)",
-    description: "What they were set to is forgotten. 422 group.setting_unknown for a key nobody registered. Answers the settings reverted.",
+    description:
+      "What they were set to is forgotten. 422 group.setting_unknown for a key nobody registered. Answers the settings reverted.",
     tags: TAGS,
     access: manageSettings,
     whenForbidden: concealGroup,

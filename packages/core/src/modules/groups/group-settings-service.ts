@@ -51,7 +51,12 @@ export class GroupSettingsService {
   }
 
   /** Writes each setting whole, all or none; the settings after, as the writer reads them. */
-  async write(groupId: string, actorId: string, grants: readonly Grant[], values: Readonly<Record<string, unknown>>): Promise<GroupSettingsEntity> {
+  async write(
+    groupId: string,
+    actorId: string,
+    grants: readonly Grant[],
+    values: Readonly<Record<string, unknown>>,
+  ): Promise<GroupSettingsEntity> {
     await this.views.visible(groupId, actorId);
     const settings = this.#known(Object.keys(values));
     const problems: ErrorDetail[] = [];
@@ -73,7 +78,14 @@ export class GroupSettingsService {
       const changes: GroupChanges[] = [];
       for (const { setting, value } of checked) {
         if (isColumn(setting)) changes.push(setting.column.write(value));
-        else await writeSetting(groupSettingsDb(trx), { group_id: groupId, key: setting.key, value: JSON.stringify(value), updated_by: actorId, updated_at: now });
+        else
+          await writeSetting(groupSettingsDb(trx), {
+            group_id: groupId,
+            key: setting.key,
+            value: JSON.stringify(value),
+            updated_by: actorId,
+            updated_at: now,
+          });
       }
       if (changes.length > 0) await updateGroup(groupsDb(trx), groupId, Object.assign({}, ...changes), now);
     });

@@ -40,5 +40,9 @@ export async function writeSetting(db: GroupSettingsDb, row: GroupSettingsTable)
 
 export async function deleteSettings(db: GroupSettingsDb, groupId: string, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await db.deleteFrom("group_settings").where("group_id", "=", groupId).where("key", "in", [...keys]).execute();
+  await db
+    .deleteFrom("group_settings")
+    .where("group_id", "=", groupId)
+    .where("key", "in", [...keys])
+    .execute();
 }

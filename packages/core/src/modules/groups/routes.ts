@@ -6,4 +6,11 @@ import { membershipRoutes } from "./membership-routes.js";
 import { timelineRoutes } from "./timeline-routes.js";
 
 /** Every route of the groups module. */
-export const groupsModuleRoutes = [...groupRoutes, ...membershipRoutes, ...invitationRoutes, ...timelineRoutes, ...settingsRoutes, ...appsRoutes];
+export const groupsModuleRoutes = [
+  ...groupRoutes,
+  ...membershipRoutes,
+  ...invitationRoutes,
+  ...timelineRoutes,
+  ...settingsRoutes,
+  ...appsRoutes,
+];
