@@ -18,7 +18,9 @@ import { findMember, isBanned } from "./members-store.js";
  * audience (its members, kept with each membership), which the one
  * visibility rule of statuses lets see them beside the author and those
  * mentioned; they may mention members only. No read route shows them to a
- * non-member, nor to a member once removed.
+ * non-member, nor to a member once removed. The group's settings may keep
+ * posting to its managers, and send its statuses to its members only
+ * (`GroupPostingRules`).
  */
 export class GroupPlacement implements StatusPlacement {
   /**
