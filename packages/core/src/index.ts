@@ -78,6 +78,7 @@ export {
   type ModuleHandlerContext,
   type ModuleRouteDefinition,
   type ModuleForbiddenContext,
+  type GroupAppDeclaration,
 } from "./modules/module.js";
 export { defaultModules } from "./modules/default-modules.js";
 export { migrationsWithModules } from "./modules/composed-modules.js";
@@ -86,7 +87,14 @@ export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
-export { groupsModule, type GroupsServices, type GroupEntity } from "./modules/groups/index.js";
+export {
+  groupsModule,
+  type GroupsServices,
+  type GroupEntity,
+  type GroupSettingDefinition,
+  type SettingReaders,
+  type SettingValue,
+} from "./modules/groups/index.js";
 export type { DomainEvents, DomainEvent, DomainEventType, DomainEventOf } from "./platform/events/domain-events.js";
 export type { AccountEntity } from "./mastodon/entities/account.js";
 

@@ -67,7 +67,7 @@ export function routesOfModules(modules: readonly KithModule<string, unknown>[])
  */
 export function composeModules(
   modules: readonly KithModule<string, unknown>[],
-  context: Omit<ModuleContext, "use">,
+  context: Omit<ModuleContext, "use" | "modules">,
 ): ComposedModules {
   checkModuleOrder(modules);
   const built = new Map<string, unknown>();
@@ -78,7 +78,7 @@ export function composeModules(
   const routes: AnyRoute[] = [];
   const repeating: { queue: string; everyMs: number }[] = [];
   for (const module of modules) {
-    const services = module.services({ ...context, use });
+    const services = module.services({ ...context, use, modules });
     built.set(module.name, services);
     for (const route of (module.routes ?? []) as readonly AnyModuleRoute<unknown>[]) {
       const { whenForbidden, ...rest } = route;

@@ -23,6 +23,20 @@ export interface ModuleFederation {
 /** Fedify's ActivityStreams vocabulary, given to a module's inbox listeners (loaded with the federation). */
 export type ModuleVocabulary = typeof Vocabulary;
 
+/**
+ * An application a module offers at a group's entry point: installed in a
+ * group (GroupApps.Manage), it turns the module's feature on there, and the
+ * module's routes for that group answer 404 while it is not.
+ */
+export interface GroupAppDeclaration {
+  /** Unique among the composed modules' applications; `[a-z][a-z0-9-]*`. */
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  /** Installed in every group until its managers uninstall it. @default false */
+  readonly defaultInstalled?: boolean;
+}
+
 /** What a module's services are built from. */
 export interface ModuleContext {
   /** The ports and configuration of the instance. */
@@ -35,6 +49,8 @@ export interface ModuleContext {
   readonly federation: ModuleFederation;
   /** The services of a module this one `requires`. */
   use<S>(module: KithModule<string, S>): S;
+  /** Every module of the instance, in their order: what a module offering a catalog of the others' declarations reads. */
+  readonly modules: readonly KithModule<string, unknown>[];
 }
 
 /** What a module's route handler gets: the usual context, and its own module's services. */
@@ -87,6 +103,8 @@ export interface KithModule<Name extends string = string, S = unknown> {
   readonly migrations?: readonly MigrationSpec[];
   /** Builds the module's services once per instance. */
   services(context: ModuleContext): S;
+  /** The applications the module offers groups (see `GroupAppDeclaration`); the groups module lists them in its catalog. */
+  readonly groupApps?: readonly GroupAppDeclaration[];
   /** The module's endpoints, served beside the core's and listed in the reference. */
   readonly routes?: readonly AnyModuleRoute<S>[];
   /** The workers of the queues the module owns. */

@@ -8,6 +8,7 @@ import { groupErrors } from "./group-errors.js";
 import { deleteGroupStatus, groupOfStatus, insertGroupStatus, membersAmong } from "./group-statuses-store.js";
 import { type GroupsDb, groupsDb } from "./group-tables-store.js";
 import type { GroupViews } from "./group-views.js";
+import type { GroupPostingRules } from "./group-settings-posting.js";
 import { findMember, isBanned } from "./members-store.js";
 
 /**
@@ -17,7 +18,9 @@ import { findMember, isBanned } from "./members-store.js";
  * audience (its members, kept with each membership), which the one
  * visibility rule of statuses lets see them beside the author and those
  * mentioned; they may mention members only. No read route shows them to a
- * non-member, nor to a member once removed.
+ * non-member, nor to a member once removed. The group's settings may keep
+ * posting to its managers, and send its statuses to its members only
+ * (`GroupPostingRules`).
  */
 export class GroupPlacement implements StatusPlacement {
   /**
@@ -29,6 +32,7 @@ export class GroupPlacement implements StatusPlacement {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock">,
     private readonly views: GroupViews,
+    private readonly posting: GroupPostingRules,
   ) {}
 
   /** The group a status this process has just placed went to; undefined for a status in no group. */
@@ -43,10 +47,11 @@ export class GroupPlacement implements StatusPlacement {
     const group = await this.views.visible(groupId, request.accountId, db);
     if (await isBanned(db, groupId, request.accountId)) throw new KithError(groupErrors["group.banned"]);
     if (!(await findMember(db, groupId, request.accountId))) throw new KithError(groupErrors["group.members_only_posting"]);
+    const { membersOnly } = await this.posting.check(groupId, request.accountId);
     const secret = toBool(group.secret);
     const createdAt = this.deps.clock.now().toISOString();
     return {
-      ...(secret && { visibility: "direct" as const, audienceId: groupId }),
+      ...((secret || membersOnly) && { visibility: "direct" as const, audienceId: groupId }),
       record: async (trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void> => {
         const tx = groupsDb(trx);
         // Checked again in the post's transaction: a member removed meanwhile posts nothing.

@@ -1,6 +1,8 @@
 import type { EntryService } from "./entry-service.js";
+import type { GroupAppsService } from "./group-apps-service.js";
 import type { GroupPlacement } from "./group-placement.js";
 import type { GroupService } from "./group-service.js";
+import type { GroupSettingsService } from "./group-settings-service.js";
 import type { GroupStreams } from "./group-streams.js";
 import type { GroupTimeline } from "./group-timeline.js";
 import type { InvitationService } from "./invitation-service.js";
@@ -15,4 +17,8 @@ export interface GroupsServices {
   readonly placement: GroupPlacement;
   readonly timeline: GroupTimeline;
   readonly streams: GroupStreams;
+  /** The settings registry and each group's values; another module registers its settings on `settings.registry`. */
+  readonly settings: GroupSettingsService;
+  /** The application catalog, what each group installed, and `apps.require` for an application's routes. */
+  readonly apps: GroupAppsService;
 }

@@ -3,8 +3,13 @@ import { defineModule } from "../module.js";
 import { Admission } from "./admission.js";
 import { EntryService } from "./entry-service.js";
 import { GroupNotices } from "./group-notices.js";
+import { GroupAppCatalog } from "./group-apps-catalog.js";
+import { GroupAppsService } from "./group-apps-service.js";
 import { GroupPlacement } from "./group-placement.js";
 import { GroupService } from "./group-service.js";
+import { GroupPostingRules } from "./group-settings-posting.js";
+import { groupSettingsRegistry } from "./group-settings-registry.js";
+import { GroupSettingsService } from "./group-settings-service.js";
 import { GroupStreams } from "./group-streams.js";
 import { GroupTimeline } from "./group-timeline.js";
 import { groupsDb } from "./group-tables-store.js";
@@ -17,6 +22,14 @@ import { groupsModuleRoutes } from "./routes.js";
 
 export type { GroupsServices } from "./groups-services.js";
 export type { GroupEntity } from "./group-entities.js";
+export {
+  GroupSettingsRegistry,
+  type GroupSettingDefinition,
+  type SettingReaders,
+  type SettingValue,
+} from "./group-settings-registry.js";
+export type { GroupSettingsService, GroupSettingsEntity } from "./group-settings-service.js";
+export type { GroupAppsService, GroupAppEntity, GroupInstalledAppEntity } from "./group-apps-service.js";
 export { GROUP_NOTIFICATION_TYPES } from "./group-notices.js";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -32,7 +45,16 @@ export const GROUP_JOIN_TOKENS_PRUNE_QUEUE = "groups.prune-join-tokens";
 export const groupsModule = defineModule({
   name: "groups",
   migrations: groupMigrations,
-  services: ({ deps, core }): GroupsServices => {
+  // Channels are the groups module's own; their routes check `apps.require(groupId, "channels")`.
+  groupApps: [
+    {
+      id: "channels",
+      name: "Channels",
+      description: "Channels inside the group, each a specialized account with its own followers and statuses",
+      defaultInstalled: true,
+    },
+  ],
+  services: ({ deps, core, modules }): GroupsServices => {
     const roles = new GroupRoles(deps);
     const views = new GroupViews(() => groupsDb(deps.storage.db), roles);
     const notices = new GroupNotices(deps, core, roles, views);
@@ -40,7 +62,7 @@ export const groupsModule = defineModule({
     const admission = new Admission(deps, roles, core.statuses.audiences);
     core.roles.guardGroupAssignments((db, groupId, actorId) => admission.assertMember(db, groupId, actorId));
     const entry = new EntryService(deps, views);
-    const placement = new GroupPlacement(deps, views);
+    const placement = new GroupPlacement(deps, views, new GroupPostingRules(deps, roles));
     core.statuses.placeStatusesWith(placement);
     const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views, placement);
     core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
@@ -52,6 +74,8 @@ export const groupsModule = defineModule({
       membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
       invitations: new InvitationService(deps, core, views, admission, notices),
       entry,
+      settings: new GroupSettingsService(deps, views, groupSettingsRegistry()),
+      apps: new GroupAppsService(deps, views, new GroupAppCatalog(modules)),
     };
   },
   routes: groupsModuleRoutes,

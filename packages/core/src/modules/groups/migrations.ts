@@ -154,4 +154,26 @@ export const groupMigrations: readonly MigrationSpec[] = [
       },
     ],
   },
+  {
+    name: "groups_0003_settings",
+    tables: [
+      {
+        /**
+         * A group's settings that are not columns of its row, one row per key
+         * the group wrote (the join mode is `groups.join_mode`). A key without
+         * a row has its setting's default, so registering a setting writes
+         * nothing, and deleting a row reverts the setting.
+         */
+        name: "group_settings",
+        columns: { group_id: group, key: text, value: { type: "json" }, updated_by: optionalAccount, updated_at: at },
+        primaryKey: ["group_id", "key"],
+      },
+      {
+        /** A group's choices about applications: without a row, an application has its default (`defaultInstalled`). */
+        name: "group_apps",
+        columns: { group_id: group, app_id: text, installed: { type: "bool" }, changed_by: optionalAccount, changed_at: at },
+        primaryKey: ["group_id", "app_id"],
+      },
+    ],
+  },
 ];

@@ -1,7 +1,16 @@
+import { appsRoutes } from "./group-apps-routes.js";
 import { groupRoutes } from "./group-routes.js";
+import { settingsRoutes } from "./group-settings-routes.js";
 import { invitationRoutes } from "./invitation-routes.js";
 import { membershipRoutes } from "./membership-routes.js";
 import { timelineRoutes } from "./timeline-routes.js";
 
 /** Every route of the groups module. */
-export const groupsModuleRoutes = [...groupRoutes, ...membershipRoutes, ...invitationRoutes, ...timelineRoutes];
+export const groupsModuleRoutes = [
+  ...groupRoutes,
+  ...membershipRoutes,
+  ...invitationRoutes,
+  ...timelineRoutes,
+  ...settingsRoutes,
+  ...appsRoutes,
+];
