@@ -1,6 +1,8 @@
 import { GroupRoles } from "../roles/index.js";
 import { defineModule } from "../module.js";
 import { Admission } from "./admission.js";
+import { PrimaryChannels } from "./channel-primary.js";
+import { ChannelService } from "./channel-service.js";
 import { EntryService } from "./entry-service.js";
 import { GroupNotices } from "./group-notices.js";
 import { GroupPlacement } from "./group-placement.js";
@@ -26,8 +28,9 @@ export const GROUP_JOIN_TOKENS_PRUNE_QUEUE = "groups.prune-join-tokens";
 /**
  * Groups (the spec's "Group-related resources"): groups with their join
  * modes, entry questions, join requests, invitations, members, bans and
- * rules, secret or not; their roles are RBAC roles in the group's scope,
- * made with the group, so that a group is run with its own grants.
+ * rules, secret or not, and channels; their roles are RBAC roles in the
+ * group's scope, made with the group, so that a group is run with its own
+ * grants.
  */
 export const groupsModule = defineModule({
   name: "groups",
@@ -40,18 +43,22 @@ export const groupsModule = defineModule({
     const admission = new Admission(deps, roles, core.statuses.audiences);
     core.roles.guardGroupAssignments((db, groupId, actorId) => admission.assertMember(db, groupId, actorId));
     const entry = new EntryService(deps, views);
-    const placement = new GroupPlacement(deps, views);
+    const primaries = new PrimaryChannels(deps);
+    const channels = new ChannelService(deps, views, primaries);
+    const placement = new GroupPlacement(deps, views, primaries);
     core.statuses.placeStatusesWith(placement);
     const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views, placement);
     core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
+    core.streaming.allowChannelStreams((viewerId, channelId) => streams.seesChannel(viewerId, channelId));
     return {
       placement,
       timeline: new GroupTimeline(deps, views, core.statusViews),
       streams,
-      groups: new GroupService(deps, core, roles, views),
+      groups: new GroupService(deps, core, roles, views, primaries),
       membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
       invitations: new InvitationService(deps, core, views, admission, notices),
       entry,
+      channels,
     };
   },
   routes: groupsModuleRoutes,
