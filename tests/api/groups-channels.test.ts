@@ -223,7 +223,7 @@ describeOnEngines("group channels", (engine) => {
         const global = await call(kith, "POST", channels(group.id), owner.token, { username: "fresh", global_username: taken });
         expect(global).toMatchObject({ status: 422, body: { code: "group.channel_global_username_taken" } });
       }
-      const renamed = await call(kith, "PATCH", channels(group.id, `/${elsewhere.id}`), owner.token, { global_username: `${group.name}_talk` });
+      const renamed = await call(kith, "PATCH", channels(other.id, `/${elsewhere.id}`), owner.token, { global_username: `${group.name}_talk` });
       expect(renamed).toMatchObject({ status: 422, body: { code: "group.channel_global_username_taken" } });
       const clash = await call(kith, "PATCH", channels(other.id, `/${elsewhere.id}`), owner.token, { username: "general" });
       expect(clash).toMatchObject({ status: 422, body: { code: "group.channel_username_taken" } });
@@ -242,28 +242,33 @@ describeOnEngines("group channels", (engine) => {
       expect(made.global_username).toBe(`${group.name}_notes_2`);
     });
 
-    it("refuses bad input with 422 in the error format", async () => {
+    it("refuses bad values (422), and a missing field or a value of the wrong type (400), in the error format", async () => {
       const group = await createGroup(kith, owner.token);
       const primary = await primaryOf(group.id);
-      const bodies: Record<string, unknown>[] = [
-        {},
-        { username: "" },
-        { username: "has space" },
-        { username: "a".repeat(31) },
-        { username: "ok", global_username: "no-dash" },
-        { username: "ok", parent_id: 5 },
-        { username: "ok", auto_subscribe: "perhaps" },
-        { username: "ok", display_name: "x".repeat(101) },
+      const bodies: [Record<string, unknown>, number][] = [
+        [{ username: "" }, 422],
+        [{ username: "has space" }, 422],
+        [{ username: "a".repeat(31) }, 422],
+        [{ username: "ok", global_username: "no-dash" }, 422],
+        [{ username: "ok", display_name: "x".repeat(101) }, 422],
+        [{}, 400],
+        [{ username: "ok", parent_id: 5 }, 400],
+        [{ username: "ok", auto_subscribe: "perhaps" }, 400],
       ];
-      for (const body of bodies) {
+      for (const [body, status] of bodies) {
         const answer = await call(kith, "POST", channels(group.id), owner.token, body);
-        expect(answer.status, JSON.stringify(body)).toBe(422);
+        expect(answer.status, JSON.stringify(body)).toBe(status);
         expect(answer.body).toMatchObject({ error: expect.any(String), code: expect.any(String) });
       }
-      for (const body of [{ username: "not valid" }, { primary: "sometimes" }, { parent_id: "" }]) {
+      for (const [body, status] of [
+        [{ username: "not valid" }, 422],
+        [{ parent_id: "" }, 422],
+        [{ primary: "sometimes" }, 400],
+      ] as const) {
         const answer = await call(kith, "PATCH", channels(group.id, `/${primary.id}`), owner.token, body);
-        expect(answer.status, JSON.stringify(body)).toBe(422);
+        expect(answer.status, JSON.stringify(body)).toBe(status);
       }
+      expect((await list(group.id)).map((channel) => channel.username)).toEqual(["general"]);
     });
 
     it("needs GroupSettings.Manage in the group: 401, then 403 for a member and a stranger", async () => {
