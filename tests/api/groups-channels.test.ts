@@ -73,7 +73,9 @@ describeOnEngines("group channels", (engine) => {
   };
   const secretGroupWithMember = async (): Promise<GroupJson> => {
     const group = await createGroup(kith, owner.token, { secret: true, join_mode: "INVITE_ONLY" });
-    expect((await call(kith, "POST", `/api/v1/groups/${group.id}/invitations`, owner.token, { account_id: member.account.id })).status).toBe(200);
+    expect(
+      (await call(kith, "POST", `/api/v1/groups/${group.id}/invitations`, owner.token, { account_id: member.account.id })).status,
+    ).toBe(200);
     expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, member.token)).status).toBe(200);
     return group;
   };
@@ -113,8 +115,14 @@ describeOnEngines("group channels", (engine) => {
       const group = await openGroupWithMember();
       const earlier = await post(member, { status: "before channels", group_id: group.id });
       // As a group made before channels: no channel, its statuses in none.
-      await kith.storage.db.updateTable("group_statuses" as never).set({ channel_id: null } as never).execute();
-      await kith.storage.db.deleteFrom("group_channels" as never).where("group_id" as never, "=", group.id as never).execute();
+      await kith.storage.db
+        .updateTable("group_statuses" as never)
+        .set({ channel_id: null } as never)
+        .execute();
+      await kith.storage.db
+        .deleteFrom("group_channels" as never)
+        .where("group_id" as never, "=", group.id as never)
+        .execute();
       const primary = await primaryOf(group.id, member.token);
       expect(primary).toMatchObject({ username: "general", subscribed: true, statuses_count: 1 });
       expect((await timeline(primary.id, member.token)).ids).toEqual([earlier]);
@@ -122,7 +130,10 @@ describeOnEngines("group channels", (engine) => {
 
     it("takes the statuses posted without channel_id, and is where a group made before channels posts its first", async () => {
       const group = await openGroupWithMember();
-      await kith.storage.db.deleteFrom("group_channels" as never).where("group_id" as never, "=", group.id as never).execute();
+      await kith.storage.db
+        .deleteFrom("group_channels" as never)
+        .where("group_id" as never, "=", group.id as never)
+        .execute();
       const first = await post(member, { status: "the first", group_id: group.id });
       const primary = await primaryOf(group.id);
       expect(primary.statuses_count).toBe(1);
@@ -179,7 +190,10 @@ describeOnEngines("group channels", (engine) => {
         body: { id: made.id, username: "happenings", global_username: global, display_name: "Happenings", note: "", auto_subscribe: false },
       });
       expect((await call(kith, "DELETE", channels(group.id, `/${made.id}`), owner.token)).status).toBe(200);
-      expect(await call(kith, "GET", channels(group.id, `/${made.id}`))).toMatchObject({ status: 404, body: { code: "group.channel_not_found" } });
+      expect(await call(kith, "GET", channels(group.id, `/${made.id}`))).toMatchObject({
+        status: 404,
+        body: { code: "group.channel_not_found" },
+      });
       expect(await call(kith, "DELETE", channels(group.id, `/${made.id}`), owner.token)).toMatchObject({ status: 404 });
     });
 
@@ -223,12 +237,17 @@ describeOnEngines("group channels", (engine) => {
         const global = await call(kith, "POST", channels(group.id), owner.token, { username: "fresh", global_username: taken });
         expect(global).toMatchObject({ status: 422, body: { code: "group.channel_global_username_taken" } });
       }
-      const renamed = await call(kith, "PATCH", channels(other.id, `/${elsewhere.id}`), owner.token, { global_username: `${group.name}_talk` });
+      const renamed = await call(kith, "PATCH", channels(other.id, `/${elsewhere.id}`), owner.token, {
+        global_username: `${group.name}_talk`,
+      });
       expect(renamed).toMatchObject({ status: 422, body: { code: "group.channel_global_username_taken" } });
       const clash = await call(kith, "PATCH", channels(other.id, `/${elsewhere.id}`), owner.token, { username: "general" });
       expect(clash).toMatchObject({ status: 422, body: { code: "group.channel_username_taken" } });
       // Keeping one's own names is no clash.
-      const same = await call(kith, "PATCH", channels(other.id, `/${elsewhere.id}`), owner.token, { username: "Chat", global_username: `${other.name}_chat` });
+      const same = await call(kith, "PATCH", channels(other.id, `/${elsewhere.id}`), owner.token, {
+        username: "Chat",
+        global_username: `${other.name}_chat`,
+      });
       expect(same).toMatchObject({ status: 200, body: { username: "Chat" } });
       // A group may not be named as a channel is globally.
       const group2 = await call(kith, "POST", "/api/v1/groups", owner.token, { name: `${group.name}_talk` });
@@ -340,13 +359,19 @@ describeOnEngines("group channels", (engine) => {
       const channel = await make(group.id, { username: "music" });
       const path = (action: string) => channels(group.id, `/${channel.id}/${action}`);
       for (let i = 0; i < 2; i++) {
-        expect(await call(kith, "POST", path("subscribe"), member.token)).toMatchObject({ status: 200, body: { id: channel.id, subscribed: true } });
+        expect(await call(kith, "POST", path("subscribe"), member.token)).toMatchObject({
+          status: 200,
+          body: { id: channel.id, subscribed: true },
+        });
       }
       expect((await call(kith, "GET", channels(group.id, `/${channel.id}`), member.token)).body.subscribed).toBe(true);
       for (let i = 0; i < 2; i++) {
         expect(await call(kith, "POST", path("unsubscribe"), member.token)).toMatchObject({ status: 200, body: { subscribed: false } });
       }
-      expect(await call(kith, "POST", path("subscribe"), stranger.token)).toMatchObject({ status: 403, body: { code: "group.channel_members_only" } });
+      expect(await call(kith, "POST", path("subscribe"), stranger.token)).toMatchObject({
+        status: 403,
+        body: { code: "group.channel_members_only" },
+      });
       expect(await call(kith, "POST", channels(group.id, `/${MISSING_CHANNEL}/subscribe`), member.token)).toMatchObject({
         status: 404,
         body: { code: "group.channel_not_found" },
@@ -362,7 +387,12 @@ describeOnEngines("group channels", (engine) => {
       const inChannel = await post(member, { status: "in the channel", group_id: group.id, channel_id: channel.id });
       const inPrimary = await post(member, { status: "in the primary", group_id: group.id });
       const reply = await post(owner, { status: "a reply", in_reply_to_id: inChannel });
-      const namedReply = await post(owner, { status: "a named reply", in_reply_to_id: inChannel, group_id: group.id, channel_id: channel.id });
+      const namedReply = await post(owner, {
+        status: "a named reply",
+        in_reply_to_id: inChannel,
+        group_id: group.id,
+        channel_id: channel.id,
+      });
       expect((await timeline(channel.id)).ids).toEqual([namedReply, reply, inChannel]);
       expect((await timeline(primary.id)).ids).toEqual([inPrimary]);
       const counts = Object.fromEntries((await list(group.id)).map((each) => [each.id, each.statuses_count]));
@@ -391,7 +421,9 @@ describeOnEngines("group channels", (engine) => {
       }
       expect((await call(kith, "GET", channels(other.id, `/${foreign.id}`))).body.statuses_count).toBe(0);
       // Not a member of the other group: its channel is no way in.
-      expect(await call(kith, "POST", "/api/v1/statuses", member.token, { status: "x", group_id: other.id, channel_id: foreign.id })).toMatchObject({
+      expect(
+        await call(kith, "POST", "/api/v1/statuses", member.token, { status: "x", group_id: other.id, channel_id: foreign.id }),
+      ).toMatchObject({
         status: 403,
         body: { code: "group.members_only_posting" },
       });
@@ -414,7 +446,8 @@ describeOnEngines("group channels", (engine) => {
       const group = await openGroupWithMember();
       const channel = await make(group.id, { username: "paged" });
       const posted: string[] = [];
-      for (const text of ["one", "two", "three"]) posted.push(await post(member, { status: text, group_id: group.id, channel_id: channel.id }));
+      for (const text of ["one", "two", "three"])
+        posted.push(await post(member, { status: text, group_id: group.id, channel_id: channel.id }));
       const first = await timeline(channel.id, member.token, "?limit=2");
       expect(first.ids).toEqual([posted[2], posted[1]]);
       const next = first.link?.match(/<([^>]+)>; rel="next"/)?.[1];
@@ -459,7 +492,9 @@ describeOnEngines("group channels", (engine) => {
       expect(updates(primarySocket)[0]?.id).not.toBe(here);
       expect((await call(kith, "PUT", `/api/v1/statuses/${here}`, member.token, { status: "here, edited" })).status).toBe(200);
       await eventually(() =>
-        expect(guest.messages.filter((message) => message.event === "status.update").map((message) => message.stream)).toEqual([["channel", channel.id]]),
+        expect(guest.messages.filter((message) => message.event === "status.update").map((message) => message.stream)).toEqual([
+          ["channel", channel.id],
+        ]),
       );
       for (const socket of [guest, primarySocket]) socket.ws.close();
     });

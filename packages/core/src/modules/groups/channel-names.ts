@@ -12,7 +12,9 @@ const MAX_LENGTH = 30;
  * channel's id, which no other handle holds.
  */
 export async function chooseGlobalUsername(db: GroupsDb, base: string, channelId: string): Promise<string> {
-  const candidates = ["", "_2", "_3", "_4", "_5", "_6", "_7", "_8", "_9"].map((suffix) => base.slice(0, MAX_LENGTH - suffix.length) + suffix);
+  const candidates = ["", "_2", "_3", "_4", "_5", "_6", "_7", "_8", "_9"].map(
+    (suffix) => base.slice(0, MAX_LENGTH - suffix.length) + suffix,
+  );
   const taken = await handlesTaken(
     db,
     candidates.map((candidate) => candidate.toLowerCase()),

@@ -3,7 +3,10 @@ import type { GroupChannelSubscriptionsTable, GroupChannelsTable, GroupsDb } fro
 export type ChannelRow = GroupChannelsTable;
 
 export type ChannelChanges = Partial<
-  Pick<ChannelRow, "username" | "username_key" | "global_username" | "global_username_key" | "display_name" | "note" | "parent_id" | "auto_subscribe">
+  Pick<
+    ChannelRow,
+    "username" | "username_key" | "global_username" | "global_username_key" | "display_name" | "note" | "parent_id" | "auto_subscribe"
+  >
 >;
 
 /** A group has at most this many channels: they are read whole, as one list. */
@@ -29,7 +32,13 @@ export async function findPrimaryChannel(db: GroupsDb, groupId: string): Promise
 
 /** A group's channels, the primary first, then in the order they were made. */
 export async function channelsOf(db: GroupsDb, groupId: string): Promise<ChannelRow[]> {
-  const rows = await db.selectFrom("group_channels").selectAll().where("group_id", "=", groupId).orderBy("id").limit(CHANNELS_PER_GROUP).execute();
+  const rows = await db
+    .selectFrom("group_channels")
+    .selectAll()
+    .where("group_id", "=", groupId)
+    .orderBy("id")
+    .limit(CHANNELS_PER_GROUP)
+    .execute();
   return [...rows.filter((row) => row.primary_of !== null), ...rows.filter((row) => row.primary_of === null)];
 }
 
@@ -132,7 +141,12 @@ export async function deleteSubscription(db: GroupsDb, channelId: string, accoun
 
 /** Subscribes a new member to the group's auto-subscribe channels. */
 export async function subscribeToAutoChannels(db: GroupsDb, groupId: string, accountId: string, now: string): Promise<void> {
-  const channels = await db.selectFrom("group_channels").select("id").where("group_id", "=", groupId).where("auto_subscribe", "=", true).execute();
+  const channels = await db
+    .selectFrom("group_channels")
+    .select("id")
+    .where("group_id", "=", groupId)
+    .where("auto_subscribe", "=", true)
+    .execute();
   await insertSubscriptions(
     db,
     channels.map((channel) => ({ channel_id: channel.id, account_id: accountId, group_id: groupId, created_at: now })),

@@ -84,7 +84,13 @@ export class GroupPlacement implements StatusPlacement {
         if (!(await findMember(tx, groupId, request.accountId))) throw new KithError(groupErrors["group.members_only_posting"]);
         if (secret) await this.#assertMentionsMembers(tx, groupId, mentionIds);
         const channelId = await this.#countInChannel(tx, group, target.channelId);
-        await insertGroupStatus(tx, { status_id: statusId, group_id: groupId, channel_id: channelId, account_id: request.accountId, created_at: createdAt });
+        await insertGroupStatus(tx, {
+          status_id: statusId,
+          group_id: groupId,
+          channel_id: channelId,
+          account_id: request.accountId,
+          created_at: createdAt,
+        });
         this.#placed.set(statusId, { groupId, channelId });
       },
     };
@@ -144,7 +150,9 @@ export class GroupPlacement implements StatusPlacement {
       return { groupId: request.groupId, channelId: request.channelId };
     }
     const parent = await placeOfStatus(groupsDb(this.deps.storage.db), request.parentId);
-    if (request.groupId !== null && request.groupId !== (parent?.group_id ?? null)) throw new KithError(groupErrors["group.reply_outside_group"]);
+    if (request.groupId !== null && request.groupId !== (parent?.group_id ?? null)) {
+      throw new KithError(groupErrors["group.reply_outside_group"]);
+    }
     if (request.channelId !== null && request.channelId !== (parent?.channel_id ?? null)) {
       throw new KithError(channelErrors["group.reply_outside_channel"]);
     }

@@ -23,7 +23,11 @@ export async function placeOfStatus(db: GroupsDb, statusId: string): Promise<{ g
 
 /** Forgets a deleted status's place in its group, and its counts there. */
 export async function deleteGroupStatus(db: GroupsDb, statusId: string): Promise<void> {
-  const row = await db.deleteFrom("group_statuses").where("status_id", "=", statusId).returning(["group_id", "channel_id"]).executeTakeFirst();
+  const row = await db
+    .deleteFrom("group_statuses")
+    .where("status_id", "=", statusId)
+    .returning(["group_id", "channel_id"])
+    .executeTakeFirst();
   if (!row) return;
   await countGroupStatuses(db, row.group_id, -1);
   if (row.channel_id !== null) await countChannelStatuses(db, row.channel_id, -1);

@@ -89,7 +89,11 @@ export const streamingRoutes = [
     tags: ["streaming"],
     access: publicAccess,
     scopes: READ,
-    query: z.object({ stream: z.string().max(64).optional(), tag: z.string().max(200).optional(), list: z.string().max(64).optional(), group: z.string().max(64).optional(),
+    query: z.object({
+      stream: z.string().max(64).optional(),
+      tag: z.string().max(200).optional(),
+      list: z.string().max(64).optional(),
+      group: z.string().max(64).optional(),
       channel: z.string().max(64).optional(),
     }),
     produces: "text/event-stream",

@@ -172,7 +172,14 @@ export class StreamingService {
         } catch {
           return error(400, "Could not parse the message as JSON");
         }
-        const message = (parsed ?? {}) as { type?: unknown; stream?: unknown; tag?: unknown; list?: unknown; group?: unknown; channel?: unknown };
+        const message = (parsed ?? {}) as {
+          type?: unknown;
+          stream?: unknown;
+          tag?: unknown;
+          list?: unknown;
+          group?: unknown;
+          channel?: unknown;
+        };
         const name = typeof message.stream === "string" ? message.stream : "";
         const params: StreamParams = {
           tag: typeof message.tag === "string" ? message.tag : undefined,
