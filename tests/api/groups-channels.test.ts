@@ -38,6 +38,13 @@ describeOnEngines("group channels", (engine) => {
   let stranger: TestUser;
   let serial = 0;
   const freshUser = () => kith.createUser(`chu${++serial}`);
+  /** The groups module's tables, as a group made before channels is set up by hand. */
+  const groupTables = () =>
+    kith.storage.db.withTables<{
+      group_channels: { id: string; group_id: string };
+      group_statuses: { group_id: string; channel_id: string | null };
+      group_channel_subscriptions: { channel_id: string };
+    }>();
 
   const channels = (group: string, path = "") => `/api/v1/groups/${group}/channels${path}`;
   const list = async (groupId: string, token?: string): Promise<ChannelJson[]> => {
@@ -115,14 +122,8 @@ describeOnEngines("group channels", (engine) => {
       const group = await openGroupWithMember();
       const earlier = await post(member, { status: "before channels", group_id: group.id });
       // As a group made before channels: no channel, its statuses in none.
-      await kith.storage.db
-        .updateTable("group_statuses" as never)
-        .set({ channel_id: null } as never)
-        .execute();
-      await kith.storage.db
-        .deleteFrom("group_channels" as never)
-        .where("group_id" as never, "=", group.id as never)
-        .execute();
+      await groupTables().updateTable("group_statuses").set({ channel_id: null }).where("group_id", "=", group.id).execute();
+      await groupTables().deleteFrom("group_channels").where("group_id", "=", group.id).execute();
       const primary = await primaryOf(group.id, member.token);
       expect(primary).toMatchObject({ username: "general", subscribed: true, statuses_count: 1 });
       expect((await timeline(primary.id, member.token)).ids).toEqual([earlier]);
@@ -130,10 +131,7 @@ describeOnEngines("group channels", (engine) => {
 
     it("takes the statuses posted without channel_id, and is where a group made before channels posts its first", async () => {
       const group = await openGroupWithMember();
-      await kith.storage.db
-        .deleteFrom("group_channels" as never)
-        .where("group_id" as never, "=", group.id as never)
-        .execute();
+      await groupTables().deleteFrom("group_channels").where("group_id", "=", group.id).execute();
       const first = await post(member, { status: "the first", group_id: group.id });
       const primary = await primaryOf(group.id);
       expect(primary.statuses_count).toBe(1);
@@ -259,6 +257,23 @@ describeOnEngines("group channels", (engine) => {
       await kith.createUser(`${group.name}_notes`.toLowerCase());
       const made = await make(group.id, { username: "notes" });
       expect(made.global_username).toBe(`${group.name}_notes_2`);
+    });
+
+    it("go with their group, nested ones, their statuses and their subscriptions too", async () => {
+      const group = await openGroupWithMember();
+      const top = await make(group.id, { username: "top" });
+      await make(group.id, { username: "nested", parent_id: top.id });
+      expect((await call(kith, "POST", channels(group.id, `/${top.id}/subscribe`), member.token)).status).toBe(200);
+      await post(member, { status: "in a channel", group_id: group.id, channel_id: top.id });
+      expect((await call(kith, "DELETE", `/api/v1/groups/${group.id}`, owner.token)).status).toBe(200);
+      expect(await groupTables().selectFrom("group_channels").select("id").where("group_id", "=", group.id).execute()).toEqual([]);
+      const subscriptions = await groupTables()
+        .selectFrom("group_channel_subscriptions")
+        .select("channel_id")
+        .where("channel_id", "=", top.id)
+        .execute();
+      expect(subscriptions).toEqual([]);
+      expect(await timeline(top.id)).toMatchObject({ status: 404, body: { code: "group.channel_not_found" } });
     });
 
     it("refuses bad values (422), and a missing field or a value of the wrong type (400), in the error format", async () => {
