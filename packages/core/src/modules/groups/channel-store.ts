@@ -42,15 +42,6 @@ export async function channelsOf(db: GroupsDb, groupId: string): Promise<Channel
   return [...rows.filter((row) => row.primary_of !== null), ...rows.filter((row) => row.primary_of === null)];
 }
 
-export async function countChannels(db: GroupsDb, groupId: string): Promise<number> {
-  const row = await db
-    .selectFrom("group_channels")
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .where("group_id", "=", groupId)
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
-
 export async function updateChannel(db: GroupsDb, id: string, changes: ChannelChanges, now: string): Promise<void> {
   await db
     .updateTable("group_channels")
