@@ -120,11 +120,18 @@ describeOnEngines("group applications", (engine) => {
 
   it("uninstalls an application installed by default, until installed again", async () => {
     const made = await groupWithMember();
+    const channels = `/api/v1/groups/${made.id}/channels`;
+    expect((await call(kith, "GET", channels, owner.token)).status).toBe(200);
     expect((await call(kith, "DELETE", `${appsOf(made.id)}/channels`, owner.token)).status).toBe(200);
     expect(await installedIds(made.id)).toEqual([]);
+    // Its routes answer 404 for that group: the owner's too.
+    const off = await call(kith, "GET", channels, owner.token);
+    expect(off.status).toBe(404);
+    expect(await off.json()).toMatchObject({ code: "group.app_not_installed" });
     expect(await installedIds((await groupWithMember()).id)).toEqual(["channels"]);
     expect((await call(kith, "PUT", `${appsOf(made.id)}/channels`, owner.token)).status).toBe(200);
     expect(await installedIds(made.id)).toEqual(["channels"]);
+    expect((await call(kith, "GET", channels, owner.token)).status).toBe(200);
   });
 
   it("refuses an application the catalog lacks (404) and a planned one (409)", async () => {

@@ -2,6 +2,7 @@ import { KithError } from "../../domain/errors.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { AudienceMembership } from "../statuses/index.js";
+import { deleteSubscriptionsIn, subscribeToAutoChannels } from "./channel-store.js";
 import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
 import { type GroupsDb, groupsDb } from "./group-tables-store.js";
@@ -16,8 +17,10 @@ import type { Database } from "../../ports/storage-schema.js";
 /**
  * Becoming and ceasing to be a member, whichever way: the membership row,
  * the member count, the group's Member role, and what the change settles (a
- * pending request is approved, a pending invitation accepted). Each runs in
- * the caller's transaction, so a membership and its roles change together.
+ * pending request is approved, a pending invitation accepted; the group's
+ * auto-subscribe channels are subscribed to, and a member who goes loses its
+ * subscriptions). Each runs in the caller's transaction, so a membership
+ * and its roles change together.
  */
 export class Admission {
   constructor(
@@ -42,6 +45,7 @@ export class Admission {
     await countMembers(db, groupId, 1);
     await this.roles.addMember(trx, groupId, accountId);
     await this.audiences.add(trx, groupId, accountId);
+    await subscribeToAutoChannels(db, groupId, accountId, now);
     await settlePendingJoinRequest(db, groupId, accountId, "approved", decidedBy, now);
     await acceptPendingInvitation(db, groupId, accountId, now);
   }
@@ -61,6 +65,7 @@ export class Admission {
     await countMembers(db, groupId, -1);
     await this.audiences.remove(trx, groupId, accountId);
     await forgetSecretMentions(db, groupId, accountId);
+    await deleteSubscriptionsIn(db, groupId, accountId);
     await this.roles.removeMember(trx, groupId, accountId);
   }
 
@@ -81,6 +86,7 @@ export class Admission {
     await this.roles.removeMember(trx, groupId, accountId);
     await this.audiences.remove(trx, groupId, accountId);
     await forgetSecretMentions(db, groupId, accountId);
+    await deleteSubscriptionsIn(db, groupId, accountId);
     return true;
   }
 }

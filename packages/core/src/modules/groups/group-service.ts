@@ -4,12 +4,14 @@ import type { KithServices } from "../core-services.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { toBool } from "../../ports/storage-schema.js";
+import type { PrimaryChannels } from "./channel-primary.js";
+import { handlesTaken } from "./channel-store.js";
 import type { GroupEntity } from "./group-entities.js";
 import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
 import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js";
 import type { GroupViews } from "./group-views.js";
-import { type GroupChanges, deleteGroupRow, directoryPage, insertGroup, nameTaken, updateGroup } from "./groups-store.js";
+import { type GroupChanges, deleteGroupRow, directoryPage, insertGroup, updateGroup } from "./groups-store.js";
 import { readIdPage } from "./id-page.js";
 import { insertMember } from "./members-store.js";
 
@@ -40,6 +42,7 @@ export class GroupService {
     private readonly core: Pick<KithServices, "accounts" | "statuses">,
     private readonly roles: GroupRoles,
     private readonly views: GroupViews,
+    private readonly primaries: PrimaryChannels,
   ) {}
 
   #db(): GroupsDb {
@@ -54,7 +57,8 @@ export class GroupService {
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       const db = groupsDb(trx);
-      if (await nameTaken(db, nameKey)) throw new KithError(groupErrors["group.name_taken"]);
+      // Checked again in the transaction, with the channels' global usernames, which share the namespace.
+      if ((await handlesTaken(db, [nameKey])).size > 0) throw new KithError(groupErrors["group.name_taken"]);
       await insertGroup(db, {
         id,
         name: input.name,
@@ -72,6 +76,7 @@ export class GroupService {
       await insertMember(db, { id: this.deps.ids.next(groupIds.groupMember), group_id: id, account_id: ownerId, joined_at: now });
       await this.roles.createFor(trx, id, ownerId);
       await this.core.statuses.audiences.add(trx, id, ownerId);
+      await this.primaries.make(db, { id, name: input.name });
     });
     return this.get(id, ownerId);
   }

@@ -15,10 +15,47 @@ export async function groupOfStatus(db: GroupsDb, statusId: string): Promise<str
   return row?.group_id ?? null;
 }
 
-/** Forgets a deleted status's place in its group, and its count there. */
+/** Where a status was posted: its group and channel (null before channels), or null for a status in no group. */
+export async function placeOfStatus(db: GroupsDb, statusId: string): Promise<{ group_id: string; channel_id: string | null } | null> {
+  const row = await db.selectFrom("group_statuses").select(["group_id", "channel_id"]).where("status_id", "=", statusId).executeTakeFirst();
+  return row ?? null;
+}
+
+/** Forgets a deleted status's place in its group, and its counts there. */
 export async function deleteGroupStatus(db: GroupsDb, statusId: string): Promise<void> {
-  const row = await db.deleteFrom("group_statuses").where("status_id", "=", statusId).returning("group_id").executeTakeFirst();
-  if (row) await countGroupStatuses(db, row.group_id, -1);
+  const row = await db
+    .deleteFrom("group_statuses")
+    .where("status_id", "=", statusId)
+    .returning(["group_id", "channel_id"])
+    .executeTakeFirst();
+  if (!row) return;
+  await countGroupStatuses(db, row.group_id, -1);
+  if (row.channel_id !== null) await countChannelStatuses(db, row.channel_id, -1);
+}
+
+/** Moves a channel's status count by `delta`; false when the channel is gone. */
+export async function countChannelStatuses(db: GroupsDb, channelId: string, delta: number): Promise<boolean> {
+  const result = await db
+    .updateTable("group_channels")
+    .set((eb) => ({ statuses_count: eb("statuses_count", "+", delta) }))
+    .where("id", "=", channelId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Counts one more status on the group's primary channel and names it, in one
+ * statement: the channel of a status posted without one. Undefined when the
+ * group has no primary channel yet (made before channels).
+ */
+export async function countOnPrimaryChannel(db: GroupsDb, groupId: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable("group_channels")
+    .set((eb) => ({ statuses_count: eb("statuses_count", "+", 1) }))
+    .where("primary_of", "=", groupId)
+    .returning("id")
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** Which of `accountIds` are members of the group. */
@@ -56,9 +93,13 @@ export async function forgetSecretMentions(db: GroupsDb, groupId: string, accoun
     .execute();
 }
 
-/** One page of the ids of a group's statuses (ids are time ordered: newest first unless `ascending`). */
-export async function groupStatusIdsPage(db: GroupsDb, groupId: string, bounds: IdBounds): Promise<string[]> {
-  let query = db.selectFrom("group_statuses").select("status_id").where("group_id", "=", groupId);
+/** Whose statuses a timeline lists: a group's, or one of its channels'. */
+export type StatusesOf = { readonly group: string } | { readonly channel: string };
+
+/** One page of the ids of a group's or a channel's statuses (ids are time ordered: newest first unless `ascending`). */
+export async function statusIdsPage(db: GroupsDb, of: StatusesOf, bounds: IdBounds): Promise<string[]> {
+  let query = db.selectFrom("group_statuses").select("status_id");
+  query = "group" in of ? query.where("group_id", "=", of.group) : query.where("channel_id", "=", of.channel);
   if (bounds.above !== undefined) query = query.where("status_id", ">", bounds.above);
   if (bounds.below !== undefined) query = query.where("status_id", "<", bounds.below);
   const rows = await query

@@ -111,6 +111,33 @@ export interface GroupStatusesTable {
   status_id: string;
   group_id: string;
   account_id: string;
+  /** Null only for a status posted before channels, until its group's primary channel is made. */
+  channel_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface GroupChannelsTable {
+  id: string;
+  group_id: string;
+  parent_id: string | null;
+  username: string;
+  username_key: string;
+  global_username: string;
+  global_username_key: string;
+  display_name: string;
+  note: string;
+  /** The group's id on its primary channel, null on the others. */
+  primary_of: string | null;
+  auto_subscribe: Flag;
+  statuses_count: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface GroupChannelSubscriptionsTable {
+  channel_id: string;
+  account_id: string;
+  group_id: string;
   created_at: Timestamp;
 }
 
@@ -127,6 +154,8 @@ export type GroupTables = {
   group_join_tokens: GroupJoinTokensTable;
   group_notifications: GroupNotificationsTable;
   group_statuses: GroupStatusesTable;
+  group_channels: GroupChannelsTable;
+  group_channel_subscriptions: GroupChannelSubscriptionsTable;
 };
 
 export type GroupsDb = Kysely<Database & GroupTables>;

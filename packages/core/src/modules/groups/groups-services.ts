@@ -1,3 +1,4 @@
+import type { ChannelService } from "./channel-service.js";
 import type { EntryService } from "./entry-service.js";
 import type { GroupAppsService } from "./group-apps-service.js";
 import type { GroupPlacement } from "./group-placement.js";
@@ -14,6 +15,7 @@ export interface GroupsServices {
   readonly membership: MembershipService;
   readonly invitations: InvitationService;
   readonly entry: EntryService;
+  readonly channels: ChannelService;
   readonly placement: GroupPlacement;
   readonly timeline: GroupTimeline;
   readonly streams: GroupStreams;

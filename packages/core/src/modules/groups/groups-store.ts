@@ -33,11 +33,6 @@ export async function groupsByIds(db: GroupsDb, ids: readonly string[]): Promise
   return db.selectFrom("groups").selectAll().where("id", "in", [...new Set(ids)]).execute();
 }
 
-export async function nameTaken(db: GroupsDb, nameKey: string): Promise<boolean> {
-  const row = await db.selectFrom("groups").select("id").where("name_key", "=", nameKey).executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function updateGroup(db: GroupsDb, id: string, changes: GroupChanges, now: string): Promise<void> {
   await db
     .updateTable("groups")

@@ -1,6 +1,8 @@
 import { GroupRoles } from "../roles/index.js";
 import { defineModule } from "../module.js";
 import { Admission } from "./admission.js";
+import { PrimaryChannels } from "./channel-primary.js";
+import { ChannelService } from "./channel-service.js";
 import { EntryService } from "./entry-service.js";
 import { GroupNotices } from "./group-notices.js";
 import { GroupAppCatalog } from "./group-apps-catalog.js";
@@ -32,6 +34,8 @@ export type { GroupSettingsService, GroupSettingsEntity } from "./group-settings
 export type { GroupAppsService, GroupAppEntity, GroupInstalledAppEntity } from "./group-apps-service.js";
 export { GROUP_NOTIFICATION_TYPES } from "./group-notices.js";
 
+/** The group application of channels: installed by default, its routes answer 404 in a group that uninstalled it. */
+const CHANNELS_APP = "channels";
 const HOUR_MS = 60 * 60 * 1000;
 /** The queue of the hourly job that forgets expired join tokens. */
 export const GROUP_JOIN_TOKENS_PRUNE_QUEUE = "groups.prune-join-tokens";
@@ -39,16 +43,17 @@ export const GROUP_JOIN_TOKENS_PRUNE_QUEUE = "groups.prune-join-tokens";
 /**
  * Groups (the spec's "Group-related resources"): groups with their join
  * modes, entry questions, join requests, invitations, members, bans and
- * rules, secret or not; their roles are RBAC roles in the group's scope,
- * made with the group, so that a group is run with its own grants.
+ * rules, secret or not, and channels; their roles are RBAC roles in the
+ * group's scope, made with the group, so that a group is run with its own
+ * grants.
  */
 export const groupsModule = defineModule({
   name: "groups",
   migrations: groupMigrations,
-  // Channels are the groups module's own; their routes check `apps.require(groupId, "channels")`.
+  // Channels are the groups module's own application.
   groupApps: [
     {
-      id: "channels",
+      id: CHANNELS_APP,
       name: "Channels",
       description: "Channels inside the group, each a specialized account with its own followers and statuses",
       defaultInstalled: true,
@@ -62,20 +67,25 @@ export const groupsModule = defineModule({
     const admission = new Admission(deps, roles, core.statuses.audiences);
     core.roles.guardGroupAssignments((db, groupId, actorId) => admission.assertMember(db, groupId, actorId));
     const entry = new EntryService(deps, views);
-    const placement = new GroupPlacement(deps, views, new GroupPostingRules(deps, roles));
+    const primaries = new PrimaryChannels(deps);
+    const apps = new GroupAppsService(deps, views, new GroupAppCatalog(modules));
+    const channels = new ChannelService(deps, views, primaries, (groupId) => apps.require(groupId, CHANNELS_APP));
+    const placement = new GroupPlacement(deps, views, new GroupPostingRules(deps, roles), primaries);
     core.statuses.placeStatusesWith(placement);
     const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views, placement);
     core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
+    core.streaming.allowChannelStreams((viewerId, channelId) => streams.seesChannel(viewerId, channelId));
     return {
       placement,
       timeline: new GroupTimeline(deps, views, core.statusViews),
       streams,
-      groups: new GroupService(deps, core, roles, views),
+      groups: new GroupService(deps, core, roles, views, primaries),
       membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
       invitations: new InvitationService(deps, core, views, admission, notices),
       entry,
       settings: new GroupSettingsService(deps, views, groupSettingsRegistry()),
-      apps: new GroupAppsService(deps, views, new GroupAppCatalog(modules)),
+      apps,
+      channels,
     };
   },
   routes: groupsModuleRoutes,

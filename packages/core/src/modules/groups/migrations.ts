@@ -155,7 +155,59 @@ export const groupMigrations: readonly MigrationSpec[] = [
     ],
   },
   {
-    name: "groups_0003_settings",
+    name: "groups_0003_channels",
+    tables: [
+      {
+        /**
+         * A group's channels. `primary_of` holds the group's id on its primary
+         * channel only: its unique index keeps one primary per group and finds
+         * it in one step on the posting path. Usernames keep the form written;
+         * their `_key` is the lower-case form the uniqueness rules compare.
+         */
+        name: "group_channels",
+        columns: {
+          id: text,
+          group_id: group,
+          parent_id: { type: "text", nullable: true, references: "group_channels(id)", onDelete: "cascade" },
+          username: text,
+          username_key: text,
+          global_username: text,
+          global_username_key: text,
+          display_name: text,
+          note: text,
+          primary_of: optionalText,
+          auto_subscribe: { type: "bool", default: false },
+          statuses_count: { type: "int", default: 0 },
+          created_at: at,
+          updated_at: at,
+        },
+        primaryKey: ["id"],
+        indexes: [
+          { name: "group_channels_username_idx", columns: ["group_id", "username_key"], unique: true },
+          { name: "group_channels_global_username_idx", columns: ["global_username_key"], unique: true },
+          { name: "group_channels_primary_idx", columns: ["primary_of"], unique: true },
+          { name: "group_channels_parent_idx", columns: ["parent_id"] },
+        ],
+      },
+      {
+        /** `group_id` is the channel's, kept here so that leaving a group ends its subscriptions in one statement. */
+        name: "group_channel_subscriptions",
+        columns: {
+          channel_id: { type: "text", references: "group_channels(id)", onDelete: "cascade" },
+          account_id: account,
+          group_id: group,
+          created_at: at,
+        },
+        primaryKey: ["channel_id", "account_id"],
+        indexes: [{ name: "group_channel_subscriptions_account_idx", columns: ["account_id", "group_id"] }],
+      },
+    ],
+    /** Null for the statuses posted before channels: a group's primary channel takes them when it is made. */
+    addColumns: [{ table: "group_statuses", column: "channel_id", spec: optionalText }],
+    indexes: [{ table: "group_statuses", name: "group_statuses_channel_idx", columns: ["channel_id", "status_id"] }],
+  },
+  {
+    name: "groups_0004_settings",
     tables: [
       {
         /**

@@ -1,4 +1,5 @@
 import { appsRoutes } from "./group-apps-routes.js";
+import { channelRoutes } from "./channel-routes.js";
 import { groupRoutes } from "./group-routes.js";
 import { settingsRoutes } from "./group-settings-routes.js";
 import { invitationRoutes } from "./invitation-routes.js";
@@ -10,6 +11,7 @@ export const groupsModuleRoutes = [
   ...groupRoutes,
   ...membershipRoutes,
   ...invitationRoutes,
+  ...channelRoutes,
   ...timelineRoutes,
   ...settingsRoutes,
   ...appsRoutes,

@@ -6,6 +6,8 @@ export interface PlacementRequest {
   readonly accountId: string;
   /** The group the author names (Kith's `group_id`), or null. */
   readonly groupId: string | null;
+  /** The group's channel the author names (Kith's `channel_id`), or null. */
+  readonly channelId: string | null;
   /** The post it replies to, once found visible to the author, or null. */
   readonly parentId: string | null;
 }

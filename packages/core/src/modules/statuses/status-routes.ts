@@ -37,6 +37,8 @@ const CreateBody = z.object({
   scheduled_at: z.string().max(64).nullish(),
   /** Kith's addition: the group the status is posted in (a reply stays in its root's group). */
   group_id: z.string().min(1).max(64).nullish(),
+  /** Kith's addition: the group's channel (else its primary channel; a reply stays in its parent's). */
+  channel_id: z.string().min(1).max(64).nullish(),
 });
 
 const EditBody = z.object({
@@ -89,8 +91,9 @@ export const statusRoutes = [
       "Posts a status: text with mentions, hashtags and links, media or a poll, a reply, a content warning; `Idempotency-Key` honoured",
     description:
       "`scheduled_at` is refused with 422: Kith does not schedule posts. The same `Idempotency-Key` from the same account returns the post made the first time. " +
-      "`group_id` (Kith's addition) posts in a group, members only; a reply goes to its parent's group whether named or not, and a secret group's statuses are `direct` to its members. " +
-      "Refusals: group.not_found (404, a secret group to a non-member too), group.banned (403), group.members_only_posting (403), group.reply_outside_group (422), group.mention_outside_secret_group (422).",
+      "`group_id` (Kith's addition) posts in a group, members only, and `channel_id` in one of its channels (else in its primary channel); a reply goes to its parent's group and channel whether named or not, and a secret group's statuses are `direct` to its members. " +
+      "Refusals: group.not_found (404, a secret group to a non-member too), group.banned (403), group.members_only_posting (403), group.reply_outside_group (422), group.mention_outside_secret_group (422), " +
+      "group.channel_outside_group (422, a channel of another group), group.channel_needs_group (422, `channel_id` without `group_id` on a status replying to none), group.reply_outside_channel (422).",
     tags: ["statuses"],
     access: authenticated,
     scopes: WRITE,
@@ -112,6 +115,7 @@ export const statusRoutes = [
         ...(body.language && { language: body.language }),
         ...(key && { idempotencyKey: key }),
         ...(body.group_id && { groupId: body.group_id }),
+        ...(body.channel_id && { channelId: body.channel_id }),
         ...(caller.kind === "user" && { sessionId: caller.sessionId }),
       });
       const entity = await services.postedStatusView.render(posted);

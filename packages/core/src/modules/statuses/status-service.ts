@@ -48,6 +48,8 @@ export interface PostInput {
   readonly sessionId?: string;
   /** The group the post is made in (Kith's `group_id`), decided by the placement the groups module sets. */
   readonly groupId?: string;
+  /** The group's channel the post is made in (Kith's `channel_id`), else the group's primary channel. */
+  readonly channelId?: string;
 }
 
 export interface EditInput {
@@ -219,8 +221,8 @@ export class StatusService {
     this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
     const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
     if (parent?.reblog_of_id) throw new KithError("status.not_found");
-    const request = { accountId, groupId: input.groupId ?? null, parentId: parent?.id ?? null };
-    if (request.groupId !== null && !this.#placement) {
+    const request = { accountId, groupId: input.groupId ?? null, channelId: input.channelId ?? null, parentId: parent?.id ?? null };
+    if ((request.groupId !== null || request.channelId !== null) && !this.#placement) {
       throw new KithError("status.invalid", { details: [{ field: "group_id", message: "groups are not enabled on this server" }] });
     }
     const placement = this.#placement ? await this.#placement.place(request) : null;

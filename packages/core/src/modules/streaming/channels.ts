@@ -20,6 +20,8 @@ export const streamChannels = {
   list: (listId: string) => `stream:list:${listId}`,
   /** A group's statuses (Kith's `group` stream), published by the groups module. */
   group: (groupId: string) => `stream:group:${groupId}`,
+  /** The statuses of one channel of a group (Kith's `channel` stream), published by the groups module. */
+  channel: (channelId: string) => `stream:channel:${channelId}`,
   /** Direct conversations of one user. */
   direct: (accountId: string) => `stream:direct:${accountId}`,
   /** Deletions go to every connection: clients drop ids they do not show. */

@@ -89,11 +89,17 @@ export const streamingRoutes = [
     tags: ["streaming"],
     access: publicAccess,
     scopes: READ,
-    query: z.object({ stream: z.string().max(64).optional(), tag: z.string().max(200).optional(), list: z.string().max(64).optional(), group: z.string().max(64).optional() }),
+    query: z.object({
+      stream: z.string().max(64).optional(),
+      tag: z.string().max(200).optional(),
+      list: z.string().max(64).optional(),
+      group: z.string().max(64).optional(),
+      channel: z.string().max(64).optional(),
+    }),
     produces: "text/event-stream",
     response: EventStreamText,
     handler: async ({ caller, query, request, services }) => {
-      const params = { tag: query.tag, list: query.list, group: query.group };
+      const params = { tag: query.tag, list: query.list, group: query.group, channel: query.channel };
       const upgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
       if (!upgrade) {
         if (!query.stream || !isStreamName(query.stream)) {

@@ -30,6 +30,8 @@ export interface StreamRenderers {
   ownsList(viewerId: string, listId: string): Promise<boolean>;
   /** Whether the viewer may see the group (its stream); absent without groups, when no group stream is had. */
   seesGroup?(viewerId: string | null, groupId: string): Promise<boolean>;
+  /** Whether the viewer may see the group channel (its stream); absent without groups. */
+  seesChannel?(viewerId: string | null, channelId: string): Promise<boolean>;
   /** Of these viewers, those whose rendering of the post carries a mark of theirs (favourited, boosted, ...). */
   viewersWithMarks(statusId: string, viewerIds: readonly string[]): Promise<Set<string>>;
 }
@@ -80,13 +82,16 @@ export class StreamConnection {
     if (!result.ok) {
       return result.reason === "unauthenticated"
         ? { ok: false, status: 401, error: "Missing access token" }
-        : { ok: false, status: 400, error: "Missing parameter: tag, list or group" };
+        : { ok: false, status: 400, error: "Missing parameter: tag, list, group or channel" };
     }
     const spec = result.spec;
     if (spec.listId !== undefined && (this.viewerId === null || !(await this.renderers.ownsList(this.viewerId, spec.listId)))) {
       return { ok: false, status: 404, error: "Not found" };
     }
     if (spec.groupId !== undefined && !(await this.renderers.seesGroup?.(this.viewerId, spec.groupId))) {
+      return { ok: false, status: 404, error: "Not found" };
+    }
+    if (spec.channelId !== undefined && !(await this.renderers.seesChannel?.(this.viewerId, spec.channelId))) {
       return { ok: false, status: 404, error: "Not found" };
     }
     if (this.#closed || this.#find(spec.label)) return { ok: true, stream: spec.label };

@@ -15,6 +15,7 @@ export const STREAM_NAMES = [
   "list",
   "direct",
   "group",
+  "channel",
 ] as const;
 
 export type StreamName = (typeof STREAM_NAMES)[number];
@@ -42,12 +43,15 @@ export interface StreamSpec {
   readonly listId?: string;
   /** The group id, which the viewer must be allowed to see before subscribing. */
   readonly groupId?: string;
+  /** The group channel's id, whose group the viewer must be allowed to see before subscribing. */
+  readonly channelId?: string;
 }
 
 export interface StreamParams {
   readonly tag?: string | undefined;
   readonly list?: string | undefined;
   readonly group?: string | undefined;
+  readonly channel?: string | undefined;
 }
 
 const POST_EVENTS = new Set(["update", "status.update", "delete"]);
@@ -114,6 +118,20 @@ export function streamSpec(
           events: POST_EVENTS,
           filterContext: "public",
           groupId: params.group,
+        },
+      };
+    }
+    case "channel": {
+      if (!params.channel) return { ok: false, reason: "missing_parameter" };
+      return {
+        ok: true,
+        spec: {
+          ...base,
+          label: ["channel", params.channel],
+          channels: [streamChannels.channel(params.channel), streamChannels.deletes()],
+          events: POST_EVENTS,
+          filterContext: "public",
+          channelId: params.channel,
         },
       };
     }

@@ -66,9 +66,20 @@ export class StreamingService {
     this.#seesGroup = seesGroup;
   }
 
+  #seesChannel: StreamRenderers["seesChannel"];
+
+  /** Lets `channel` streams be had: the groups module tells who may see a group's channel. */
+  allowChannelStreams(seesChannel: (viewerId: string | null, channelId: string) => Promise<boolean>): void {
+    this.#seesChannel = seesChannel;
+  }
+
   /** A connection for a viewer (null for a guest), its events told to `emit`. */
   connect(viewerId: string | null, emit: (event: StreamEvent) => void): StreamConnection {
-    const renderers = this.#seesGroup ? { ...this.renderers, seesGroup: this.#seesGroup } : this.renderers;
+    const renderers = {
+      ...this.renderers,
+      ...(this.#seesGroup && { seesGroup: this.#seesGroup }),
+      ...(this.#seesChannel && { seesChannel: this.#seesChannel }),
+    };
     return new StreamConnection(this.#hub, renderers, viewerId, emit);
   }
 
@@ -161,12 +172,20 @@ export class StreamingService {
         } catch {
           return error(400, "Could not parse the message as JSON");
         }
-        const message = (parsed ?? {}) as { type?: unknown; stream?: unknown; tag?: unknown; list?: unknown; group?: unknown };
+        const message = (parsed ?? {}) as {
+          type?: unknown;
+          stream?: unknown;
+          tag?: unknown;
+          list?: unknown;
+          group?: unknown;
+          channel?: unknown;
+        };
         const name = typeof message.stream === "string" ? message.stream : "";
         const params: StreamParams = {
           tag: typeof message.tag === "string" ? message.tag : undefined,
           list: typeof message.list === "string" ? message.list : undefined,
           group: typeof message.group === "string" ? message.group : undefined,
+          channel: typeof message.channel === "string" ? message.channel : undefined,
         };
         if (message.type === "subscribe") run(() => subscribe(name, params));
         else if (message.type === "unsubscribe") {
