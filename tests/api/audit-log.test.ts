@@ -65,7 +65,9 @@ describeOnEngines("moderation audit log", (engine) => {
       });
       expect(suspended.status).toBe(200);
       expect((await call(kith, "POST", `${ACCOUNTS}/${target.account.id}/unsuspend`, admin.token)).status).toBe(200);
-      expect((await call(kith, "POST", `${ACCOUNTS}/${target.account.id}/action`, admin.token, { type: "none", text: "Be nice" })).status).toBe(200);
+      expect(
+        (await call(kith, "POST", `${ACCOUNTS}/${target.account.id}/action`, admin.token, { type: "none", text: "Be nice" })).status,
+      ).toBe(200);
 
       const entries = await logOf({ target_id: target.account.id });
       expect(actions(entries)).toEqual(["account.warn", "account.unsuspend", "account.suspend"]);
@@ -100,7 +102,9 @@ describeOnEngines("moderation audit log", (engine) => {
         private_comment: "a bot farm",
       });
       expect(created.status).toBe(200);
-      expect((await call(kith, "PUT", `/api/v1/admin/domain_blocks/${created.body.id}`, admin.token, { severity: "silence" })).status).toBe(200);
+      expect((await call(kith, "PUT", `/api/v1/admin/domain_blocks/${created.body.id}`, admin.token, { severity: "silence" })).status).toBe(
+        200,
+      );
       expect((await call(kith, "DELETE", `/api/v1/admin/domain_blocks/${created.body.id}`, admin.token)).status).toBe(200);
       const allowed = await call(kith, "POST", "/api/v1/admin/domain_allows", admin.token, { domain: "friends.example" });
       expect(allowed.status).toBe(200);
@@ -218,10 +222,20 @@ describeOnEngines("moderation audit log", (engine) => {
     });
 
     it("refuses malformed filters with 422 and the error body", async () => {
-      for (const query of ["action=Not%20a%20verb", "action=account.", "target_type=Domain-Name", `actor_id=${"x".repeat(65)}`, "target_id="]) {
+      for (const query of [
+        "action=Not%20a%20verb",
+        "action=account.",
+        "target_type=Domain-Name",
+        `actor_id=${"x".repeat(65)}`,
+        "target_id=",
+      ]) {
         const response = await kith.request("GET", `${LOG}?${query}`, { token: owner.token });
         expect(response.status, query).toBe(422);
-        expect(await response.json()).toMatchObject({ error: expect.any(String), code: "request.validation_failed", details: expect.any(Array) });
+        expect(await response.json()).toMatchObject({
+          error: expect.any(String),
+          code: "request.validation_failed",
+          details: expect.any(Array),
+        });
       }
     });
   });
@@ -247,7 +261,8 @@ describeOnEngines("moderation audit log", (engine) => {
 
       const federationOnly = await fresh();
       await giveGrants(kith, federationOnly.account.id, [{ resource: "Federation", access: ["Read"], scope: "global" }]);
-      const families = async (token: string) => new Set(actions(await read(`${LOG}?limit=80`, token)).map((action) => action.split(".")[0]));
+      const families = async (token: string) =>
+        new Set(actions(await read(`${LOG}?limit=80`, token)).map((action) => action.split(".")[0]));
 
       expect(await families(federationOnly.token)).toEqual(new Set(["domain_block", "domain_allow"]));
       // Moderators hold Users.Read, Federation.Read and Reports, not Roles.
@@ -280,7 +295,9 @@ describeOnEngines("moderation audit log", (engine) => {
       for (const user of [groupModerator, alice, bob]) {
         if (options.secret) {
           // A secret group is joined by invitation.
-          expect((await call(kith, "POST", `/api/v1/groups/${group.id}/invitations`, groupOwner.token, { account_id: user.account.id })).status).toBe(200);
+          expect(
+            (await call(kith, "POST", `/api/v1/groups/${group.id}/invitations`, groupOwner.token, { account_id: user.account.id })).status,
+          ).toBe(200);
         }
         expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, user.token)).status).toBe(200);
       }
@@ -297,7 +314,9 @@ describeOnEngines("moderation audit log", (engine) => {
 
     it("records bans with their reason, unbans, removals and role changes in the group's scope, apart from the server's", async () => {
       const { group, groupModerator, alice, bob } = await staffedGroup();
-      const banned = await call(kith, "POST", `/api/v1/groups/${group.id}/bans/${alice.account.id}`, groupModerator.token, { reason: "Trolling" });
+      const banned = await call(kith, "POST", `/api/v1/groups/${group.id}/bans/${alice.account.id}`, groupModerator.token, {
+        reason: "Trolling",
+      });
       expect(banned.status).toBe(200);
       expect((await call(kith, "DELETE", `/api/v1/groups/${group.id}/bans/${alice.account.id}`, groupModerator.token)).status).toBe(200);
       expect((await call(kith, "DELETE", `/api/v1/groups/${group.id}/members/${bob.account.id}`, groupModerator.token)).status).toBe(200);
@@ -307,7 +326,13 @@ describeOnEngines("moderation audit log", (engine) => {
         { action: "group.remove_member", actor_id: groupModerator.account.id, target_id: bob.account.id, scope: group.id, text: null },
         { action: "group.unban", actor_id: groupModerator.account.id, target_id: alice.account.id, scope: group.id, text: null },
         { action: "group.ban", actor_id: groupModerator.account.id, target_id: alice.account.id, scope: group.id, text: "Trolling" },
-        { action: "role.assign", actor_id: groupOwner.account.id, target_id: groupModerator.account.id, scope: group.id, text: "Moderator" },
+        {
+          action: "role.assign",
+          actor_id: groupOwner.account.id,
+          target_id: groupModerator.account.id,
+          scope: group.id,
+          text: "Moderator",
+        },
       ]);
       expect(entries[2]?.actor).toMatchObject({ id: groupModerator.account.id });
       expect(actions(await read(`/api/v1/groups/${group.id}/audit_log?action=group.ban`, groupOwner.token))).toEqual(["group.ban"]);
