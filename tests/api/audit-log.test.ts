@@ -86,6 +86,30 @@ describeOnEngines("moderation audit log", (engine) => {
       expect(entries[0]?.text).toBe("Be nice");
     });
 
+    it("records approvals and rejections of pending accounts, and removals, by whom", async () => {
+      const pending = async () =>
+        (
+          await kith.services.accounts.createLocalAccount({
+            username: `pend${++serial}`,
+            email: `pend${serial}@example.com`,
+            approved: false,
+          })
+        ).account.id;
+      const [approved, rejected] = [await pending(), await pending()];
+      expect((await call(kith, "POST", `${ACCOUNTS}/${approved}/approve`, admin.token)).status).toBe(200);
+      expect((await call(kith, "POST", `${ACCOUNTS}/${rejected}/reject`, admin.token)).status).toBe(200);
+      // Approving again is refused (409), and adds nothing.
+      expect((await call(kith, "POST", `${ACCOUNTS}/${approved}/approve`, admin.token)).status).toBe(409);
+      expect(await logOf({ target_id: approved })).toMatchObject([{ action: "account.approve", actor_id: admin.account.id }]);
+      expect(await logOf({ target_id: rejected })).toMatchObject([{ action: "account.reject", actor_id: admin.account.id }]);
+
+      const removed = await fresh();
+      await call(kith, "POST", `${ACCOUNTS}/${removed.account.id}/action`, admin.token, { type: "suspend" });
+      expect((await call(kith, "DELETE", `${ACCOUNTS}/${removed.account.id}`, admin.token)).status).toBe(200);
+      // The account is gone; what was done to it stays.
+      expect(actions(await logOf({ target_id: removed.account.id }))).toEqual(["account.delete", "account.suspend"]);
+    });
+
     it("records nothing for an action that was refused", async () => {
       const target = await fresh();
       // Acting on oneself is refused (409): the log keeps what was done, not what was tried.
