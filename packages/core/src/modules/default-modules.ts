@@ -2,6 +2,7 @@ import type { AnyRoute } from "../platform/http/route.js";
 import { serverRoutes } from "./core-routes.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
+import { auditModule } from "./audit/index.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
@@ -21,6 +22,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   suggestionsModule,
   relaysModule,
   groupsModule,
+  auditModule,
 ];
 
 /**

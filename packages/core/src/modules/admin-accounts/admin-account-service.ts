@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { type LocalAccount, canSignIn } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
 import type { Grant } from "../../domain/permissions.js";
+import type { ResourceName } from "../../domain/resources.js";
 import type { PageRequest } from "../../domain/page.js";
 import {
   type AdminAccountFilter,
@@ -96,6 +97,11 @@ export class AdminAccountService {
     private readonly events: DomainEvents,
   ) {}
 
+  /** Tells the audit log what was done to an account (after the change committed). */
+  async #acted(actorId: string | null, action: string, id: string, text: string | null = null, resource: ResourceName = "Users") {
+    await this.events.emit({ type: "moderation.action", actorId, action, resource, targetType: "account", targetId: id, text });
+  }
+
   async #view(db: Kysely<Database>, row: AdminAccountRow): Promise<AdminAccountView> {
     const [ips, roles] = await Promise.all([ipsOfAccount(db, row.id), rolesOfActor(db, row.id)]);
     const role = roles.find((candidate) => candidate.scope === "global");
@@ -142,8 +148,8 @@ export class AdminAccountService {
     if ((await countAssignments(db, owner.id)) <= 1) throw new KithError("role.last_owner");
   }
 
-  /** Mastodon's moderation action. `none` changes nothing (a warning, in Mastodon). */
-  async act(actor: AdminActor, id: string, type: AccountAction): Promise<void> {
+  /** Mastodon's moderation action, with the moderator's `text`. `none` changes nothing (a warning, in Mastodon). */
+  async act(actor: AdminActor, id: string, type: AccountAction, text: string | null = null): Promise<void> {
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       const row = await this.#row(trx, id);
@@ -167,6 +173,7 @@ export class AdminAccountService {
       }
     });
     await this.sessions.signInChanged();
+    await this.#acted(actor.accountId, type === "none" ? "account.warn" : `account.${type}`, id, text);
   }
 
   /** Undoes one state: enable (disable), unsilence, unsuspend, unsensitive. Undoing a state the account is not in changes nothing. */
@@ -192,6 +199,7 @@ export class AdminAccountService {
       }
     });
     await this.sessions.signInChanged();
+    await this.#acted(actor.accountId, `account.${undo}`, id);
     return this.get(id);
   }
 
@@ -201,25 +209,27 @@ export class AdminAccountService {
     return row;
   }
 
-  /** Approves a pending account (409 otherwise). */
-  async approve(id: string): Promise<AdminAccountView> {
+  /** Approves a pending account (409 otherwise); `actorId` null: the server did. */
+  async approve(id: string, actorId: string | null = null): Promise<AdminAccountView> {
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       await this.#pending(trx, id);
       await updateUserFlags(trx, id, { approved: true, updatedAt: now });
     });
     await this.sessions.signInChanged();
+    await this.#acted(actorId, "account.approve", id);
     return this.get(id);
   }
 
   /** Rejects a pending account (409 otherwise): it is removed. Returns it as it was. */
-  async reject(id: string): Promise<AdminAccountView> {
+  async reject(id: string, actorId: string | null = null): Promise<AdminAccountView> {
     const view = await this.deps.storage.transaction(async (trx) => {
       const removed = await this.#view(trx, await this.#pending(trx, id));
       await deleteAccountRow(trx, id);
       return removed;
     });
     await this.sessions.signInChanged();
+    await this.#acted(actorId, "account.reject", id);
     return view;
   }
 
@@ -234,6 +244,7 @@ export class AdminAccountService {
       return removed;
     });
     await this.sessions.signInChanged();
+    await this.#acted(actor.accountId, "account.delete", id);
     return view;
   }
 
@@ -266,20 +277,23 @@ export class AdminAccountService {
       confirmed: input.confirmed ?? true,
       role: role.row.name,
     });
+    await this.#acted(actor.accountId, "account.create", account.id, role.row.name);
     return { view: await this.get(account.id), generatedPassword: input.password === undefined ? password : null };
   }
 
   /** Replaces the account's global role. */
   async setRole(actor: AdminActor, id: string, roleRef: string): Promise<AdminAccountView> {
     const now = this.deps.clock.now().toISOString();
-    await this.deps.storage.transaction(async (trx) => {
+    const name = await this.deps.storage.transaction(async (trx) => {
       await this.#row(trx, id);
       const role = await this.#globalRole(trx, roleRef);
       if (!grantsCover(actor.grants, role.permissions, "global")) throw new KithError("role.escalation");
       await this.#guardOutranks(trx, actor, id);
       if (role.row.name !== OWNER || !toBool(role.row.built_in)) await this.#guardLastOwner(trx, id);
       await setGlobalRole(trx, id, role.row.id, now);
+      return role.row.name;
     });
+    await this.#acted(actor.accountId, "role.assign", id, name, "Roles");
     return this.get(id);
   }
 
@@ -300,6 +314,7 @@ export class AdminAccountService {
       return revokeAllSessionsOfAccount(trx, id, now);
     });
     await this.sessions.signInChanged();
+    await this.#acted(actor.accountId, "account.reset_password", id);
     return { password: password === undefined ? next : null, sessionsRevoked };
   }
 
@@ -313,6 +328,12 @@ export class AdminAccountService {
     if (!row.user || row.actorType !== "Service") throw new KithError("admin_account.not_bot");
     if (!canSignIn(asLocalAccount(row))) throw new KithError("admin_account.cannot_sign_in");
     await this.#guardOutranks(db, actor, id);
-    return this.sessions.issue({ accountId: id, scopes: IMPERSONATION_SCOPES, userAgent: `impersonated by ${actor.accountId}` });
+    const session = await this.sessions.issue({
+      accountId: id,
+      scopes: IMPERSONATION_SCOPES,
+      userAgent: `impersonated by ${actor.accountId}`,
+    });
+    await this.#acted(actor.accountId, "account.impersonate", id);
+    return session;
   }
 }

@@ -225,7 +225,7 @@ export const adminAccountRoutes = [
     }),
     response: z.object({}),
     handler: async ({ services, caller, params, body }) => {
-      await services.adminAccounts.act(await actorOf(caller), params.id, body.type);
+      await services.adminAccounts.act(await actorOf(caller), params.id, body.type, body.text || null);
       return {};
     },
   }),
@@ -238,7 +238,8 @@ export const adminAccountRoutes = [
     scopes: WRITE_SCOPES,
     params: IdParams,
     response: AdminAccountJson,
-    handler: async ({ services, params, config }) => serializeAdminAccount(await services.adminAccounts.approve(params.id), config.origin),
+    handler: async ({ services, caller, params, config }) =>
+      serializeAdminAccount(await services.adminAccounts.approve(params.id, (await actorOf(caller)).accountId), config.origin),
   }),
   route({
     method: "POST",
@@ -249,7 +250,8 @@ export const adminAccountRoutes = [
     scopes: WRITE_SCOPES,
     params: IdParams,
     response: AdminAccountJson,
-    handler: async ({ services, params, config }) => serializeAdminAccount(await services.adminAccounts.reject(params.id), config.origin),
+    handler: async ({ services, caller, params, config }) =>
+      serializeAdminAccount(await services.adminAccounts.reject(params.id, (await actorOf(caller)).accountId), config.origin),
   }),
   undoRoute("enable", "Re-enables a disabled account"),
   undoRoute("unsilence", "Lifts a silence (limit)"),

@@ -5,6 +5,7 @@ import { permission } from "../../platform/http/access.js";
 import { DEFAULT_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../core-route.js";
+import { actorIdOf } from "./domain-block-routes.js";
 
 /**
  * The domain allowlist at Mastodon's `/api/v1/admin/domain_allows` paths and
@@ -65,7 +66,7 @@ export const adminDomainAllowRoutes = [
     scopes: WRITE_SCOPES,
     body: z.object({ domain: z.string().min(1).max(300) }),
     response: DomainAllowJson,
-    handler: async ({ services, body }) => serialize(await services.domainPolicy.createAllow(body.domain)),
+    handler: async ({ services, caller, body }) => serialize(await services.domainPolicy.createAllow(body.domain, actorIdOf(caller))),
   }),
   route({
     method: "DELETE",
@@ -76,8 +77,8 @@ export const adminDomainAllowRoutes = [
     scopes: WRITE_SCOPES,
     params: IdParams,
     response: z.object({}),
-    handler: async ({ services, params }) => {
-      await services.domainPolicy.deleteAllow(params.id);
+    handler: async ({ services, caller, params }) => {
+      await services.domainPolicy.deleteAllow(params.id, actorIdOf(caller));
       return Reply.json({});
     },
   }),

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import type { Caller } from "../../domain/caller.js";
 import { any } from "../../domain/permissions.js";
 import type { DomainBlockSeverity, DomainBlockRow } from "./domain-policy-store.js";
 import { permission } from "../../platform/http/access.js";
@@ -35,6 +36,11 @@ const Severity = z
 
 const Comment = z.string().max(5_000);
 const IdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Who acts, for the audit log. */
+export function actorIdOf(caller: Caller): string | null {
+  return caller.kind === "user" ? caller.accountId : null;
+}
 
 export const DomainBlockJson = z.object({
   id: z.string(),
@@ -124,8 +130,8 @@ export const adminDomainBlockRoutes = [
     scopes: WRITE_SCOPES,
     body: Changes.extend({ domain: z.string().min(1).max(300) }),
     response: DomainBlockJson,
-    handler: async ({ services, body }) =>
-      serializeDomainBlock(await services.domainPolicy.createBlock({ domain: body.domain, ...changesOf(body) })),
+    handler: async ({ services, caller, body }) =>
+      serializeDomainBlock(await services.domainPolicy.createBlock({ domain: body.domain, ...changesOf(body) }, actorIdOf(caller))),
   }),
   route({
     method: "PUT",
@@ -137,8 +143,8 @@ export const adminDomainBlockRoutes = [
     params: IdParams,
     body: Changes,
     response: DomainBlockJson,
-    handler: async ({ services, params, body }) =>
-      serializeDomainBlock(await services.domainPolicy.updateBlock(params.id, changesOf(body))),
+    handler: async ({ services, caller, params, body }) =>
+      serializeDomainBlock(await services.domainPolicy.updateBlock(params.id, changesOf(body), actorIdOf(caller))),
   }),
   route({
     method: "DELETE",
@@ -149,8 +155,8 @@ export const adminDomainBlockRoutes = [
     scopes: WRITE_SCOPES,
     params: IdParams,
     response: z.object({}),
-    handler: async ({ services, params }) => {
-      await services.domainPolicy.deleteBlock(params.id);
+    handler: async ({ services, caller, params }) => {
+      await services.domainPolicy.deleteBlock(params.id, actorIdOf(caller));
       return Reply.json({});
     },
   }),

@@ -19,6 +19,7 @@ import {
   updateDomainBlock,
 } from "./domain-policy-store.js";
 import type { ServiceDeps } from "../service-deps.js";
+import type { DomainEvents } from "../../platform/events/domain-events.js";
 import type { SettingsService } from "../settings/settings-service.js";
 import { domainAndParents, hostWithoutPort, normalizeDomain } from "./domain-names.js";
 import { severDomain } from "./domain-severance.js";
@@ -58,6 +59,11 @@ export interface DomainBlockInput {
 
 export type DomainBlockChanges = Partial<Omit<DomainBlockInput, "domain">>;
 
+/** A block as its audit entry tells it: the severity, and the moderators' own comment. */
+function blockText(block: DomainBlockRow): string {
+  return block.privateComment ? `${block.severity}: ${block.privateComment}` : block.severity;
+}
+
 /** How long a host's policy is reused before it is read again; changes made here clear it at once. */
 const CACHE_MS = 30_000;
 const CACHE_LIMIT = 10_000;
@@ -74,7 +80,24 @@ export class DomainPolicyService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "config">,
     private readonly settings: SettingsService,
+    private readonly events: DomainEvents,
   ) {}
+
+  /**
+   * Tells the audit log what was done about a domain (named by itself: it outlives its block). `actorId` null: the
+   * server did (its command line, a test).
+   */
+  async #acted(actorId: string | null, action: string, domain: string, text: string | null): Promise<void> {
+    await this.events.emit({
+      type: "moderation.action",
+      actorId,
+      action,
+      resource: "Federation",
+      targetType: "domain",
+      targetId: domain,
+      text,
+    });
+  }
 
   /** The policy for a remote host (a port is ignored). This server's own host is never blocked. */
   async policyFor(host: string): Promise<DomainPolicy> {
@@ -136,7 +159,7 @@ export class DomainPolicyService {
     return block;
   }
 
-  async createBlock(input: DomainBlockInput): Promise<DomainBlockRow> {
+  async createBlock(input: DomainBlockInput, actorId: string | null = null): Promise<DomainBlockRow> {
     const domain = normalizeDomain(input.domain);
     if (!domain) throw new KithError("domain_policy.invalid_domain", { details: [{ field: "domain", message: "not a domain name" }] });
     const now = this.deps.clock.now().toISOString();
@@ -160,10 +183,11 @@ export class DomainPolicyService {
     }
     this.invalidate();
     if (block.severity === "SUSPEND") await severDomain(this.deps, domain);
+    await this.#acted(actorId, "domain_block.create", domain, blockText(block));
     return block;
   }
 
-  async updateBlock(id: string, changes: DomainBlockChanges): Promise<DomainBlockRow> {
+  async updateBlock(id: string, changes: DomainBlockChanges, actorId: string | null = null): Promise<DomainBlockRow> {
     const current = await this.getBlock(id);
     const fields: DomainBlockFields = {
       severity: changes.severity ?? current.severity,
@@ -176,13 +200,16 @@ export class DomainPolicyService {
     await updateDomainBlock(this.deps.storage.db, id, fields, this.deps.clock.now().toISOString());
     this.invalidate();
     if (fields.severity === "SUSPEND" && current.severity !== "SUSPEND") await severDomain(this.deps, current.domain);
-    return this.getBlock(id);
+    const updated = await this.getBlock(id);
+    await this.#acted(actorId, "domain_block.update", updated.domain, blockText(updated));
+    return updated;
   }
 
-  async deleteBlock(id: string): Promise<DomainBlockRow> {
+  async deleteBlock(id: string, actorId: string | null = null): Promise<DomainBlockRow> {
     const block = await this.getBlock(id);
     if (!(await deleteDomainBlock(this.deps.storage.db, id))) throw new KithError("domain_block.not_found");
     this.invalidate();
+    await this.#acted(actorId, "domain_block.delete", block.domain, blockText(block));
     return block;
   }
 
@@ -197,7 +224,7 @@ export class DomainPolicyService {
   }
 
   /** Allows a domain; an already allowed domain is answered with its existing entry, as Mastodon does. */
-  async createAllow(input: string): Promise<DomainAllowRow> {
+  async createAllow(input: string, actorId: string | null = null): Promise<DomainAllowRow> {
     const domain = normalizeDomain(input);
     if (!domain) throw new KithError("domain_policy.invalid_domain", { details: [{ field: "domain", message: "not a domain name" }] });
     const allow: DomainAllowRow = { id: this.deps.ids.next("domainAllow"), domain, createdAt: this.deps.clock.now().toISOString() };
@@ -206,13 +233,15 @@ export class DomainPolicyService {
       if (existing) return existing;
     }
     this.invalidate();
+    await this.#acted(actorId, "domain_allow.create", domain, null);
     return allow;
   }
 
-  async deleteAllow(id: string): Promise<DomainAllowRow> {
+  async deleteAllow(id: string, actorId: string | null = null): Promise<DomainAllowRow> {
     const allow = await this.getAllow(id);
     if (!(await deleteDomainAllow(this.deps.storage.db, id))) throw new KithError("domain_allow.not_found");
     this.invalidate();
+    await this.#acted(actorId, "domain_allow.delete", allow.domain, null);
     return allow;
   }
 }

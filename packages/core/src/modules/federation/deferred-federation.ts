@@ -108,8 +108,11 @@ export interface DeferredFederationOptions {
 /** Every path a Fedify dispatcher of `createKithFederation` answers under; other requests never load it. */
 const FEDIFY_PATH = /^\/(?:\.well-known\/|nodeinfo\/|users\/|inbox$)/;
 
-/** Every domain event type: the outgoing side listens to them on its own bus, which these are passed on to. */
-const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, true>> = {
+/**
+ * Every domain event type, and whether the outgoing side listens to it on its own bus, which those are passed on to
+ * (an event it does not listen to must not load the federation).
+ */
+const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, boolean>> = {
   "status.created": true,
   "status.updated": true,
   "status.deleted": true,
@@ -130,6 +133,7 @@ const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, true>> = {
   "account.updated": true,
   "account.moved": true,
   "account.deleting": true,
+  "moderation.action": false,
 };
 
 /**
@@ -178,7 +182,8 @@ export function createDeferredFederation(options: DeferredFederationOptions): De
     deps.queue.handle(queue, async (payload, context) => (await loadForJob()).jobs[queue](payload, context), handlerOptions);
   }
 
-  for (const type of Object.keys(DOMAIN_EVENT_TYPES) as DomainEventType[]) {
+  for (const [type, passed] of Object.entries(DOMAIN_EVENT_TYPES) as [DomainEventType, boolean][]) {
+    if (!passed) continue;
     services.events.on(type, async (event: DomainEvent) => {
       await load();
       await outgoingEvents.emit(event);

@@ -49,7 +49,7 @@ const BANS_LISTED = 200;
 export class MembershipService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
-    private readonly core: Pick<KithServices, "accounts" | "accountViews">,
+    private readonly core: Pick<KithServices, "accounts" | "accountViews" | "events">,
     private readonly roles: GroupRoles,
     private readonly views: GroupViews,
     private readonly admission: Admission,
@@ -154,6 +154,7 @@ export class MembershipService {
       await this.#mayActOn(groupsDb(trx), groupId, actorId, actorGrants, targetId);
       if (!(await this.admission.discharge(trx, groupId, targetId))) throw new KithError(groupErrors["group.member_not_found"]);
     });
+    await this.#acted(actorId, "group.remove_member", groupId, targetId);
   }
 
   /**
@@ -174,6 +175,7 @@ export class MembershipService {
       await settlePendingJoinRequest(db, groupId, targetId, "rejected", actorId, now);
       await deletePendingInvitationsOf(db, groupId, targetId);
     });
+    await this.#acted(actorId, "group.ban", groupId, targetId, reason);
     const [ban] = await this.#renderBans([row]);
     if (!ban) throw new KithError("account.not_found");
     return ban;
@@ -182,6 +184,13 @@ export class MembershipService {
   async unban(groupId: string, actorId: string, targetId: string): Promise<void> {
     await this.views.visible(groupId, actorId);
     if (!(await deleteBan(this.#db(), groupId, targetId))) throw new KithError(groupErrors["group.ban_not_found"]);
+    await this.#acted(actorId, "group.unban", groupId, targetId);
+  }
+
+  /** Tells the group's audit log what a manager did to an account. */
+  async #acted(actorId: string, action: string, groupId: string, targetId: string, text: string | null = null): Promise<void> {
+    const entry = { actorId, action, resource: "GroupMembers", targetType: "account", targetId, groupId, text } as const;
+    await this.core.events.emit({ type: "moderation.action", ...entry });
   }
 
   async bans(groupId: string, actorId: string): Promise<GroupBanEntity[]> {

@@ -23,6 +23,7 @@ import { findRoleByName } from "./roles-store.js";
 import { type Database, toBool } from "../../ports/storage-schema.js";
 import type { Kysely } from "kysely";
 import type { ServiceDeps } from "../service-deps.js";
+import type { DomainEvents } from "../../platform/events/domain-events.js";
 
 /** A role as the RBAC administration shows it. */
 export interface RoleView {
@@ -163,7 +164,27 @@ export type GroupAssignmentGuard = (db: Kysely<Database>, groupId: string, actor
 export class RoleService {
   #groupAssignmentGuard: GroupAssignmentGuard | null = null;
 
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">,
+    private readonly events: DomainEvents,
+  ) {}
+
+  /**
+   * Tells the audit log of a change of a role (`role.create`) or of who holds it (`role.assign`, the account the
+   * target), in the role's scope: the server's, or its group's. `actorId` null: the server did.
+   */
+  async #acted(actingId: string | null, action: string, role: { id: string; name: string; scope: string }, accountId?: string) {
+    const global = role.scope === "global";
+    await this.events.emit({
+      type: "moderation.action",
+      actorId: actingId,
+      action,
+      resource: global ? "Roles" : "GroupRoles",
+      groupId: global ? null : role.scope,
+      ...(accountId === undefined ? { targetType: "role", targetId: role.id } : { targetType: "account", targetId: accountId }),
+      text: role.name,
+    });
+  }
 
   /** Sets the check run before a group's role is given to an actor. */
   guardGroupAssignments(guard: GroupAssignmentGuard): void {
@@ -215,7 +236,12 @@ export class RoleService {
     return toView(await this.#role(roleId, within));
   }
 
-  async create(grants: readonly Grant[], input: RoleInput, within: string | null = null): Promise<RoleView> {
+  async create(
+    grants: readonly Grant[],
+    input: RoleInput,
+    within: string | null = null,
+    actingId: string | null = null,
+  ): Promise<RoleView> {
     const scope = checkScope(within ?? input.scope);
     if (within !== null && input.scope !== within && input.scope !== "global") {
       throw invalid("A request within a group makes roles of that group", "scope");
@@ -230,10 +256,17 @@ export class RoleService {
       await insertRole(trx, { id, name, description: input.description ?? null, scope, now });
       await replaceRolePermissions(trx, id, permissions);
     });
+    await this.#acted(actingId, "role.create", { id, name, scope });
     return this.get(id);
   }
 
-  async update(grants: readonly Grant[], roleId: string, changes: RoleChanges, within: string | null = null): Promise<RoleView> {
+  async update(
+    grants: readonly Grant[],
+    roleId: string,
+    changes: RoleChanges,
+    within: string | null = null,
+    actingId: string | null = null,
+  ): Promise<RoleView> {
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       const role = await this.#role(roleId, within, trx);
@@ -257,7 +290,9 @@ export class RoleService {
         now,
       });
     });
-    return this.get(roleId);
+    const updated = await this.get(roleId);
+    await this.#acted(actingId, "role.update", { id: roleId, name: updated.name, scope: updated.scope });
+    return updated;
   }
 
   async replacePermissions(
@@ -265,17 +300,20 @@ export class RoleService {
     roleId: string,
     permissions: readonly PermissionInput[],
     within: string | null = null,
+    actingId: string | null = null,
   ): Promise<RoleView> {
-    return this.update(grants, roleId, { permissions }, within);
+    return this.update(grants, roleId, { permissions }, within, actingId);
   }
 
-  async delete(grants: readonly Grant[], roleId: string, within: string | null = null): Promise<void> {
-    await this.deps.storage.transaction(async (trx) => {
+  async delete(grants: readonly Grant[], roleId: string, within: string | null = null, actingId: string | null = null): Promise<void> {
+    const role = await this.deps.storage.transaction(async (trx) => {
       const role = await this.#role(roleId, within, trx);
       if (toBool(role.row.built_in)) throw new KithError("role.built_in", { message: "Built-in roles cannot be deleted" });
       guardEscalation(grants, role.permissions, role.row.scope);
       await deleteRoleRow(trx, roleId);
+      return role.row;
     });
+    await this.#acted(actingId, "role.delete", role);
   }
 
   async assignmentsOfRole(roleId: string, within: string | null = null): Promise<AssignmentView[]> {
@@ -293,23 +331,38 @@ export class RoleService {
   }
 
   /** Assigns a role to an actor; assigning it again changes nothing and returns the existing assignment. */
-  async assign(grants: readonly Grant[], actorId: string, roleId: string, within: string | null = null): Promise<AssignmentView> {
+  async assign(
+    grants: readonly Grant[],
+    actorId: string,
+    roleId: string,
+    within: string | null = null,
+    actingId: string | null = null,
+  ): Promise<AssignmentView> {
     const now = this.deps.clock.now().toISOString();
-    return this.deps.storage.transaction(async (trx) => {
+    const { assignment, role } = await this.deps.storage.transaction(async (trx) => {
       const role = await this.#role(roleId, within, trx);
       if (!(await actorExists(trx, actorId))) throw new KithError("account.not_found");
       guardEscalation(grants, role.permissions, role.row.scope);
       if (role.row.scope !== "global") await this.#groupAssignmentGuard?.(trx, role.row.scope, actorId);
       const existing = await findAssignment(trx, actorId, roleId);
-      if (existing) return existing;
+      if (existing) return { assignment: existing, role: null };
       await insertAssignment(trx, actorId, roleId, now);
-      return { actorId, roleId, createdAt: now, updatedAt: now };
+      return { assignment: { actorId, roleId, createdAt: now, updatedAt: now }, role: role.row };
     });
+    // Assigning a role held already changes nothing, and tells nothing.
+    if (role) await this.#acted(actingId, "role.assign", role, actorId);
+    return assignment;
   }
 
   /** Takes a role from an actor; the server's last Owner assignment is refused (409). */
-  async unassign(grants: readonly Grant[], actorId: string, roleId: string, within: string | null = null): Promise<void> {
-    await this.deps.storage.transaction(async (trx) => {
+  async unassign(
+    grants: readonly Grant[],
+    actorId: string,
+    roleId: string,
+    within: string | null = null,
+    actingId: string | null = null,
+  ): Promise<void> {
+    const role = await this.deps.storage.transaction(async (trx) => {
       const role = await this.#role(roleId, within, trx);
       if (!(await findAssignment(trx, actorId, roleId))) throw new KithError("role.assignment_not_found");
       guardEscalation(grants, role.permissions, role.row.scope);
@@ -318,6 +371,8 @@ export class RoleService {
         throw new KithError("role.last_owner", { message: `${whose} last Owner cannot lose the Owner role` });
       }
       await deleteAssignment(trx, actorId, roleId);
+      return role.row;
     });
+    await this.#acted(actingId, "role.unassign", role, actorId);
   }
 }

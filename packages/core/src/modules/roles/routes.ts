@@ -96,9 +96,13 @@ async function scoped(
   caller: Caller,
   scope: string | undefined,
   need: "read" | "manage",
-): Promise<{ grants: readonly Grant[]; within: string | null }> {
+): Promise<{ grants: readonly Grant[]; within: string | null; actingId: string | null }> {
   const grants = await grantsOf(caller);
-  return { grants, within: services.roles.scopeOfRequest(grants, scope, need) };
+  return {
+    grants,
+    within: services.roles.scopeOfRequest(grants, scope, need),
+    actingId: caller.kind === "user" ? caller.accountId : null,
+  };
 }
 
 export const rbacRoutes = [
@@ -153,11 +157,12 @@ export const rbacRoutes = [
     }),
     response: RoleJson,
     handler: async ({ services, caller, body }) => {
-      const { grants, within } = await scoped(services, caller, body.scope, "manage");
+      const { grants, within, actingId } = await scoped(services, caller, body.scope, "manage");
       const role = await services.roles.create(
         grants,
         { name: body.name, description: body.description ?? null, scope: body.scope, permissions: body.permissions },
         within,
+        actingId,
       );
       return Reply.json(roleJson(role), { status: 201 });
     },
@@ -189,13 +194,13 @@ export const rbacRoutes = [
     body: z.object({ name: Name.optional(), description: Description.optional(), permissions: Permissions.optional() }),
     response: RoleJson,
     handler: async ({ services, caller, params, query, body }) => {
-      const { grants, within } = await scoped(services, caller, query.scope, "manage");
+      const { grants, within, actingId } = await scoped(services, caller, query.scope, "manage");
       const changes = {
         ...(body.name !== undefined && { name: body.name }),
         ...(body.description !== undefined && { description: body.description }),
         ...(body.permissions !== undefined && { permissions: body.permissions }),
       };
-      return roleJson(await services.roles.update(grants, params.roleId, changes, within));
+      return roleJson(await services.roles.update(grants, params.roleId, changes, within, actingId));
     },
   }),
   route({
@@ -208,8 +213,8 @@ export const rbacRoutes = [
     params: RoleParams,
     query: ScopeQuery,
     handler: async ({ services, caller, params, query }) => {
-      const { grants, within } = await scoped(services, caller, query.scope, "manage");
-      await services.roles.delete(grants, params.roleId, within);
+      const { grants, within, actingId } = await scoped(services, caller, query.scope, "manage");
+      await services.roles.delete(grants, params.roleId, within, actingId);
       return Reply.empty();
     },
   }),
@@ -225,8 +230,8 @@ export const rbacRoutes = [
     body: z.object({ permissions: Permissions }),
     response: RoleJson,
     handler: async ({ services, caller, params, query, body }) => {
-      const { grants, within } = await scoped(services, caller, query.scope, "manage");
-      return roleJson(await services.roles.replacePermissions(grants, params.roleId, body.permissions, within));
+      const { grants, within, actingId } = await scoped(services, caller, query.scope, "manage");
+      return roleJson(await services.roles.replacePermissions(grants, params.roleId, body.permissions, within, actingId));
     },
   }),
   route({
@@ -272,8 +277,8 @@ export const rbacRoutes = [
     body: z.object({ roleId: z.string().min(1).max(64) }),
     response: ActorRoleJson,
     handler: async ({ services, caller, params, query, body }) => {
-      const { grants, within } = await scoped(services, caller, query.scope, "manage");
-      return actorRoleJson(await services.roles.assign(grants, params.actorId, body.roleId, within));
+      const { grants, within, actingId } = await scoped(services, caller, query.scope, "manage");
+      return actorRoleJson(await services.roles.assign(grants, params.actorId, body.roleId, within, actingId));
     },
   }),
   route({
@@ -286,8 +291,8 @@ export const rbacRoutes = [
     params: ActorRoleParams,
     query: ScopeQuery,
     handler: async ({ services, caller, params, query }) => {
-      const { grants, within } = await scoped(services, caller, query.scope, "manage");
-      await services.roles.unassign(grants, params.actorId, params.roleId, within);
+      const { grants, within, actingId } = await scoped(services, caller, query.scope, "manage");
+      await services.roles.unassign(grants, params.actorId, params.roleId, within, actingId);
       return Reply.empty();
     },
   }),

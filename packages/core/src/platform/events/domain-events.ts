@@ -1,5 +1,6 @@
 import { getLogger } from "../../logging.js";
 import { PendingWork } from "../../pending-work.js";
+import type { ModerationAction } from "../../domain/moderation-actions.js";
 
 /**
  * What happened in the social core, told to the parts that react to it:
@@ -71,7 +72,12 @@ export type DomainEvent =
    * A local account is about to be removed: emitted (and awaited) before its rows and key pairs go, so federation
    * can still read who knows it and sign its Delete.
    */
-  | { readonly type: "account.deleting"; readonly accountId: string };
+  | { readonly type: "account.deleting"; readonly accountId: string }
+  /**
+   * A moderator or administrator acted on an account, a domain, a role, a group's member or a report (see
+   * `ModerationAction`): the audit log records it. Emitted after the action is committed.
+   */
+  | ({ readonly type: "moderation.action" } & ModerationAction);
 
 /** A new post as it was written: what the reactions to it need. */
 export interface NewPost {
