@@ -47,6 +47,7 @@ const ROOT_VALUES = [
   "USERNAME_PATTERN",
   "Username",
   "acctKey",
+  "afterCommit",
   "all",
   "any",
   "anyToken",
@@ -108,6 +109,7 @@ const ROOT_VALUES = [
   "suggestionsModule",
   "systemClock",
   "systemRandom",
+  "transactionWithCommitHooks",
   "trendsModule",
 ];
 
