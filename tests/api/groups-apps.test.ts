@@ -127,7 +127,7 @@ describeOnEngines("group applications", (engine) => {
     // Its routes answer 404 for that group: the owner's too.
     const off = await call(kith, "GET", channels, owner.token);
     expect(off.status).toBe(404);
-    expect(await off.json()).toMatchObject({ code: "group.app_not_installed" });
+    expect(off.body).toMatchObject({ code: "group.app_not_installed" });
     expect(await installedIds((await groupWithMember()).id)).toEqual(["channels"]);
     expect((await call(kith, "PUT", `${appsOf(made.id)}/channels`, owner.token)).status).toBe(200);
     expect(await installedIds(made.id)).toEqual(["channels"]);
