@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KithError, MemoryQueue, type QueueFactory, SqlQueue } from "@kith/core";
 import { KV_PRUNE_QUEUE } from "../../packages/core/src/platform/federation/kv-pruning.js";
-import { UNFINISHED_REACTIONS_QUEUE } from "../../packages/core/src/modules/statuses/pending-post-reactions.js";
+import { UNFINISHED_REACTIONS_QUEUE } from "../../packages/core/src/modules/statuses/pending-status-reactions.js";
 import { GROUP_JOIN_TOKENS_PRUNE_QUEUE } from "../../packages/core/src/modules/groups/index.js";
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { type Engine, describeOnEngines } from "../support/engines.js";

@@ -1,6 +1,6 @@
 import { type TestKith, type TestUser, eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { INLINE_AUDIENCE } from "../../packages/core/src/modules/timelines/new-post-followers.js";
+import { INLINE_AUDIENCE } from "../../packages/core/src/modules/timelines/new-status-followers.js";
 import { describeOnEngines } from "../support/engines.js";
 import { bareLocalAccount, block, favourite, follow, mute, post } from "./timelines-fixtures.js";
 

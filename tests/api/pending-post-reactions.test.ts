@@ -6,7 +6,7 @@
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { UNFINISHED_AFTER_MS } from "../../packages/core/src/modules/statuses/pending-post-reactions.js";
+import { UNFINISHED_AFTER_MS } from "../../packages/core/src/modules/statuses/pending-status-reactions.js";
 import { describeOnEngines } from "../support/engines.js";
 
 describeOnEngines("pending reactions of new posts", (engine) => {
@@ -74,14 +74,14 @@ describeOnEngines("pending reactions of new posts", (engine) => {
     // SQLite writes the full-text entry with the reactions; PostgreSQL's index has the post from its commit.
     expect(await found("quaggawords")).toEqual(kith.storage.capabilities.fullTextSearch === "fts5" ? [] : [id]);
     // A record younger than a stop's is a post whose reactions are still running.
-    expect(await kith.services.pendingPostReactions.recover()).toBe(0);
+    expect(await kith.services.pendingStatusReactions.recover()).toBe(0);
     expect(await pending()).toEqual([id]);
     kith.clock.advance(UNFINISHED_AFTER_MS + 1);
-    expect(await kith.services.pendingPostReactions.recover()).toBe(1);
+    expect(await kith.services.pendingStatusReactions.recover()).toBe(1);
     expect(await pending()).toEqual([]);
     expect(await inFollowersHome(id)).toContain(follower.account.id);
     expect(await found("quaggawords")).toEqual([id]);
-    expect(await kith.services.pendingPostReactions.recover()).toBe(0);
+    expect(await kith.services.pendingStatusReactions.recover()).toBe(0);
   });
 
   it("drops the record of a post deleted before its reactions ran, and indexes nothing", async () => {
@@ -89,7 +89,7 @@ describeOnEngines("pending reactions of new posts", (engine) => {
     const deleted = await kith.request("DELETE", `/api/v1/statuses/${id}`, { token: author.token });
     expect(deleted.status).toBe(200);
     kith.clock.advance(UNFINISHED_AFTER_MS + 1);
-    expect(await kith.services.pendingPostReactions.recover()).toBe(1);
+    expect(await kith.services.pendingStatusReactions.recover()).toBe(1);
     expect(await pending()).toEqual([]);
     expect(await inFollowersHome(id)).toEqual([]);
     expect(await found("okapiwords")).toEqual([]);
@@ -100,7 +100,7 @@ describeOnEngines("pending reactions of new posts", (engine) => {
     const edited = await kith.request("PUT", `/api/v1/statuses/${id}`, { token: author.token, json: { status: "second elandwords" } });
     expect(edited.status).toBe(200);
     kith.clock.advance(UNFINISHED_AFTER_MS + 1);
-    expect(await kith.services.pendingPostReactions.recover()).toBe(1);
+    expect(await kith.services.pendingStatusReactions.recover()).toBe(1);
     expect(await found("tapirwords")).toEqual([]);
     expect(await found("elandwords")).toEqual([id]);
   });

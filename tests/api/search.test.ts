@@ -209,17 +209,17 @@ describeOnEngines("search", (engine) => {
       { limit: 5, offset: 0, minId: harbour[4] },
       { limit: 3, offset: 2, maxId: harbour[18], minId: harbour[2] },
     ];
-    const oneQuery = { commonTermsPosts: Number.MAX_SAFE_INTEGER, windowPosts: 1, growth: 1, maxWindows: 0 };
+    const oneQuery = { commonTermsStatuses: Number.MAX_SAFE_INTEGER, windowStatuses: 1, growth: 1, maxWindows: 0 };
     const twoWords = searchTerms("HARBOUR crème");
     expect(await termsAreCommon(kith.storage.db, flavour, twoWords, 3)).toBe(true);
     for (const page of [...pages.map((p) => ({ ...p, terms })), ...pages.map((p) => ({ ...p, terms: twoWords }))]) {
       const expected = await searchStatusIds(kith.storage.db, flavour, { ...base, ...page }, oneQuery);
       expect(expected.length, JSON.stringify(page)).toBeGreaterThan(0);
       for (const windows of [
-        { commonTermsPosts: 3, windowPosts: 4, growth: 1, maxWindows: 100 },
-        { commonTermsPosts: 3, windowPosts: 1, growth: 2, maxWindows: 3 },
-        { commonTermsPosts: 3, windowPosts: 1, growth: 3, maxWindows: 100 },
-        { commonTermsPosts: 3, windowPosts: 2, growth: 1, maxWindows: 2 },
+        { commonTermsStatuses: 3, windowStatuses: 4, growth: 1, maxWindows: 100 },
+        { commonTermsStatuses: 3, windowStatuses: 1, growth: 2, maxWindows: 3 },
+        { commonTermsStatuses: 3, windowStatuses: 1, growth: 3, maxWindows: 100 },
+        { commonTermsStatuses: 3, windowStatuses: 2, growth: 1, maxWindows: 2 },
       ]) {
         expect(await searchStatusIds(kith.storage.db, flavour, { ...base, ...page }, windows), JSON.stringify({ page, windows })).toEqual(
           expected,

@@ -72,7 +72,7 @@ describeOnEngines("hashtags and followed tags", (engine) => {
     await kith.request("POST", "/api/v1/tags/knitting/follow", { token: bob.token });
     const response = await kith.request("POST", "/api/v1/statuses", { token: bob.token, json: { status: "new #Knitting pattern" } });
     const { id } = (await response.json()) as { id: string };
-    expect(await kith.services.tags.followersOfPostTags(id)).toEqual([reader.account.id]);
+    expect(await kith.services.tags.followersOfStatusTags(id)).toEqual([reader.account.id]);
   });
 
   it("refuses guests, invalid names and unknown tags", async () => {

@@ -20,7 +20,7 @@ describeOnEngines("user domain blocks", (engine) => {
   let fan: string;
   let friend: string;
   let stranger: string;
-  let remotePost: string;
+  let remoteStatus: string;
   let alicePost: string;
 
   beforeAll(async () => {
@@ -33,7 +33,7 @@ describeOnEngines("user domain blocks", (engine) => {
     // The fan follows alice; alice follows the friend (written as federation would have: accepted).
     await remoteFollows(kith, fan, alice.account.id);
     await remoteFollows(kith, alice.account.id, friend);
-    remotePost = await post(kith, friend, { local: false, tags: ["udbtag"] });
+    remoteStatus = await post(kith, friend, { local: false, tags: ["udbtag"] });
     alicePost = await post(kith, alice.account.id);
   });
   afterAll(() => kith.close());
@@ -51,7 +51,7 @@ describeOnEngines("user domain blocks", (engine) => {
     await favourite(kith, fan, alicePost);
     const before = await json<{ account: { id: string } }[]>(await kith.request("GET", "/api/v1/notifications", { token: alice.token }));
     expect(before.map((n) => n.account.id)).toContain(fan);
-    expect(await idsOf(await kith.request("GET", "/api/v1/timelines/public", { token: alice.token }))).toContain(remotePost);
+    expect(await idsOf(await kith.request("GET", "/api/v1/timelines/public", { token: alice.token }))).toContain(remoteStatus);
     expect(await counts(alice.account.id)).toMatchObject({ followers_count: 1, following_count: 1 });
 
     const blocked = await kith.request("POST", `/api/v1/user-domain-block/${DOMAIN.toUpperCase()}`, { token: alice.token });
@@ -61,8 +61,8 @@ describeOnEngines("user domain blocks", (engine) => {
 
     // Its public posts: gone from the public, remote and hashtag timelines, for alice only.
     for (const path of ["/api/v1/timelines/public", "/api/v1/timelines/public?remote=true", "/api/v1/timelines/tag/udbtag"]) {
-      expect(await idsOf(await kith.request("GET", path, { token: alice.token }))).not.toContain(remotePost);
-      expect(await idsOf(await kith.request("GET", path, { token: bystander.token }))).toContain(remotePost);
+      expect(await idsOf(await kith.request("GET", path, { token: alice.token }))).not.toContain(remoteStatus);
+      expect(await idsOf(await kith.request("GET", path, { token: bystander.token }))).toContain(remoteStatus);
     }
     // Its notifications: the earlier one is hidden and new ones do not show.
     await favourite(kith, stranger, alicePost);
@@ -117,7 +117,7 @@ describeOnEngines("user domain blocks", (engine) => {
     const unblocked = await kith.request("DELETE", `/api/v1/user-domain-block/${DOMAIN}`, { token: alice.token });
     expect(unblocked.status).toBe(200);
     expect(await json(await kith.request("GET", "/api/v1/user-domain-block", { token: alice.token }))).toEqual([]);
-    expect(await idsOf(await kith.request("GET", "/api/v1/timelines/public", { token: alice.token }))).toContain(remotePost);
+    expect(await idsOf(await kith.request("GET", "/api/v1/timelines/public", { token: alice.token }))).toContain(remoteStatus);
     expect(await relationship(friend)).toMatchObject({ domain_blocking: false });
     const followed = await kith.request("POST", `/api/v1/accounts/${stranger}/follow`, { token: alice.token });
     expect(followed.status).toBe(200);

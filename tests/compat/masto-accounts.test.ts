@@ -162,15 +162,15 @@ describeOnEngines("masto.js accounts and relationships", (engine) => {
     const fan = await remoteAccount(compat.kith, "farfan", domain);
     const stranger = await remoteAccount(compat.kith, "farstranger", domain);
     await remoteFollows(compat.kith, fan, alice.account.id);
-    const remotePost = await post(compat.kith, stranger, { local: false });
+    const remoteStatus = await post(compat.kith, stranger, { local: false });
     const client = compat.client(alice);
-    expect((await client.v1.timelines.public.list({ remote: true })).map((s) => s.id)).toContain(remotePost);
+    expect((await client.v1.timelines.public.list({ remote: true })).map((s) => s.id)).toContain(remoteStatus);
 
     await client.v1.domainBlocks.create({ domain });
     expect(await client.v1.domainBlocks.list()).toEqual([domain]);
     const viaSpec = await kithApi(alice, "GET", "/api/v1/user-domain-block");
     expect(await viaSpec.json()).toEqual([domain]);
-    expect((await client.v1.timelines.public.list({ remote: true })).map((s) => s.id)).not.toContain(remotePost);
+    expect((await client.v1.timelines.public.list({ remote: true })).map((s) => s.id)).not.toContain(remoteStatus);
     expect((await client.v1.accounts.relationships.fetch({ id: [fan] }))[0]).toMatchObject({ followedBy: false, domainBlocking: true });
     await expect(client.v1.accounts.$select(stranger).follow()).rejects.toMatchObject({ statusCode: 403 });
 

@@ -128,23 +128,23 @@ describeOnEngines("masto.js timelines, lists, markers, conversations, notificati
 
   it("public timelines: local, remote and only media; followers-only posts never shown there", async () => {
     const remote = await remoteAccount(server.kith, "farposter", "far.example");
-    const remotePost = await post(server.kith, remote, { local: false, tags: ["kithremote"] });
+    const remoteStatus = await post(server.kith, remote, { local: false, tags: ["kithremote"] });
     await insertCompletedMedia(server.kith, alice.account.id, "md_0000000000000000000000compat");
     const withMedia = await server.client(alice).v1.statuses.create({ mediaIds: ["md_0000000000000000000000compat"], status: "a picture" });
     const secret = await server.client(alice).v1.statuses.create({ status: "followers only", visibility: "private" });
     const guest = server.client();
     const everything = (await guest.v1.timelines.public.list({ limit: 40 })).map((s) => s.id);
-    expect(everything).toEqual(expect.arrayContaining([remotePost, withMedia.id]));
+    expect(everything).toEqual(expect.arrayContaining([remoteStatus, withMedia.id]));
     expect(everything).not.toContain(secret.id);
-    expect((await guest.v1.timelines.public.list({ remote: true })).map((s) => s.id)).toEqual([remotePost]);
+    expect((await guest.v1.timelines.public.list({ remote: true })).map((s) => s.id)).toEqual([remoteStatus]);
     const local = (await guest.v1.timelines.public.list({ local: true, limit: 40 })).map((s) => s.id);
     expect(local).toContain(withMedia.id);
-    expect(local).not.toContain(remotePost);
+    expect(local).not.toContain(remoteStatus);
     const media = await guest.v1.timelines.public.list({ onlyMedia: true });
     expect(media.map((s) => s.id)).toEqual([withMedia.id]);
     expect(media[0]?.mediaAttachments.map((m) => m.id)).toEqual(["md_0000000000000000000000compat"]);
     expect((await guest.v1.timelines.tag.$select("kithremote").list({ local: true })).map((s) => s.id)).toEqual([]);
-    expect((await guest.v1.timelines.tag.$select("kithremote").list()).map((s) => s.id)).toEqual([remotePost]);
+    expect((await guest.v1.timelines.tag.$select("kithremote").list()).map((s) => s.id)).toEqual([remoteStatus]);
     // Followers see the followers-only post at home; the guest sees nothing of it.
     expect((await server.client(bob).v1.timelines.home.list({ limit: 40 })).map((s) => s.id)).toContain(secret.id);
     await expect(guest.v1.statuses.$select(secret.id).fetch()).rejects.toMatchObject({ statusCode: 404 });

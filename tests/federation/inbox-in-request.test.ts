@@ -240,14 +240,14 @@ describeOnEngines("inbox activities handled in their request", (engine) => {
     expect(await remembered()).not.toContain(create.id);
   });
 
-  async function localPost(): Promise<string> {
+  async function localStatus(): Promise<string> {
     const posted = await kith.request("POST", "/api/v1/statuses", { token: alice.token, json: { status: "like me", visibility: "public" } });
     return ((await posted.json()) as { id: string }).id;
   }
 
   it("does not remember a Like, and one sent again after its Undo, or arriving after it, does not count", async () => {
     await introduce();
-    const id = await localPost();
+    const id = await localStatus();
     const like = activityOf("Like", `https://kith.test/users/alice/statuses/${id}`);
     const favourites = () => kith.storage.db.selectFrom("favourites").select("id").where("status_id", "=", id).execute();
     expect((await deliver(like)).status).toBe(202);
@@ -271,7 +271,7 @@ describeOnEngines("inbox activities handled in their request", (engine) => {
 
   it("does not boost again with an Announce sent again after its Undo", async () => {
     await introduce();
-    const id = await localPost();
+    const id = await localStatus();
     const announce = activityOf("Announce", `https://kith.test/users/alice/statuses/${id}`);
     const boosts = () => kith.storage.db.selectFrom("statuses").select("id").where("reblog_of_id", "=", id).execute();
     expect((await deliver(announce)).status).toBe(202);

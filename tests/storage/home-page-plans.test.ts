@@ -15,7 +15,7 @@ import { describeIfPostgres } from "../support/real-servers.js";
 /**
  * How PostgreSQL runs a home page: one statement reads the page of the feed,
  * each entry's post when the reader may see it, the post a boost boosts, and
- * the reader's marks (modules/statuses/visible-posts-store.ts). It must probe
+ * the reader's marks (modules/statuses/visible-statuses-store.ts). It must probe
  * indexes once per entry, and, prepared, run on its generic plan: with its
  * limit bound as a value, the planner judged that plan dearer than a plan
  * made for each run's values, and planned every run anew (4 ms, against

@@ -11,7 +11,7 @@ import type { PageRequest } from "@kith/core";
 import type { TestKith } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadHomeFeedPage } from "../../packages/core/src/modules/timelines/home-feed-store.js";
-import { type VisiblePage, type VisiblePost, loadVisiblePosts } from "../../packages/core/src/modules/statuses/visible-posts-store.js";
+import { type VisiblePage, type VisibleStatus, loadVisiblePosts } from "../../packages/core/src/modules/statuses/visible-statuses-store.js";
 import { describeOnEngines } from "../support/engines.js";
 import { StatementCounter } from "../support/statement-counter.js";
 
@@ -148,8 +148,8 @@ describeOnEngines("home pages and posts read together", (engine) => {
       { ids: all, viewerId: null },
       { ids: some.slice(1), viewerId: null },
     ];
-    const byId = (found: readonly VisiblePost[]) => [...found].sort((a, b) => a.post.id.localeCompare(b.post.id));
-    const alone: VisiblePost[][] = [];
+    const byId = (found: readonly VisibleStatus[]) => [...found].sort((a, b) => a.post.id.localeCompare(b.post.id));
+    const alone: VisibleStatus[][] = [];
     for (const { ids, viewerId } of cases) alone.push(byId(await loadVisiblePosts(kith.storage.db, ids, viewerId)));
 
     // What each may see differs: alice the direct post and her marks, erin not the direct post, a guest no private post.

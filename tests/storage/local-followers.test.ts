@@ -5,7 +5,7 @@ import { createSqliteStorage } from "@kith/storage-sqlite";
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localFollowersPage } from "../../packages/core/src/modules/timelines/fan-out-store.js";
-import { listRemoteFollowers } from "../../packages/core/src/modules/statuses/federated-posts-store.js";
+import { listRemoteFollowers } from "../../packages/core/src/modules/statuses/federated-statuses-store.js";
 import { insertFollow } from "../../packages/core/src/modules/federation/federation-writes-store.js";
 import { subscribedFollowers } from "../../packages/core/src/modules/notifications/notification-audiences-store.js";
 import { localFollowerIds } from "../../packages/core/src/modules/federation/remote-graph-store.js";

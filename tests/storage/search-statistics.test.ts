@@ -58,13 +58,13 @@ describeIfPostgres("status search for common words on PostgreSQL", () => {
   it("checks a window's posts newest first, one by one, and finds what the index finds", async () => {
     const db = recording.storage.db;
     const search = { viewerId: "reader", terms: ["lantern"], limit: 20, offset: 0, now: NOW };
-    const oneQuery = { commonTermsPosts: Number.MAX_SAFE_INTEGER, windowPosts: 1, growth: 1, maxWindows: 0 };
+    const oneQuery = { commonTermsStatuses: Number.MAX_SAFE_INTEGER, windowStatuses: 1, growth: 1, maxWindows: 0 };
     const expected = await searchStatusIds(db, "tsvector", search, oneQuery);
     expect(expected).toHaveLength(20);
     expect(expected[0]).toBe(`st_${String(POSTS).padStart(6, "0")}`);
 
     const start = recording.sent.length;
-    const windows = { commonTermsPosts: 100, windowPosts: 500, growth: 1, maxWindows: 8 };
+    const windows = { commonTermsStatuses: 100, windowStatuses: 500, growth: 1, maxWindows: 8 };
     expect(await searchStatusIds(db, "tsvector", search, windows)).toEqual(expected);
     // A window's edge and its matches are one statement, the matches bounded by the edge it reads.
     const windowSearch = recording.sent.slice(start).findLast((statement) => statement.text.includes("window_edge"));

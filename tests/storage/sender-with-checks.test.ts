@@ -98,12 +98,12 @@ describeOnEngines("an account read with the checks of an incoming activity", (en
     const expected = await kith.storage.db.selectFrom("accounts").selectAll().where("uri", "=", uri).executeTakeFirstOrThrow();
     const checks = { actorUri: uri, entryKey: "earlier", postUri: "https://remote.example/likes/1", now };
 
-    const found = await findSenderWithChecks(kith.storage.db, { ...checks, localPost: { username: "liked_author", statusId: id } });
+    const found = await findSenderWithChecks(kith.storage.db, { ...checks, localStatus: { username: "liked_author", statusId: id } });
     expect(found?.account).toEqual(expected);
     expect(found?.entryLive).toBe(false);
     expect(found?.postId).toBeNull();
     const row = await kith.storage.db.selectFrom("statuses").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    expect(found?.localPost).toEqual({
+    expect(found?.localStatus).toEqual({
       id,
       account_id: row.account_id,
       reblog_of_id: null,
@@ -115,19 +115,19 @@ describeOnEngines("an account read with the checks of an incoming activity", (en
       ["other_author", id],
       ["liked_author", "st_none"],
     ] as const) {
-      const missing = await findSenderWithChecks(kith.storage.db, { ...checks, localPost: { username, statusId } });
+      const missing = await findSenderWithChecks(kith.storage.db, { ...checks, localStatus: { username, statusId } });
       expect(missing?.account, username).toEqual(expected);
-      expect(missing?.localPost, `${username} ${statusId}`).toBeNull();
+      expect(missing?.localStatus, `${username} ${statusId}`).toBeNull();
     }
 
     await kith.storage.db.updateTable("accounts").set({ suspended_at: now }).where("id", "=", author.account.id).execute();
-    const suspended = await findSenderWithChecks(kith.storage.db, { ...checks, localPost: { username: "liked_author", statusId: id } });
-    expect(suspended?.localPost).toBeNull();
+    const suspended = await findSenderWithChecks(kith.storage.db, { ...checks, localStatus: { username: "liked_author", statusId: id } });
+    expect(suspended?.localStatus).toBeNull();
     expect(
       await findSenderWithChecks(kith.storage.db, {
         ...checks,
         actorUri: "https://elsewhere.example/users/nobody",
-        localPost: { username: "liked_author", statusId: id },
+        localStatus: { username: "liked_author", statusId: id },
       }),
     ).toBeNull();
   });
@@ -152,16 +152,16 @@ describeOnEngines("an account read with the checks of an incoming activity", (en
       ...["forever", "later", "earlier", "missing"].map((entryKey) => ({ actorUri: uri, entryKey, postUri: none, now })),
       { actorUri: uri, entryKey: "missing", postUri: "https://remote.example/notes/stored", now },
       { actorUri: "https://elsewhere.example/users/nobody", entryKey: "forever", postUri: none, now },
-      { actorUri: uri, entryKey: "later", postUri: none, now, localPost: { username: "batch_author", statusId: id } },
-      { actorUri: uri, entryKey: "missing", postUri: none, now, localPost: { username: "other_author", statusId: id } },
-      { actorUri: uri, entryKey: "missing", postUri: none, now, localPost: { username: "batch_author", statusId: "st_none" } },
-      { actorUri: uri, entryKey: "missing", postUri: none, now, localPost: { username: "liked_author", statusId: suspendedPost.id } },
+      { actorUri: uri, entryKey: "later", postUri: none, now, localStatus: { username: "batch_author", statusId: id } },
+      { actorUri: uri, entryKey: "missing", postUri: none, now, localStatus: { username: "other_author", statusId: id } },
+      { actorUri: uri, entryKey: "missing", postUri: none, now, localStatus: { username: "batch_author", statusId: "st_none" } },
+      { actorUri: uri, entryKey: "missing", postUri: none, now, localStatus: { username: "liked_author", statusId: suspendedPost.id } },
       {
         actorUri: "https://elsewhere.example/users/nobody",
         entryKey: "missing",
         postUri: none,
         now,
-        localPost: { username: "batch_author", statusId: id },
+        localStatus: { username: "batch_author", statusId: id },
       },
     ];
     // One at a time: each read goes out alone.
@@ -180,8 +180,8 @@ describeOnEngines("an account read with the checks of an incoming activity", (en
       false,
       undefined,
     ]);
-    expect(alone[6]?.localPost?.id).toBe(id);
-    expect(alone.slice(7, 10).map((found) => found?.localPost)).toEqual([null, null, null]);
+    expect(alone[6]?.localStatus?.id).toBe(id);
+    expect(alone.slice(7, 10).map((found) => found?.localStatus)).toEqual([null, null, null]);
     expect(alone[4]?.postId).not.toBeNull();
 
     const counter = new StatementCounter();

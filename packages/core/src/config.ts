@@ -16,7 +16,7 @@ export const kithConfigSchema = z.object({
    * domain that may federate; the instance actor and the actors' keys stay open to all. @default false
    */
   authorizedFetch: z.boolean().default(false),
-  /** How long a deleted remote post is remembered, so that its Create arriving late is refused. @default 30 */
+  /** How long a deleted remote status is remembered, so that its Create arriving late is refused. @default 30 */
   tombstoneRetentionDays: z.number().int().min(1).max(3650).default(30),
   /**
    * How a delivery to another server that failed is tried again, inbox by inbox: `retries` more times, the first

@@ -167,14 +167,14 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     async start() {
       // Registers the handler of Fedify's messages on the queue port (Fedify is loaded with the first one).
       await federation.start(federationQueue.signal);
-      await services.pendingPostReactions.scheduleRecovery(deps.queue);
-      // The entries of posts left waiting when the process last stopped.
+      await services.pendingStatusReactions.scheduleRecovery(deps.queue);
+      // The entries of statuses left waiting when the process last stopped.
       await services.searchEntries.flush();
       await modules.start();
       await deps.queue.start();
     },
     async close() {
-      // Reactions still running after their request answered (fan-out of a new post) finish before the ports close.
+      // Reactions still running after their request answered (fan-out of a new status) finish before the ports close.
       await services.events.settled();
       federationQueue.abort();
       await deps.queue.stop();

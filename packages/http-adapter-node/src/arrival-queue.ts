@@ -75,7 +75,7 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  * write starts as soon as Node reads it, because the writes that start at one
  * poll share one commit (Kith's BatchedWrites gathers the writes of a turn),
  * and a commit costs more than the rows it writes: admitted one a turn, each
- * would commit alone (on SQLite, posts with a fan-out to 10 followers went
+ * would commit alone (on SQLite, statuses with a fan-out to 10 followers went
  * from 545-634 to 347-405 a second, incoming activities from 684-742 to
  * 578-708).
  */

@@ -9,7 +9,7 @@ const SMALLEST = 16 * 1024;
 /**
  * Memory to assemble answers in, used again once an answer has gone out.
  *
- * A page of 40 posts is about 70 KB, assembled from pieces the renderer kept.
+ * A page of 40 statuses is about 70 KB, assembled from pieces the renderer kept.
  * Assembled in a new buffer each time, that is memory outside V8's heap,
  * and at a thousand pages a second V8 answers that much of it with a full
  * collection about every second (5-20 ms each, on every request in flight).

@@ -9,7 +9,7 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "pr
 
 /**
  * Bytes that may wait to be sent with the headers, so a body available at once goes out in one write with a
- * Content-Length (a page of 40 posts is about 70 KB). Only bytes already in memory are held back.
+ * Content-Length (a page of 40 statuses is about 70 KB). Only bytes already in memory are held back.
  */
 const COALESCE_BYTES = 1024 * 1024;
 

@@ -15,7 +15,7 @@ const MAX_SEEN_ONCE = 2_000;
  * the first requests on, while one-off texts stay unnamed. A named statement
  * is parsed once per connection and may keep its plan, and its text is sent
  * once per connection instead of with every run: about a fifth less client
- * CPU and half a millisecond less PostgreSQL time for a page of 40 posts.
+ * CPU and half a millisecond less PostgreSQL time for a page of 40 statuses.
  *
  * After a migration, statements are named anew: a prepared `SELECT *` cannot
  * be run once its table's columns have changed.

@@ -29,7 +29,7 @@ export interface SqliteStorageOptions {
  * A checkpoint copies the latest version of each page in the log to the
  * database file, so a page changed by many commits between two checkpoints
  * is copied once. Under a stream of incoming activities every batch changes
- * the same index pages again (a sender's posts, a post's favourites), and a
+ * the same index pages again (a sender's statuses, a status's favourites), and a
  * log of 4 000 pages instead of SQLite's 1 000 made a commit's share of an
  * activity about a third cheaper (bench/READING.md, "Measurements behind the
  * code"). The log then takes up to 16 MB on disk.

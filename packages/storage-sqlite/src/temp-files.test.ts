@@ -22,7 +22,7 @@ function openDeletedFiles(): string[] {
 
 /**
  * A statement that changes many rows inside a longer transaction (a batch of
- * incoming activities, a post's fan-out) keeps the pages it changes in a
+ * incoming activities, a status's fan-out) keeps the pages it changes in a
  * statement journal, to undo itself alone. Past 64 KB SQLite writes that
  * journal to a deleted file in /var/tmp, one write per page: it is kept in
  * memory instead.

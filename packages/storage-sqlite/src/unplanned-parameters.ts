@@ -8,7 +8,7 @@
  * again, and better-sqlite3 clears a statement's bindings after every run,
  * which re-plans such a statement on every run: each join Kysely sends was
  * parsed and planned again each time, about as costly as preparing it anew
- * (a post made five such statements; 15 % of its CPU). SQLite looks at a
+ * (a status made five such statements; 15 % of its CPU). SQLite looks at a
  * parameter only where it stands bare; `+?` is an expression with the same
  * value, no affinity (a parameter has none either) and the same collation,
  * and an index serves `x = +?` as it serves `x = ?`, so plans are kept and

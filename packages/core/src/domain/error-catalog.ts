@@ -114,7 +114,7 @@ export const errorCatalog = {
   "upload.url_invalid": { status: 404, message: "This upload URL is invalid or expired" },
   "upload.content_received": { status: 409, message: "This upload already has its content" },
 
-  // Posts and polls
+  // Statuses and polls
   "status.not_found": { status: 404, message: "Record not found" },
   "status.invalid": { status: 422, message: "Validation failed" },
   "status.forbidden": { status: 403, message: "This action is not allowed" },

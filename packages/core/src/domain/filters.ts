@@ -14,7 +14,7 @@ export interface FilterStatusRecord {
   readonly statusId: string;
 }
 
-/** A filter as its owner set it up: where it applies, what it does, and the words and posts it matches. */
+/** A filter as its owner set it up: where it applies, what it does, and the words and statuses it matches. */
 export interface FilterRecord {
   readonly id: string;
   readonly accountId: string;

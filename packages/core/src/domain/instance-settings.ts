@@ -11,7 +11,7 @@ export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 export const instanceSettingsSchema = z.object({
   /** Who may sign up: anyone, anyone after approval, or no one. */
   registrationsMode: z.enum(REGISTRATION_MODES).default("open"),
-  /** "Maximum number of pinned posts" per account. */
+  /** "Maximum number of pinned statuses" per account. */
   maxPinnedPosts: z.number().int().min(0).max(100).default(5),
   /** Only addresses of allowlisted email domains may register. */
   emailAllowlistEnabled: z.boolean().default(false),

@@ -42,7 +42,7 @@ import { PostedStatusView } from "./statuses/posted-status-view.js";
 import { PollService } from "./statuses/poll-service.js";
 import { StatusInteractions } from "./statuses/status-interactions.js";
 import { StatusQueries } from "./statuses/status-queries.js";
-import { PendingPostReactions } from "./statuses/pending-post-reactions.js";
+import { PendingStatusReactions } from "./statuses/pending-status-reactions.js";
 import { DeferredSearchEntries } from "./search/deferred-search-entries.js";
 import { StatusService } from "./statuses/status-service.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
@@ -67,7 +67,7 @@ export interface KithServices {
   readonly batchedWrites: BatchedWrites;
   /** Content filters (v1 and v2) and the matcher timelines, notifications and streams apply. */
   readonly filters: FilterService;
-  /** Full-text search of accounts, hashtags and posts. */
+  /** Full-text search of accounts, hashtags and statuses. */
   readonly search: SearchService;
   /** Mastodon's streaming API (WebSocket and server-sent events) over the pubsub port. */
   readonly streaming: StreamingService;
@@ -75,19 +75,19 @@ export interface KithServices {
   readonly instanceActivity: InstanceActivityService;
   /** Hashtags with their history, and followed tags. */
   readonly tags: TagService;
-  /** Renders posts as Mastodon's Status entity for a viewer, only those the viewer may see, in batches. */
+  /** Renders statuses as Mastodon's Status entity for a viewer, only those the viewer may see, in batches. */
   readonly statusViews: StatusViews;
-  /** A new post rendered for its author from what was written. */
+  /** A new status rendered for its author from what was written. */
   readonly postedStatusView: PostedStatusView;
-  /** Writing posts: create, edit, delete, boost. */
+  /** Writing statuses: create, edit, delete, boost. */
   readonly statuses: StatusService;
-  /** New posts whose reactions have not all run, and the job that runs them again after a stop. */
-  readonly pendingPostReactions: PendingPostReactions;
-  /** The full-text entries of other servers' posts, written a moment after them, many at once (SQLite). */
+  /** New statuses whose reactions have not all run, and the job that runs them again after a stop. */
+  readonly pendingStatusReactions: PendingStatusReactions;
+  /** The full-text entries of other servers' statuses, written a moment after them, many at once (SQLite). */
   readonly searchEntries: DeferredSearchEntries;
   /** Favourites, bookmarks, conversation mutes, pins, reply subscriptions and highlights. */
   readonly statusInteractions: StatusInteractions;
-  /** Threads, who boosted or favourited, bookmarks and favourites lists, an account's posts, edit history. */
+  /** Threads, who boosted or favourited, bookmarks and favourites lists, an account's statuses, edit history. */
   readonly statusQueries: StatusQueries;
   /** Polls: votes, and closing them when they end. */
   readonly polls: PollService;
@@ -155,9 +155,9 @@ export function createServices(deps: ServiceDeps): KithServices {
   publishPublicStreams(events, deps);
   const polls = new PollService(deps, events);
   const remoteAccounts = new RemoteAccountService(deps, accountViews);
-  const pendingPostReactions = new PendingPostReactions(deps, events, batchedWrites);
-  pendingPostReactions.registerJobs(deps.queue);
-  const statuses = new StatusService(deps, events, polls, media, pendingPostReactions, batchedWrites, remoteAccounts);
+  const pendingStatusReactions = new PendingStatusReactions(deps, events, batchedWrites);
+  pendingStatusReactions.registerJobs(deps.queue);
+  const statuses = new StatusService(deps, events, polls, media, pendingStatusReactions, batchedWrites, remoteAccounts);
   const statusInteractions = new StatusInteractions(deps, events, statuses, settings, batchedWrites);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
   const feeds = createFeedServices(deps, events, statusViews, accountViews, batchedWrites);
@@ -179,7 +179,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     statusViews,
     postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,
-    pendingPostReactions,
+    pendingStatusReactions,
     searchEntries,
     statusInteractions,
     statusQueries,

@@ -55,7 +55,7 @@ export interface AccountsTable {
   shared_inbox_url: Generated<string | null>;
   /** The plain-text source of a local account's note (migration 0011); `note` holds the rendered HTML. */
   note_source: Generated<string | null>;
-  /** Whether the account's public posts may be indexed by search (migration 0011). */
+  /** Whether the account's public statuses may be indexed by search (migration 0011). */
   indexable: DbBoolWithDefault;
   /**
    * Raised by the database itself (migration 0020's triggers) by every update that names a column but the counters
@@ -315,7 +315,7 @@ export type Visibility = "public" | "unlisted" | "private" | "direct";
 export interface StatusesTable {
   id: string;
   account_id: string;
-  /** ActivityPub id; null for local posts, whose URI derives from the origin. */
+  /** ActivityPub id; null for local statuses, whose URI derives from the origin. */
   uri: string | null;
   url: string | null;
   local: Generated<DbBool>;
@@ -348,9 +348,9 @@ export interface StatusesTable {
    * was made of it (status-parts-cache.ts, StatusViews' JSON pieces).
    */
   version: Generated<number>;
-  /** The post this one quotes, as its author's server names it (migration 0024). */
+  /** The status this one quotes, as its author's server names it (migration 0024). */
   quote_uri: string | null;
-  /** That post, once it is known here. */
+  /** That status, once it is known here. */
   quote_id: string | null;
 }
 
@@ -427,7 +427,7 @@ export interface StatusPinsTable {
   created_at: Timestamp;
 }
 
-/** A reply pinned under its root post by the root's author. */
+/** A reply pinned under its root status by the root's author. */
 export interface StatusHighlightsTable {
   id: string;
   root_status_id: string;
@@ -486,7 +486,7 @@ export interface MediaAttachmentsTable {
   type: Generated<string>;
   /** The spec's upload type: IMAGE, VIDEO, AUDIO or DOCUMENT. */
   upload_type: string;
-  /** JSON array of tags such as Avatar, Header, Post. */
+  /** JSON array of tags such as Avatar, Header, Status. */
   tags: Generated<JsonText>;
   state: UploadState;
   content_type: string | null;
@@ -552,8 +552,8 @@ export interface HomeFeedTable {
   created_at: Timestamp;
 }
 
-/** A new local post whose reactions are not all done yet (migration 0019). */
-export interface PendingPostReactionsTable {
+/** A new local status whose reactions are not all done yet (migration 0019). */
+export interface PendingStatusReactionsTable {
   status_id: string;
   created_at: Timestamp;
 }
@@ -656,7 +656,7 @@ export interface CustomEmojisTable {
   image_size: number | null;
 }
 
-/** An emoji reaction to a post (migration 0024). */
+/** An emoji reaction to a status (migration 0024). */
 export interface StatusReactionsTable {
   id: string;
   status_id: string;
@@ -857,7 +857,7 @@ export interface Database {
   upload_logs: UploadLogsTable;
   storage_quotas: StorageQuotasTable;
   home_feed: HomeFeedTable;
-  pending_post_reactions: PendingPostReactionsTable;
+  pending_post_reactions: PendingStatusReactionsTable;
   lists: ListsTable;
   list_accounts: ListAccountsTable;
   markers: MarkersTable;

@@ -33,8 +33,8 @@ export interface StorageCapabilities {
    * The planner may run a correlated `exists` over the whole inner table (as a
    * join, or by hashing every row the subquery could match) where probing an
    * index once per outer row is cheaper. PostgreSQL does this with the
-   * visibility checks of a page of posts: it hashed all 995 follows of a reader
-   * to check five posts. Such checks are then written with `offset 0`, which
+   * visibility checks of a page of statuses: it hashed all 995 follows of a reader
+   * to check five statuses. Such checks are then written with `offset 0`, which
    * it does not look through (`platform/storage/exists-fence.ts`). Absent: false.
    */
   readonly fenceCorrelatedExists?: boolean;
@@ -48,7 +48,7 @@ export interface StorageCapabilities {
   /**
    * Each statement is a round trip to a database server, not a call into the
    * process: reads asked at the same moment are then worth joining into one
-   * statement (`platform/storage/joined-reads.ts`: an inbox's sender reads, home pages, posts read by
+   * statement (`platform/storage/joined-reads.ts`: an inbox's sender reads, home pages, statuses read by
    * id), where on an embedded engine the join costs more than the statements it spares. The
    * joined statements are written for PostgreSQL (a lateral join, `json_to_recordset`).
    * Absent: false.

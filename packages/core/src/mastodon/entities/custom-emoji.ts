@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Mastodon's CustomEmoji entity, as posts, accounts, reactions and `GET /api/v1/custom_emojis` carry it. */
+/** Mastodon's CustomEmoji entity, as statuses, accounts, reactions and `GET /api/v1/custom_emojis` carry it. */
 export const CustomEmojiJson = z.object({
   shortcode: z.string(),
   url: z.string(),

@@ -20,7 +20,7 @@ export const FilterJson = z.object({
   statuses: z.array(FilterStatusJson),
 });
 
-/** Mastodon's FilterResult entity: why a post matched, set on a post's `filtered`. */
+/** Mastodon's FilterResult entity: why a status matched, set on a status's `filtered`. */
 export const FilterResultJson = z.object({
   filter: FilterJson,
   keyword_matches: z.array(z.string()).nullable(),

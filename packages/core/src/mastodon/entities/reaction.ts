@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Mastodon's Reaction entity (of announcements), which Kith also gives
- * posts: the emoji reactions other servers' users sent (Misskey's and
+ * statuses: the emoji reactions other servers' users sent (Misskey's and
  * Pleroma's `EmojiReact`), one entry per emoji with its count.
  */
 export const ReactionJson = z.object({

@@ -13,7 +13,7 @@ export const MentionJson = z.object({
   acct: z.string(),
 });
 
-/** Mastodon's Tag entity (the short form posts carry; `history` empty here, filled by trends). */
+/** Mastodon's Tag entity (the short form statuses carry; `history` empty here, filled by trends). */
 export const TagJson = z.object({
   name: z.string(),
   url: z.string(),
@@ -39,10 +39,10 @@ export const PollJson = z.object({
 
 export const ApplicationJson = z.object({ name: z.string(), website: z.string().nullable() });
 
-/** The media attachments of a post: Mastodon's MediaAttachment entity. */
+/** The media attachments of a status: Mastodon's MediaAttachment entity. */
 export const StatusMediaJson = MediaAttachmentJson;
 
-/** Who may quote a post and how that applies to the caller (Mastodon 4.5); Kith does not take quotes yet. */
+/** Who may quote a status and how that applies to the caller (Mastodon 4.5); Kith does not take quotes yet. */
 export const QuoteApprovalJson = z.object({
   automatic: z.array(z.string()),
   manual: z.array(z.string()),
@@ -78,7 +78,7 @@ const StatusFields = {
   /** The plain-text source: only when asked (deleting for a redraft), null otherwise. */
   text: z.string().nullable(),
   edited_at: z.string().nullable(),
-  /** The post this one quotes (Mastodon 4.4's Quote, or ShallowQuote inside a quoted post), null when none. */
+  /** The status this one quotes (Mastodon 4.4's Quote, or ShallowQuote inside a quoted status), null when none. */
   quote: z.unknown().nullable(),
   quote_approval: QuoteApprovalJson,
   favourited: z.boolean().optional(),
@@ -89,13 +89,13 @@ const StatusFields = {
   filtered: z.array(FilterResultJson).optional(),
 };
 
-/** A post inside a boost: the same entity, whose own `reblog` is always null. */
+/** A status inside a boost: the same entity, whose own `reblog` is always null. */
 export const InnerStatusJson = z.object({ ...StatusFields, reblog: z.null() });
 
 /** Mastodon's Status entity: every field present, null or empty where Kith has nothing. */
 export const StatusJson = z.object({ ...StatusFields, reblog: InnerStatusJson.nullable() });
 
-/** Mastodon's StatusEdit entity: one version of a post. */
+/** Mastodon's StatusEdit entity: one version of a status. */
 export const StatusEditJson = z.object({
   content: z.string(),
   spoiler_text: z.string(),
@@ -105,7 +105,7 @@ export const StatusEditJson = z.object({
   poll: z.object({ options: z.array(z.object({ title: z.string() })) }).nullable(),
   media_attachments: z.array(StatusMediaJson),
   emojis: z.array(z.unknown()),
-  /** The quoted post of this version (Mastodon 4.5); Kith takes no quotes. */
+  /** The quoted status of this version (Mastodon 4.5); Kith takes no quotes. */
   quote: z.null(),
 });
 
@@ -113,7 +113,7 @@ export const StatusEditJson = z.object({
 export const StatusSourceJson = z.object({ id: z.string(), text: z.string(), spoiler_text: z.string() });
 
 /**
- * Mastodon's Context entity, plus `highlights`: replies the root post's author
+ * Mastodon's Context entity, plus `highlights`: replies the root status's author
  * pinned under it (a Kith addition; clients that do not know it ignore it).
  */
 export const ContextJson = z.object({

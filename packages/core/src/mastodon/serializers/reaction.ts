@@ -11,7 +11,7 @@ export interface ReactionInput {
   readonly image_remote_url: string | null;
 }
 
-/** One post's reactions as Mastodon's Reaction entities: one per emoji, in the order each was first used. */
+/** One status's reactions as Mastodon's Reaction entities: one per emoji, in the order each was first used. */
 export function serializeReactions(
   rows: readonly ReactionInput[],
   origin: string,

@@ -2,7 +2,7 @@ import { readFlag } from "../../platform/storage/boolean-columns.js";
 import type { PollRow } from "../../ports/storage-schema.js";
 import type { MentionEntity, PollEntity, TagEntity } from "../entities/status.js";
 
-/** Where a local post lives: its ActivityPub id and its web page. */
+/** Where a local status lives: its ActivityPub id and its web page. */
 export function localStatusUrls(origin: string, username: string, statusId: string): { uri: string; url: string } {
   return { uri: `${origin}/users/${username}/statuses/${statusId}`, url: `${origin}/@${username}/${statusId}` };
 }

@@ -39,7 +39,7 @@ export interface MediaUrls {
  * Renders accounts, local or remote, as Mastodon's Account entity, many at
  * once in a fixed number of queries: the accounts, the accounts they moved to
  * and the avatars and headers of both. Every part that shows an account
- * (posts, notifications, search, relationships) goes through here, so an
+ * (statuses, notifications, search, relationships) goes through here, so an
  * account looks the same wherever it appears.
  */
 export class AccountViews {
@@ -142,7 +142,7 @@ export class AccountViews {
 
   /**
    * The account's entity and text, kept from an earlier render when its row, images and moved-to account are the same:
-   * a page of posts names the same authors request after request, and building an entity cost more than comparing.
+   * a page of statuses names the same authors request after request, and building an entity cost more than comparing.
    */
   #view(row: AccountRow, urls: ImageUrls, emojisBy: ReadonlyMap<string, readonly CustomEmojiEntity[]>, moved: AccountView | null): AccountView {
     const avatar = imageUrl(urls, row.avatar_media_id, row.avatar_remote_url);

@@ -27,7 +27,7 @@ function toLocalAccount(row: LocalAccountRow): LocalAccount {
   };
 }
 
-/** The rows of these accounts, local or remote, in no particular order: every rendered post and notification asks for them. */
+/** The rows of these accounts, local or remote, in no particular order: every rendered status and notification asks for them. */
 export async function findAccountRows(db: Kysely<Database>, ids: readonly string[]): Promise<Selectable<AccountsTable>[]> {
   if (ids.length === 0) return [];
   return selectAccountRows(db, { ids });
@@ -42,7 +42,7 @@ const selectAccountRows = compiledOnce((db, args: { ids: readonly string[] }) =>
   db.selectFrom("accounts").selectAll().where("id", "in", args.ids),
 );
 
-/** What of an account changes without a new version (migration 0020): its counters and the date of its last post. */
+/** What of an account changes without a new version (migration 0020): its counters and the date of its last status. */
 export type AccountCounter = "statuses_count" | "followers_count" | "following_count" | "last_status_at";
 export const ACCOUNT_COUNTERS: readonly AccountCounter[] = ["statuses_count", "followers_count", "following_count", "last_status_at"];
 export type AccountVersionRow = Pick<Selectable<AccountsTable>, "id" | "version" | AccountCounter>;

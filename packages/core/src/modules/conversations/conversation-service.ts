@@ -20,14 +20,14 @@ import { streamChannels } from "../streaming/channels.js";
 export type { ConversationRecord };
 
 /**
- * Direct conversations: each local participant of a direct post has a row
+ * Direct conversations: each local participant of a direct status has a row
  * per thread (Mastodon's AccountConversation) holding the other
- * participants, the last post and whether it is unread.
+ * participants, the last status and whether it is unread.
  */
 export class ConversationService {
   constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "pubsub">) {}
 
-  /** A direct post was written: every local participant's conversation moves to it. */
+  /** A direct status was written: every local participant's conversation moves to it. */
   async onStatusCreated(statusId: string): Promise<void> {
     const db = this.deps.storage.db;
     const status = await loadDirectStatus(db, statusId);
@@ -60,7 +60,7 @@ export class ConversationService {
     }
   }
 
-  /** A direct post was deleted: conversations that ended with it fall back to the thread's previous direct post. */
+  /** A direct status was deleted: conversations that ended with it fall back to the thread's previous direct status. */
   async onStatusDeleted(statusId: string): Promise<void> {
     const db = this.deps.storage.db;
     const at = this.deps.clock.now().toISOString();
@@ -82,7 +82,7 @@ export class ConversationService {
     return conversation;
   }
 
-  /** Removes the conversation from the caller's list (the posts stay). */
+  /** Removes the conversation from the caller's list (the statuses stay). */
   async remove(accountId: string, id: string): Promise<void> {
     await this.get(accountId, id);
     await deleteConversation(this.deps.storage.db, id);

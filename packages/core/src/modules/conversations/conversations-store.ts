@@ -86,7 +86,7 @@ export async function deleteConversation(db: Kysely<Database>, id: string): Prom
   await db.deleteFrom("account_conversations").where("id", "=", id).execute();
 }
 
-/** One account's conversations, most recently active first (paged by the last post's id, as Mastodon does). */
+/** One account's conversations, most recently active first (paged by the last status's id, as Mastodon does). */
 export async function pageConversations(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<ConversationRecord[]> {
   const rows = await fetchIdPage(
     db.selectFrom("account_conversations").select(COLUMNS).where("account_id", "=", accountId).where("last_status_id", "is not", null),
@@ -96,13 +96,13 @@ export async function pageConversations(db: Kysely<Database>, accountId: string,
   return rows.map(toRecord);
 }
 
-/** Conversations whose last post was `statusId`. */
+/** Conversations whose last status was `statusId`. */
 export async function conversationsEndingWith(db: Kysely<Database>, statusId: string): Promise<ConversationRecord[]> {
   const rows = await db.selectFrom("account_conversations").select(COLUMNS).where("last_status_id", "=", statusId).execute();
   return rows.map(toRecord);
 }
 
-/** The newest direct post left in a thread, for a conversation whose last post was deleted. */
+/** The newest direct status left in a thread, for a conversation whose last status was deleted. */
 export async function latestDirectStatus(db: Kysely<Database>, conversationId: string, exceptId: string): Promise<string | null> {
   const row = await db
     .selectFrom("statuses")
@@ -114,7 +114,7 @@ export async function latestDirectStatus(db: Kysely<Database>, conversationId: s
   return row?.id ?? null;
 }
 
-/** What a conversation needs of a new direct post. */
+/** What a conversation needs of a new direct status. */
 export async function loadDirectStatus(
   db: Kysely<Database>,
   statusId: string,
@@ -135,7 +135,7 @@ export async function loadDirectStatus(
   };
 }
 
-/** Every account mentioned in a post, with whether it is local. */
+/** Every account mentioned in a status, with whether it is local. */
 export async function mentionedAccounts(db: Kysely<Database>, statusId: string): Promise<{ accountId: string; local: boolean }[]> {
   const rows = await db
     .selectFrom("mentions")

@@ -6,7 +6,7 @@ import { Reply } from "../../platform/http/reply.js";
 import { route } from "../core-route.js";
 import { signedInUser } from "../timelines/routes.js";
 
-/** Direct conversations (Mastodon's): direct threads, paged by their last post. */
+/** Direct conversations (Mastodon's): direct threads, paged by their last status. */
 
 const ConversationParams = z.object({ conversationId: z.string().max(64) });
 
@@ -25,7 +25,7 @@ export const conversationRoutes = [
       const page = pageRequest(query, POSTS_PAGE);
       const records = await services.conversations.list(user.accountId, page);
       const entities = await services.conversationViews.render(records, user.accountId);
-      // Paged by the last post's id, as Mastodon does.
+      // Paged by the last status's id, as Mastodon does.
       const link = idPageLinks(
         url,
         records.map((r) => r.lastStatusId ?? ""),

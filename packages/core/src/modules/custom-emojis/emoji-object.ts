@@ -1,12 +1,12 @@
 import { customEmojiUrls } from "../../mastodon/serializers/custom-emoji.js";
 import type { CustomEmojiRow } from "../../ports/storage-schema.js";
 
-/** Served by the server itself, whatever the blob store: as the `Emoji` tags of posts name it (emoji-tags.ts). */
+/** Served by the server itself, whatever the blob store: as the `Emoji` tags of statuses name it (emoji-tags.ts). */
 const SERVED_HERE = { publicUrl: () => null };
 
 /**
  * One of this server's emojis as the ActivityPub `Emoji` its id names, the
- * object posts and profiles tag (Mastodon serves the same at
+ * object statuses and profiles tag (Mastodon serves the same at
  * `/emojis/:id`). Written out here rather than with Fedify's vocabulary,
  * which loads with the first federation request, not with the routes.
  */

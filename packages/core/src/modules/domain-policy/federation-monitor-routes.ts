@@ -9,7 +9,7 @@ import { zInt } from "../../platform/http/schemas.js";
 
 /**
  * Federation monitoring (the spec names the area, not its shapes): connected
- * domains with their account and post counts, delivery outcomes per domain,
+ * domains with their account and status counts, delivery outcomes per domain,
  * unreachable domains, and incoming activities per minute. Reads need
  * Federation.Read or Federation.Manage; clearing a mark Federation.Manage.
  * Field names are camelCase, as the spec's other resources.

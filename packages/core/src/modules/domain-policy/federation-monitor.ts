@@ -221,7 +221,7 @@ export class FederationMonitor {
     };
   }
 
-  /** Remote domains with known accounts, with account and post counts and delivery outcomes. */
+  /** Remote domains with known accounts, with account and status counts and delivery outcomes. */
   async connectedDomains(page: { limit: number; offset: number }): Promise<{ rows: ConnectedDomain[]; total: number }> {
     const { rows, total } = await listConnectedDomains(this.deps.storage.db, page);
     const deliveries = new Map(

@@ -12,7 +12,7 @@ export interface DomainDeliveries {
   readonly unreachableSince: string | null;
 }
 
-/** Accounts and posts known from one remote domain. */
+/** Accounts and statuses known from one remote domain. */
 export interface DomainContent {
   readonly domain: string;
   readonly accounts: number;
@@ -175,7 +175,7 @@ export async function listUnreachableDomains(db: Kysely<Database>): Promise<Doma
   return rows.map(deliveriesOf);
 }
 
-/** Remote domains with known accounts, most accounts first, with their account and post counts. */
+/** Remote domains with known accounts, most accounts first, with their account and status counts. */
 export async function listConnectedDomains(
   db: Kysely<Database>,
   page: { readonly limit: number; readonly offset: number },

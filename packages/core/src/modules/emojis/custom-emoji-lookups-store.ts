@@ -4,7 +4,7 @@ import type { CustomEmojiRow, Database } from "../../ports/storage-schema.js";
 
 /**
  * The enabled emojis of these shortcodes, of this server (`null`) and of
- * the given domains: what posts, profiles and reactions name. One
+ * the given domains: what statuses, profiles and reactions name. One
  * statement; none when nothing is asked.
  */
 export async function findEnabledEmojis(
@@ -29,7 +29,7 @@ export async function findEnabledEmojis(
     .execute();
 }
 
-/** An emoji another server named in what it sent (a post's, a profile's or a reaction's `Emoji` tag). */
+/** An emoji another server named in what it sent (a status's, a profile's or a reaction's `Emoji` tag). */
 export interface RemoteEmoji {
   readonly shortcode: string;
   readonly domain: string;

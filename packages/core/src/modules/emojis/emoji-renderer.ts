@@ -3,7 +3,7 @@ import { serializeCustomEmoji, shortcodesIn } from "../../mastodon/serializers/c
 import { findEnabledEmojis } from "./custom-emoji-lookups-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 
-/** Texts whose emojis are wanted: a post's or a profile's, of an author of `domain` (null for this server). */
+/** Texts whose emojis are wanted: a status's or a profile's, of an author of `domain` (null for this server). */
 export interface EmojiTexts {
   readonly key: string;
   readonly domain: string | null;

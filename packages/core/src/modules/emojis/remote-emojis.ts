@@ -7,7 +7,7 @@ import type { Database } from "../../ports/storage-schema.js";
 import { embeddedOnly, isoOrNull } from "../federation/embedded-values.js";
 import { httpUrlOrNull } from "../federation/remote-actor-fields.js";
 
-/** More emojis than this in one object are not kept: a post or a profile has a few. */
+/** More emojis than this in one object are not kept: a status or a profile has a few. */
 const MAX_EMOJIS_PER_OBJECT = 64;
 
 /** The image an Emoji tag names: its embedded icon's URL. */

@@ -7,7 +7,7 @@ import type { AccountRow } from "../../ports/storage-schema.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { requireNetwork } from "../../platform/federation/inbox-request-pass.js";
 import type { RemoteActors } from "./remote-actors.js";
-import { sameOrigin } from "../statuses/remote-posts.js";
+import { sameOrigin } from "../statuses/remote-statuses.js";
 import { storedSenderOf } from "./stored-senders.js";
 
 const logger = getLogger(["federation", "inbox"]);

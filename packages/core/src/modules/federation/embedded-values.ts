@@ -19,7 +19,7 @@ export function isoOrNull(value: unknown): string | null {
   return Number.isFinite(time) ? new Date(time).toISOString() : null;
 }
 
-/** What can hold tags: a post, an actor, a reaction. */
+/** What can hold tags: a status, an actor, a reaction. */
 interface Tagged {
   getTags(options: { documentLoader: typeof embeddedOnly; contextLoader: typeof embeddedOnly }): AsyncIterable<unknown>;
 }

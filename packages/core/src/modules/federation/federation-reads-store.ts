@@ -69,7 +69,7 @@ export async function countFollows(db: Kysely<Database>, accountId: string, dire
   return Number(row?.count ?? 0);
 }
 
-/** A local account's posts that its outbox shows (public and unlisted, boosts included), newest first. */
+/** A local account's statuses that its outbox shows (public and unlisted, boosts included), newest first. */
 /** The visibilities an outbox lists: anyone's, and followers-only ones too for a follower's fetch. */
 function outboxVisibilities(withFollowersOnly: boolean): Visibility[] {
   return withFollowersOnly ? ["public", "unlisted", "private"] : ["public", "unlisted"];
@@ -99,7 +99,7 @@ export async function countOutboxStatuses(db: Kysely<Database>, accountId: strin
   return Number(row?.count ?? 0);
 }
 
-/** The account's pinned posts that anyone may see, most recently pinned first. */
+/** The account's pinned statuses that anyone may see, most recently pinned first. */
 export async function listFeaturedStatuses(db: Kysely<Database>, accountId: string): Promise<StatusRow[]> {
   return db
     .selectFrom("status_pins")
@@ -113,15 +113,15 @@ export async function listFeaturedStatuses(db: Kysely<Database>, accountId: stri
 }
 
 /**
- * A post by the local account of `username` (which is not suspended), in one statement; null when there is none.
- * The author is a scalar subquery, so SQLite finds the post by its key first (as a join it went through the
- * author's posts instead: 52 µs against 5 µs on the small benchmark dataset).
+ * A status by the local account of `username` (which is not suspended), in one statement; null when there is none.
+ * The author is a scalar subquery, so SQLite finds the status by its key first (as a join it went through the
+ * author's statuses instead: 52 µs against 5 µs on the small benchmark dataset).
  */
 export async function findStatusOfLocalActor(db: Kysely<Database>, username: string, statusId: string): Promise<StatusRow | null> {
   return (await selectStatusOfLocalActor(db, { acctKey: username.toLowerCase(), statusId }))[0] ?? null;
 }
 
-// Compiled once: every like, boost and reply an inbox takes finds its local post here.
+// Compiled once: every like, boost and reply an inbox takes finds its local status here.
 const selectStatusOfLocalActor = compiledOnce((db, args: { acctKey: string; statusId: string }) => {
   const author = db
     .selectFrom("accounts")
@@ -169,10 +169,10 @@ export interface UsageCounts {
   readonly users: number;
   readonly activeMonth: number;
   readonly activeHalfyear: number;
-  readonly localPosts: number;
+  readonly localStatuses: number;
 }
 
-/** NodeInfo's usage: local accounts, those that posted in the last 30 and 180 days, and local posts. */
+/** NodeInfo's usage: local accounts, those that posted in the last 30 and 180 days, and local statuses. */
 export async function countUsage(db: Kysely<Database>, now: Date): Promise<UsageCounts> {
   const month = new Date(now.getTime() - 30 * 86_400_000).toISOString();
   const halfyear = new Date(now.getTime() - 180 * 86_400_000).toISOString();
@@ -196,6 +196,6 @@ export async function countUsage(db: Kysely<Database>, now: Date): Promise<Usage
     users: Number(accounts?.users ?? 0),
     activeMonth: Number(accounts?.month ?? 0),
     activeHalfyear: Number(accounts?.halfyear ?? 0),
-    localPosts: Number(posts?.count ?? 0),
+    localStatuses: Number(posts?.count ?? 0),
   };
 }

@@ -38,14 +38,14 @@ export interface SenderWithChecks {
   readonly account: AccountRow;
   /** Whether the `federation_kv` entry asked for (the id's tombstone) is live. */
   readonly entryLive: boolean;
-  /** The post stored under the id, if any. */
+  /** The status stored under the id, if any. */
   readonly postId: string | null;
-  /** The local post asked for (`localPost`), if it is stored and its author is not suspended; undefined when none was asked for. */
-  readonly localPost?: LikedLocalPost | null;
+  /** The local status asked for (`localStatus`), if it is stored and its author is not suspended; undefined when none was asked for. */
+  readonly localStatus?: LikedLocalPost | null;
 }
 
-/** One of our posts, by its author's username as its URI names it and its id. */
-export interface LocalPostKey {
+/** One of our statuses, by its author's username as its URI names it and its id. */
+export interface LocalStatusKey {
   readonly username: string;
   readonly statusId: string;
 }
@@ -56,14 +56,14 @@ export interface SenderChecks {
   readonly entryKey: string;
   readonly postUri: string;
   readonly now: string;
-  readonly localPost?: LocalPostKey;
+  readonly localStatus?: LocalStatusKey;
 }
 
 /**
  * The account at `actorUri`, whether the `federation_kv` entry `entryKey` is
- * live, and the post stored at `postUri`: an incoming activity's sender and
- * what its listener checks (a tombstone, a post already stored), in one
- * statement instead of three round trips on PostgreSQL. With `localPost`, the
+ * live, and the status stored at `postUri`: an incoming activity's sender and
+ * what its listener checks (a tombstone, a status already stored), in one
+ * statement instead of three round trips on PostgreSQL. With `localStatus`, the
  * local post a Like is of as well, a round trip less again. Null when no
  * account is stored at `actorUri`: the checks' answers are then not told.
  * Reads asked at the same moment are joined where that pays (joined-reads.ts):
@@ -77,12 +77,12 @@ export const findSenderWithChecks: (db: Kysely<Database>, args: SenderChecks) =>
 });
 
 async function findOneSender(db: Kysely<Database>, args: SenderChecks): Promise<SenderWithChecks | null> {
-  const { localPost, ...checks } = args;
-  if (localPost === undefined) {
+  const { localStatus, ...checks } = args;
+  if (localStatus === undefined) {
     const [row] = await selectSenderWithChecks(db, checks);
     return row ? senderWithChecksOf(row, false) : null;
   }
-  const [row] = await selectSenderWithLocalPost(db, { ...checks, acctKey: localPost.username.toLowerCase(), statusId: localPost.statusId });
+  const [row] = await selectSenderWithLocalPost(db, { ...checks, acctKey: localStatus.username.toLowerCase(), statusId: localStatus.statusId });
   return row ? senderWithChecksOf(row, true) : null;
 }
 
@@ -95,8 +95,8 @@ async function findSenders(db: Kysely<Database>, asked: readonly SenderChecks[])
     actorUris: asked.map((args) => args.actorUri),
     entryKeys: asked.map((args) => args.entryKey),
     postUris: asked.map((args) => args.postUri),
-    acctKeys: asked.map((args) => args.localPost?.username.toLowerCase() ?? null),
-    statusIds: asked.map((args) => args.localPost?.statusId ?? null),
+    acctKeys: asked.map((args) => args.localStatus?.username.toLowerCase() ?? null),
+    statusIds: asked.map((args) => args.localStatus?.statusId ?? null),
     now:
       asked
         .map((args) => args.now)
@@ -106,7 +106,7 @@ async function findSenders(db: Kysely<Database>, asked: readonly SenderChecks[])
   const byPlace = new Map(rows.map(({ place, ...row }) => [Number(place), row]));
   return asked.map((args, place) => {
     const row = byPlace.get(place);
-    return row ? senderWithChecksOf(row, args.localPost !== undefined) : null;
+    return row ? senderWithChecksOf(row, args.localStatus !== undefined) : null;
   });
 }
 
@@ -135,7 +135,7 @@ function senderWithChecksOf(row: AccountRow & CheckColumns, likedAsked: boolean)
           local: liked_local,
         }
       : null;
-  return { ...checks, localPost: liked };
+  return { ...checks, localStatus: liked };
 }
 
 type SenderChecksArgs = { actorUri: string; entryKey: string; postUri: string; now: string };
@@ -158,7 +158,7 @@ function senderWithChecks(db: Kysely<Database>, args: SenderChecksArgs) {
 // The checks' subqueries do not depend on the account's row: both engines run each once.
 const selectSenderWithChecks = compiledOnce(senderWithChecks);
 
-// The liked post is joined, not a subquery a column: its columns come from one probe of its key.
+// The liked status is joined, not a subquery a column: its columns come from one probe of its key.
 const selectSenderWithLocalPost = compiledOnce((db, args: SenderChecksArgs & { acctKey: string; statusId: string }) =>
   senderWithChecks(db, args)
     .leftJoin("statuses as liked", (join) =>
@@ -194,7 +194,7 @@ type SendersChecksArgs = {
   readonly now: string;
 };
 
-// Each read is a row of `asked`, numbered by its place; a read that asks for no local post joins none.
+// Each read is a row of `asked`, numbered by its place; a read that asks for no local status joins none.
 const selectSendersWithChecks = compiledOnce((db, args: SendersChecksArgs) =>
   db
     .with(

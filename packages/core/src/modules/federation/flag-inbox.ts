@@ -7,7 +7,7 @@ import { insertReceivedFlag } from "./received-flags-store.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { sanitizeHtml, textOfHtml } from "../../platform/federation/html-sanitizer.js";
 import { type ActivitySenderDeps, activitySenderOf } from "./activity-senders.js";
-import { localStatusAt } from "../statuses/remote-posts.js";
+import { localStatusAt } from "../statuses/remote-statuses.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -17,7 +17,7 @@ export interface FlagInboxDeps extends ActivitySenderDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">;
 }
 
-/** The most objects of a Flag read: the accounts and posts one report names. */
+/** The most objects of a Flag read: the accounts and statuses one report names. */
 const MAX_FLAG_OBJECTS = 100;
 /** The most of a report's comment kept, as Mastodon's limit on a report's comment. */
 const MAX_COMMENT_LENGTH = 1_000;
@@ -25,9 +25,9 @@ const MAX_COMMENT_LENGTH = 1_000;
 /**
  * Reports other servers send (`Flag`, as Mastodon forwards a report to the
  * reported account's server): for each local account it names, a report
- * with the account's posts it names and the comment, kept in
+ * with the account's statuses it names and the comment, kept in
  * `received_flags` for moderators. Names of other servers' accounts and
- * posts are passed over.
+ * statuses are passed over.
  */
 export function listenForFlags(inbox: InboxListenerSetters<FederationContextData>, env: FlagInboxDeps): void {
   const db = env.deps.storage.db;
@@ -46,7 +46,7 @@ export function listenForFlags(inbox: InboxListenerSetters<FederationContextData
     for (const uri of objects) {
       const status = await localStatusAt(ctx, db, uri);
       if (!status) continue;
-      // A post names its author even where the Flag did not (Mastodon lists the posts with the account).
+      // A status names its author even where the Flag did not (Mastodon lists the statuses with the account).
       const posts = targets.get(status.account_id) ?? [];
       if (!posts.includes(status.id)) posts.push(status.id);
       targets.set(status.account_id, posts);

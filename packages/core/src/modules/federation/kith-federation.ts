@@ -64,7 +64,7 @@ import { listenForReactions } from "../statuses/reaction-inbox.js";
 import { passOverUnhandledActivities } from "./unhandled-activities.js";
 import { statusResolver } from "../statuses/status-resolution.js";
 import { type LocalUris, storedSenderOf } from "./stored-senders.js";
-import { federatePosts } from "../statuses/status-outbox.js";
+import { federateStatuses } from "../statuses/status-outbox.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "../../platform/federation/webfinger-client.js";
 import {
@@ -303,7 +303,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   federation
     .setOutboxDispatcher("/users/{identifier}/outbox", async (ctx, identifier, cursor) => {
-      // The instance actor posts nothing; its outbox is served, empty, as its actor document names it.
+      // The instance actor statuses nothing; its outbox is served, empty, as its actor document names it.
       if (identifier === INSTANCE_ACTOR_IDENTIFIER) return cursor === null ? null : { items: [], nextCursor: null };
       const account = await accountFor(identifier);
       if (!account || cursor === null) return null;
@@ -354,7 +354,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
 
   const context = (): Context<FederationContextData> =>
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
-  const posts = federatePosts({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
+  const posts = federateStatuses({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
   const replies = remoteReplies({ deps, services, actors, kv, context, lookup });
   const forwarded = forwardedCreates({ deps, services, actors, kv, context, lookup, relays: services.relays });
   services.statusQueries.useRemoteReplies(replies);
@@ -404,7 +404,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     const response = await federation.fetch(request, {
       contextData,
       onNotFound: () => new Response(null, { status: 404, headers: { "x-kith-fedify": "not-found" } }),
-      // A browser asking for an actor or a post: the route table or a later fallback serves the page.
+      // A browser asking for an actor or a status: the route table or a later fallback serves the page.
       onNotAcceptable: () => new Response(null, { status: 406, headers: { "x-kith-fedify": "not-acceptable" } }),
     });
     if (response.headers.get("x-kith-fedify")) return null;

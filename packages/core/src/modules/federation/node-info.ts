@@ -18,7 +18,7 @@ export async function nodeInfoOf(deps: Pick<ServiceDeps, "storage" | "clock" | "
     openRegistrations: settings.registrationsMode !== "closed",
     usage: {
       users: { total: usage.users, activeMonth: usage.activeMonth, activeHalfyear: usage.activeHalfyear },
-      localPosts: usage.localPosts,
+      localPosts: usage.localStatuses,
       localComments: 0,
     },
     metadata: { nodeName: settings.title, nodeDescription: settings.description },

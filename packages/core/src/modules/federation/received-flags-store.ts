@@ -7,7 +7,7 @@ export interface ReceivedFlag {
   /** The actor that sent it. */
   readonly accountId: string;
   readonly targetAccountId: string;
-  /** The reported posts of the target known here. */
+  /** The reported statuses of the target known here. */
   readonly statusIds: readonly string[];
   readonly comment: string;
   readonly uri: string | null;

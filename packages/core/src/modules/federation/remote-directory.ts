@@ -28,7 +28,7 @@ export interface FlagInput {
   readonly reporterId: string;
   /** The reported remote account. */
   readonly targetAccountId: string;
-  /** URIs of the reported posts (of that account). */
+  /** URIs of the reported statuses (of that account). */
   readonly statusUris: readonly string[];
   readonly comment: string;
 }

@@ -7,7 +7,7 @@ import { localNoteAt } from "../statuses/local-note-uris.js";
 import { encodeKey } from "../../platform/federation/sql-kv-store.js";
 import { tombstoneKey } from "../../platform/federation/tombstones.js";
 
-/** What reads our posts' URIs: an inbox listener's context. */
+/** What reads our statuses' URIs: an inbox listener's context. */
 export type LocalUris = Pick<Context<unknown>, "origin" | "canonicalOrigin" | "parseUri">;
 
 interface StoredSender {
@@ -17,7 +17,7 @@ interface StoredSender {
     readonly uri: string;
     readonly tombstoned: boolean;
     readonly postId: string | null;
-    /** A Like's object, when it is one of our posts' URIs, and that post (null: none is stored there). */
+    /** A Like's object, when it is one of our statuses' URIs, and that status (null: none is stored there). */
     readonly liked: { readonly uri: string; readonly post: LikedLocalPost | null } | null;
   } | null;
 }
@@ -51,7 +51,7 @@ export async function tombstoneReadWithSender(
 }
 
 /**
- * The id of the post stored at `uri` (null: none), when it was read with the
+ * The id of the status stored at `uri` (null: none), when it was read with the
  * activity's sender; undefined when it was not, and the caller reads it.
  */
 export async function postReadWithSender(
@@ -66,12 +66,12 @@ export async function postReadWithSender(
 }
 
 /**
- * The local post at `uri` (null: none, or its author is suspended), when it
+ * The local status at `uri` (null: none, or its author is suspended), when it
  * was read with the activity's sender (a Like's object); undefined when it
- * was not, and the caller reads it. Whether the post is local is the caller's
+ * was not, and the caller reads it. Whether the status is local is the caller's
  * to check, as for a post it reads itself.
  */
-export async function likedPostReadWithSender(
+export async function likedStatusReadWithSender(
   ctx: LocalUris,
   db: Kysely<Database>,
   activity: Activity,
@@ -104,18 +104,18 @@ async function read(ctx: LocalUris, db: Kysely<Database>, activity: Activity, no
     entryKey: encodeKey(tombstoneKey(uri)),
     postUri: uri,
     now: now.toISOString(),
-    ...(likedNote && { localPost: { username: likedNote.identifier, statusId: likedNote.id } }),
+    ...(likedNote && { localStatus: { username: likedNote.identifier, statusId: likedNote.id } }),
   });
   if (!found) return { account: null, checked: null };
-  const liked = likedUri && likedNote && found.localPost !== undefined ? { uri: likedUri.href, post: found.localPost } : null;
+  const liked = likedUri && likedNote && found.localStatus !== undefined ? { uri: likedUri.href, post: found.localStatus } : null;
   return { account: found.account, checked: { uri, tombstoned: found.entryLive, postId: found.postId, liked } };
 }
 
 /**
  * The id the listeners of the most frequent activities check (status-inbox.ts
- * and remote-posts.ts): a Create's object, a Like's or an Announce's own id,
- * for a tombstone and for a post already stored under it; a Like's object
- * too, when it is one of our posts. Read with the sender, those checks cost
+ * and remote-statuses.ts): a Create's object, a Like's or an Announce's own id,
+ * for a tombstone and for a status already stored under it; a Like's object
+ * too, when it is one of our statuses. Read with the sender, those checks cost
  * no statement of their own.
  */
 function checkedIdOf(activity: Activity): URL | null {

@@ -2,7 +2,7 @@ import type { FilterResultEntity } from "../../mastodon/entities/filter.js";
 import { serializeFilter } from "../../mastodon/serializers/filter.js";
 import type { FilterRecord } from "../../domain/filters.js";
 
-/** What a matcher reads of a post: the fields of Mastodon's Status entity that filters look at. */
+/** What a matcher reads of a status: the fields of Mastodon's Status entity that filters look at. */
 export interface FilterableStatus {
   readonly id: string;
   readonly content: string;
@@ -14,11 +14,11 @@ export interface FilterableStatus {
   readonly filtered?: readonly unknown[];
 }
 
-/** Applies a viewer's filters of one context to rendered posts. */
+/** Applies a viewer's filters of one context to rendered statuses. */
 export interface FilterMatcher {
-  /** Drops posts a `hide` filter matches and sets `filtered` on the others that `warn` or `blur` filters match. */
+  /** Drops statuses a `hide` filter matches and sets `filtered` on the others that `warn` or `blur` filters match. */
   apply<T extends FilterableStatus>(statuses: readonly T[]): T[];
-  /** The filter results for one post (its boosted post included), without changing it. */
+  /** The filter results for one status (its boosted status included), without changing it. */
   match(status: FilterableStatus): FilterResultEntity[];
   /** Whether the viewer has any active filter in this context; when false, `apply` returns its input. */
   readonly empty: boolean;

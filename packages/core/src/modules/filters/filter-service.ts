@@ -66,7 +66,7 @@ export interface V1FilterInput {
 
 /**
  * Content filters (Mastodon's v2 filters, and v1 over the same data): an
- * account's keywords and posts that hide or warn about posts in the contexts
+ * account's keywords and statuses that hide or warn about statuses in the contexts
  * it chose. Every change is announced on the owner's stream as
  * `filters_changed`, so open clients reload them.
  */
@@ -212,7 +212,7 @@ export class FilterService {
     await this.changed(accountId);
   }
 
-  /** Filters one post; a post already in the filter is refused with 422, as Mastodon does. */
+  /** Filters one status; a status already in the filter is refused with 422, as Mastodon does. */
   async addStatus(accountId: string, filterId: string, statusId: string): Promise<FilterStatusRecord> {
     await this.get(accountId, filterId);
     const exists = await this.deps.storage.db.selectFrom("statuses").select("id").where("id", "=", statusId).executeTakeFirst();

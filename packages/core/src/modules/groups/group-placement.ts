@@ -29,7 +29,7 @@ export interface StatusPlace {
   readonly channelId: string;
 }
 
-/** Where a post is to go: its group, and its channel (null for the group's primary channel, decided as it is written). */
+/** Where a status is to go: its group, and its channel (null for the group's primary channel, decided as it is written). */
 interface Target {
   readonly groupId: string;
   readonly channelId: string | null;
@@ -85,7 +85,7 @@ export class GroupPlacement implements StatusPlacement {
       ...((secret || membersOnly) && { visibility: "direct" as const, audienceId: groupId }),
       record: async (trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void> => {
         const tx = groupsDb(trx);
-        // Checked again in the post's transaction: a member removed meanwhile posts nothing.
+        // Checked again in the status's transaction: a member removed meanwhile statuses nothing.
         if (!(await findMember(tx, groupId, request.accountId))) throw new KithError(groupErrors["group.members_only_posting"]);
         if (secret) await this.#assertMentionsMembers(tx, groupId, mentionIds);
         const channelId = await this.#countInChannel(tx, group, target.channelId);
@@ -109,7 +109,7 @@ export class GroupPlacement implements StatusPlacement {
    */
   async #countInChannel(db: GroupsDb, group: GroupRow, channelId: string | null): Promise<string> {
     if (channelId !== null) {
-      // The channel deleted since the post was allowed.
+      // The channel deleted since the status was allowed.
       if (!(await countChannelStatuses(db, channelId, 1))) throw new KithError(channelErrors["group.channel_outside_group"]);
       return channelId;
     }
@@ -142,8 +142,8 @@ export class GroupPlacement implements StatusPlacement {
   }
 
   /**
-   * Where a post goes: its parent's group and channel, which a named group
-   * and channel must match, or the named ones for a post that replies to
+   * Where a status goes: its parent's group and channel, which a named group
+   * and channel must match, or the named ones for a status that replies to
    * none. A channel is named with its group.
    */
   async #targetOf(request: PlacementRequest): Promise<Target | null> {

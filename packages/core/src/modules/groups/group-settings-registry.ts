@@ -12,7 +12,7 @@ import type { GroupChanges, GroupRow } from "./groups-store.js";
 export const SETTING_READERS = ["public", "members", "managers"] as const;
 export type SettingReaders = (typeof SETTING_READERS)[number];
 
-/** A group's managers, as settings name them: who reads its `managers` settings, who posts where only managers do. */
+/** A group's managers, as settings name them: who reads its `managers` settings, who statuses where only managers do. */
 export const MANAGES_GROUP = any("GroupSettings.Read", "GroupSettings.Manage");
 
 /** A setting's value: always a whole object, written whole. */

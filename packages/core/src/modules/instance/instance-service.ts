@@ -31,7 +31,7 @@ export class InstanceService {
       sourceUrl: this.deps.config.sourceUrl,
       settings,
       userCount,
-      // Posts and known domains arrive with the social core and federation.
+      // Statuses and known domains arrive with the social core and federation.
       statusCount: 0,
       domainCount: 0,
     };

@@ -28,12 +28,12 @@ export async function findMediaAttachments(db: Kysely<Database>, ids: readonly s
   return selectMediaAttachments(db, { ids: [...new Set(ids)] });
 }
 
-// Avatars and headers of every account a page shows, and the media of its posts: read on every page.
+// Avatars and headers of every account a page shows, and the media of its statuses: read on every page.
 const selectMediaAttachments = compiledOnce((db, args: { ids: readonly string[] }) =>
   db.selectFrom("media_attachments").selectAll().where("id", "in", args.ids).orderBy("id"),
 );
 
-/** The attachments of these posts, in one query, each post's in id order. */
+/** The attachments of these statuses, in one query, each status's in id order. */
 export async function findMediaOfStatuses(db: Kysely<Database>, statusIds: readonly string[]): Promise<MediaAttachmentRow[]> {
   if (statusIds.length === 0) return [];
   return selectMediaOfStatuses(db, { statusIds: [...new Set(statusIds)] });

@@ -1,7 +1,7 @@
 import { type UploadType, UPLOAD_TYPES } from "../../mastodon/entities/media.js";
 import { KithError } from "../../domain/errors.js";
 
-/** Upload tags are short words (Avatar, Header, Post, ...): the charset keeps them safe in searches. */
+/** Upload tags are short words (Avatar, Header, Status, ...): the charset keeps them safe in searches. */
 const TAG = /^[A-Za-z0-9_-]{1,32}$/;
 const MAX_TAGS = 10;
 

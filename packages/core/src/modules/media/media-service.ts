@@ -112,7 +112,7 @@ async function fileBytes(file: File): Promise<Uint8Array> {
 
 /**
  * Uploads and media: the spec's two-step uploads, Mastodon's media API,
- * processing on the job queue, quotas, remote media, and what posts and
+ * processing on the job queue, quotas, remote media, and what statuses and
  * profiles need to attach and show media.
  */
 export class MediaService {
@@ -140,11 +140,11 @@ export class MediaService {
     });
   }
 
-  // --- What posts and profiles call ---
+  // --- What statuses and profiles call ---
 
   /**
-   * Attaches media to a post, inside the caller's transaction: each must be
-   * the author's, attached to no other post, and processed. 422 otherwise.
+   * Attaches media to a status, inside the caller's transaction: each must be
+   * the author's, attached to no other status, and processed. 422 otherwise.
    */
   async attachToStatus(db: Kysely<Database>, input: { accountId: string; statusId: string; mediaIds: readonly string[] }): Promise<void> {
     const ids = [...new Set(input.mediaIds)];
@@ -161,11 +161,11 @@ export class MediaService {
       if (row.state !== "completed") throw new KithError("media.not_ready", { details: [{ field: "media_ids", message: id }] });
     }
     const changed = await attachMediaToStatus(db, { ...input, mediaIds: ids, now: this.deps.clock.now().toISOString() });
-    // Another post took one of them between the read and the write.
+    // Another status took one of them between the read and the write.
     if (changed !== ids.length) throw new KithError("media.already_attached");
   }
 
-  /** The attachments of these posts, one query, each post's in id order. */
+  /** The attachments of these statuses, one query, each status's in id order. */
   async renderForStatuses(statusIds: readonly string[]): Promise<Map<string, MediaAttachmentEntity[]>> {
     const result = new Map<string, MediaAttachmentEntity[]>();
     for (const row of await findMediaOfStatuses(this.deps.storage.db, statusIds)) {
@@ -216,7 +216,7 @@ export class MediaService {
 
   // --- Mastodon's media API on the caller's own attachments ---
 
-  /** One of the caller's attachments that no post uses yet; 404 for anyone else's. `state` tells clients whether to keep polling. */
+  /** One of the caller's attachments that no status uses yet; 404 for anyone else's. `state` tells clients whether to keep polling. */
   async getOwn(
     accountId: string,
     mediaId: string,
@@ -248,7 +248,7 @@ export class MediaService {
     return { media: serializeMediaAttachment(updated, this.urlsOf(updated)), state: updated.state };
   }
 
-  /** Deletes one of the caller's attachments that no post uses, with its files. */
+  /** Deletes one of the caller's attachments that no status uses, with its files. */
   async deleteOwn(accountId: string, mediaId: string): Promise<MediaAttachmentEntity> {
     const row = await this.#own(accountId, mediaId, "media.missing");
     if (row.status_id !== null) throw new KithError("media.attached");
@@ -395,7 +395,7 @@ export class MediaService {
   // --- Remote media ---
 
   /**
-   * Records an attachment of another server's post. Nothing is fetched now:
+   * Records an attachment of another server's status. Nothing is fetched now:
    * the file is fetched, checked and processed like an upload the first
    * time it is asked for.
    */
@@ -508,7 +508,7 @@ export class MediaService {
     return row;
   }
 
-  /** As Mastodon: the media API reaches only attachments no post uses yet; a post's media change with the post. */
+  /** As Mastodon: the media API reaches only attachments no status uses yet; a status's media change with the status. */
   async #unattached(accountId: string, id: string): Promise<MediaAttachmentRow> {
     const row = await this.#own(accountId, id, "media.missing");
     if (row.status_id !== null) throw new KithError("media.missing");

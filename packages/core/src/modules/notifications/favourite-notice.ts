@@ -3,8 +3,8 @@ import type { FavouriteNotice } from "../statuses/favourites-store.js";
 import { groupKeyFor } from "./notification-groups.js";
 
 /**
- * The notification of a favourite for the liked post's author, made before the favourite is stored so that the
- * favourite's own statement writes it (`addFavourite`); null for a favourite of one's own post, which tells no one.
+ * The notification of a favourite for the liked status's author, made before the favourite is stored so that the
+ * favourite's own statement writes it (`addFavourite`); null for a favourite of one's own status, which tells no one.
  */
 export function favouriteNotice(
   ids: IdGenerator,

@@ -4,7 +4,7 @@ import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { followerLocality } from "../relationships/relationships-store.js";
 import type { Database } from "../../ports/storage-schema.js";
 
-/** What notifications need of a post. */
+/** What notifications need of a status. */
 export interface NotifiedStatus {
   readonly id: string;
   readonly accountId: string;
@@ -45,19 +45,19 @@ export async function loadNotifiedStatus(db: Kysely<Database>, statusId: string)
 // The audiences below may hold remote accounts: the notification service's rules (`recipientsReached`) keep the local
 // ones, in the same statement as the refusals, so reading them here again would be a statement more for nothing.
 
-/** Accounts mentioned (not silently) in a post. */
+/** Accounts mentioned (not silently) in a status. */
 export async function notifiedMentions(db: Kysely<Database>, statusId: string): Promise<string[]> {
   const rows = await db.selectFrom("mentions").select(["account_id", "silent"]).where("status_id", "=", statusId).execute();
   return rows.filter((row) => !readFlag(row.silent)).map((row) => row.account_id);
 }
 
-/** Local followers who asked to be told of the author's posts (`notify`). */
+/** Local followers who asked to be told of the author's statuses (`notify`). */
 export async function subscribedFollowers(db: Kysely<Database>, authorId: string): Promise<string[]> {
   const rows = await selectSubscribedFollowers(db, { authorId });
   return rows.map((row) => row.account_id);
 }
 
-/** Posts above a reply, nearest first, up to `depth`. */
+/** Statuses above a reply, nearest first, up to `depth`. */
 export async function ancestorIds(db: Kysely<Database>, inReplyToId: string, depth: number): Promise<string[]> {
   const ids: string[] = [];
   let next: string | null = inReplyToId;
@@ -80,7 +80,7 @@ export async function subscribersOf(db: Kysely<Database>, statusIds: readonly st
   return rows.map((row) => row.account_id);
 }
 
-/** Accounts that boosted a post. */
+/** Accounts that boosted a status. */
 export async function rebloggersOf(db: Kysely<Database>, statusId: string): Promise<string[]> {
   const rows = await db.selectFrom("statuses").select("account_id").distinct().where("reblog_of_id", "=", statusId).execute();
   return rows.map((row) => row.account_id);
@@ -96,7 +96,7 @@ export async function pollAudience(db: Kysely<Database>, pollId: string): Promis
   };
 }
 
-/** Of `readerIds`, those who may see a post: anyone for public and unlisted, followers and the mentioned for private, the mentioned for direct. */
+/** Of `readerIds`, those who may see a status: anyone for public and unlisted, followers and the mentioned for private, the mentioned for direct. */
 export async function readersWhoMaySee(db: Kysely<Database>, status: NotifiedStatus, readerIds: readonly string[]): Promise<Set<string>> {
   if (readerIds.length === 0) return new Set();
   if (status.visibility === "public" || status.visibility === "unlisted") return new Set(readerIds);
@@ -120,7 +120,7 @@ export async function readersWhoMaySee(db: Kysely<Database>, status: NotifiedSta
   return new Set(readerIds.filter((id) => allowed.has(id)));
 }
 
-// Read for every new post: built and compiled once. The flag is written into the text: bound as a value, PostgreSQL's
+// Read for every new status: built and compiled once. The flag is written into the text: bound as a value, PostgreSQL's
 // generic plan took half the follows to ask for notifications (a few do), looked dearer, and every run was planned anew.
 const selectSubscribedFollowers = compiledOnce((db, args: { authorId: string }) =>
   db

@@ -3,7 +3,7 @@ import type { NotificationRecord } from "./notifications-store.js";
 /** Types Mastodon folds into groups in its v2 API. */
 export const GROUPABLE_TYPES: readonly string[] = ["favourite", "reblog", "follow"];
 
-/** Notifications of one kind about one post fold together within this span, as in Mastodon. */
+/** Notifications of one kind about one status fold together within this span, as in Mastodon. */
 const GROUP_SPAN_MS = 12 * 60 * 60 * 1000;
 
 /** Accounts shown with a group, at most, as Mastodon samples them. */

@@ -11,7 +11,7 @@ import {
 } from "./notification-audiences-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents, NewPost } from "../../platform/events/domain-events.js";
-import { firstLocalFollowers } from "../timelines/new-post-followers.js";
+import { firstLocalFollowers } from "../timelines/new-status-followers.js";
 import type { NotificationService } from "./notification-service.js";
 
 /** How far up a thread a new reply looks for subscriptions. */
@@ -35,7 +35,7 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
       }
       return;
     }
-    // A post that mentions nobody has no mentions to read.
+    // A status that mentions nobody has no mentions to read.
     if (!post || post.mentionedAccountIds.length > 0) {
       await notifications.notifyMany(await notifiedMentions(db, status.id), status.accountId, "mention", status.id);
     }
@@ -49,7 +49,7 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
     return first.followers.filter((follower) => follower.notify).map((follower) => follower.accountId);
   }
 
-  /** Followers with `notify` hear of top-level posts and self-replies; thread subscribers hear of replies under the posts they follow. */
+  /** Followers with `notify` hear of top-level statuses and self-replies; thread subscribers hear of replies under the statuses they follow. */
   async function notifySubscribers(status: NotifiedStatus, post: NewPost | undefined): Promise<void> {
     const recipients = new Set<string>();
     const replyToOther = status.inReplyToAccountId !== null && status.inReplyToAccountId !== status.accountId;
@@ -67,7 +67,7 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
     );
   }
 
-  events.on("status.created", (event) => onStatusCreated(event.statusId, event.accountId, event.post ?? event.remotePost));
+  events.on("status.created", (event) => onStatusCreated(event.statusId, event.accountId, event.post ?? event.remoteStatus));
   events.on("status.updated", async (event) => {
     await notifications.notifyMany(await rebloggersOf(db, event.statusId), event.accountId, "update", event.statusId);
   });

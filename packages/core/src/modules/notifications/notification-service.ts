@@ -27,9 +27,9 @@ export type { NotificationFilter, NotificationGroup, NotificationRecord };
 /**
  * Notification types: Mastodon's (`mention`, `status`, `reblog`, `follow`,
  * `follow_request`, `favourite`, `poll`, `update`, `admin.sign_up`,
- * `admin.report`). A new reply under a post someone subscribed to (Kith's
- * post subscriptions) is a `status` notification about the reply, so every
- * Mastodon client shows it as "new post from ..." without learning a type.
+ * `admin.report`). A new reply under a status someone subscribed to (Kith's
+ * status subscriptions) is a `status` notification about the reply, so every
+ * Mastodon client shows it as "new status from ..." without learning a type.
  *
  * Kith's own, of groups (the notification's `group` says which):
  * `group.join_request` (to the group's managers; `account` asks to join),
@@ -120,7 +120,7 @@ export class NotificationService {
       now,
     });
     if (statusId && (type === "status" || type === "mention")) {
-      // One notice per post: a follower who is also mentioned, or also subscribed to the thread, hears once.
+      // One notice per status: a follower who is also mentioned, or also subscribed to the thread, hears once.
       const told = await recipientsNotifiedAbout(db, recipients, statusId, ["mention", "status"]);
       recipients = recipients.filter((id) => !told.has(id));
     }

@@ -145,7 +145,7 @@ export class NotificationViews {
   }
 }
 
-/** A notification's JSON text from its account's and post's texts, in the entity's key order. */
+/** A notification's JSON text from its account's and status's texts, in the entity's key order. */
 function notificationText(entity: NotificationEntity, accountText: JsonText, statusText: JsonText): JsonPieces {
   const { id, type, group_key, created_at, report, read_at } = entity;
   const before = JSON.stringify({ id, type, group_key, created_at });

@@ -286,7 +286,7 @@ export async function deleteFollowRequestNotifications(db: Kysely<Database>, rec
 export interface NotificationAudience {
   readonly recipientIds: readonly string[];
   readonly fromId: string;
-  /** The post whose muted conversation keeps it quiet; null: none does. */
+  /** The status whose muted conversation keeps it quiet; null: none does. */
   readonly conversationOf: string | null;
   readonly now: string;
 }
@@ -397,7 +397,7 @@ export function reachedAccounts(
       ];
       const { conversationOf } = args;
       if (conversationOf !== null) {
-        // Muted under the post's own id or its conversation's.
+        // Muted under the status's own id or its conversation's.
         const conversation = selectFrom("statuses")
           .select("statuses.id as conversation_id")
           .where("statuses.id", "=", conversationOf)

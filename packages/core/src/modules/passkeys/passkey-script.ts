@@ -1,7 +1,7 @@
 /**
  * The authorize page's passkey button, served as `/oauth/passkey.js` (the
  * page's CSP allows scripts from the server only). It asks begin-auth for
- * the username typed in the form, runs WebAuthn in the browser, and posts
+ * the username typed in the form, runs WebAuthn in the browser, and statuses
  * the assertion with the form, whose handler verifies it as finish-auth does
  * and completes the authorization. Without WebAuthn the button hides itself.
  */

@@ -14,7 +14,7 @@ import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
 
-/** What a follower chooses: boosts in home, a notification per post, which languages. */
+/** What a follower chooses: boosts in home, a notification per status, which languages. */
 export interface FollowOptions {
   readonly reblogs?: boolean;
   readonly notify?: boolean;

@@ -70,7 +70,7 @@ export async function undoBlock(ctx: Ctx, deps: GraphInboxDeps, actorId: URL, bl
 /**
  * Update of an actor: the stored copy is refreshed. Only an actor updating
  * itself counts; an Update of another actor (or one embedded from another
- * origin) changes nothing. Updates of posts are handled elsewhere.
+ * origin) changes nothing. Updates of statuses are handled elsewhere.
  */
 async function onUpdate(ctx: Ctx, deps: GraphInboxDeps, update: Update): Promise<void> {
   if (!update.actorId || !update.objectId || update.objectId.href !== update.actorId.href) return;

@@ -14,7 +14,7 @@ export function notHiddenFrom(
   options: { readonly mutes: "all" | "hiding_notifications" } = { mutes: "all" },
 ): RawBuilder<boolean> {
   const ref = sql.ref(column);
-  // A mute "without notifications" hides posts but still lets the muted account's notifications through.
+  // A mute "without notifications" hides statuses but still lets the muted account's notifications through.
   const muteKind = options.mutes === "all" ? sql`` : sql`and hide_notifications = ${true}`;
   return sql<boolean>`(${ref} not in (select target_account_id from blocks where account_id = ${viewerId})
     and ${ref} not in (select account_id from blocks where target_account_id = ${viewerId})

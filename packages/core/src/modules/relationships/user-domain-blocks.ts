@@ -8,7 +8,7 @@ import type { DomainEvents } from "../../platform/events/domain-events.js";
 /**
  * A user's own domain blocks (the spec's user domain blocks and Mastodon's
  * `/api/v1/domain_blocks`, over the same rows). A block hides the domain's
- * posts and notifications from the user (readers apply `notHiddenFrom`),
+ * statuses and notifications from the user (readers apply `notHiddenFrom`),
  * removes the user's followers from that domain and refuses new follows of
  * its accounts; the user's existing follows there stay.
  */

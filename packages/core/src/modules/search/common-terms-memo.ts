@@ -12,7 +12,7 @@ export interface CommonTermsMemoOptions {
 /**
  * Five minutes: PostgreSQL answers from the statistics ANALYZE keeps, which
  * change about as seldom, and a word that crosses the line on SQLite meanwhile
- * is searched the other way, with the same posts found.
+ * is searched the other way, with the same statuses found.
  */
 export const COMMON_TERMS_MEMO: CommonTermsMemoOptions = { ttlMs: 5 * 60_000, capacity: 1_000 };
 
@@ -25,7 +25,7 @@ interface Entry {
  * Whether a status search's terms are common, remembered for a while. Asking
  * costs a statement a search (counting up to 2 000 matches on SQLite, reading
  * the statistics' views on PostgreSQL, which are planned anew every time) and
- * the answer picks only how the posts are looked for, never which are found:
+ * the answer picks only how the statuses are looked for, never which are found:
  * an answer gone stale makes a search slower, not wrong.
  */
 export class CommonTermsMemo implements CommonTerms {

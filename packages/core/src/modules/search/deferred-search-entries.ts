@@ -2,7 +2,7 @@ import { getLogger } from "../../logging.js";
 import type { Storage } from "../../ports/storage.js";
 import { hasDeferredPosts, indexDeferredPosts } from "./search-index-writes-store.js";
 
-/** How long a deferred entry may wait for others: at 500 posts a second, one statement writes 250 entries. */
+/** How long a deferred entry may wait for others: at 500 statuses a second, one statement writes 250 entries. */
 const DELAY_MS = 500;
 /** Entries written by one statement, in one transaction of their own. */
 const BATCH = 500;
@@ -17,24 +17,24 @@ export interface DeferredSearchEntriesOptions {
 }
 
 /**
- * The full-text entries (SQLite's FTS5) of posts from other servers, written
- * a moment after their posts, many in one statement: FTS5 writes each
+ * The full-text entries (SQLite's FTS5) of statuses from other servers, written
+ * a moment after their statuses, many in one statement: FTS5 writes each
  * statement's entries as a segment of its own and merges the segments as
  * they pile up, so an entry written alone in the commit of the incoming
- * activities of the same moment cost more than the post's own rows. The
- * insert trigger lists such a post as waiting, in the post's transaction
- * (migration 0023); this writes the entries of the posts listed.
+ * activities of the same moment cost more than the status's own rows. The
+ * insert trigger lists such a post as waiting, in the status's transaction
+ * (migration 0023); this writes the entries of the statuses listed.
  *
- * A search finds the posts whose entries wait like the others: it has them
- * written first (`beforeSearch`). Posts left waiting by a process that
+ * A search finds the statuses whose entries wait like the others: it has them
+ * written first (`beforeSearch`). Statuses left waiting by a process that
  * stopped are indexed when Kith starts again (`flush`). Elsewhere
- * (PostgreSQL's GIN index) a post is indexed by its own insert and nothing
+ * (PostgreSQL's GIN index) a status is indexed by its own insert and nothing
  * waits.
  */
 export class DeferredSearchEntries {
   readonly #delayMs: number;
   readonly #batch: number;
-  /** Posts from other servers stored since the last write began: their entries wait. */
+  /** Statuses from other servers stored since the last write began: their entries wait. */
   #waiting = 0;
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
@@ -55,11 +55,11 @@ export class DeferredSearchEntries {
   /** Before a search reads the index: writes the entries waiting, if any. */
   async beforeSearch(): Promise<void> {
     if (!this.enabled) return;
-    // Posts stored by this process are counted; the look covers the others (another process, a store of rows by hand).
+    // Statuses stored by this process are counted; the look covers the others (another process, a store of rows by hand).
     if (this.#waiting > 0 || this.#flushing !== null || (await hasDeferredPosts(this.storage.db))) await this.flush();
   }
 
-  /** After a post from another server was committed: its entry is written within the delay. */
+  /** After a status from another server was committed: its entry is written within the delay. */
   committed(): void {
     if (!this.enabled) return;
     this.#waiting++;
@@ -68,10 +68,10 @@ export class DeferredSearchEntries {
   }
 
   /**
-   * Writes every entry waiting, including those of posts left waiting by a
+   * Writes every entry waiting, including those of statuses left waiting by a
    * process that stopped before writing them. Never rejects: a failed write is
    * logged and tried again after the delay, and a search meanwhile misses
-   * the posts whose entries wait.
+   * the statuses whose entries wait.
    */
   flush(): Promise<void> {
     if (!this.enabled) return Promise.resolve();
@@ -108,7 +108,7 @@ export class DeferredSearchEntries {
     for (;;) {
       this.#waiting = 0;
       const taken = await this.storage.transaction((trx) => indexDeferredPosts(trx, this.#batch));
-      // A post committed during the write is taken by the next round, as are posts left beyond the batch.
+      // A status committed during the write is taken by the next round, as are statuses left beyond the batch.
       if (taken < this.#batch && this.#waiting === 0) return;
     }
   }

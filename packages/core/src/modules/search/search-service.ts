@@ -16,7 +16,7 @@ export type SearchType = "accounts" | "hashtags" | "statuses";
 export interface SearchInput {
   readonly q: string;
   readonly type?: SearchType;
-  /** Signed in, the query is looked up on other servers: a handle (`@user@host`) or an actor URL finds an account, a post URL a post; either is stored. */
+  /** Signed in, the query is looked up on other servers: a handle (`@user@host`) or an actor URL finds an account, a status URL a status; either is stored. */
   readonly resolve?: boolean;
   readonly following?: boolean;
   readonly accountId?: string;
@@ -27,7 +27,7 @@ export interface SearchInput {
   readonly offset: number;
 }
 
-/** Finds a post of another server by its URL and stores it (the federation provides it); the post's id or null. */
+/** Finds a status of another server by its URL and stores it (the federation provides it); the status's id or null. */
 export interface RemoteStatusResolver {
   resolveStatus(url: string, viewerId: string): Promise<string | null>;
 }
@@ -47,12 +47,12 @@ export interface AccountSearchInput {
 }
 
 /**
- * Search of accounts, hashtags and posts with the full-text index of the
+ * Search of accounts, hashtags and statuses with the full-text index of the
  * storage engine (FTS5 on SQLite, tsvector on PostgreSQL).
  *
- * As Mastodon: guests find accounts and hashtags but not posts, and may not
- * page with `offset` or ask to `resolve`; posts found are only those the
- * viewer may see, and of others' public posts only those whose author opted
+ * As Mastodon: guests find accounts and hashtags but not statuses, and may not
+ * page with `offset` or ask to `resolve`; statuses found are only those the
+ * viewer may see, and of others' public statuses only those whose author opted
  * into discovery; blocked and muted accounts are never found.
  */
 export class SearchService {
@@ -127,7 +127,7 @@ export class SearchService {
 
   #statusResolver: RemoteStatusResolver | null = null;
 
-  /** Lets `resolve=true` look post URLs up on other servers. */
+  /** Lets `resolve=true` look status URLs up on other servers. */
   useStatusResolver(resolver: RemoteStatusResolver): void {
     this.#statusResolver = resolver;
   }
@@ -138,7 +138,7 @@ export class SearchService {
       const id = await this.#statusResolver.resolveStatus(url, viewerId);
       if (id !== null) return this.statusViews.renderList([id], viewerId);
     }
-    // Posts whose entries wait (SQLite) are found like the others.
+    // Statuses whose entries wait (SQLite) are found like the others.
     await this.deferredEntries.beforeSearch();
     const ids = await searchStatusIds(
       this.deps.storage.db,

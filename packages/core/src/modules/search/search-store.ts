@@ -36,12 +36,12 @@ function tsQuery(terms: readonly string[], prefix: boolean): string {
 }
 
 /**
- * A condition on `statuses` matching posts whose text (and content warning)
+ * A condition on `statuses` matching statuses whose text (and content warning)
  * holds every term; boosts never match. Each flavour leaves boosts out its
  * own way: SQLite never indexes them (migration 0009), so its condition needs
  * no `reblog_of_id is null` (which, before migration 0018 made
  * statuses_reblog_idx partial, SQLite served from that index, reading nearly
- * every post before the matches).
+ * every status before the matches).
  */
 export function statusTextMatches(flavour: FullTextFlavour, terms: readonly string[]): Expression<SqlBool> {
   if (terms.length === 0) return sql<SqlBool>`1 = 0`;
@@ -66,19 +66,19 @@ export function statusTextMatches(flavour: FullTextFlavour, terms: readonly stri
  * "from the index": the expression and predicate of statuses_search_idx,
  * repeated so the planner uses it.
  *
- * "post by post": the same condition, written so that it is not the index's
- * expression (the text gains an empty string), checked on the posts
+ * "status by status": the same condition, written so that it is not the index's
+ * expression (the text gains an empty string), checked on the statuses
  * PostgreSQL walks newest first. The index hands over every post with the
- * words before any is checked: for a word in a sixth of a million posts,
+ * words before any is checked: for a word in a sixth of a million statuses,
  * 160 000 entries for a page of 20, read once to count and again for each
- * window. Walking the newest posts of a window finds the 20 of a common word
+ * window. Walking the newest statuses of a window finds the 20 of a common word
  * in about 120.
  *
- * Post by post, parsing a text into its words (20 µs a post) is most of the
- * cost, and most posts walked lack a word: each post is first asked whether
+ * Status by status, parsing a text into its words (20 µs a status) is most of the
+ * cost, and most statuses walked lack a word: each status is first asked whether
  * its lower-cased text holds every term at all, which a post with the words
  * always does (a word of the 'simple' configuration is a piece of the text,
- * lower-cased), and only the posts that do are parsed.
+ * lower-cased), and only the statuses that do are parsed.
  */
 function tsvectorMatches(terms: readonly string[], checked: "from the index" | "post by post"): Expression<SqlBool> {
   const text = sql`coalesce(statuses.spoiler_text, '') || ' ' || coalesce(statuses.text, '')`;
@@ -125,26 +125,26 @@ export interface StatusSearch {
   readonly now: string;
 }
 
-/** When a status search walks the newest posts window by window instead of gathering every match. */
+/** When a status search walks the newest statuses window by window instead of gathering every match. */
 export interface SearchWindows {
-  /** Terms found in at least this many posts are searched for window by window. */
-  readonly commonTermsPosts: number;
-  /** Posts in the first window. */
-  readonly windowPosts: number;
-  /** How many times more posts each window holds than the one before. */
+  /** Terms found in at least this many statuses are searched for window by window. */
+  readonly commonTermsStatuses: number;
+  /** Statuses in the first window. */
+  readonly windowStatuses: number;
+  /** How many times more statuses each window holds than the one before. */
   readonly growth: number;
   /** Windows walked before the rest of the matches is gathered at once. */
   readonly maxWindows: number;
 }
 
 /**
- * A window costs in proportion to its posts, and a common word fills a page
- * within a few hundred of the newest posts that a viewer may see: the first
+ * A window costs in proportion to its statuses, and a common word fills a page
+ * within a few hundred of the newest statuses that a viewer may see: the first
  * window is small, and each after it four times the one before, so a search
- * that needs older posts walks about as many (42 500 in four windows) as
+ * that needs older statuses walks about as many (42 500 in four windows) as
  * eight windows of 5 000 did, in half the statements.
  */
-export const SEARCH_WINDOWS: SearchWindows = { commonTermsPosts: 2_000, windowPosts: 500, growth: 4, maxWindows: 4 };
+export const SEARCH_WINDOWS: SearchWindows = { commonTermsStatuses: 2_000, windowStatuses: 500, growth: 4, maxWindows: 4 };
 
 /**
  * Where a search asks whether its terms are common: `ask` asks the database;
@@ -157,15 +157,15 @@ export interface CommonTerms {
 const askEveryTime: CommonTerms = { common: (_terms, ask) => ask() };
 
 /**
- * Ids of posts matching the terms that the viewer may see, newest first.
- * As Mastodon does since 4.2, a post is searchable by its author, by those it
+ * Ids of statuses matching the terms that the viewer may see, newest first.
+ * As Mastodon does since 4.2, a status is searchable by its author, by those it
  * mentions or who favourited, boosted or bookmarked it, and, when public, by
  * everyone if its author opted into discovery.
  *
- * Both engines' indexes hand over every matching post, in no useful order,
+ * Both engines' indexes hand over every matching status, in no useful order,
  * before the newest can be picked: cheap for a rare word, but a word in a
- * sixth of a million posts cost 0.1-0.9 s on SQLite and 8 s on PostgreSQL.
- * Common terms are therefore looked for among the newest posts first, a
+ * sixth of a million statuses cost 0.1-0.9 s on SQLite and 8 s on PostgreSQL.
+ * Common terms are therefore looked for among the newest statuses first, a
  * window of them at a time, and the matches of each window are checked
  * alone; the answer is the same.
  */
@@ -181,7 +181,7 @@ export async function searchStatusIds(
     search.terms.length > 0 &&
     indexed &&
     search.accountId === undefined &&
-    (await commonTerms.common(search.terms, () => termsAreCommon(db, flavour, search.terms, windows.commonTermsPosts)))
+    (await commonTerms.common(search.terms, () => termsAreCommon(db, flavour, search.terms, windows.commonTermsStatuses)))
   ) {
     return searchWindowByWindow(db, flavour, search, windows);
   }
@@ -189,7 +189,7 @@ export async function searchStatusIds(
 }
 
 /**
- * Whether at least `posts` posts have every term (the index stops counting
+ * Whether at least `statuses` statuses have every term (the index stops counting
  * there). On PostgreSQL the statistics of the index's words answer first when
  * they hold every term: counting reads the whole of a common word's entries.
  */
@@ -200,7 +200,7 @@ export async function termsAreCommon(
   posts: number,
 ): Promise<boolean> {
   if (flavour === "tsvector") {
-    const estimated = await estimatedPostsWithTerms(db, terms);
+    const estimated = await estimatedStatusesWithTerms(db, terms);
     if (estimated !== null) return estimated >= posts;
   }
   const matching =
@@ -212,13 +212,13 @@ export async function termsAreCommon(
 }
 
 /**
- * How many posts have every term, as the statistics ANALYZE keeps of
+ * How many statuses have every term, as the statistics ANALYZE keeps of
  * statuses_search_idx's words estimate it (the rarest term's share of the
- * posts, times the posts); null when a term is not among the words it keeps
+ * statuses, times the statuses); null when a term is not among the words it keeps
  * (rarer ones, or no statistics yet). PostgreSQL's planner does not use these
  * itself: it ignores the statistics of a partial index.
  */
-async function estimatedPostsWithTerms(db: Kysely<Database>, terms: readonly string[]): Promise<number | null> {
+async function estimatedStatusesWithTerms(db: Kysely<Database>, terms: readonly string[]): Promise<number | null> {
   const { rows } = await sql<{ known: number | string; share: number | null; posts: number | null }>`
     select count(*) as known, min(e.share) as share,
       (select c.reltuples from pg_class c where c.oid = to_regclass('statuses')) as posts
@@ -230,7 +230,7 @@ async function estimatedPostsWithTerms(db: Kysely<Database>, terms: readonly str
   return row.share * row.posts;
 }
 
-/** Bounds of a window of post ids: `from` inclusive, `above` and `below` exclusive. */
+/** Bounds of a window of status ids: `from` inclusive, `above` and `below` exclusive. */
 interface IdWindow {
   readonly from?: string;
   readonly above?: string;
@@ -247,13 +247,13 @@ async function searchWindowByWindow(
   const found: string[] = [];
   let below = search.maxId;
   const unbounded = { ...search, maxId: undefined, minId: undefined, offset: 0 };
-  let windowPosts = Math.max(1, Math.trunc(windows.windowPosts));
-  for (let walked = 0; walked < windows.maxWindows; walked++, windowPosts = Math.trunc(windowPosts * Math.max(1, windows.growth))) {
+  let windowStatuses = Math.max(1, Math.trunc(windows.windowStatuses));
+  for (let walked = 0; walked < windows.maxWindows; walked++, windowStatuses = Math.trunc(windowStatuses * Math.max(1, windows.growth))) {
     let edge = db
       .selectFrom("statuses")
       .select("id")
       .orderBy("id", "desc")
-      .offset(windowPosts - 1)
+      .offset(windowStatuses - 1)
       .limit(1);
     if (below !== undefined) edge = edge.where("id", "<", below);
     if (search.minId !== undefined) edge = edge.where("id", ">", search.minId);
@@ -267,11 +267,11 @@ async function searchWindowByWindow(
         ? await windowPageWithEdge(db, page, edge, bounds)
         : await windowPage(db, flavour, page, (await edge.executeTakeFirst())?.id, bounds);
     found.push(...window.ids);
-    // No edge: the window reached the oldest post (or min_id), and this was the last window.
+    // No edge: the window reached the oldest status (or min_id), and this was the last window.
     if (found.length >= wanted || window.from === undefined) return found.slice(search.offset, wanted);
     below = window.from;
   }
-  // Common terms, but the viewer may see few of the newest posts that have them: the older ones at once.
+  // Common terms, but the viewer may see few of the newest statuses that have them: the older ones at once.
   const rest = await searchMatching(
     db,
     {
@@ -285,7 +285,7 @@ async function searchWindowByWindow(
   return [...found, ...rest].slice(search.offset, wanted);
 }
 
-/** The matches of one window, and where it begins (undefined: it reaches the oldest post). */
+/** The matches of one window, and where it begins (undefined: it reaches the oldest status). */
 interface WindowPage {
   readonly ids: string[];
   readonly from: string | undefined;
@@ -308,7 +308,7 @@ async function windowPage(
  * statement: the page's query walks the window from its top, bounded by the
  * edge the same statement reads (every id is above the empty text, so no
  * edge bounds nothing), instead of a round trip for the edge first. For
- * PostgreSQL, which checks a window's posts one by one (`windowMatches`).
+ * PostgreSQL, which checks a window's statuses one by one (`windowMatches`).
  */
 async function windowPageWithEdge(
   db: Kysely<Database>,
@@ -327,11 +327,11 @@ async function windowPageWithEdge(
 
 /**
  * The text condition limited to one window of ids. On SQLite the full-text
- * index is read only over the documents of the window's posts (its rowid
+ * index is read only over the documents of the window's statuses (its rowid
  * range, found first, read down from its top), and the bounds stay inside
  * the subquery so SQLite still starts from the matches. On PostgreSQL the
- * window's posts are checked one by one, newest first, until the page is
- * full (`tsvectorMatches`, "post by post").
+ * window's statuses are checked one by one, newest first, until the page is
+ * full (`tsvectorMatches`, "status by status").
  */
 async function windowMatches(
   db: Kysely<Database>,
@@ -357,7 +357,7 @@ async function windowMatches(
   const hi = rows[0]?.hi;
   if (lo === null || lo === undefined || hi === null || hi === undefined) return sql<SqlBool>`1 = 0`;
   // FTS5 reaches a rowid in a word's list of documents by reading the list up to it, from either end: a lower bound
-  // cost as much as every match below it (11 ms on a million posts for a word in a sixth of them, for a window of 800
+  // cost as much as every match below it (11 ms on a million statuses for a word in a sixth of them, for a window of 800
   // matches). Read down from `hi` instead, the list is read only as far as the window's matches can go: no more of
   // them than the window has rowids.
   return sql<SqlBool>`statuses.id in (
@@ -368,7 +368,7 @@ async function windowMatches(
     where f.rowid >= ${lo} and ${bounds("k.status_id")})`;
 }
 
-/** The viewer's page of the posts meeting `match`. */
+/** The viewer's page of the statuses meeting `match`. */
 async function searchMatching(db: Kysely<Database>, search: StatusSearch, match: Expression<SqlBool>): Promise<string[]> {
   const rows = await matchingQuery(db, search, match).execute();
   return rows.map((row) => row.id);

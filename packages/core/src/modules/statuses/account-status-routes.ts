@@ -6,7 +6,7 @@ import { route } from "../core-route.js";
 import { zBool } from "../../platform/http/schemas.js";
 import { viewerOf } from "./status-route-helpers.js";
 
-/** An account's posts as the caller may see them: Mastodon's `GET /api/v1/accounts/:id/statuses`. */
+/** An account's statuses as the caller may see them: Mastodon's `GET /api/v1/accounts/:id/statuses`. */
 export const accountStatusRoutes = [
   route({
     method: "GET",

@@ -5,10 +5,10 @@ import { embeddedOnly, isoOrNull } from "../federation/embedded-values.js";
 import { httpUrlOrNull } from "../federation/remote-actor-fields.js";
 
 /**
- * Objects that are not notes but are shown as posts, as Mastodon shows
- * them: a Page (what Lemmy sends for a post of a community) and an Event
- * become a post whose text is their title, what they say, and their link.
- * An Event's times and place are kept beside the post (`remote_events`)
+ * Objects that are not notes but are shown as statuses, as Mastodon shows
+ * them: a Page (what Lemmy sends for a status of a community) and an Event
+ * become a status whose text is their title, what they say, and their link.
+ * An Event's times and place are kept beside the status (`remote_events`)
  * for calendar events.
  */
 export type ConvertedObject = Page | Event;
@@ -29,7 +29,7 @@ function hrefOf(value: unknown): string | null {
 
 /**
  * What a converted object links to: the link its attachment names (Lemmy's
- * link posts), else its `url`, else its own id.
+ * link statuses), else its `url`, else its own id.
  */
 export function linkOf(object: ConvertedObject, attachments: readonly unknown[]): string | null {
   for (const attachment of attachments) {
@@ -62,7 +62,7 @@ export function quotedUriOf(object: unknown): string | null {
   return httpUrlOrNull(object.quoteId?.href) ?? httpUrlOrNull(object.quoteUrl?.href);
 }
 
-/** Keeps what an Event says beyond its post: its title, times, place and link. */
+/** Keeps what an Event says beyond its status: its title, times, place and link. */
 export async function recordRemoteEvent(db: Kysely<Database>, statusId: string, event: Event, url: string | null, now: string): Promise<void> {
   const place =
     event.locationId === null ? await event.getLocation({ documentLoader: embeddedOnly, contextLoader: embeddedOnly }).catch(() => null) : null;

@@ -15,12 +15,12 @@ export interface NewFavourite {
 }
 
 /**
- * The notification of a favourite for the liked post's author, made before the favourite is stored: the statement
+ * The notification of a favourite for the liked status's author, made before the favourite is stored: the statement
  * that stores the favourite writes it too, when the favourite is new and the notification reaches its recipient.
  */
 export interface FavouriteNotice {
   readonly id: string;
-  /** The liked post's author, not the liker (no one is told of their own favourite). */
+  /** The liked status's author, not the liker (no one is told of their own favourite). */
   readonly recipientId: string;
   readonly groupKey: string;
 }
@@ -36,8 +36,8 @@ export interface AddedFavourite {
 }
 
 /**
- * Stores a favourite and counts it on its post, unless the account already
- * favourited the post; null when it was not stored. With a `notice`, the
+ * Stores a favourite and counts it on its status, unless the account already
+ * favourited the status; null when it was not stored. With a `notice`, the
  * author's notification is written with it, where it reaches them. One
  * statement where the engine writes in a `with`
  * (`StorageCapabilities.writingWith`): an incoming Like is then one round
@@ -83,7 +83,7 @@ function noticeRecord(favourite: NewFavourite, notice: FavouriteNotice, now: str
 }
 
 /**
- * Removes the account's favourite that `match` names (by its Like's id, or by its post) and takes it off its post's
+ * Removes the account's favourite that `match` names (by its Like's id, or by its status) and takes it off its status's
  * count; the post it was of, or null when there was none. Both a favourite undone here and a Like undone by another
  * server come through here.
  */
@@ -118,7 +118,7 @@ const favouriteInsert = (db: Kysely<Database>, args: FavouriteArgs) =>
     .values({ id: args.id, account_id: args.accountId, status_id: args.statusId, uri: args.uri, created_at: args.now })
     .onConflict((oc) => oc.columns(["account_id", "status_id"]).doNothing());
 
-/** Whether the notice reaches its recipient, the liked post's author: read by the statement that stores the favourite. */
+/** Whether the notice reaches its recipient, the liked status's author: read by the statement that stores the favourite. */
 const reachesRecipient = (db: Kysely<Database>, args: FavouriteArgs) =>
   reachedAccounts(db, { fromId: args.accountId, conversationOf: args.statusId, now: args.now }).where(
     "recipient.id",
@@ -134,8 +134,8 @@ const insertFavouriteRow = compiledOnce((db, args: FavouriteArgs) =>
 );
 
 /**
- * The post's row is counted only when the favourite was new (the update reads the rows the insert returned), and
- * the notice is written only when the post was counted and it reaches the author. Each part reads what the one
+ * The status's row is counted only when the favourite was new (the update reads the rows the insert returned), and
+ * the notice is written only when the status was counted and it reaches the author. Each part reads what the one
  * before returned: the parts of one statement see the same snapshot, not each other's rows.
  */
 const insertCountedFavourite = compiledOnce((db, args: FavouriteArgs) => {

@@ -15,8 +15,8 @@ import { findAccountByUri } from "../federation/federation-writes-store.js";
 import type { RelaySubscriptions } from "../federation/relay-directory.js";
 import type { RemoteActors } from "../federation/remote-actors.js";
 import type { ServiceDeps } from "../service-deps.js";
-import { findStatusByUri } from "./federated-posts-store.js";
-import { type RemotePostDeps, isPostObject, sameOrigin, storeRemotePost } from "./remote-posts.js";
+import { findStatusByUri } from "./federated-statuses-store.js";
+import { type RemoteStatusDeps, isIncomingStatusObject, sameOrigin, storeRemoteStatus } from "./remote-statuses.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -30,8 +30,8 @@ const forwardedCreateSchema = z.object({
 const jobSchema = z.object({ objectId: z.string(), actorId: z.string() });
 type ForwardedCreateJob = z.infer<typeof jobSchema>;
 
-export interface ForwardedCreatesOptions extends RemotePostDeps {
-  readonly deps: RemotePostDeps["deps"] & Pick<ServiceDeps, "queue">;
+export interface ForwardedCreatesOptions extends RemoteStatusDeps {
+  readonly deps: RemoteStatusDeps["deps"] & Pick<ServiceDeps, "queue">;
   /** Stores the remote actors met (checking a new one's handle). */
   readonly actors: RemoteActors;
   readonly kv: SqlKvStore;
@@ -112,7 +112,7 @@ export function forwardedCreates(options: ForwardedCreatesOptions): ForwardedCre
     if ((await options.services.domainPolicy.policyFor(host)).blocked) return;
     if ((await options.kv.get(tombstoneKey(job.objectId))) !== undefined) return;
     const object = await options.lookup(job.objectId);
-    if (!isPostObject(object) || object.id?.href !== job.objectId || object.attributionId?.href !== job.actorId) {
+    if (!isIncomingStatusObject(object) || object.id?.href !== job.objectId || object.attributionId?.href !== job.actorId) {
       logger.info("Dropped a forwarded Create of {object} by {actor}: its server does not have it as theirs", {
         object: job.objectId,
         actor: job.actorId,
@@ -121,7 +121,7 @@ export function forwardedCreates(options: ForwardedCreatesOptions): ForwardedCre
     }
     const author = await authorAt(job.actorId);
     if (!author) return;
-    await storeRemotePost(options.context(), options, object, author);
+    await storeRemoteStatus(options.context(), options, object, author);
   }
 
   return {

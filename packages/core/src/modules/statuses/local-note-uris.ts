@@ -1,7 +1,7 @@
 import type { Context } from "@fedify/fedify";
 import { Object as APObject } from "@fedify/fedify/vocab";
 
-/** Where our posts are served as ActivityPub objects: the Note dispatcher's path (kith-federation.ts). */
+/** Where our statuses are served as ActivityPub objects: the Note dispatcher's path (kith-federation.ts). */
 export const NOTE_PATH = "/users/{identifier}/statuses/{id}";
 
 /**
@@ -10,14 +10,14 @@ export const NOTE_PATH = "/users/{identifier}/statuses/{id}";
  */
 const PLAIN_NOTE_PATH = /^\/users\/([\w.~-]+)\/statuses\/([\w.~-]+)$/;
 
-/** The values of one of our posts' URIs. */
+/** The values of one of our statuses' URIs. */
 export interface LocalNoteValues {
   readonly identifier: string;
   readonly id: string;
 }
 
 /**
- * The author's identifier and the post's id when `uri` is one of our posts'
+ * The author's identifier and the status's id when `uri` is one of our statuses'
  * URIs, or null. Fedify's `parseUri` answers this too, but by trying its URI
  * templates one after another, the costliest step of storing a Like
  * (bench/READING.md, "Measurements behind the code"); a plain path of our origins is read here, and anything unusual

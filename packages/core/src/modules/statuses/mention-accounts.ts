@@ -12,9 +12,9 @@ export interface RemoteHandleResolver {
 /** Remote handles looked up on their servers, by acct key: the account each names. */
 export type LookedUpMentions = ReadonlyMap<string, string>;
 
-/** Unknown remote handles looked up for one post: a post naming more is not a reason to wait for more servers. */
+/** Unknown remote handles looked up for one status: a status naming more is not a reason to wait for more servers. */
 export const MAX_MENTION_LOOKUPS = 10;
-/** How long a post waits for the servers of unknown mentions before it is written without them. */
+/** How long a status waits for the servers of unknown mentions before it is written without them. */
 export const MENTION_LOOKUP_TIMEOUT_MS = 5_000;
 
 function keyFor(ownHost: string): (handle: MentionHandle) => string {
@@ -22,10 +22,10 @@ function keyFor(ownHost: string): (handle: MentionHandle) => string {
 }
 
 /**
- * As Mastodon does when it writes a post, remote handles this server has
+ * As Mastodon does when it writes a status, remote handles this server has
  * never seen are looked up on their servers (and stored), so
  * `@someone@elsewhere` typed for the first time still becomes a mention
- * that reaches them. Done before the post's transaction, since storing an
+ * that reaches them. Done before the status's transaction, since storing an
  * account writes too. A handle whose server does not answer in time stays
  * plain text.
  */
@@ -52,11 +52,11 @@ export async function lookUpUnknownMentions(
   });
   await Promise.race([Promise.all(lookups), deadline]);
   clearTimeout(timer);
-  // A copy: lookups still running after the deadline must not change what the post was written with.
+  // A copy: lookups still running after the deadline must not change what the status was written with.
   return new Map(found);
 }
 
-/** The account each handle of a post names: known ones by acct key, and those just looked up (WebFinger may name an actor on another host than the handle's). */
+/** The account each handle of a status names: known ones by acct key, and those just looked up (WebFinger may name an actor on another host than the handle's). */
 export async function mentionTargets(
   db: Kysely<Database>,
   ownHost: string,

@@ -18,7 +18,7 @@ export function actorUriOf(origin: string, account: ActorRef): string | null {
   return account.domain === null ? localAccountUrls(origin, account.username).uri : account.uri;
 }
 
-/** The ActivityPub id of a post: derived for local posts, stored for remote ones. */
+/** The ActivityPub id of a status: derived for local statuses, stored for remote ones. */
 export function statusUriOf(origin: string, status: Pick<StatusRow, "id" | "uri" | "local">, author: ActorRef): string | null {
   return flag(status.local) || status.uri === null ? localStatusUrls(origin, author.username, status.id).uri : status.uri;
 }
@@ -28,7 +28,7 @@ export function followersUriOf(origin: string, username: string): string {
 }
 
 /**
- * Who a post is addressed to, by visibility: public to everyone (followers
+ * Who a status is addressed to, by visibility: public to everyone (followers
  * in cc), unlisted to followers (everyone in cc), private to followers only,
  * direct to the mentioned only. Mentioned actors are always in cc (to, for direct).
  */
@@ -46,14 +46,14 @@ export function addressing(visibility: string, followers: string, mentioned: rea
   }
 }
 
-/** What rendering a batch of posts needs beside the rows: authors, reply targets, boosted posts, mentions. */
+/** What rendering a batch of statuses needs beside the rows: authors, reply targets, boosted statuses, mentions. */
 export interface NoteContext {
   readonly accounts: ReadonlyMap<string, AccountRow>;
   readonly statuses: ReadonlyMap<string, StatusRow>;
   readonly mentions: ReadonlyMap<string, readonly ActorRef[]>;
 }
 
-/** Loads the context of a batch of posts in a few queries (no query per post). */
+/** Loads the context of a batch of statuses in a few queries (no query per status). */
 export async function loadNoteContext(db: Kysely<Database>, rows: readonly StatusRow[]): Promise<NoteContext> {
   const relatedIds = [...new Set(rows.flatMap((row) => [row.in_reply_to_id, row.reblog_of_id]).filter((id): id is string => id !== null))];
   const related = await findStatusesByIds(db, relatedIds);

@@ -28,8 +28,8 @@ function isCloseJob(payload: unknown): payload is CloseJob {
 }
 
 /**
- * Polls of posts: created with their post, voted on, closed when they end.
- * The end is a delayed job queued with the post, so "poll ended"
+ * Polls of statuses: created with their status, voted on, closed when they end.
+ * The end is a delayed job queued with the status, so "poll ended"
  * notifications go out on time whether or not anyone reads the poll; reading
  * an ended poll that the job has not closed yet already shows it expired.
  */
@@ -67,7 +67,7 @@ export class PollService {
     if (problems.length > 0) throw new KithError("status.invalid", { details: problems });
   }
 
-  /** Writes the poll of a new post in the post's transaction and queues its end. */
+  /** Writes the poll of a new post in the status's transaction and queues its end. */
   async createInTransaction(trx: Kysely<Database>, statusId: string, accountId: string, input: PollInput): Promise<string> {
     const now = this.deps.clock.now();
     const id = this.deps.ids.next("poll");
@@ -95,7 +95,7 @@ export class PollService {
     return id;
   }
 
-  /** Removes a post's poll and its votes (an edit that changes the options starts a new poll). */
+  /** Removes a status's poll and its votes (an edit that changes the options starts a new poll). */
   async removeInTransaction(trx: Kysely<Database>, statusId: string): Promise<void> {
     const polls = await trx.selectFrom("polls").select("id").where("status_id", "=", statusId).execute();
     if (polls.length === 0) return;
@@ -127,7 +127,7 @@ export class PollService {
     return serializePoll(poll, { now: this.deps.clock.now(), viewerId, ownVotes });
   }
 
-  /** The poll, if the viewer may see its post (404 otherwise). */
+  /** The poll, if the viewer may see its status (404 otherwise). */
   async get(pollId: string, viewerId: string | null): Promise<PollEntity> {
     return this.#render(await this.#findVisible(pollId, viewerId), viewerId);
   }

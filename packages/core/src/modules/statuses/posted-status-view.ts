@@ -9,12 +9,12 @@ import type { Posted } from "./status-service.js";
 import { type StatusViews, inTextOrder, statusEntityOf } from "./status-views.js";
 
 /**
- * The answer to a new post, rendered from what was just written instead of
- * read back: the post's and its author's rows came back from their writes,
+ * The answer to a new status, rendered from what was just written instead of
+ * read back: the status's and its author's rows came back from their writes,
  * its tags and application are known, and nobody can have favourited,
  * boosted, bookmarked or pinned it yet, nor muted its new conversation. The
- * entity is the one `StatusViews` renders for the same post (a test compares
- * them). Posts with media, a poll, a parent (whose conversation the author
+ * entity is the one `StatusViews` renders for the same status (a test compares
+ * them). Statuses with media, a poll, a parent (whose conversation the author
  * may have muted) or a custom emoji's shortcode are rendered by
  * `StatusViews`: they are rarer, and each needs its reads anyway.
  */
@@ -25,7 +25,7 @@ export class PostedStatusView {
     private readonly views: StatusViews,
   ) {}
 
-  /** The post for its author; null when it is gone (an earlier post of an idempotency key may be). */
+  /** The status for its author; null when it is gone (an earlier status of an idempotency key may be). */
   async render(posted: Posted): Promise<StatusEntity | null> {
     const written = posted.written;
     const row = written?.row;

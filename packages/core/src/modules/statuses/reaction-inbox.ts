@@ -8,7 +8,7 @@ import { readProperty } from "../../platform/federation/inbox-request-pass.js";
 import { type ActivitySenderDeps, activitySenderOf } from "../federation/activity-senders.js";
 import { embeddedTagsOf } from "../federation/embedded-values.js";
 import { rememberRemoteEmojis, remoteEmojisOf } from "../emojis/remote-emojis.js";
-import { localStatusAt, sameOrigin } from "./remote-posts.js";
+import { localStatusAt, sameOrigin } from "./remote-statuses.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -32,9 +32,9 @@ export function reactionNameOf(content: string): { readonly name: string; readon
 }
 
 /**
- * Emoji reactions to local posts (`EmojiReact`, as Pleroma and Akkoma send
- * them) and their Undo, kept in `status_reactions` and shown in the post's
- * `reactions`. As with likes, a reaction to another server's post is that
+ * Emoji reactions to local statuses (`EmojiReact`, as Pleroma and Akkoma send
+ * them) and their Undo, kept in `status_reactions` and shown in the status's
+ * `reactions`. As with likes, a reaction to another server's status is that
  * server's business. A Misskey reaction comes as a Like (with
  * `_misskey_reaction`), which is a favourite, as Mastodon takes it.
  */

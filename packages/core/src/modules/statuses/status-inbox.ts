@@ -3,7 +3,7 @@ import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo,
 import { parseJsonArray, pollExpired } from "../../mastodon/serializers/status.js";
 import { getLogger } from "../../logging.js";
 import { favouriteNotice } from "../notifications/favourite-notice.js";
-import { deletePin, findStatusByUri, insertPin, insertVote, listStatusIdsOfAccount } from "./federated-posts-store.js";
+import { deletePin, findStatusByUri, insertPin, insertVote, listStatusIdsOfAccount } from "./federated-statuses-store.js";
 import { addFavourite, removeFavourite } from "./favourites-store.js";
 import { type LikedLocalPost, findAccountByUri, retireRemoteAccount } from "../federation/federation-writes-store.js";
 import {
@@ -19,18 +19,18 @@ import type { FederationContextData } from "../../platform/federation/federation
 import { flag } from "./notes.js";
 import type { RemoteActors } from "../federation/remote-actors.js";
 import {
-  type RemotePostDeps,
-  isPostObject,
+  type RemoteStatusDeps,
+  isIncomingStatusObject,
   knownStatusAt,
   localStatusAt,
   sameOrigin,
-  storeRemotePost,
+  storeRemoteStatus,
   updateRemotePost,
   visibilityOf,
-} from "./remote-posts.js";
+} from "./remote-statuses.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import type { RelaySubscriptions } from "../federation/relay-directory.js";
-import { likedPostReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "../federation/stored-senders.js";
+import { likedStatusReadWithSender, postReadWithSender, storedSenderOf, tombstoneReadWithSender } from "../federation/stored-senders.js";
 import { tombstoneKey } from "../../platform/federation/tombstones.js";
 import { readProperty, requireNetwork } from "../../platform/federation/inbox-request-pass.js";
 import { findBoostBy } from "./boosts-store.js";
@@ -42,7 +42,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Ctx = InboxContext<FederationContextData>;
 
-export interface StatusInboxDeps extends RemotePostDeps {
+export interface StatusInboxDeps extends RemoteStatusDeps {
   /** Stores the remote actors met (checking a new one's handle). */
   readonly actors: RemoteActors;
   readonly kv: SqlKvStore;
@@ -51,7 +51,7 @@ export interface StatusInboxDeps extends RemotePostDeps {
 }
 
 /**
- * Posts from other servers, in the statuses and related tables: Create and
+ * Statuses from other servers, in the statuses and related tables: Create and
  * Update of Notes and Questions, Delete, Announce, Like and their Undo, votes
  * on local polls, Add and Remove on a remote featured collection.
  *
@@ -71,8 +71,8 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     return readWithSender ?? (await env.kv.get(tombstoneKey(uri.href))) !== undefined;
   }
 
-  /** The id of the post stored at `uri`, if any; for the most frequent activities, read with their sender. */
-  async function storedPostAt(ctx: Ctx, activity: Activity, uri: URL): Promise<string | null> {
+  /** The id of the status stored at `uri`, if any; for the most frequent activities, read with their sender. */
+  async function storedStatusAt(ctx: Ctx, activity: Activity, uri: URL): Promise<string | null> {
     const readWithSender = await postReadWithSender(ctx, db, activity, uri, env.deps.clock.now());
     return readWithSender !== undefined ? readWithSender : ((await findStatusByUri(db, uri.href))?.id ?? null);
   }
@@ -111,14 +111,14 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const author = await senderOf(ctx, create);
     if (!author?.uri) return;
     const object = await readProperty(ctx, (options) => create.getObject(options));
-    if (!isPostObject(object) || !object.id) return;
+    if (!isIncomingStatusObject(object) || !object.id) return;
     if (!sameOrigin(object.id, create.actorId) || object.attributionId?.href !== author.uri) {
       logger.info("Dropped a Create of {object} by {actor}: not its author", { object: object.id.href, actor: author.uri });
       return;
     }
     if (await tombstoned(ctx, create, object.id)) return;
     if (object instanceof Note && object.name !== null && object.content === null && (await onVote(ctx, object, author))) return;
-    await storeRemotePost(ctx, env, object, author, await storedPostAt(ctx, create, object.id), { source });
+    await storeRemoteStatus(ctx, env, object, author, await storedStatusAt(ctx, create, object.id), { source });
   }
 
   /** A vote on a local poll: a Note named as an option, replying to the Question. True when it was one. */
@@ -153,7 +153,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const author = await senderOf(ctx, update);
     if (!author?.uri) return;
     const object = await readProperty(ctx, (options) => update.getObject(options));
-    if (!isPostObject(object) || !object.id) return;
+    if (!isIncomingStatusObject(object) || !object.id) return;
     if (!sameOrigin(object.id, update.actorId) || object.attributionId?.href !== author.uri) return;
     const current = await findStatusByUri(db, object.id.href);
     if (!current || current.account_id !== author.id || flag(current.local)) return;
@@ -182,14 +182,14 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
 
   /**
    * An actor deleted on its own server (Mastodon's Delete of the actor, signed by it): the account is marked
-   * suspended, which also makes a repeated Delete a no-op, and its follows and posts go.
+   * suspended, which also makes a repeated Delete a no-op, and its follows and statuses go.
    */
   async function removeActor(account: AccountRow): Promise<void> {
     if (!(await env.deps.storage.transaction((trx) => retireRemoteAccount(trx, account.id, env.deps.clock.now().toISOString())))) return;
     const ids = await listStatusIdsOfAccount(db, account.id);
     logger.info("{actor} was deleted on its server; removing its {count} posts", { actor: account.uri, count: ids.length });
     for (const id of ids) {
-      // A boost of one of its own posts went with that post already.
+      // A boost of one of its own statuses went with that status already.
       const row = await findStatus(db, id);
       if (row) await removeStatus(row);
     }
@@ -215,10 +215,10 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const source = documentOf(announce);
     const booster = await senderOf(ctx, announce);
     if (!booster || !announce.id || !announce.objectId) return;
-    if ((await storedPostAt(ctx, announce, announce.id)) !== null || (await tombstoned(ctx, announce, announce.id))) return;
+    if ((await storedStatusAt(ctx, announce, announce.id)) !== null || (await tombstoned(ctx, announce, announce.id))) return;
     let original = await knownStatusAt(ctx, db, announce.objectId);
     if (!original) {
-      // A remote post not seen yet: fetched from its own server, so it is what its author wrote; by a worker when this
+      // A remote status not seen yet: fetched from its own server, so it is what its author wrote; by a worker when this
       // is a request's pass.
       requireNetwork(ctx, announce.objectId.href);
       const object = await announce.getObject({ documentLoader: ctx.documentLoader, suppressError: true });
@@ -229,11 +229,11 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
         original = await onForwardedCreate(ctx, object, source);
         if (!original || (await findBoostBy(db, booster.id, original.id))) return;
       } else {
-        if (!isPostObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return;
+        if (!isIncomingStatusObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return;
         if (await blocked(object.id)) return;
         const author = await findOrFetchAuthor(ctx, object.attributionId);
         if (!author) return;
-        const stored = await storeRemotePost(ctx, env, object, author);
+        const stored = await storeRemoteStatus(ctx, env, object, author);
         original = stored ? await findStatus(db, stored) : null;
       }
     }
@@ -266,19 +266,19 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   }
 
   /**
-   * A Create a group forwarded: its post stored as if its author had sent it (Fedify fetched the Create from the
-   * author's server when it came from another one); the post, or null when it is not to be kept.
+   * A Create a group forwarded: its status stored as if its author had sent it (Fedify fetched the Create from the
+   * author's server when it came from another one); the status, or null when it is not to be kept.
    */
   async function onForwardedCreate(ctx: Ctx, create: Create, source: unknown): Promise<StatusRow | null> {
     const object = await readProperty(ctx, (options) => create.getObject(options));
-    if (!isPostObject(object) || !object.id || !object.attributionId || !create.actorId) return null;
+    if (!isIncomingStatusObject(object) || !object.id || !object.attributionId || !create.actorId) return null;
     if (!sameOrigin(object.id, create.actorId) || object.attributionId.href !== create.actorId.href) return null;
     if ((await blocked(object.id)) || (await tombstoned(ctx, create, object.id))) return null;
     const known = await findStatusByUri(db, object.id.href);
     if (known) return known;
     const author = await findOrFetchAuthor(ctx, object.attributionId);
     if (!author) return null;
-    const stored = await storeRemotePost(ctx, env, object, author, null, { source });
+    const stored = await storeRemoteStatus(ctx, env, object, author, null, { source });
     return stored ? await findStatus(db, stored) : null;
   }
 
@@ -294,7 +294,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function likedLocalPost(ctx: Ctx, like: Like): Promise<LikedLocalPost | null> {
     const uri = like.objectId;
     if (!uri) return null;
-    const readWithSender = await likedPostReadWithSender(ctx, db, like, uri, env.deps.clock.now());
+    const readWithSender = await likedStatusReadWithSender(ctx, db, like, uri, env.deps.clock.now());
     if (readWithSender === undefined) return localStatusAt(ctx, db, uri);
     return readWithSender && flag(readWithSender.local) ? readWithSender : null;
   }
@@ -302,7 +302,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onLike(ctx: Ctx, like: Like): Promise<void> {
     const liker = await senderOf(ctx, like);
     if (!liker || !like.id || (await tombstoned(ctx, like, like.id))) return;
-    // Likes of remote posts are their servers' business.
+    // Likes of remote statuses are their servers' business.
     const status = await likedLocalPost(ctx, like);
     if (!status || status.reblog_of_id !== null || status.visibility === "direct") return;
     const favourite = { id: env.deps.ids.next("favourite"), accountId: liker.id, statusId: status.id, uri: like.id.href };
@@ -345,7 +345,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     if (boost && boost.account_id === actor.id && boost.reblog_of_id !== null && !flag(boost.local)) await removeStatus(boost);
   }
 
-  /** Add or Remove on the sender's own featured collection: its pins, of its own posts. */
+  /** Add or Remove on the sender's own featured collection: its pins, of its own statuses. */
   async function onFeatured(ctx: Ctx, activity: Add | Remove): Promise<void> {
     const account = await senderOf(ctx, activity, true);
     if (!account?.uri || !activity.targetId || !activity.objectId) return;

@@ -13,9 +13,9 @@ import type { StatusService } from "./status-service.js";
 export const MAX_THREAD_DEPTH = 1024;
 
 /**
- * What a reader does to a post: favourite, bookmark, mute its conversation,
- * pin (own posts), subscribe to its replies, and highlight a reply under
- * the root post (the root's author only). Each is idempotent: doing it twice
+ * What a reader does to a status: favourite, bookmark, mute its conversation,
+ * pin (own statuses), subscribe to its replies, and highlight a reply under
+ * the root status (the root's author only). Each is idempotent: doing it twice
  * leaves one row, undoing what was not done is fine.
  */
 export class StatusInteractions {
@@ -79,7 +79,7 @@ export class StatusInteractions {
     return target.id;
   }
 
-  /** Mutes the post's conversation: no more notifications from it. */
+  /** Mutes the status's conversation: no more notifications from it. */
   async muteConversation(accountId: string, statusId: string): Promise<string> {
     const target = await this.#target(statusId, accountId);
     if (!target.conversation_id) throw new KithError("status.not_in_conversation");
@@ -102,7 +102,7 @@ export class StatusInteractions {
     return target.id;
   }
 
-  /** Pins one of the caller's own top-level, non-direct posts to their profile, up to the server's limit (422 beyond). */
+  /** Pins one of the caller's own top-level, non-direct statuses to their profile, up to the server's limit (422 beyond). */
   async pin(accountId: string, statusId: string): Promise<string> {
     const row = await this.statuses.findVisible(statusId, accountId);
     if (row.account_id !== accountId) throw new KithError("status.pin_invalid", { message: "You can only pin your own posts" });
@@ -150,7 +150,7 @@ export class StatusInteractions {
     return row.id;
   }
 
-  /** Subscribes the caller to new replies of a post (notified by the notifications part). */
+  /** Subscribes the caller to new replies of a status (notified by the notifications part). */
   async subscribe(accountId: string, statusId: string): Promise<string> {
     const target = await this.#target(statusId, accountId);
     await this.deps.storage.db
@@ -176,13 +176,13 @@ export class StatusInteractions {
     return target.id;
   }
 
-  /** The first post of the thread a reply belongs to. */
+  /** The first status of the thread a reply belongs to. */
   async rootOf(statusId: string): Promise<string> {
     const ancestors = await ancestorIds(this.deps.storage.db, statusId, MAX_THREAD_DEPTH);
     return ancestors[ancestors.length - 1] ?? statusId;
   }
 
-  /** Highlights a reply under its thread's first post; only that post's author may. */
+  /** Highlights a reply under its thread's first status; only that status's author may. */
   async highlight(accountId: string, statusId: string): Promise<string> {
     const reply = await this.statuses.findVisible(statusId, accountId);
     if (reply.reblog_of_id !== null || reply.in_reply_to_id === null) throw new KithError("status.highlight_invalid");

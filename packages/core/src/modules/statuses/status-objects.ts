@@ -4,7 +4,7 @@ import { localReblogUri, localStatusUrls, parseJsonArray, tagUrl } from "../../m
 import type { AccountRow, Database, MediaAttachmentRow, PollRow, StatusRow } from "../../ports/storage-schema.js";
 import { instantOf } from "../../platform/federation/instant.js";
 import { findMediaOfStatuses } from "../media/media-attachments-store.js";
-import { listStatusTagNames } from "./federated-posts-store.js";
+import { listStatusTagNames } from "./federated-statuses-store.js";
 import { findPollsOfStatuses } from "./status-object-reads-store.js";
 import type { MediaUrls } from "../federation/actors.js";
 import { MediaDocument } from "./media-document.js";

@@ -22,7 +22,7 @@ import type { NewLocalPost } from "../../platform/events/domain-events.js";
 import type { KithServices } from "../core-services.js";
 import { findAccountById, findAccountRows } from "../accounts/accounts-store.js";
 import { listMentionTargets } from "../federation/federation-reads-store.js";
-import { findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "./federated-posts-store.js";
+import { findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "./federated-statuses-store.js";
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { findStatus } from "./statuses-store.js";
 import type { AccountRow, StatusRow } from "../../ports/storage-schema.js";
@@ -64,8 +64,8 @@ function likeKey(accountId: string, statusId: string): KvKey {
 }
 
 /**
- * Sends what local accounts do with posts to the servers that should hear of
- * it, in reaction to domain events: Create, Update and Delete of posts
+ * Sends what local accounts do with statuses to the servers that should hear of
+ * it, in reaction to domain events: Create, Update and Delete of statuses
  * (Question for polls), Announce and its Undo for boosts, Like and its Undo,
  * votes on remote polls and the results of local ones (an Update of the
  * Question, from a queued job), Add and Remove on the featured collection. Each
@@ -74,7 +74,7 @@ function likeKey(accountId: string, statusId: string): KvKey {
  * mentioned remote accounts and to the author of the post it concerns;
  * never to local accounts or blocked domains.
  */
-export function federatePosts(options: StatusOutboxOptions): { readonly pollResultsJob: JobHandler } {
+export function federateStatuses(options: StatusOutboxOptions): { readonly pollResultsJob: JobHandler } {
   const { deps, services, kv, media } = options;
   const db = deps.storage.db;
   const origin = deps.config.origin;
@@ -133,14 +133,14 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     return account && account.domain === null ? account : null;
   }
 
-  /** The remote accounts a post names: mentioned ones and the author it replies to. */
+  /** The remote accounts a status names: mentioned ones and the author it replies to. */
   async function namedAccounts(status: StatusRow): Promise<AccountRow[]> {
     const mentioned = (await listMentionTargets(db, [status.id])).map((target) => target.account.id);
     const ids = [...mentioned, ...(status.in_reply_to_account_id ? [status.in_reply_to_account_id] : [])];
     return remoteAccounts(ids);
   }
 
-  /** The remote accounts among these: those another server is to hear of a post from. */
+  /** The remote accounts among these: those another server is to hear of a status from. */
   async function remoteAccounts(ids: readonly string[]): Promise<AccountRow[]> {
     return (await findAccountRows(db, ids)).filter((account) => account.domain !== null);
   }
@@ -150,8 +150,8 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
   }
 
   /**
-   * Who a new local post goes to, from what the event says of it: no read of the post, and none of its author
-   * unless some other server is to hear of it (most posts on a small server reach none).
+   * Who a new local status goes to, from what the event says of it: no read of the status, and none of its author
+   * unless some other server is to hear of it (most statuses on a small server reach none).
    */
   async function audienceOfNewPost(accountId: string, post: NewLocalPost): Promise<Recipient[]> {
     const named = [...post.mentionedAccountIds, ...(post.inReplyToAccountId ? [post.inReplyToAccountId] : [])];
@@ -160,7 +160,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
   }
 
   async function onCreated(statusId: string, accountId: string, post: NewLocalPost | undefined): Promise<void> {
-    // Known before anything is read: most posts on a small server reach no other server.
+    // Known before anything is read: most statuses on a small server reach no other server.
     const known = post ? await audienceOfNewPost(accountId, post) : null;
     if (known?.length === 0) return;
     const status = await findStatus(db, statusId);
@@ -176,7 +176,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
       return;
     }
     const recipients = known ?? (await audience(author, status.visibility, await namedAccounts(status)));
-    // Building the Note costs more than finding its audience: a post no other server is to hear of is never built.
+    // Building the Note costs more than finding its audience: a status no other server is to hear of is never built.
     if (recipients.length === 0) return;
     // The same Create that `<status uri>/activity` serves, of the same object the status's own URI serves.
     const create = (await loadStatusObjects(source, [status])).activityOf(status);
@@ -214,7 +214,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     const actor = options.context().getActorUri(author.username);
     const followers = followersUriOf(origin, author.username);
     if (event.reblogOfId !== null) {
-      // A boost goes with its post when the post is deleted: the post's Delete says enough then.
+      // A boost goes with its status when the status is deleted: the status's Delete says enough then.
       const original = await findStatus(db, event.reblogOfId);
       const originalAuthor = original ? await authorOf(original) : null;
       const object = original && originalAuthor ? statusUriOf(origin, original, originalAuthor) : null;
@@ -233,7 +233,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     }
     const noteUri = statusUriOf(origin, { id: event.statusId, uri: null, local: writeFlag(true) }, author);
     if (!noteUri) return;
-    // The post's rows are gone; who it reached came with the event, so a direct post's Delete reaches those its Create did.
+    // The status's rows are gone; who it reached came with the event, so a direct status's Delete reaches those its Create did.
     const named = await remoteAccounts(event.reachedAccountIds ?? []);
     const del = new Delete({
       id: new URL(`${noteUri}#delete`),
@@ -246,9 +246,9 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
     await send(author, await audience(author, event.visibility, named), del);
   }
 
-  /** A like or its undo, sent to the author of a remote post only (a local post's author already sees it). */
+  /** A like or its undo, sent to the author of a remote status only (a local status's author already sees it). */
   async function onFavourite(accountId: string, statusId: string, removed: boolean): Promise<void> {
-    // A remote account's Like (an incoming one) is its own server's to deliver: the post is not read for it.
+    // A remote account's Like (an incoming one) is its own server's to deliver: the status is not read for it.
     const liker = await localAuthor(accountId);
     if (!liker) return;
     const status = await findStatus(db, statusId);
@@ -319,7 +319,7 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
   /**
    * A local poll's current results (voters, a count per option, whether it
    * closed) as an Update of its Question, as Mastodon sends them: to where
-   * the post went and to the remote accounts that voted.
+   * the status went and to the remote accounts that voted.
    */
   async function sendPollResults(statusId: string): Promise<void> {
     const status = await findStatus(db, statusId);
@@ -365,8 +365,8 @@ export function federatePosts(options: StatusOutboxOptions): { readonly pollResu
   }
 
   const { events } = services;
-  // A remote account's post is its own server's to deliver.
-  events.on("status.created", (event) => (event.remotePost ? undefined : onCreated(event.statusId, event.accountId, event.post)));
+  // A remote account's status is its own server's to deliver.
+  events.on("status.created", (event) => (event.remoteStatus ? undefined : onCreated(event.statusId, event.accountId, event.post)));
   events.on("status.updated", (event) => onUpdated(event.statusId));
   events.on("status.deleted", (event) => onDeleted(event));
   // An incoming Like, or its Undo, is its own server's to deliver.

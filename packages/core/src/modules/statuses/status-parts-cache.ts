@@ -4,20 +4,20 @@ import type { MentionEntity, TagEntity } from "../../mastodon/entities/status.js
 import { RenderMemo } from "../../platform/cache/render-memo.js";
 
 /**
- * The parts of a rendered post that change only when the post itself is
+ * The parts of a rendered status that change only when the status itself is
  * written (created, edited): its mentions, tags, application, custom
- * emojis, reactions (a reaction raises the post's version,
+ * emojis, reactions (a reaction raises the status's version,
  * status-reactions.ts) and whether it has media or a poll (attachments and
- * polls are added only in the transaction that writes the post's row). Each costs a query to load, and a
- * page of posts is read far
+ * polls are added only in the transaction that writes the status's row). Each costs a query to load, and a
+ * page of statuses is read far
  * more often than it is written, so they are kept per process, keyed by the
- * post's id and version (`statuses.version`, raised by the database on every
+ * status's id and version (`statuses.version`, raised by the database on every
  * edit from any process, migration 0020). Edits in this process also forget
  * the entry at once, which frees it sooner.
  * Counters, visibility, polls' tallies, the media themselves (their
- * descriptions and processing change without the post) and the viewer's own
- * marks are never cached: they are read fresh with the post's row, the media
- * and polls only of posts that have them.
+ * descriptions and processing change without the status) and the viewer's own
+ * marks are never cached: they are read fresh with the status's row, the media
+ * and polls only of statuses that have them.
  */
 export interface StatusParts {
   readonly mentions: readonly MentionEntity[];

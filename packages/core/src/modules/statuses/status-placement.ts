@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database, Visibility } from "../../ports/storage-schema.js";
 
-/** Where a new local post is asked to go, and what it answers. */
+/** Where a new local status is asked to go, and what it answers. */
 export interface PlacementRequest {
   readonly accountId: string;
   /** The group the author names (Kith's `group_id`), or null. */
@@ -12,24 +12,24 @@ export interface PlacementRequest {
   readonly parentId: string | null;
 }
 
-/** A post's place once allowed: the visibility it must have, and what is written with it. */
+/** A status's place once allowed: the visibility it must have, and what is written with it. */
 export interface Placement {
-  /** Overrides the author's visibility (a secret group's posts are hidden from everyone outside it). */
+  /** Overrides the author's visibility (a secret group's statuses are hidden from everyone outside it). */
   readonly visibility?: Visibility;
-  /** The closed audience a `direct` post is addressed to (`status_audiences`): its members see it. */
+  /** The closed audience a `direct` status is addressed to (`status_audiences`): its members see it. */
   readonly audienceId?: string;
-  /** Runs in the post's transaction, after its mentions are known; throwing refuses the post. */
+  /** Runs in the status's transaction, after its mentions are known; throwing refuses the status. */
   record(trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void>;
 }
 
 /**
- * Decides where a new post belongs beyond its author's timeline (a group, set
- * by the groups module): null for an ordinary post, a refusal thrown as a
+ * Decides where a new status belongs beyond its author's timeline (a group, set
+ * by the groups module): null for an ordinary status, a refusal thrown as a
  * `KithError`. The statuses service knows no group; it asks this.
  */
 export interface StatusPlacement {
   place(request: PlacementRequest): Promise<Placement | null>;
-  /** Runs in an edit's transaction, once the edited post's mentions are known; throwing refuses the edit. */
+  /** Runs in an edit's transaction, once the edited status's mentions are known; throwing refuses the edit. */
   edited?(trx: Kysely<Database>, statusId: string, mentionIds: readonly string[]): Promise<void>;
 }
 

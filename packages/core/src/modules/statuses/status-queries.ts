@@ -39,15 +39,15 @@ export interface AccountStatusesQuery {
   readonly tagged?: string;
 }
 
-/** Fetches the replies of a remote post from its server in the background (bound by the federation). */
+/** Fetches the replies of a remote status from its server in the background (bound by the federation). */
 export interface RemoteRepliesFetcher {
-  /** Queues the fetch unless the post is local or its replies were fetched a short while ago; never waits for it. */
+  /** Queues the fetch unless the status is local or its replies were fetched a short while ago; never waits for it. */
   fetchLater(statusId: string): Promise<void>;
 }
 
 /**
- * Reading posts: threads, who boosted and favourited, a reader's bookmarks
- * and favourites, an account's posts, edit history and source. Visibility
+ * Reading statuses: threads, who boosted and favourited, a reader's bookmarks
+ * and favourites, an account's statuses, edit history and source. Visibility
  * is applied by StatusViews (or `visibleTo` in SQL) on every list.
  */
 export class StatusQueries {
@@ -62,14 +62,14 @@ export class StatusQueries {
     private readonly media: StatusMediaRenderer,
   ) {}
 
-  /** Lets a thread of a remote post have its replies fetched from its server. */
+  /** Lets a thread of a remote status have its replies fetched from its server. */
   useRemoteReplies(fetcher: RemoteRepliesFetcher): void {
     this.#remoteReplies = fetcher;
   }
 
   /**
-   * A post's thread around it, for the viewer: ancestors oldest first, descendants depth first, the root's highlights.
-   * The replies of a remote post are fetched in the background: a later call shows them.
+   * A status's thread around it, for the viewer: ancestors oldest first, descendants depth first, the root's highlights.
+   * The replies of a remote status are fetched in the background: a later call shows them.
    */
   async context(
     statusId: string,
@@ -99,7 +99,7 @@ export class StatusQueries {
     return { ancestors: pick(ids.ancestors), descendants: pick(descendants), highlights: pick(ids.highlights) };
   }
 
-  /** The ids around a post (no visibility applied). */
+  /** The ids around a status (no visibility applied). */
   async threadIds(statusId: string): Promise<ThreadIds> {
     const db = this.deps.storage.db;
     const [up, down] = await Promise.all([ancestorIds(db, statusId, MAX_ANCESTORS), descendantIds(db, statusId, MAX_DESCENDANTS)]);
@@ -113,7 +113,7 @@ export class StatusQueries {
     return { ancestors: [...up].reverse(), descendants: down, highlights: highlights.map((row) => row.status_id) };
   }
 
-  /** Accounts that boosted a post, newest first, paged by the boosts' ids. */
+  /** Accounts that boosted a status, newest first, paged by the boosts' ids. */
   async rebloggedBy(statusId: string, viewerId: string | null, page: PageRequest): Promise<CursorPage<AccountEntity>> {
     const status = await this.statuses.findVisible(statusId, viewerId);
     const rows = await fetchIdPage(
@@ -128,7 +128,7 @@ export class StatusQueries {
     return this.#accountsPage(rows.map((row) => ({ cursor: row.id, accountId: row.account_id })));
   }
 
-  /** Accounts that favourited a post, newest first, paged by the favourites' ids. */
+  /** Accounts that favourited a status, newest first, paged by the favourites' ids. */
   async favouritedBy(statusId: string, viewerId: string | null, page: PageRequest): Promise<CursorPage<AccountEntity>> {
     const status = await this.statuses.findVisible(statusId, viewerId);
     const rows = await fetchIdPage(
@@ -193,7 +193,7 @@ export class StatusQueries {
     );
   }
 
-  /** An account's posts as the viewer may see them, with Mastodon's filters. */
+  /** An account's statuses as the viewer may see them, with Mastodon's filters. */
   async accountStatuses(
     accountId: string,
     viewerId: string | null,
@@ -245,7 +245,7 @@ export class StatusQueries {
     );
   }
 
-  /** Every version of a post, oldest first; a post never edited has one, itself. */
+  /** Every version of a status, oldest first; a status never edited has one, itself. */
   async history(statusId: string, viewerId: string | null): Promise<StatusEditEntity[]> {
     const status = await this.statuses.findVisible(statusId, viewerId);
     if (status.reblog_of_id) throw new KithError("status.not_found");
@@ -295,7 +295,7 @@ export class StatusQueries {
     }));
   }
 
-  /** The plain-text source of a post, for its edit form. */
+  /** The plain-text source of a status, for its edit form. */
   async source(statusId: string, viewerId: string): Promise<{ id: string; text: string; spoiler_text: string }> {
     const status = await this.statuses.findVisible(statusId, viewerId);
     // Only the author edits, so only the author reads the source; others get 404 as on Mastodon.

@@ -2,8 +2,8 @@ import { type Kysely, sql } from "kysely";
 import type { Database } from "../../ports/storage-schema.js";
 
 /**
- * Emoji reactions to posts (Misskey's and Pleroma's `EmojiReact`). A
- * reaction changes what a post shows, so writing one raises the post's
+ * Emoji reactions to statuses (Misskey's and Pleroma's `EmojiReact`). A
+ * reaction changes what a status shows, so writing one raises the status's
  * version: what renderers kept of it (status-parts-cache.ts) is made again.
  */
 
@@ -16,7 +16,7 @@ export interface NewReaction {
   readonly uri: string | null;
 }
 
-/** A post's version, raised without naming a versioned column: only what renderers kept of it is made again. */
+/** A status's version, raised without naming a versioned column: only what renderers kept of it is made again. */
 async function raiseVersion(db: Kysely<Database>, statusId: string): Promise<void> {
   await db
     .updateTable("statuses")
@@ -70,7 +70,7 @@ export interface ReactionRow {
   readonly image_remote_url: string | null;
 }
 
-/** The reactions to these posts, oldest first; one statement. */
+/** The reactions to these statuses, oldest first; one statement. */
 export async function loadReactions(db: Kysely<Database>, statusIds: readonly string[]): Promise<ReactionRow[]> {
   if (statusIds.length === 0) return [];
   return db

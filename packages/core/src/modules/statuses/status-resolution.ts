@@ -2,23 +2,23 @@ import type { Context } from "@fedify/fedify";
 import { type Object as APObject, isActor } from "@fedify/fedify/vocab";
 import type { RemoteStatusResolver } from "../search/search-service.js";
 import { findAccountByUri } from "../federation/federation-writes-store.js";
-import { findStatusByUri } from "./federated-posts-store.js";
+import { findStatusByUri } from "./federated-statuses-store.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import type { RemoteActors } from "../federation/remote-actors.js";
-import { type RemotePostDeps, isPostObject, localStatusAt, sameOrigin, storeRemotePost } from "./remote-posts.js";
+import { type RemoteStatusDeps, isIncomingStatusObject, localStatusAt, sameOrigin, storeRemoteStatus } from "./remote-statuses.js";
 
-export interface StatusResolutionOptions extends RemotePostDeps {
+export interface StatusResolutionOptions extends RemoteStatusDeps {
   /** Stores the remote actors met (checking a new one's handle). */
   readonly actors: RemoteActors;
   readonly context: () => Context<FederationContextData>;
   /** Fetches a remote object (signed by the instance actor, over the safe fetch). */
   readonly lookup: (identifier: string) => Promise<APObject | null>;
-  /** Told of every post fetched and stored (its replies are fetched next). */
+  /** Told of every status fetched and stored (its replies are fetched next). */
   readonly resolved?: (statusId: string) => Promise<void>;
 }
 
 /**
- * Posts of other servers found by URL (search with `resolve=true`): a post
+ * Statuses of other servers found by URL (search with `resolve=true`): a status
  * already known is returned as it is; else it is fetched from its server,
  * and stored when its author (fetched too) is of the same origin and its
  * domain is not blocked.
@@ -33,7 +33,7 @@ export function statusResolver(options: StatusResolutionOptions): RemoteStatusRe
       if (known) return known.id;
       if ((await options.services.domainPolicy.policyFor(new URL(url).host)).blocked) return null;
       const object = await options.lookup(url);
-      if (!isPostObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return null;
+      if (!isIncomingStatusObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return null;
       const stored = await findStatusByUri(db, object.id.href);
       if (stored) return stored.id;
       let author = await findAccountByUri(db, object.attributionId.href);
@@ -43,7 +43,7 @@ export function statusResolver(options: StatusResolutionOptions): RemoteStatusRe
         author = await options.actors.remember(actor);
       }
       if (!author || author.suspended_at !== null) return null;
-      const status = await storeRemotePost(ctx, options, object, author);
+      const status = await storeRemoteStatus(ctx, options, object, author);
       if (status) await options.resolved?.(status);
       return status;
     },

@@ -16,7 +16,7 @@ export function actorOf(caller: Caller): string {
   return caller.accountId;
 }
 
-/** Renders one post for the viewer; 404 when it may not be seen (or is gone). */
+/** Renders one status for the viewer; 404 when it may not be seen (or is gone). */
 export async function renderStatus(services: KithServices, id: string, viewerId: string | null, withSource = false): Promise<StatusEntity> {
   const entity = await services.statusViews.renderOne(id, viewerId, { withSource });
   if (!entity) throw new KithError("status.not_found");

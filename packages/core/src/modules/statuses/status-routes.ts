@@ -10,7 +10,7 @@ import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { actorOf, cursorPagedReply, renderStatus, viewerOf } from "./status-route-helpers.js";
 
-/** Mastodon's posts API: `/api/v1/statuses` and what hangs off a post, plus Kith's subscriptions and highlights. */
+/** Mastodon's statuses API: `/api/v1/statuses` and what hangs off a status, plus Kith's subscriptions and highlights. */
 
 const READ = ["read:statuses"];
 const WRITE = ["write:statuses"];
@@ -180,7 +180,7 @@ export const statusRoutes = [
     response: StatusJson,
     handler: async ({ caller, params, services }) => {
       const accountId = actorOf(caller);
-      // Rendered first: once deleted there is nothing left to answer with; the delete refuses others' posts.
+      // Rendered first: once deleted there is nothing left to answer with; the delete refuses others' statuses.
       const entity = await renderStatus(services, params.id, accountId, true);
       await services.statuses.delete(accountId, params.id);
       return entity;

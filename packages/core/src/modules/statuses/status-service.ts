@@ -23,17 +23,17 @@ import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents, NewLocalPost } from "../../platform/events/domain-events.js";
 import type { PollInput, PollService } from "./poll-service.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
-import type { PendingPostReactions } from "./pending-post-reactions.js";
+import type { PendingStatusReactions } from "./pending-status-reactions.js";
 import type { AudienceMembership, StatusPlacement } from "./status-placement.js";
 import { deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
-/** Attaches uploaded media to a post inside the post's transaction (the media part provides it). */
+/** Attaches uploaded media to a status inside the status's transaction (the media part provides it). */
 export interface StatusMediaAttacher {
   attachToStatus(db: Kysely<Database>, input: { accountId: string; statusId: string; mediaIds: readonly string[] }): Promise<void>;
 }
 
-export interface PostInput {
+export interface StatusInput {
   readonly text?: string;
   readonly mediaIds?: readonly string[];
   readonly poll?: PollInput;
@@ -42,13 +42,13 @@ export interface PostInput {
   readonly spoilerText?: string;
   readonly visibility?: Visibility;
   readonly language?: string;
-  /** Same key from the same account: the same post comes back, no second one is made. */
+  /** Same key from the same account: the same status comes back, no second one is made. */
   readonly idempotencyKey?: string;
-  /** The session the post is made through, to name its application. */
+  /** The session the status is made through, to name its application. */
   readonly sessionId?: string;
-  /** The group the post is made in (Kith's `group_id`), decided by the placement the groups module sets. */
+  /** The group the status is made in (Kith's `group_id`), decided by the placement the groups module sets. */
   readonly groupId?: string;
-  /** The group's channel the post is made in (Kith's `channel_id`), else the group's primary channel. */
+  /** The group's channel the status is made in (Kith's `channel_id`), else the group's primary channel. */
   readonly channelId?: string;
 }
 
@@ -61,13 +61,13 @@ export interface EditInput {
   readonly poll?: PollInput;
 }
 
-/** How long an `Idempotency-Key` keeps answering with the same post. */
+/** How long an `Idempotency-Key` keeps answering with the same status. */
 export const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
 
-/** A post just written, as it was stored: enough to render it without reading it back. */
+/** A status just written, as it was stored: enough to render it without reading it back. */
 export interface WrittenPost {
   readonly row: StatusRow;
-  /** The author's row after the post was counted. */
+  /** The author's row after the status was counted. */
   readonly author: AccountRow;
   /** The mentioned accounts, in the order the mentions were written. */
   readonly mentionIds: readonly string[];
@@ -78,7 +78,7 @@ export interface WrittenPost {
   readonly hasPoll: boolean;
 }
 
-/** The id of a post asked for, and what was written for it; `written` is null when an idempotency key returned an earlier post. */
+/** The id of a status asked for, and what was written for it; `written` is null when an idempotency key returned an earlier status. */
 export interface Posted {
   readonly id: string;
   /** Its author, who is answered. */
@@ -93,12 +93,12 @@ interface Rendered {
 }
 
 /**
- * Writing posts: create, edit, delete. Counters (`replies_count`,
+ * Writing statuses: create, edit, delete. Counters (`replies_count`,
  * `statuses_count`, `last_status_at`), mentions, tags, polls, media and the
- * idempotency key are written in the post's transaction, committed with
+ * idempotency key are written in the status's transaction, committed with
  * the other writes of the same moment (`BatchedWrites`: one commit for
- * several posts); the domain event goes out after the commit, and
- * timelines, notifications and streaming react to it. A new post's
+ * several statuses); the domain event goes out after the commit, and
+ * timelines, notifications and streaming react to it. A new status's
  * transaction also records its reactions as pending, so they are not lost
  * if the process stops before they ran.
  */
@@ -108,16 +108,16 @@ export class StatusService {
     private readonly events: DomainEvents,
     private readonly polls: PollService,
     private readonly media: StatusMediaAttacher,
-    private readonly pendingReactions: PendingPostReactions,
-    /** New posts and boosts are committed with the other writes of the same moment. */
+    private readonly pendingReactions: PendingStatusReactions,
+    /** New statuses and boosts are committed with the other writes of the same moment. */
     private readonly writes: Pick<BatchedWrites, "transaction">,
-    /** Looks up remote accounts a post mentions that this server has never seen; none in a server that does not federate. */
+    /** Looks up remote accounts a status mentions that this server has never seen; none in a server that does not federate. */
     private readonly remoteHandles: RemoteHandleResolver | null = null,
   ) {}
 
   #placement: StatusPlacement | null = null;
 
-  /** Sets what decides a new post's place beyond its author's timeline (the groups module's). */
+  /** Sets what decides a new status's place beyond its author's timeline (the groups module's). */
   placeStatusesWith(placement: StatusPlacement): void {
     this.#placement = placement;
   }
@@ -129,19 +129,19 @@ export class StatusService {
     clear: deleteAudience,
   };
 
-  /** Keys older than this are forgotten, as Mastodon keeps them an hour: a retry comes soon, a reused key later means a new post. */
+  /** Keys older than this are forgotten, as Mastodon keeps them an hour: a retry comes soon, a reused key later means a new status. */
   #idempotencySince(): string {
     return new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
   }
 
-  /** The post if the viewer may see it; 404 otherwise, whether it exists or not. */
+  /** The status if the viewer may see it; 404 otherwise, whether it exists or not. */
   async findVisible(statusId: string, viewerId: string | null): Promise<StatusRow> {
     const row = await findVisibleStatus(this.deps.storage.db, statusId, viewerId);
     if (!row) throw new KithError("status.not_found");
     return row;
   }
 
-  /** The viewer's own post: 404 when it may not be seen, 403 when it is someone else's. */
+  /** The viewer's own status: 404 when it may not be seen, 403 when it is someone else's. */
   async findOwn(statusId: string, accountId: string): Promise<StatusRow> {
     const row = await this.findVisible(statusId, accountId);
     if (row.account_id !== accountId || row.reblog_of_id !== null) throw new KithError("status.forbidden");
@@ -155,7 +155,7 @@ export class StatusService {
     return this.#host;
   }
 
-  /** Outside the post's transaction: unknown remote mentions of `text` looked up on their servers. */
+  /** Outside the status's transaction: unknown remote mentions of `text` looked up on their servers. */
   #lookUpMentions(text: string): Promise<LookedUpMentions> {
     return lookUpUnknownMentions(this.deps.storage.db, this.#ownHost(), mentionHandles(text), this.remoteHandles);
   }
@@ -187,8 +187,8 @@ export class StatusService {
   }
 
   /**
-   * Writes the post's mentions and tags and returns the tags' names in the order they were written. `fresh`: the
-   * post was just inserted, so it has no mentions or tags to replace.
+   * Writes the status's mentions and tags and returns the tags' names in the order they were written. `fresh`: the
+   * status was just inserted, so it has no mentions or tags to replace.
    */
   async #writeRelations(
     trx: Kysely<Database>,
@@ -203,13 +203,13 @@ export class StatusService {
     return [...tagIds.keys()];
   }
 
-  /** Creates a post (or returns the one made earlier with the same idempotency key) and returns its id. */
-  async create(accountId: string, input: PostInput): Promise<string> {
+  /** Creates a status (or returns the one made earlier with the same idempotency key) and returns its id. */
+  async create(accountId: string, input: StatusInput): Promise<string> {
     return (await this.post(accountId, input)).id;
   }
 
   /** As `create`, with what was written, so the answer is rendered from it. */
-  async post(accountId: string, input: PostInput): Promise<Posted> {
+  async post(accountId: string, input: StatusInput): Promise<Posted> {
     const db = this.deps.storage.db;
     if (input.idempotencyKey) {
       const earlier = await findIdempotentStatus(db, accountId, input.idempotencyKey, this.#idempotencySince());
@@ -229,7 +229,7 @@ export class StatusService {
     const defaults = await postingDefaults(db, accountId, input.sessionId ?? null);
     if (!defaults) throw new KithError("account.not_found");
     let visibility: Visibility = input.visibility ?? (defaults.default_visibility as Visibility | null) ?? "public";
-    // A limited account's public posts stay out of public timelines, as Mastodon does.
+    // A limited account's public statuses stay out of public timelines, as Mastodon does.
     if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";
     if (placement?.visibility) visibility = placement.visibility;
     const sensitive = (input.sensitive ?? readFlag(defaults.default_sensitive)) || spoilerText.length > 0;
@@ -288,7 +288,7 @@ export class StatusService {
         };
       }));
     } catch (error) {
-      // Two requests with the same key at once: the second one's key insert loses; answer with the first post.
+      // Two requests with the same key at once: the second one's key insert loses; answer with the first status.
       if (input.idempotencyKey) {
         const earlier = await findIdempotentStatus(db, accountId, input.idempotencyKey, this.#idempotencySince());
         if (earlier && (await findStatus(db, earlier))) return { id: earlier, accountId, written: null };
@@ -310,7 +310,7 @@ export class StatusService {
     return { id, accountId, written };
   }
 
-  /** Edits the caller's own post, keeping every version in `status_edits`. */
+  /** Edits the caller's own status, keeping every version in `status_edits`. */
   async edit(accountId: string, statusId: string, input: EditInput): Promise<void> {
     const current = await this.findOwn(statusId, accountId);
     const db = this.deps.storage.db;
@@ -329,7 +329,7 @@ export class StatusService {
     await this.deps.storage.transaction(async (trx) => {
       const edits = await trx.selectFrom("status_edits").select("id").where("status_id", "=", statusId).limit(1).execute();
       if (edits.length === 0) {
-        // The first edit also records the original, so the history starts where the post did.
+        // The first edit also records the original, so the history starts where the status did.
         await trx
           .insertInto("status_edits")
           .values({
@@ -395,12 +395,12 @@ export class StatusService {
 
   /**
    * Deletes the caller's own post with everything hanging off it, boosts of
-   * it included, and keeps the counters in step. Render the post before
+   * it included, and keeps the counters in step. Render the status before
    * calling this to answer with its source.
    */
   async delete(accountId: string, statusId: string): Promise<void> {
     const row = await this.findVisible(statusId, accountId);
-    // One's own boosts may be deleted like posts, as Mastodon allows; editing them is refused by findOwn.
+    // One's own boosts may be deleted like statuses, as Mastodon allows; editing them is refused by findOwn.
     if (row.account_id !== accountId) throw new KithError("status.forbidden");
     await this.#deleteRows(row);
   }
@@ -434,7 +434,7 @@ export class StatusService {
     });
   }
 
-  /** Boosts a post; boosting it again returns the existing boost. Returns the boost's id. */
+  /** Boosts a status; boosting it again returns the existing boost. Returns the boost's id. */
   async reblog(accountId: string, statusId: string, visibility: Visibility = "public"): Promise<string> {
     let target = await this.findVisible(statusId, accountId);
     if (target.reblog_of_id) target = await this.findVisible(target.reblog_of_id, accountId);
@@ -479,7 +479,7 @@ export class StatusService {
     return id;
   }
 
-  /** Undoes the caller's boost of a post, if any. Returns the boosted post's id. */
+  /** Undoes the caller's boost of a status, if any. Returns the boosted status's id. */
   async unreblog(accountId: string, statusId: string): Promise<string> {
     let target = await this.findVisible(statusId, accountId);
     if (target.reblog_of_id) target = await this.findVisible(target.reblog_of_id, accountId);

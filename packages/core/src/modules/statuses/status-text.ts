@@ -2,9 +2,9 @@ import type { InnerStatusEntity, StatusEntity } from "../../mastodon/entities/st
 import { type JsonPieces, type JsonText, appendText, jsonBytes } from "../../platform/http/json-text.js";
 
 /**
- * A post's JSON text in the pieces that stay the same from request to request
+ * A status's JSON text in the pieces that stay the same from request to request
  * while its rows do: everything before `reblog` (the author's text inside)
- * and everything from `card` to `quote_approval`. The boosted post, the poll,
+ * and everything from `card` to `quote_approval`. The boosted status, the poll,
  * `filtered` and the viewer's marks are written in between for each render.
  * The keys are in the order `statusEntityOf` gives them, so the assembled
  * text is the one `JSON.stringify` gives for the entity (tested). The pieces
@@ -48,7 +48,7 @@ export function statusTextParts(entity: StatusEntity | InnerStatusEntity, accoun
   };
 }
 
-/** The whole text of `entity` from its lasting pieces; `reblogText` is the boosted post's text, or "null". */
+/** The whole text of `entity` from its lasting pieces; `reblogText` is the boosted status's text, or "null". */
 export function statusText(entity: StatusEntity | InnerStatusEntity, parts: StatusTextParts, reblogText: JsonText): JsonPieces {
   const filtered = entity.filtered;
   const pieces: (string | Uint8Array)[] = [parts.head];
@@ -64,12 +64,12 @@ export function statusText(entity: StatusEntity | InnerStatusEntity, parts: Stat
 }
 
 /**
- * The common pieces between a post's kept ones, as bytes made once: copied into an answer as they are, where a
+ * The common pieces between a status's kept ones, as bytes made once: copied into an answer as they are, where a
  * string would be measured and encoded again in every answer (json-text.ts).
  */
 const NO_REBLOG_NO_POLL = jsonBytes(',"reblog":null,"poll":null');
 const MARKS = ["favourited", "reblogged", "muted", "bookmarked", "pinned"] as const;
-/** The end of a post no filter matched, for each combination of the five marks (bit i: MARKS[i]), then for a guest. */
+/** The end of a status no filter matched, for each combination of the five marks (bit i: MARKS[i]), then for a guest. */
 const UNFILTERED_ENDS: readonly Uint8Array[] = [
   ...Array.from({ length: 32 }, (_, bits) =>
     jsonBytes(`,"filtered":[]${MARKS.map((mark, i) => `,"${mark}":${(bits & (1 << i)) !== 0}`).join("")}}`),
@@ -77,7 +77,7 @@ const UNFILTERED_ENDS: readonly Uint8Array[] = [
   jsonBytes(',"filtered":[]}'),
 ];
 
-/** The end of a post no filter matched, from the bytes above; undefined when a mark is neither a flag nor absent. */
+/** The end of a status no filter matched, from the bytes above; undefined when a mark is neither a flag nor absent. */
 function unfilteredEnd(entity: StatusEntity | InnerStatusEntity): Uint8Array | undefined {
   let bits = 0;
   let absent = 0;

@@ -3,11 +3,11 @@ import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { Database, PollRow, StatusRow } from "../../ports/storage-schema.js";
 
 /**
- * The batched reads behind rendering posts: each takes every id at once, so
+ * The batched reads behind rendering statuses: each takes every id at once, so
  * rendering a page costs the same number of queries however long it is.
  */
 
-/** The rows of the posts among `ids` that exist, whoever may see them. */
+/** The rows of the statuses among `ids` that exist, whoever may see them. */
 export async function loadStatusRows(db: Kysely<Database>, ids: readonly string[]): Promise<StatusRow[]> {
   if (ids.length === 0) return [];
   return selectStatusRows(db, { ids });

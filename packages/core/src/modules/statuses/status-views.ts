@@ -23,14 +23,14 @@ import {
 import type { AccountVersionRow } from "../accounts/accounts-store.js";
 import { loadReactions } from "./status-reactions-store.js";
 import {
-  type PostMarks,
+  type StatusMarks,
   STATUS_COUNTERS,
   type StatusCounter,
   type StatusVersionRow,
   type VisiblePage,
-  type VisiblePost,
+  type VisibleStatus,
   loadVisiblePosts,
-} from "./visible-posts-store.js";
+} from "./visible-statuses-store.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import type { StatusRow, Visibility } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
@@ -45,11 +45,11 @@ import { type StatusTextParts, statusText, statusTextParts } from "./status-text
 export interface AccountRenderer {
   /** With `texts`, the JSON text of each account returned is put there too. */
   render(ids: readonly string[], texts?: JsonTexts): Promise<Map<string, AccountEntity>>;
-  /** The same for accounts whose versions and counters were just read (with the posts they wrote). */
+  /** The same for accounts whose versions and counters were just read (with the statuses they wrote). */
   renderVersions(versions: readonly AccountVersionRow[], texts?: JsonTexts): Promise<Map<string, AccountEntity>>;
 }
 
-/** Renders the media attached to posts, many posts at once (the media part provides it). */
+/** Renders the media attached to statuses, many statuses at once (the media part provides it). */
 export interface StatusMediaRenderer {
   renderForStatuses(statusIds: readonly string[]): Promise<Map<string, readonly StatusMediaEntity[]>>;
 }
@@ -58,27 +58,27 @@ export interface RenderOptions {
   /** Include the plain-text source in `text` (deleting for a redraft). @default false */
   readonly withSource?: boolean;
   /**
-   * Where to put the JSON text of each post returned (and of the accounts in them), for an answer assembled from
+   * Where to put the JSON text of each status returned (and of the accounts in them), for an answer assembled from
    * them (`jsonText`); the texts are made from pieces kept from earlier renders of the same rows.
    */
   readonly texts?: JsonTexts;
   /**
-   * Quoted posts are named by id only (Mastodon's ShallowQuote), not rendered: for the posts a quote shows, so a
+   * Quoted statuses are named by id only (Mastodon's ShallowQuote), not rendered: for the statuses a quote shows, so a
    * chain of quotes is rendered one level deep. @default false
    */
   readonly shallowQuotes?: boolean;
 }
 
-/** Nobody may quote: Kith does not take quote posts yet, and says so the way Mastodon 4.5 clients read. */
+/** Nobody may quote: Kith does not take quote statuses yet, and says so the way Mastodon 4.5 clients read. */
 const NO_QUOTES = { automatic: [], manual: [], current_user: "denied" } as const;
 
-/** Posts whose lasting JSON pieces are kept (about 2 KB each); the least recently used go first. */
+/** Statuses whose lasting JSON pieces are kept (about 2 KB each); the least recently used go first. */
 export const STATUS_TEXT_MEMO_SIZE = 5_000;
 
 /**
- * Turns post ids into Mastodon's Status entity for one viewer. Only posts the
+ * Turns status ids into Mastodon's Status entity for one viewer. Only statuses the
  * viewer may see come back (visibility.ts decides); a boost whose boosted
- * post is hidden is left out too. The number of queries is fixed, however
+ * status is hidden is left out too. The number of queries is fixed, however
  * many ids are asked for: every related row is loaded in one batch per table.
  */
 export class StatusViews {
@@ -95,10 +95,10 @@ export class StatusViews {
 
   readonly #emojis: EmojiRenderer;
 
-  /** The posts' rows, read again whole only when their version differs. */
+  /** The statuses' rows, read again whole only when their version differs. */
   readonly #rows = new KeptRows<StatusRow, StatusCounter>(STATUS_TEXT_MEMO_SIZE, STATUS_COUNTERS);
   readonly #parts = new StatusPartsCache();
-  /** The lasting pieces of each post's JSON text, made again when anything they are made from differs. */
+  /** The lasting pieces of each status's JSON text, made again when anything they are made from differs. */
   readonly #texts = new RenderMemo<StatusTextParts>(STATUS_TEXT_MEMO_SIZE);
 
   #forget(statusId: string): void {
@@ -107,29 +107,29 @@ export class StatusViews {
     this.#texts.forget(statusId);
   }
 
-  /** The posts among `ids` the viewer may see, by id. */
+  /** The statuses among `ids` the viewer may see, by id. */
   async render(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<Map<string, StatusEntity>> {
     const unique = [...new Set(ids)];
     return this.#renderVisible(unique, await loadVisiblePosts(this.deps.storage.db, unique, viewerId), viewerId, options);
   }
 
-  /** A page read with its posts' versions and marks (a home, public or hashtag page), in the page's order. */
+  /** A page read with its statuses' versions and marks (a home, public or hashtag page), in the page's order. */
   async renderPage(page: VisiblePage, viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
     return inOrder(page.ids, await this.#renderVisible(page.ids, page.posts, viewerId, options));
   }
 
-  /** Renders `ids` (unique) from `visible`, what was read of those the viewer may see (visible-posts.ts). */
+  /** Renders `ids` (unique) from `visible`, what was read of those the viewer may see (visible-statuses.ts). */
   async #renderVisible(
     ids: readonly string[],
-    visible: readonly VisiblePost[],
+    visible: readonly VisibleStatus[],
     viewerId: string | null,
     options: RenderOptions,
   ): Promise<Map<string, StatusEntity>> {
     const db = this.deps.storage.db;
     const versions = new Map<string, StatusVersionRow>();
     const authorVersions = new Map<string, AccountVersionRow>();
-    // The marks of the posts shown: every non-boost, and the boosted post of a boost.
-    const marks = new Map<string, PostMarks>();
+    // The marks of the statuses shown: every non-boost, and the boosted status of a boost.
+    const marks = new Map<string, StatusMarks>();
     for (const entry of visible) {
       for (const { post, author } of entry.boosted ? [entry, entry.boosted] : [entry]) {
         versions.set(post.id, post);
@@ -140,7 +140,7 @@ export class StatusViews {
     const rows = new Map<string, StatusRow>();
     for (const row of await this.#rows.rows([...versions.values()], (unkept) => loadStatusRows(db, unkept))) rows.set(row.id, row);
     const outer = visible.flatMap(({ post }) => rows.get(post.id) ?? []);
-    // The posts whose content is shown: every non-boost, and the boosted posts.
+    // The statuses whose content is shown: every non-boost, and the boosted statuses.
     const shown = [...rows.values()].filter((row) => row.reblog_of_id === null);
     const shownIds = shown.map((row) => row.id);
 
@@ -154,11 +154,11 @@ export class StatusViews {
     const missing = shown.filter((row) => !parts.has(row.id));
     const missingIds = missing.map((row) => row.id);
     const appIds = [...new Set(missing.flatMap((row) => (row.application_id ? [row.application_id] : [])))];
-    // Kept posts known to have no media or no poll are not looked up for them (status-parts-cache.ts).
+    // Kept statuses known to have no media or no poll are not looked up for them (status-parts-cache.ts).
     const mediaCandidates = shownIds.filter((id) => parts.get(id)?.hasMedia !== false);
     const pollCandidates = shownIds.filter((id) => parts.get(id)?.hasPoll !== false);
 
-    // Reactions are taken for local posts only: those to another server's posts are its business, as likes are.
+    // Reactions are taken for local statuses only: those to another server's statuses are its business, as likes are.
     const reactionIds = missing.filter((row) => readFlag(row.local)).map((row) => row.id);
     const [accounts, media, mentions, tags, polls, apps, reactions] = await Promise.all([
       this.accounts.renderVersions([...authorVersions.values()], options.texts),
@@ -270,7 +270,7 @@ export class StatusViews {
       result.set(id, boost);
       if (!texts || !content.textParts) continue;
       const accountText = jsonString(texts.get(account) ?? JSON.stringify(account));
-      // The boost's pieces carry the boosted post's counters: its pieces (the same object while unchanged) are an input.
+      // The boost's pieces carry the boosted status's counters: its pieces (the same object while unchanged) are an input.
       const inputs = [row.version, accountText, content.textParts];
       const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(boost, accountText));
       texts.set(boost, statusText(boost, textParts, texts.get(content.entity) ?? JSON.stringify(content.entity)));
@@ -279,8 +279,8 @@ export class StatusViews {
   }
 
   /**
-   * What the posts among `shown` that quote another show of it: the quoted post rendered for the viewer (Mastodon's
-   * Quote), or only named (ShallowQuote) when these posts are themselves shown in a quote. One render for them all.
+   * What the statuses among `shown` that quote another show of it: the quoted status rendered for the viewer (Mastodon's
+   * Quote), or only named (ShallowQuote) when these statuses are themselves shown in a quote. One render for them all.
    */
   async #quotes(shown: readonly StatusRow[], viewerId: string | null, options: RenderOptions): Promise<Map<string, StatusQuote>> {
     const quoting = shown.filter((row) => row.quote_uri !== null);
@@ -289,7 +289,7 @@ export class StatusViews {
     const quotedIds = quoting.flatMap((row) => (row.quote_id === null ? [] : [row.quote_id]));
     const quoted = options.shallowQuotes || quotedIds.length === 0 ? null : await this.render(quotedIds, viewerId, { shallowQuotes: true });
     for (const row of quoting) {
-      // A post quoted but not known here is shown as an accepted quote of nothing, which clients show as unavailable.
+      // A status quoted but not known here is shown as an accepted quote of nothing, which clients show as unavailable.
       if (row.quote_id === null) result.set(row.id, options.shallowQuotes ? { state: "accepted", quoted_status_id: null } : NOT_KNOWN);
       else if (quoted === null) result.set(row.id, { state: "accepted", quoted_status_id: row.quote_id });
       else {
@@ -300,18 +300,18 @@ export class StatusViews {
     return result;
   }
 
-  /** One post for the viewer, or null when it does not exist or may not be seen. */
+  /** One status for the viewer, or null when it does not exist or may not be seen. */
   async renderOne(id: string, viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity | null> {
     return (await this.render([id], viewerId, options)).get(id) ?? null;
   }
 
-  /** Posts in the order of `ids`, those the viewer may not see left out. */
+  /** Statuses in the order of `ids`, those the viewer may not see left out. */
   async renderList(ids: readonly string[], viewerId: string | null, options: RenderOptions = {}): Promise<StatusEntity[]> {
     return inOrder(ids, await this.render(ids, viewerId, options));
   }
 }
 
-/** Mastodon's Quote (the quoted post rendered) and ShallowQuote (named by id, inside a quoted post). */
+/** Mastodon's Quote (the quoted status rendered) and ShallowQuote (named by id, inside a quoted status). */
 export type StatusQuote =
   | { readonly state: "accepted" | "unauthorized"; readonly quoted_status: StatusEntity | null }
   | { readonly state: "accepted"; readonly quoted_status_id: string | null };
@@ -325,10 +325,10 @@ function domainOfAcct(acct: string | undefined): string | null {
 }
 
 /** The marks of a post the viewer did nothing to. */
-const NO_MARKS: PostMarks = { favourited: false, reblogged: false, bookmarked: false, pinned: false, muted: false };
+const NO_MARKS: StatusMarks = { favourited: false, reblogged: false, bookmarked: false, pinned: false, muted: false };
 
 /** The marks in the order Mastodon writes them. */
-function viewerFlags(marks: PostMarks) {
+function viewerFlags(marks: StatusMarks) {
   return {
     favourited: marks.favourited,
     reblogged: marks.reblogged,
@@ -361,7 +361,7 @@ export interface StatusEntityParts {
   readonly quote?: StatusQuote | null;
 }
 
-/** A post (not a boost) as its entity, without the viewer's marks: one shape for every renderer of a post. */
+/** A status (not a boost) as its entity, without the viewer's marks: one shape for every renderer of a status. */
 export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: string, parts: StatusEntityParts): InnerStatusEntity {
   const urls = readFlag(row.local)
     ? localStatusUrls(origin, account.username, row.id)
@@ -400,7 +400,7 @@ export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: s
   };
 }
 
-/** A boost: its own id, author and time, the boosted post nested, the counters and marks of the boosted post. */
+/** A boost: its own id, author and time, the boosted status nested, the counters and marks of the boosted status. */
 function reblogEntity(row: StatusRow, content: InnerStatusEntity, account: AccountEntity, origin: string): StatusEntity {
   const uri = row.uri ?? localReblogUri(origin, account.username, row.id);
   return {
@@ -431,7 +431,7 @@ function reblogEntity(row: StatusRow, content: InnerStatusEntity, account: Accou
   };
 }
 
-/** Mentions in the order the post names them (the table keeps no order). */
+/** Mentions in the order the status names them (the table keeps no order). */
 export function inTextOrder<T extends { username: string }>(row: StatusRow, mentions: readonly T[]): T[] {
   const haystack = (row.text || row.content).toLowerCase();
   const at = (mention: T) => {

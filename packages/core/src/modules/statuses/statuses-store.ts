@@ -4,15 +4,15 @@ import { type StatementArgs, compiledOnce } from "../../platform/storage/compile
 import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../../ports/storage-schema.js";
 import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type FollowerReader, followerReaderOf, localFollowersQuery } from "../timelines/fan-out-store.js";
-import type { StatusCounter } from "./visible-posts-store.js";
+import type { StatusCounter } from "./visible-statuses-store.js";
 
-/** Reads and writes of posts and what hangs off them; callers pass the transaction they work in. */
+/** Reads and writes of statuses and what hangs off them; callers pass the transaction they work in. */
 
 export async function findStatus(db: Kysely<Database>, id: string): Promise<StatusRow | null> {
   return (await db.selectFrom("statuses").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
 }
 
-/** The post if the viewer may see it, else null. */
+/** The status if the viewer may see it, else null. */
 export async function findVisibleStatus(db: Kysely<Database>, id: string, viewerId: string | null): Promise<StatusRow | null> {
   return (
     (await db
@@ -24,7 +24,7 @@ export async function findVisibleStatus(db: Kysely<Database>, id: string, viewer
   );
 }
 
-/** Inserts a post and returns its row as stored, defaults filled in (a new post is rendered from it, not read back). */
+/** Inserts a status and returns its row as stored, defaults filled in (a new status is rendered from it, not read back). */
 export async function insertStatus(db: Kysely<Database>, row: Insertable<StatusesTable>): Promise<StatusRow> {
   // Its values are strings, numbers, null and flags (booleans at run time, see writeFlag), as a compiled statement takes.
   const [inserted] = await insertStatusRow(db, row as unknown as StatementArgs);
@@ -32,7 +32,7 @@ export async function insertStatus(db: Kysely<Database>, row: Insertable<Statuse
   return inserted;
 }
 
-// Written for every post: built and compiled once per set of columns (and per flag and empty column).
+// Written for every status: built and compiled once per set of columns (and per flag and empty column).
 const insertStatusRow = compiledOnce((db, row: StatementArgs) =>
   db
     .insertInto("statuses")
@@ -41,9 +41,9 @@ const insertStatusRow = compiledOnce((db, row: StatementArgs) =>
 );
 
 /**
- * Inserts a post and counts it on its author (`statuses_count`, and
- * `last_status_at` when given), where nothing renders the post or its author
- * from the write (a post or boost from another server). One statement where
+ * Inserts a status and counts it on its author (`statuses_count`, and
+ * `last_status_at` when given), where nothing renders the status or its author
+ * from the write (a status or boost from another server). One statement where
  * the engine writes in a `with` (`StorageCapabilities.writingWith`), two
  * elsewhere.
  */
@@ -63,7 +63,7 @@ export async function insertCountedStatus(
 /**
  * Inserts a post as `insertCountedStatus` does and, where the engine writes
  * in a `with`, reads the author's first `followersLimit` local followers in
- * the same statement: the reactions to a new post read them otherwise, in a
+ * the same statement: the reactions to a new status read them otherwise, in a
  * round trip of their own. Returns them (account id order), or null where
  * they were not read.
  */
@@ -81,11 +81,11 @@ export async function insertCountedStatusReadingFollowers(
   return (await insertStatusReadingFollowers(db, args)).map(followerReaderOf);
 }
 
-/** The arguments of the statements below that are not columns of the post. */
+/** The arguments of the statements below that are not columns of the status. */
 const LAST_STATUS_AT = "author's last_status_at";
 const FOLLOWERS_LIMIT = "author's followers limit";
 
-/** The post's insert as a `with` named `added`, returning its author. */
+/** The status's insert as a `with` named `added`, returning its author. */
 function withAddedPost(db: Kysely<Database>, args: StatementArgs) {
   const { [LAST_STATUS_AT]: _lastStatusAt, [FOLLOWERS_LIMIT]: _limit, ...row } = args;
   return db.with("added", () =>
@@ -105,7 +105,7 @@ function authorCountedFromAdded(db: QueryCreator<Database & { added: { account_i
     .where("id", "in", (eb) => eb.selectFrom("added").select("added.account_id"));
 }
 
-// Written for every post or boost from another server: built and compiled once per set of columns.
+// Written for every status or boost from another server: built and compiled once per set of columns.
 const insertStatusCountingAuthor = compiledOnce((db, args: StatementArgs) => authorCountedFromAdded(withAddedPost(db, args), args));
 
 // PostgreSQL runs a data-modifying `with` to completion whether or not the statement's result reads it.
@@ -123,12 +123,12 @@ export interface PostingDefaults {
   readonly default_sensitive: DbBool | null;
   readonly default_language: string | null;
   readonly app_id: string | null;
-  /** The session's application as a post shows it; null without one. */
+  /** The session's application as a status shows it; null without one. */
   readonly app_name: string | null;
   readonly app_website: string | null;
 }
 
-/** What a new post of the account takes by default, and the application of the session it is made through: one statement for both. */
+/** What a new status of the account takes by default, and the application of the session it is made through: one statement for both. */
 export async function postingDefaults(
   db: Kysely<Database>,
   accountId: string,
@@ -137,7 +137,7 @@ export async function postingDefaults(
   return (await selectPostingDefaults(db, { accountId, sessionId: sessionId ?? "" }))[0];
 }
 
-// Read for every post: built and compiled once.
+// Read for every status: built and compiled once.
 const selectPostingDefaults = compiledOnce((db, args: { accountId: string; sessionId: string }) =>
   db
     .selectFrom("accounts")
@@ -184,7 +184,7 @@ export function accountsByIds(db: Kysely<Database>, ids: readonly string[]): Pro
 }
 
 /**
- * The remote accounts a post reached beyond its author's followers, as
+ * The remote accounts a status reached beyond its author's followers, as
  * Mastodon counts them for a Delete: the ones it mentions or replies to, and
  * those that boosted, favourited or replied to it.
  */
@@ -209,7 +209,7 @@ export async function reachedRemoteAccountIds(
   return rows.map((row) => row.id);
 }
 
-/** `fresh`: the post is new and has no rows to replace yet. */
+/** `fresh`: the status is new and has no rows to replace yet. */
 export async function replaceMentions(
   db: Kysely<Database>,
   statusId: string,
@@ -226,8 +226,8 @@ export async function replaceMentions(
 }
 
 /**
- * How stale a tag's `last_status_at` may be before a post that uses the tag writes it again. Writing it on every use
- * made each post with a popular tag update, and on PostgreSQL lock until its commit, that tag's one row: posts with the
+ * How stale a tag's `last_status_at` may be before a status that uses the tag writes it again. Writing it on every use
+ * made each post with a popular tag update, and on PostgreSQL lock until its commit, that tag's one row: statuses with the
  * same tag waited for each other (bench/READING.md, "Measurements behind the code"). The time orders tags found by a search, and half a day is what Mastodon keeps too.
  */
 export const TAG_USE_PRECISION_MS = 12 * 3_600_000;
@@ -341,7 +341,7 @@ const insertStatusTags = compiledOnce((db, args: { statusId: string; tagIds: rea
   db.insertInto("status_tags").values(args.tagIds.map((tagId) => ({ tag_id: tagId ?? "", status_id: args.statusId }))),
 );
 
-/** Adds `delta` to a post's counter, never below zero. */
+/** Adds `delta` to a status's counter, never below zero. */
 export async function bumpStatusCounter(db: Kysely<Database>, statusId: string, column: StatusCounter, delta: number): Promise<void> {
   await counterUpdates[column](db, { statusId, delta });
 }
@@ -363,20 +363,20 @@ const counterUpdates = {
   favourites_count: counterUpdate("favourites_count"),
 };
 
-/** Keeps an account's `statuses_count` (and, for a new post, `last_status_at`) in step. */
+/** Keeps an account's `statuses_count` (and, for a new status, `last_status_at`) in step. */
 export async function bumpAccountStatuses(
   db: Kysely<Database>,
   accountId: string,
   delta: number,
   lastStatusAt: string | null,
 ): Promise<AccountRow | undefined> {
-  // The account as it now is comes back: a new post's author is rendered from it instead of being read again.
+  // The account as it now is comes back: a new status's author is rendered from it instead of being read again.
   return (await updateAccountStatuses(db, { accountId, delta, lastStatusAt }))[0];
 }
 
 /**
  * Keeps an account's `statuses_count` (and `last_status_at`) in step where nothing renders the account from the
- * write (a remote post stored, a boost or post removed): its wide row is not sent back.
+ * write (a remote status stored, a boost or status removed): its wide row is not sent back.
  */
 export async function countAccountStatuses(
   db: Kysely<Database>,
@@ -393,7 +393,7 @@ interface AccountStatusesChange extends StatementArgs {
   readonly lastStatusAt: string | null;
 }
 
-/** An account's post count moved by `delta` (never below zero), and its last post's time when given. */
+/** An account's status count moved by `delta` (never below zero), and its last status's time when given. */
 const accountStatusesSet = (delta: number, lastStatusAt: string | null) => ({
   statuses_count: sql<number>`case when statuses_count + ${delta} < 0 then 0 else statuses_count + ${delta} end`,
   ...(lastStatusAt !== null && { last_status_at: lastStatusAt }),
@@ -402,7 +402,7 @@ const accountStatusesSet = (delta: number, lastStatusAt: string | null) => ({
 const accountStatusesUpdate = (db: Kysely<Database>, args: AccountStatusesChange) =>
   db.updateTable("accounts").set(accountStatusesSet(args.delta, args.lastStatusAt)).where("id", "=", args.accountId);
 
-// Written for every post: built and compiled once per delta, with or without a new last post time.
+// Written for every status: built and compiled once per delta, with or without a new last status time.
 const updateAccountStatuses = compiledOnce((db, args: AccountStatusesChange) => accountStatusesUpdate(db, args).returningAll());
 const updateAccountStatusesOnly = compiledOnce(accountStatusesUpdate);
 
@@ -433,7 +433,7 @@ export async function rememberIdempotencyKey(
 }
 
 /**
- * Removes posts and every row that refers to them, boosts of them included,
+ * Removes statuses and every row that refers to them, boosts of them included,
  * in the caller's transaction. Returns the boosts that went with them.
  */
 export async function deleteStatusRows(db: Kysely<Database>, ids: readonly string[]): Promise<StatusRow[]> {
@@ -476,7 +476,7 @@ export async function deleteStatusRows(db: Kysely<Database>, ids: readonly strin
   return boosts;
 }
 
-/** Ids of the ancestors of a post, nearest first, up to `limit`. */
+/** Ids of the ancestors of a status, nearest first, up to `limit`. */
 export async function ancestorIds(db: Kysely<Database>, statusId: string, limit: number): Promise<string[]> {
   const result = await sql<{ id: string; depth: number }>`
     with recursive chain(id, parent, depth) as (
@@ -490,7 +490,7 @@ export async function ancestorIds(db: Kysely<Database>, statusId: string, limit:
   return result.rows.map((row) => row.id);
 }
 
-/** The replies below a post, depth first, each level in creation order, up to `limit`. */
+/** The replies below a status, depth first, each level in creation order, up to `limit`. */
 export async function descendantIds(db: Kysely<Database>, statusId: string, limit: number): Promise<string[]> {
   const result = await sql<{ id: string; parent: string }>`
     with recursive tree(id, parent, depth) as (

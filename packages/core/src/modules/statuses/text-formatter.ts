@@ -67,7 +67,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch] ?? ch);
 }
 
-/** Texts tokenized lately: a new post's text is tokenized to count it, to find its mentions and to format it. */
+/** Texts tokenized lately: a new status's text is tokenized to count it, to find its mentions and to format it. */
 const RECENT_TEXTS = 64;
 const recentTokens = new BoundedMap<string, readonly Token[]>(RECENT_TEXTS);
 
@@ -183,7 +183,7 @@ const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: "grapheme
 const PLAIN_ASCII = /^[\x20-\x7e\n]*$/;
 
 /**
- * Characters a post uses against the limit, as Mastodon counts them: user
+ * Characters a status uses against the limit, as Mastodon counts them: user
  * perceived characters, every link as `urlLength`, a remote mention as its
  * `@name` part only.
  */

@@ -3,22 +3,22 @@ import { existsFence } from "../../platform/storage/exists-fence.js";
 import type { Database, Visibility } from "../../ports/storage-schema.js";
 
 /**
- * The one place that decides who may see a post. Every path that shows posts
- * (the post itself, its context, timelines, search, notifications, streaming)
+ * The one place that decides who may see a status. Every path that shows statuses
+ * (the status itself, its context, timelines, search, notifications, streaming)
  * goes through one of these, so the rules cannot drift apart:
  *
- * - `public` and `unlisted`: everyone, guests included (unlisted posts are
+ * - `public` and `unlisted`: everyone, guests included (unlisted statuses are
  *   left out of public timelines and search by those lists, not here);
  * - `private`: the author, the author's followers (`follows`) and the
  *   accounts mentioned in it;
  * - `direct`: the author and the accounts mentioned in it, and the members
  *   of its closed audience if it has one (`status_audiences`, a secret
  *   group's statuses);
- * - a block in either direction between viewer and author hides the post;
- * - posts of suspended authors are hidden from everyone.
+ * - a block in either direction between viewer and author hides the status;
+ * - statuses of suspended authors are hidden from everyone.
  *
- * A boost is a post of its own whose visibility is checked like any other;
- * callers showing a boost must also check the boosted post (StatusViews does,
+ * A boost is a status of its own whose visibility is checked like any other;
+ * callers showing a boost must also check the boosted status (StatusViews does,
  * and `visibleTo(viewerId, "boosted")` over a joined alias does in SQL).
  *
  * Signatures:
@@ -27,17 +27,17 @@ import type { Database, Visibility } from "../../ports/storage-schema.js";
  *     A WHERE condition over the statuses table (or an alias of it), for list
  *     queries: `db.selectFrom("statuses").where(visibleTo(viewerId, "statuses", db))`.
  *     Given the handle, each check is written as that engine probes it per
- *     post (platform/storage/exists-fence.ts); without it, the results are the same.
- *     A caller that joins each post's author only when not suspended, and
- *     drops the posts without one, says so (`authorJoinedActive`).
+ *     status (platform/storage/exists-fence.ts); without it, the results are the same.
+ *     A caller that joins each status's author only when not suspended, and
+ *     drops the statuses without one, says so (`authorJoinedActive`).
  *
  *   visibleStatusIds(db, ids: readonly string[], viewerId: string | null): Promise<Set<string>>
  *     Which of `ids` the viewer may see, in one query.
  *
  *   isVisibleTo(db, id: string, viewerId: string | null): Promise<boolean>
- *     The row check for one post.
+ *     The row check for one status.
  *
- *   mayView(post: VisibilityFacts, viewerId: string | null): boolean
+ *   mayView(status: VisibilityFacts, viewerId: string | null): boolean
  *     The same rule over facts already loaded (no queries), for code that
  *     holds the relationships in memory (streaming fan-out).
  */
@@ -57,15 +57,15 @@ export type Viewer = string | null | Expression<string>;
 /** How a caller of `visibleTo` has the rules applied. */
 export interface VisibilityOptions {
   /**
-   * The caller joins each post's author as `suspended_at is null` and leaves out the posts it finds no author for,
-   * so the rule on suspended authors is not checked again here (a second probe of the same account a post).
+   * The caller joins each status's author as `suspended_at is null` and leaves out the statuses it finds no author for,
+   * so the rule on suspended authors is not checked again here (a second probe of the same account a status).
    */
   readonly authorJoinedActive?: boolean;
 }
 
 /**
  * A WHERE condition over `table` (the statuses table or an alias of it) holding the rules above for `viewerId`,
- * each check written as `db`'s engine probes it once per post.
+ * each check written as `db`'s engine probes it once per status.
  */
 export function visibleTo(
   viewerId: Viewer,
@@ -105,7 +105,7 @@ export function visibleTo(
   ))`;
 }
 
-/** Which of `ids` the viewer may see, in one query (boosted posts are not followed here). */
+/** Which of `ids` the viewer may see, in one query (boosted statuses are not followed here). */
 export async function visibleStatusIds(db: Kysely<Database>, ids: readonly string[], viewerId: string | null): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
@@ -117,23 +117,23 @@ export async function visibleStatusIds(db: Kysely<Database>, ids: readonly strin
   return new Set(rows.map((row) => row.id));
 }
 
-/** Whether the viewer may see the post `id` (false when there is no such post). */
+/** Whether the viewer may see the status `id` (false when there is no such status). */
 export async function isVisibleTo(db: Kysely<Database>, id: string, viewerId: string | null): Promise<boolean> {
   return (await visibleStatusIds(db, [id], viewerId)).has(id);
 }
 
-/** What the rule needs to know about one post and one viewer. */
+/** What the rule needs to know about one status and one viewer. */
 export interface VisibilityFacts {
   readonly authorId: string;
   readonly visibility: Visibility;
   readonly authorSuspended: boolean;
   /** The viewer follows the author. */
   readonly viewerFollowsAuthor: boolean;
-  /** The viewer is mentioned in the post. */
+  /** The viewer is mentioned in the status. */
   readonly viewerMentioned: boolean;
   /** A block exists between viewer and author, in either direction. */
   readonly blocked: boolean;
-  /** The viewer is in the post's closed audience (a `direct` post's); false when not known. */
+  /** The viewer is in the status's closed audience (a `direct` status's); false when not known. */
   readonly viewerInAudience?: boolean;
 }
 

@@ -14,7 +14,7 @@ export type StreamMessage =
 export const streamChannels = {
   /** A user's home timeline entries, notifications and filter changes. */
   user: (accountId: string) => `stream:user:${accountId}`,
-  /** Public posts; `local` and `remote` variants filter on the message's status. */
+  /** Public statuses; `local` and `remote` variants filter on the message's status. */
   public: () => "stream:public",
   hashtag: (name: string) => `stream:hashtag:${name.toLowerCase()}`,
   list: (listId: string) => `stream:list:${listId}`,

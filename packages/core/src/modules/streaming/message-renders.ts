@@ -6,9 +6,9 @@ import type { StreamSpec } from "./stream-names.js";
 /**
  * The renders of one stream message, shared by every connection of this
  * process that hears it: a viewer with a thousand open connections (or
- * tabs, or devices) costs one render of the post, one check of hidden
+ * tabs, or devices) costs one render of the status, one check of hidden
  * authors, one load of filters, one serialisation; a thousand viewers of a
- * public post cost one render and one query for their marks. Lives as long
+ * public status cost one render and one query for their marks. Lives as long
  * as the message is being handled, so nothing it holds can go stale: the
  * next message (an edit, a changed filter) starts from fresh reads.
  */
@@ -25,7 +25,7 @@ export class MessageRenders {
 
   /**
    * The post as the viewer sees it, or undefined when the viewer may not see
-   * it. The caller still checks the viewer's hidden authors: a post shared
+   * it. The caller still checks the viewer's hidden authors: a status shared
    * between viewers is the guests' rendering, which does not know of blocks.
    */
   status(statusId: string, viewerId: string | null): Promise<StatusEntity | undefined> {
@@ -46,7 +46,7 @@ export class MessageRenders {
   }
 
   /**
-   * A public or unlisted post (not a boost, no poll) looks the same to every
+   * A public or unlisted status (not a boost, no poll) looks the same to every
    * viewer who has not marked it: the guests' rendering with the marks unset.
    * It is rendered once for them all; the few who favourited, boosted,
    * bookmarked or pinned it, or muted its thread, get their own rendering.
@@ -97,7 +97,7 @@ export class MessageRenders {
 
 const PUBLIC: ReadonlySet<string> = new Set(["public", "unlisted"]);
 
-/** A viewer's marks on a post they have done nothing to, in the order the REST API renders them. */
+/** A viewer's marks on a status they have done nothing to, in the order the REST API renders them. */
 const NO_MARKS = { favourited: false, reblogged: false, muted: false, bookmarked: false, pinned: false } as const;
 
 /** The viewers asking for the same thing in one turn of the event loop, answered by one call for them all. */

@@ -3,7 +3,7 @@ import { readInSlices } from "../../platform/storage/id-slices.js";
 import type { Database } from "../../ports/storage-schema.js";
 
 /**
- * Of `authorIds`, those whose posts a viewer does not want streamed: blocked
+ * Of `authorIds`, those whose statuses a viewer does not want streamed: blocked
  * either way, muted (unexpired), or on a domain the viewer blocked.
  */
 export async function hiddenAuthorIds(
@@ -56,7 +56,7 @@ export async function hiddenAuthorsOfViewers(
     .execute();
   const hidden = new Map<string, Set<string>>();
   for (const row of rows) {
-    // One's own posts are never hidden from oneself.
+    // One's own statuses are never hidden from oneself.
     if (row.viewer === row.author) continue;
     const set = hidden.get(row.viewer) ?? new Set<string>();
     set.add(row.author);
@@ -66,7 +66,7 @@ export async function hiddenAuthorsOfViewers(
 }
 
 /**
- * Of `viewerIds`, those who did something to the post that shows in its
+ * Of `viewerIds`, those who did something to the status that shows in its
  * rendering for them: favourited, boosted, bookmarked or pinned it, or muted
  * its conversation. One statement for up to 500 viewers (id-slices.ts), one
  * per slice of them beyond (the statement names the list five times).

@@ -20,7 +20,7 @@ export interface StreamEvent {
 
 /** How a connection renders what it hears, for its own viewer. */
 export interface StreamRenderers {
-  /** Posts the viewer may see, rendered; others are absent. */
+  /** Statuses the viewer may see, rendered; others are absent. */
   statuses(ids: readonly string[], viewerId: string | null): Promise<Map<string, StatusEntity>>;
   notification(viewerId: string, notificationId: string): Promise<object | null>;
   conversation(viewerId: string, conversationId: string): Promise<object | null>;
@@ -32,7 +32,7 @@ export interface StreamRenderers {
   seesGroup?(viewerId: string | null, groupId: string): Promise<boolean>;
   /** Whether the viewer may see the group channel (its stream); absent without groups. */
   seesChannel?(viewerId: string | null, channelId: string): Promise<boolean>;
-  /** Of these viewers, those whose rendering of the post carries a mark of theirs (favourited, boosted, ...). */
+  /** Of these viewers, those whose rendering of the status carries a mark of theirs (favourited, boosted, ...). */
   viewersWithMarks(statusId: string, viewerIds: readonly string[]): Promise<Set<string>>;
 }
 

@@ -24,7 +24,7 @@ export function isStreamName(value: string): value is StreamName {
   return (STREAM_NAMES as readonly string[]).includes(value);
 }
 
-/** Which filter context a stream's posts are judged in. */
+/** Which filter context a stream's statuses are judged in. */
 export type StreamFilterContext = "home" | "public" | "notifications";
 
 /** One subscription: the stream, its parameter, the pubsub channels that feed it and what it lets through. */

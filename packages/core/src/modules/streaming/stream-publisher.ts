@@ -6,7 +6,7 @@ import { type StreamMessage, streamChannels } from "./channels.js";
 
 /**
  * Feeds the public and hashtag streams from domain events: a new or edited
- * public post (not a boost, as Mastodon's public timelines leave boosts out)
+ * public status (not a boost, as Mastodon's public timelines leave boosts out)
  * goes to `public` and to each of its hashtags. Deletions are published by
  * the timelines, once for every stream.
  */
@@ -36,6 +36,6 @@ export function publishPublicStreams(
     await deps.pubsub.publish(streamChannels.public(), message);
     for (const name of status.tagNames) await deps.pubsub.publish(streamChannels.hashtag(name), message);
   };
-  events.on("status.created", (event) => publish(event.statusId, "update", event.post ?? event.remotePost));
+  events.on("status.created", (event) => publish(event.statusId, "update", event.post ?? event.remoteStatus));
   events.on("status.updated", (event) => publish(event.statusId, "status.update"));
 }

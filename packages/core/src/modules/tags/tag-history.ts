@@ -13,7 +13,7 @@ export function dayStart(ms: number): number {
 
 /**
  * Mastodon's tag history: one entry per day, today first, with how many
- * public posts used the tag and how many distinct accounts wrote them.
+ * public statuses used the tag and how many distinct accounts wrote them.
  */
 export function historyFromUses(uses: readonly TagUse[], now: Date, days: number): TagHistoryEntity[] {
   const today = dayStart(now.getTime());

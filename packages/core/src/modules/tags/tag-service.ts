@@ -67,11 +67,11 @@ export class TagService {
   }
 
   /**
-   * Local readers following a hashtag of the post (the author excepted). Home
-   * fan-out gives public posts to these as well as to followers; the
+   * Local readers following a hashtag of the status (the author excepted). Home
+   * fan-out gives public statuses to these as well as to followers; the
    * visibility and hiding rules are the fan-out's to apply.
    */
-  followersOfPostTags(statusId: string): Promise<string[]> {
+  followersOfStatusTags(statusId: string): Promise<string[]> {
     return tagFollowerIdsOfStatus(this.deps.storage.db, statusId);
   }
 

@@ -124,7 +124,7 @@ export interface TagUse {
   readonly createdAt: string;
 }
 
-/** Uses of the tags by public posts written since `sinceId` (ids are time-ordered), boosts excluded. */
+/** Uses of the tags by public statuses written since `sinceId` (ids are time-ordered), boosts excluded. */
 export async function recentTagUses(db: Kysely<Database>, tagIds: readonly string[], sinceId: string): Promise<TagUse[]> {
   if (tagIds.length === 0) return [];
   const rows = await db
@@ -139,7 +139,7 @@ export async function recentTagUses(db: Kysely<Database>, tagIds: readonly strin
   return rows.map((row) => ({ tagId: row.tag_id, accountId: row.account_id, createdAt: row.created_at }));
 }
 
-/** Local accounts following any hashtag of a post, the author excepted: readers a public post reaches through followed tags. */
+/** Local accounts following any hashtag of a status, the author excepted: readers a public status reaches through followed tags. */
 export async function tagFollowerIdsOfStatus(db: Kysely<Database>, statusId: string): Promise<string[]> {
   const rows = await db
     .selectFrom("status_tags")

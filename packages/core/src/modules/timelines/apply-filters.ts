@@ -4,7 +4,7 @@ import type { FilterService } from "../filters/filter-service.js";
 import type { FilterMatcher, FilterableStatus } from "../filters/filter-matcher.js";
 
 /**
- * Applies a viewer's filters to rendered posts. The Status schema types
+ * Applies a viewer's filters to rendered statuses. The Status schema types
  * `filtered` loosely (unknown[]); the matcher writes exactly Mastodon's
  * FilterResult there and returns the same objects, so the casts only bridge
  * the two declarations.
@@ -15,9 +15,9 @@ export function applyFilterMatcher(matcher: FilterMatcher, statuses: StatusEntit
 }
 
 /**
- * Posts for a signed-in viewer (what `render` returns), with the viewer's filters of `context` applied. The filters do
- * not depend on the posts, so they are read beside them: on PostgreSQL one round trip fewer than one after the other.
- * Where `render` put each post's JSON text in a `texts` map, a post the filters changed is a new object, without one.
+ * Statuses for a signed-in viewer (what `render` returns), with the viewer's filters of `context` applied. The filters do
+ * not depend on the statuses, so they are read beside them: on PostgreSQL one round trip fewer than one after the other.
+ * Where `render` put each status's JSON text in a `texts` map, a post the filters changed is a new object, without one.
  */
 export async function renderFiltered(
   filters: FilterService,

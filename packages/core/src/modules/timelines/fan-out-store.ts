@@ -5,7 +5,7 @@ import type { Database, DbBool } from "../../ports/storage-schema.js";
 import { literalLimit } from "../../platform/storage/literal-limit.js";
 import { followerLocality } from "../relationships/relationships-store.js";
 
-/** What fan-out needs to know of a post. */
+/** What fan-out needs to know of a status. */
 export interface FanOutStatus {
   readonly id: string;
   readonly accountId: string;
@@ -13,7 +13,7 @@ export interface FanOutStatus {
   readonly visibility: string;
   readonly inReplyToAccountId: string | null;
   readonly reblogOfId: string | null;
-  /** The author of the boosted post, for a boost. */
+  /** The author of the boosted status, for a boost. */
   readonly reblogAuthorId: string | null;
   readonly reblogAuthorDomain: string | null;
   readonly createdAt: string;
@@ -56,7 +56,7 @@ export async function loadFanOutStatus(db: Kysely<Database>, statusId: string): 
 export interface FollowerReader {
   readonly accountId: string;
   readonly showReblogs: boolean;
-  /** Whether the follower asked to be told of the author's posts. */
+  /** Whether the follower asked to be told of the author's statuses. */
   readonly notify: boolean;
 }
 
@@ -84,7 +84,7 @@ export function followerReaderOf(row: LocalFollowerRow): FollowerReader {
 
 /**
  * The query of `localFollowersPage`, on a database or on a `with` of one (a
- * post's insert reads them in its own statement where the engine can).
+ * status's insert reads them in its own statement where the engine can).
  */
 export function localFollowersQuery(
   db: QueryCreator<Database>,
@@ -99,12 +99,12 @@ export function localFollowersQuery(
   return query.orderBy("f.account_id").limit(literalLimit(args.limit));
 }
 
-// Fan-out runs the statements of this file for every post: they are built and compiled once per shape.
+// Fan-out runs the statements of this file for every status: they are built and compiled once per shape.
 const selectLocalFollowers = compiledOnce((db, args: { authorId: string; after: string | undefined; limit: number }) =>
   localFollowersQuery(db, args),
 );
 
-/** Local accounts mentioned in a post. */
+/** Local accounts mentioned in a status. */
 export async function mentionedLocalAccounts(db: Kysely<Database>, statusId: string): Promise<{ accountId: string; silent: boolean }[]> {
   const rows = await db
     .selectFrom("mentions as m")
@@ -129,7 +129,7 @@ export async function readersFollowing(db: Kysely<Database>, readerIds: readonly
 }
 
 /**
- * Of `readerIds`, those who must not see posts of `authorIds`: they block or
+ * Of `readerIds`, those who must not see statuses of `authorIds`: they block or
  * mute one of them (an unexpired mute), block one's domain, or are blocked by
  * one of them.
  */
@@ -148,7 +148,7 @@ export async function readersHiding(
 const selectReadersHiding = compiledOnce(
   (db, args: { readerIds: readonly string[]; authorIds: readonly string[]; domains: readonly string[]; now: string }) => {
     const { readerIds, authorIds, domains, now } = args;
-    // One statement for the four reasons: fan-out runs this for every post, so round trips count.
+    // One statement for the four reasons: fan-out runs this for every status, so round trips count.
     const hiding = db
       .selectFrom("blocks")
       .select("account_id as reader")
@@ -181,7 +181,7 @@ const selectReadersHiding = compiledOnce(
   },
 );
 
-/** Recent posts of `authorId` that a new follower may see in home: not direct, newest first. */
+/** Recent statuses of `authorId` that a new follower may see in home: not direct, newest first. */
 export async function recentStatusesForFollower(
   db: Kysely<Database>,
   authorId: string,

@@ -4,7 +4,7 @@ import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
 import { type PageBounds, idPageQuery } from "../../platform/storage/paginate-by-id.js";
 import type { Database } from "../../ports/storage-schema.js";
-import { type PlacedVisiblePostRow, type VisiblePage, visiblePageOf, visiblePostsOn, visiblePostsOnPages } from "../statuses/visible-posts-store.js";
+import { type PlacedVisibleStatusRow, type VisiblePage, visiblePageOf, visibleStatusesOn, visibleStatusesOnPages } from "../statuses/visible-statuses-store.js";
 
 /** One entry of someone's home feed. */
 export interface HomeFeedEntry {
@@ -28,7 +28,7 @@ export async function insertHomeFeedEntries(db: Kysely<Database>, entries: reado
   });
 }
 
-// Written for every post and its fan-out: built and compiled once per number of entries.
+// Written for every status and its fan-out: built and compiled once per number of entries.
 const insertEntries = compiledOnce(
   (
     db,
@@ -65,8 +65,8 @@ export async function readersAlreadyShowing(db: Kysely<Database>, accountIds: re
 }
 
 /**
- * One page of a home feed, newest first (a range scan of the feed's primary key), with what rendering its posts needs
- * to know first (visible-posts.ts): one statement, the busiest read there is. Pages asked at the same moment are
+ * One page of a home feed, newest first (a range scan of the feed's primary key), with what rendering its statuses needs
+ * to know first (visible-statuses.ts): one statement, the busiest read there is. Pages asked at the same moment are
  * read by one statement where that pays (joined-reads.ts): each client of a busy server asks for its home.
  */
 export function loadHomeFeedPage(db: Kysely<Database>, accountId: string, page: PageRequest): Promise<VisiblePage> {
@@ -99,7 +99,7 @@ const homeFeedPage = joinedReads<HomeFeedRead, VisiblePage>({
       sinceIds: given("sinceId"),
       minIds: given("minId"),
     });
-    const byPlace = reads.map((): PlacedVisiblePostRow[] => []);
+    const byPlace = reads.map((): PlacedVisibleStatusRow[] => []);
     for (const row of rows) byPlace[Number(row.place)]?.push(row);
     return byPlace.map(visiblePageOf);
   },
@@ -108,7 +108,7 @@ const homeFeedPage = joinedReads<HomeFeedRead, VisiblePage>({
 // Compiled once per limit and bounds given. The reader of the feed is its viewer.
 const selectHomeFeedPage = compiledOnce(
   (db, page: { accountId: string; limit: number; maxId: string | undefined; sinceId: string | undefined; minId: string | undefined }) =>
-    visiblePostsOn(db, homeFeedIds(db, page.accountId, page), page.accountId),
+    visibleStatusesOn(db, homeFeedIds(db, page.accountId, page), page.accountId),
 );
 
 /** The ids of one page of `reader`'s feed. */
@@ -144,14 +144,14 @@ const selectHomeFeedPages = compiledOnce(
       sinceId: bound(args.sinceIds, "since_id"),
       minId: bound(args.minIds, "min_id"),
     });
-    return visiblePostsOnPages(
+    return visibleStatusesOnPages(
       db,
       sql`(select asked.place, asked.viewer_id, feed.id from (values ${sql.join(asked)}) as asked(place, viewer_id, max_id, since_id, min_id) cross join lateral ${ids} as feed)`,
     );
   },
 );
 
-/** Removes from a feed what `authorId` wrote, and boosts of their posts. */
+/** Removes from a feed what `authorId` wrote, and boosts of their statuses. */
 export async function removeAuthorFromFeed(db: Kysely<Database>, accountId: string, authorId: string): Promise<void> {
   await db.deleteFrom("home_feed").where("account_id", "=", accountId).where("author_id", "=", authorId).execute();
   await db
@@ -161,7 +161,7 @@ export async function removeAuthorFromFeed(db: Kysely<Database>, accountId: stri
     .execute();
 }
 
-/** Removes from a feed what accounts of `domain` wrote, and boosts of their posts. */
+/** Removes from a feed what accounts of `domain` wrote, and boosts of their statuses. */
 export async function removeDomainFromFeed(db: Kysely<Database>, accountId: string, domain: string): Promise<void> {
   const ofDomain = db.selectFrom("accounts").select("id").where("domain", "=", domain);
   await db.deleteFrom("home_feed").where("account_id", "=", accountId).where("author_id", "in", ofDomain).execute();
@@ -173,7 +173,7 @@ export async function removeDomainFromFeed(db: Kysely<Database>, accountId: stri
 }
 
 /** Of `statusIds`, those one reader's feed shows, themselves or boosted. */
-export async function boostedPostsShown(db: Kysely<Database>, accountId: string, statusIds: readonly string[]): Promise<Set<string>> {
+export async function boostedStatusesShown(db: Kysely<Database>, accountId: string, statusIds: readonly string[]): Promise<Set<string>> {
   if (statusIds.length === 0) return new Set();
   const [direct, boosted] = await Promise.all([
     db.selectFrom("home_feed").select("status_id as id").where("account_id", "=", accountId).where("status_id", "in", statusIds).execute(),

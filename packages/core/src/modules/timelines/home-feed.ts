@@ -2,40 +2,40 @@
  * The home timeline, written on fan-out.
  *
  * Why on write: reading a home timeline on demand means merging the recent
- * posts of every account the reader follows. With an index on
+ * statuses of every account the reader follows. With an index on
  * `statuses (account_id, id)` that is one range scan per followed account, so
  * a reader following 2,000 accounts pays ~2,000 index probes (or one big
  * `account_id in (...)` scan that sorts thousands of candidates) for every
- * page, and the cost grows with the database: old posts of quiet accounts
+ * page, and the cost grows with the database: old statuses of quiet accounts
  * are found and thrown away on each read. Written on fan-out, a page is one
  * range scan of `home_feed`'s primary key `(account_id, status_id)`: 40 rows
- * read in id order and stopped, the same cost at 10k posts as at 1M, which is
- * what the bar of a flat 40-post home page under 20 ms at p99 asks for.
+ * read in id order and stopped, the same cost at 10k statuses as at 1M, which is
+ * what the bar of a flat 40-status home page under 20 ms at p99 asks for.
  * Reads outnumber writes by far on a social server (every open client polls
- * or streams home; an account posts a few times a day), so the work belongs
+ * or streams home; an account statuses a few times a day), so the work belongs
  * on the write side.
  *
  * Measured (SQLite in memory, one reader, page of 40 ids, mean of 200 reads
  * on a shared, busy machine): from `home_feed` 0.10-0.25 ms whether the
- * database holds 20k or 400k posts; the same page read on demand from
+ * database holds 20k or 400k statuses; the same page read on demand from
  * `statuses` 0.4 ms when following 20 accounts, 3-9 ms when following
- * 1,000 (growing with the posts of the followed accounts, 6 ms at 40k posts
- * to 9 ms at 400k). Rendering the 40 posts costs 2-3 ms and dominates a
+ * 1,000 (growing with the statuses of the followed accounts, 6 ms at 40k statuses
+ * to 9 ms at 400k). Rendering the 40 statuses costs 2-3 ms and dominates a
  * request either way, which is why the id read must stay negligible.
  *
- * The price is one row per local follower per post. Posting stays fast by
+ * The price is one row per local follower per status. Posting stays fast by
  * doing small audiences inline (up to INLINE_AUDIENCE followers, read in
- * events/new-post-followers.ts: two or three batched queries) and queueing
+ * events/new-status-followers.ts: two or three batched queries) and queueing
  * larger ones as a job that walks the followers in batches of FAN_OUT_BATCH,
  * each batch filtered with a fixed number of queries (blocks, mutes, domain
  * blocks, reply rule, exclusive lists, already-shown boosts) and inserted in
  * one statement.
  *
- * Who gets a post (Mastodon's rules): the author; for public, unlisted and
- * followers-only posts, every local follower; for direct posts, the
- * mentioned local accounts that follow the author (the post also goes to
+ * Who gets a status (Mastodon's rules): the author; for public, unlisted and
+ * followers-only statuses, every local follower; for direct statuses, the
+ * mentioned local accounts that follow the author (the status also goes to
  * their conversations). Skipped: readers who block or mute the author (or
- * the boosted post's author), block their domain, or are blocked by them;
+ * the boosted status's author), block their domain, or are blocked by them;
  * boosts from follows with `show_reblogs` off; a boost of a post the reader
  * already has (itself or boosted); a reply to someone the reader does not
  * follow (unless the reply is to the reader or the author themself); authors
@@ -57,7 +57,7 @@ import {
   recentStatusesForFollower,
 } from "./fan-out-store.js";
 import {
-  boostedPostsShown,
+  boostedStatusesShown,
   type HomeFeedEntry,
   insertHomeFeedEntries,
   readersAlreadyShowing,
@@ -69,14 +69,14 @@ import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../pla
 import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { NewLocalPost, NewPost, NewRemotePost } from "../../platform/events/domain-events.js";
-import { firstLocalFollowers } from "./new-post-followers.js";
+import { firstLocalFollowers } from "./new-status-followers.js";
 import { streamChannels } from "../streaming/channels.js";
 
 /** Followers handled per batch of a queued fan-out. */
 export const FAN_OUT_BATCH = 500;
-/** Posts of a newly followed account copied into the follower's home. */
+/** Statuses of a newly followed account copied into the follower's home. */
 export const FOLLOW_BACKFILL = 40;
-/** A list of a reader that holds a post's author. */
+/** A list of a reader that holds a status's author. */
 type HoldingList = Awaited<ReturnType<typeof listsHolding>>[number];
 
 /** The queue of large fan-outs. */
@@ -93,7 +93,7 @@ function isFanOutJob(payload: unknown): payload is FanOutJob {
 export class HomeFeedWriter {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "queue" | "pubsub" | "clock">,
-    /** Fan-out rows are committed with those of other posts fanned out at the same moment. */
+    /** Fan-out rows are committed with those of other statuses fanned out at the same moment. */
     private readonly batchedWrites: BatchedWrites,
   ) {}
 
@@ -111,20 +111,20 @@ export class HomeFeedWriter {
   }
 
   /**
-   * Fan-out of a new post or boost: the author and mentioned readers now, followers now or in a job. `post`, for a
-   * local post, says what it is without reading it back; its author's home entry was written with it.
+   * Fan-out of a new status or boost: the author and mentioned readers now, followers now or in a job. `status`, for a
+   * local status, says what it is without reading it back; its author's home entry was written with it.
    */
-  async onStatusCreated(statusId: string, accountId: string, post?: NewLocalPost, remotePost?: NewRemotePost): Promise<void> {
+  async onStatusCreated(statusId: string, accountId: string, post?: NewLocalPost, remoteStatus?: NewRemotePost): Promise<void> {
     const db = this.deps.storage.db;
     const status = post
       ? fanOutStatusOf(statusId, accountId, post, null)
-      : remotePost
-        ? fanOutStatusOf(statusId, accountId, remotePost, remotePost.authorDomain)
+      : remoteStatus
+        ? fanOutStatusOf(statusId, accountId, remoteStatus, remoteStatus.authorDomain)
         : await loadFanOutStatus(db, statusId);
     if (!status) return;
     if (post) await this.#tellStreams([status.accountId], status.id);
     // A remote author has no home feed.
-    else if (!remotePost && (await this.#isLocal(status.accountId))) await this.#deliver(status, [status.accountId], { skipRules: true });
+    else if (!remoteStatus && (await this.#isLocal(status.accountId))) await this.#deliver(status, [status.accountId], { skipRules: true });
     if (status.visibility === "direct") {
       const mentioned = (await mentionedLocalAccounts(db, status.id)).map((m) => m.accountId);
       const following = await readersFollowing(db, mentioned, status.accountId);
@@ -135,7 +135,7 @@ export class HomeFeedWriter {
       );
       return;
     }
-    const first = await firstLocalFollowers(db, status.accountId, post ?? remotePost);
+    const first = await firstLocalFollowers(db, status.accountId, post ?? remoteStatus);
     if (!first.complete) {
       await this.deps.queue.enqueue(FAN_OUT_QUEUE, { statusId: status.id } satisfies FanOutJob, {
         deduplicationKey: `fan-out:${status.id}`,
@@ -168,7 +168,7 @@ export class HomeFeedWriter {
   /**
    * Writes the post into the feeds of those of `readerIds` the rules let see
    * it, and tells their streams. Returns the lists that hold the author among
-   * those who passed the rules (the exclusive ones keep the post out of home,
+   * those who passed the rules (the exclusive ones keep the status out of home,
    * as the already-shown check does; both concern home only).
    */
   async #deliver(status: FanOutStatus, readerIds: readonly string[], options: { skipRules?: boolean }): Promise<{ lists: HoldingList[] }> {
@@ -235,7 +235,7 @@ export class HomeFeedWriter {
     }
   }
 
-  /** A new follow: the followed account's recent posts join the follower's home (bounded). */
+  /** A new follow: the followed account's recent statuses join the follower's home (bounded). */
   async onFollowCreated(followerId: string, targetId: string): Promise<void> {
     const db = this.deps.storage.db;
     if (!(await this.#isLocal(followerId))) return;
@@ -243,7 +243,7 @@ export class HomeFeedWriter {
     const entries: HomeFeedEntry[] = [];
     const repliedTo = [...new Set(recent.map((s) => s.inReplyToAccountId).filter((id): id is string => id !== null))];
     const following = await followedAmong(db, followerId, repliedTo);
-    const shown = await boostedPostsShown(
+    const shown = await boostedStatusesShown(
       db,
       followerId,
       recent.map((s) => s.reblogOfId).filter((id): id is string => id !== null),
@@ -263,7 +263,7 @@ export class HomeFeedWriter {
     await insertHomeFeedEntries(db, entries);
   }
 
-  /** The follower no longer sees the author's posts in home. */
+  /** The follower no longer sees the author's statuses in home. */
   async removeAuthor(readerId: string, authorId: string): Promise<void> {
     await removeAuthorFromFeed(this.deps.storage.db, readerId, authorId);
   }
@@ -272,13 +272,13 @@ export class HomeFeedWriter {
     await removeDomainFromFeed(this.deps.storage.db, readerId, domain);
   }
 
-  /** An edited post is announced to every reader whose feed shows it, so open clients replace it. */
+  /** An edited status is announced to every reader whose feed shows it, so open clients replace it. */
   async onStatusUpdated(statusId: string): Promise<void> {
     const readers = await readersShowing(this.deps.storage.db, statusId);
     await Promise.all(readers.map((id) => this.deps.pubsub.publish(streamChannels.user(id), { event: "status.update", statusId })));
   }
 
-  /** A deleted post leaves every feed through the cascade; streams are told to drop it. */
+  /** A deleted status leaves every feed through the cascade; streams are told to drop it. */
   async onStatusDeleted(statusId: string): Promise<void> {
     await this.deps.pubsub.publish(streamChannels.deletes(), { event: "delete", statusId });
   }
@@ -292,10 +292,10 @@ export class HomeFeedWriter {
 /** Rows a statement inserts at most: five values each, within both engines' limits on a statement's parameters. */
 const ROWS_PER_INSERT = 1_000;
 
-/** The home rows of the posts fanned out at the same moment, inserted together. */
+/** The home rows of the statuses fanned out at the same moment, inserted together. */
 const fanOutRows: BatchedWriteKind<readonly HomeFeedEntry[]> = rowInserts(insertHomeFeedEntries, ROWS_PER_INSERT);
 
-/** A new local post as fan-out sees it: a post by a local author (no domain), not a boost. */
+/** A new local post as fan-out sees it: a status by a local author (no domain), not a boost. */
 function fanOutStatusOf(statusId: string, accountId: string, post: NewPost, authorDomain: string | null): FanOutStatus {
   return {
     id: statusId,

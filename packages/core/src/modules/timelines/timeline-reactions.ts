@@ -5,8 +5,8 @@ import type { HomeFeedWriter } from "./home-feed.js";
 
 /**
  * Keeps home feeds, lists and conversations in step with what happens:
- * posts fan out and are withdrawn, and unfollows, blocks, mutes and domain
- * blocks take the hidden account's posts out of the reader's feed.
+ * statuses fan out and are withdrawn, and unfollows, blocks, mutes and domain
+ * blocks take the hidden account's statuses out of the reader's feed.
  */
 export function reactForTimelines(
   events: DomainEvents,
@@ -15,9 +15,9 @@ export function reactForTimelines(
   conversations: ConversationService,
 ): void {
   events.on("status.created", async (event) => {
-    await feed.onStatusCreated(event.statusId, event.accountId, event.post, event.remotePost);
-    // Only direct posts make conversations; a known visibility spares reading the post again.
-    const known = event.post ?? event.remotePost;
+    await feed.onStatusCreated(event.statusId, event.accountId, event.post, event.remoteStatus);
+    // Only direct statuses make conversations; a known visibility spares reading the post again.
+    const known = event.post ?? event.remoteStatus;
     if (!known || known.visibility === "direct") await conversations.onStatusCreated(event.statusId);
   });
   events.on("status.updated", (event) => feed.onStatusUpdated(event.statusId));

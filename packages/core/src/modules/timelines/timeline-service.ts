@@ -9,7 +9,7 @@ import {
   loadTagTimelinePage,
   pageListTimeline,
 } from "./timelines-store.js";
-import { type VisiblePage, loadVisiblePosts } from "../statuses/visible-posts-store.js";
+import { type VisiblePage, loadVisiblePosts } from "../statuses/visible-statuses-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { FilterService } from "../filters/filter-service.js";
 import type { ListService } from "../lists/list-service.js";
@@ -23,7 +23,7 @@ export type { PublicTimelineQuery, TagTimelineQuery };
 export interface TimelinePage {
   readonly statuses: StatusEntity[];
   readonly pageIds: readonly string[];
-  /** The JSON texts of the posts, for the answer to be assembled from (json-text.ts). */
+  /** The JSON texts of the statuses, for the answer to be assembled from (json-text.ts). */
   readonly texts: JsonTexts;
 }
 
@@ -34,8 +34,8 @@ export function normalizeTag(name: string): string {
 
 /**
  * Reads timelines: the home, public and hashtag pages each in one statement
- * with what rendering their posts needs first (visible-posts.ts), a list's
- * ids and then its posts; each rendered alike, for the viewer, beside the
+ * with what rendering their statuses needs first (visible-statuses.ts), a list's
+ * ids and then its statuses; each rendered alike, for the viewer, beside the
  * viewer's filters of the timeline's context.
  */
 export class TimelineService {
@@ -84,7 +84,7 @@ export class TimelineService {
     return { accountId: viewerId, now: this.deps.clock.now().toISOString() };
   }
 
-  /** A page read by `read` (with its posts' versions and the viewer's marks), rendered beside the viewer's filters. */
+  /** A page read by `read` (with its statuses' versions and the viewer's marks), rendered beside the viewer's filters. */
   async #renderPage(viewerId: string | null, context: FilterContext, read: () => Promise<VisiblePage>): Promise<TimelinePage> {
     const texts: JsonTexts = new Map();
     let pageIds: readonly string[] = [];

@@ -6,7 +6,7 @@ import { fetchIdPage, idPageQuery } from "../../platform/storage/paginate-by-id.
 import type { Database } from "../../ports/storage-schema.js";
 import { notHiddenFrom } from "../relationships/hidden-authors-store.js";
 import { notFromLimitedDomain } from "../domain-policy/limited-domains-store.js";
-import { type VisiblePage, type VisiblePostRow, visiblePageOf, visiblePostsOn } from "../statuses/visible-posts-store.js";
+import { type VisiblePage, type VisibleStatusRow, visiblePageOf, visibleStatusesOn } from "../statuses/visible-statuses-store.js";
 
 /** Who reads a timeline and when: hidden accounts are those of the viewer. */
 export interface TimelineViewer {
@@ -22,27 +22,27 @@ export interface PublicTimelineQuery {
 
 export interface TagTimelineQuery extends PublicTimelineQuery {
   readonly tag: string;
-  /** Posts with any of these tags also count (beside `tag`). */
+  /** Statuses with any of these tags also count (beside `tag`). */
   readonly any?: readonly string[];
-  /** Posts must also have every one of these. */
+  /** Statuses must also have every one of these. */
   readonly all?: readonly string[];
-  /** Posts with any of these are left out. */
+  /** Statuses with any of these are left out. */
   readonly none?: readonly string[];
 }
 
 type StatusQuery = SelectQueryBuilder<Database, "statuses", { id: string }>;
 
 /**
- * What makes a post show on the public timelines, for any query over
+ * What makes a status show on the public timelines, for any query over
  * `statuses`: public, not a boost, by an account in good standing, not hidden
  * from the viewer. The author is one probe of `accounts` by its key, fenced
  * where the planner would rather join the whole table (platform/storage/exists-fence.ts):
- * PostgreSQL did, some of the time, scanning every account for each post.
+ * PostgreSQL did, some of the time, scanning every account for each status.
  */
 function publicConditions(db: Kysely<Database>, viewer: TimelineViewer, options: PublicTimelineQuery): Expression<SqlBool> {
   const eb = expressionBuilder<Database, "statuses">();
   // Constants written into the text, not bound: bound, PostgreSQL's generic plan took `public` for an average
-  // visibility, expected to walk more posts for a page than a plan made for `public`, and the large dataset's page
+  // visibility, expected to walk more statuses for a page than a plan made for `public`, and the large dataset's page
   // was planned on every run (2.2 ms of planning for a 1.5 ms run).
   const conditions: Expression<SqlBool>[] = [eb("statuses.visibility", "=", sql.lit("public")), eb("statuses.reblog_of_id", "is", null)];
   if (options.local) conditions.push(sql<SqlBool>`statuses.local = ${sql.lit(true)}`);
@@ -60,7 +60,7 @@ function publicConditions(db: Kysely<Database>, viewer: TimelineViewer, options:
   return eb.and(conditions);
 }
 
-/** Public posts of accounts in good standing, without boosts, with the viewer's hidden accounts left out. */
+/** Public statuses of accounts in good standing, without boosts, with the viewer's hidden accounts left out. */
 function publicStatuses(db: Kysely<Database>, viewer: TimelineViewer, options: PublicTimelineQuery): StatusQuery {
   return db
     .selectFrom("statuses")
@@ -69,9 +69,9 @@ function publicStatuses(db: Kysely<Database>, viewer: TimelineViewer, options: P
 }
 
 /**
- * A page of the public timeline (public top-level posts and self-replies, as
- * Mastodon's public feed shows), read with what rendering its posts needs to
- * know first (visible-posts.ts): one statement, as a home page is.
+ * A page of the public timeline (public top-level statuses and self-replies, as
+ * Mastodon's public feed shows), read with what rendering its statuses needs to
+ * know first (visible-statuses.ts): one statement, as a home page is.
  */
 export async function loadPublicTimelinePage(
   db: Kysely<Database>,
@@ -117,16 +117,16 @@ function optionsOf(args: PublicPageArgs): PublicTimelineQuery {
   return { local: args.local === 1, remote: args.remote === 1, onlyMedia: args.onlyMedia === 1 };
 }
 
-/** A page of ids (`idPageQuery`), with its posts as `visiblePostsOn` reads them for the viewer. */
+/** A page of ids (`idPageQuery`), with its statuses as `visibleStatusesOn` reads them for the viewer. */
 async function readVisiblePage(db: Kysely<Database>, pageQuery: Expression<{ id: string }>, viewer: TimelineViewer): Promise<VisiblePage> {
-  const query: Compilable<VisiblePostRow> = visiblePostsOn(db, pageQuery, viewer.accountId);
+  const query: Compilable<VisibleStatusRow> = visibleStatusesOn(db, pageQuery, viewer.accountId);
   return visiblePageOf((await db.executeQuery(query.compile())).rows);
 }
 
 // The public and hashtag pages are compiled once per shape: building their
 // conditions cost about as much as running them.
 const selectPublicPage = compiledOnce((db, args: PublicPageArgs) =>
-  visiblePostsOn(
+  visibleStatusesOn(
     db,
     idPageQuery(
       publicStatuses(db, viewerOf(args), optionsOf(args)).where((eb) =>
@@ -147,7 +147,7 @@ function withTags(db: Kysely<Database>, names: readonly string[]) {
     .where("tags.name", "in", names);
 }
 
-/** The post in `statuses` has the tag `name`: one probe of `status_tags (tag_id, status_id)` per post. */
+/** The post in `statuses` has the tag `name`: one probe of `status_tags (tag_id, status_id)` per status. */
 function hasTag(name: string): Expression<SqlBool> {
   const eb = expressionBuilder<Database, "statuses">();
   return eb.exists(
@@ -161,13 +161,13 @@ function hasTag(name: string): Expression<SqlBool> {
 }
 
 /**
- * A page of a hashtag timeline, read with what rendering its posts needs to
- * know first, in one statement: public posts with the tag (or one of `any`),
+ * A page of a hashtag timeline, read with what rendering its statuses needs to
+ * know first, in one statement: public statuses with the tag (or one of `any`),
  * all of `all`, none of `none`. With one tag (the usual request) the page walks
  * `status_tags (tag_id, status_id)` newest first and stops at the page's
- * end, so it costs the same however many posts have the tag; starting from
- * `statuses` instead gathered every post id of the tag before taking the
- * newest. With `any` a post may have several of the tags, so it is found
+ * end, so it costs the same however many statuses have the tag; starting from
+ * `statuses` instead gathered every status id of the tag before taking the
+ * newest. With `any` a status may have several of the tags, so it is found
  * from `statuses` as before.
  */
 export async function loadTagTimelinePage(
@@ -188,11 +188,11 @@ export async function loadTagTimelinePage(
 }
 
 /**
- * The posts with one tag, from `status_tags` in index order, each post and
+ * The statuses with one tag, from `status_tags` in index order, each status and
  * its author checked by their keys as the walk reaches them. Written as a
- * join, PostgreSQL misjudged how many posts pass the viewer's conditions and
- * hashed every post of the database to find a page (6 ms for the small
- * dataset's tag); with the post's conditions in a fenced `exists`, both
+ * join, PostgreSQL misjudged how many statuses pass the viewer's conditions and
+ * hashed every status of the database to find a page (6 ms for the small
+ * dataset's tag); with the status's conditions in a fenced `exists`, both
  * engines stop at the page's end.
  */
 function tagWalk(
@@ -216,7 +216,7 @@ function tagWalk(
 }
 
 const selectTagPage = compiledOnce((db, args: PublicPageArgs & { readonly tag: string }) =>
-  visiblePostsOn(
+  visibleStatusesOn(
     db,
     idPageQuery(tagWalk(db, viewerOf(args), optionsOf(args), args.tag), "status_tags.status_id", args),
     args.viewerId ?? null,
@@ -228,7 +228,7 @@ function not(condition: Expression<SqlBool>): Expression<SqlBool> {
 }
 
 /**
- * A list's timeline, read on demand: posts and boosts of the members the
+ * A list's timeline, read on demand: statuses and boosts of the members the
  * owner still follows, that the owner may see (not direct), with replies as
  * the list's policy says. Lists are small, so this is a range scan of
  * `statuses (account_id, id)` per member, merged by the engine.

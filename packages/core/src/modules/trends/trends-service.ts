@@ -36,7 +36,7 @@ export interface Page {
 
 /**
  * Trends from this server's recent activity: hashtags ranked by how many
- * distinct accounts used them in public posts each day, posts by the
+ * distinct accounts used them in public statuses each day, statuses by the
  * favourites and boosts they got, both decaying with age. Links are not
  * tracked (there are no preview cards yet), so their trends are empty.
  */
@@ -97,14 +97,14 @@ export class TrendsService {
       .map((r) => r.tagId);
   }
 
-  /** Post ids by score: favourites and (doubly) boosts, decaying with the post's age. */
+  /** Status ids by score: favourites and (doubly) boosts, decaying with the status's age. */
   async #rankStatuses(now: number): Promise<string[]> {
     const since = dayStart(now) - (WINDOW_DAYS - 1) * DAY_MS;
     const engagement = await recentEngagement(this.deps.storage.db, {
       statusId: lowestIdAt("status", since),
       favouriteId: lowestIdAt("favourite", since),
     });
-    // Rendered as a guest: only public posts trend, and their age is what matters here.
+    // Rendered as a guest: only public statuses trend, and their age is what matters here.
     const rendered = await this.statusViews.render(
       engagement.map((e) => e.statusId),
       null,

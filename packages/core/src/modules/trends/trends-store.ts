@@ -8,7 +8,7 @@ export interface TagUseRow {
   readonly createdAt: string;
 }
 
-/** Uses of trendable hashtags by public posts (not boosts) written since `sinceStatusId`, by accounts of no limited domain. */
+/** Uses of trendable hashtags by public statuses (not boosts) written since `sinceStatusId`, by accounts of no limited domain. */
 export async function trendableTagUses(db: Kysely<Database>, sinceStatusId: string): Promise<TagUseRow[]> {
   const rows = await db
     .selectFrom("status_tags")
@@ -34,7 +34,7 @@ export interface Engagement {
 
 /**
  * Favourites and boosts given since the cursors (ids are time-ordered), per
- * post, for public posts written since `sinceStatusId` by authors who opted
+ * status, for public statuses written since `sinceStatusId` by authors who opted
  * into discovery and are of no limited domain.
  */
 export async function recentEngagement(

@@ -8,11 +8,11 @@ export interface VersionedRow {
 
 /**
  * Rows kept from earlier reads, for a renderer that reads many of the same
- * rows request after request (posts, their authors): it reads each row's
+ * rows request after request (statuses, their authors): it reads each row's
  * version and counters, and the whole row only of those not kept at that
  * version. The text columns that make most of a row never change without a
  * new version, and the database raises it, so a change made by any process
- * is seen by the next read. For a page of 40 posts, reading five numbers
+ * is seen by the next read. For a page of 40 statuses, reading five numbers
  * instead of 23 columns cost about 70 instead of 110-125 µs of SQLite CPU.
  *
  * Kept rows are frozen: every request that reads the same version shares one.

@@ -4,7 +4,7 @@ import type { ModerationAction } from "../../domain/moderation-actions.js";
 
 /**
  * What happened in the social core, told to the parts that react to it:
- * timelines fan posts out, notifications are written, streams are fed,
+ * timelines fan statuses out, notifications are written, streams are fed,
  * federation delivers. Emitted after the change is committed, by the service
  * that made it; each reaction is independent of the others, and a failing
  * reaction is logged without undoing the change or stopping the rest (heavy
@@ -12,16 +12,16 @@ import type { ModerationAction } from "../../domain/moderation-actions.js";
  */
 export type DomainEvent =
   /**
-   * A post or a boost (`reblog_of_id` set) was written. `post` is set when a local account wrote a post (not a
-   * boost) through the API, `remotePost` when a remote account's post (not a boost) was stored from an incoming
-   * activity: what the reactions need of it, so none of them reads the post back.
+   * A status or a boost (`reblog_of_id` set) was written. `status` is set when a local account wrote a status (not a
+   * boost) through the API, `remoteStatus` when a remote account's status (not a boost) was stored from an incoming
+   * activity: what the reactions need of it, so none of them reads the status back.
    */
   | {
       readonly type: "status.created";
       readonly statusId: string;
       readonly accountId: string;
       readonly post?: NewLocalPost;
-      readonly remotePost?: NewRemotePost;
+      readonly remoteStatus?: NewRemotePost;
     }
   | { readonly type: "status.updated"; readonly statusId: string; readonly accountId: string }
   /** Emitted after the row is gone: what reactions need is carried in the event. */
@@ -32,13 +32,13 @@ export type DomainEvent =
       readonly reblogOfId: string | null;
       readonly visibility: string;
       /**
-       * Remote accounts the post reached beyond the author's followers (mentioned, replied to, or that boosted,
-       * favourited or replied to it), read before the rows went: its Delete goes where the post went.
+       * Remote accounts the status reached beyond the author's followers (mentioned, replied to, or that boosted,
+       * favourited or replied to it), read before the rows went: its Delete goes where the status went.
        */
       readonly reachedAccountIds?: readonly string[];
     }
   /**
-   * `statusAccountId`: the liked post's author, when the code that stored the favourite had it at hand, and with it
+   * `statusAccountId`: the liked status's author, when the code that stored the favourite had it at hand, and with it
    * `notificationId`: the author's notification that the statement storing the favourite wrote, or null when it did
    * not reach them (`AddedFavourite`); absent, the notification is left to the event's reaction. `received` (here and
    * on its removal): the change came from another server (an incoming Like or its Undo), so there is nothing to send.
@@ -92,10 +92,10 @@ export interface NewPost {
   readonly mentionedAccountIds: readonly string[];
 }
 
-/** A new post by a local account, as it was written (its author's own home entry included). */
+/** A new status by a local account, as it was written (its author's own home entry included). */
 export type NewLocalPost = NewPost;
 
-/** A new post by a remote account, as it was stored. */
+/** A new status by a remote account, as it was stored. */
 export interface NewRemotePost extends NewPost {
   /** Its author's domain. */
   readonly authorDomain: string;

@@ -6,12 +6,12 @@
  * afterwards. The bounds are checked on the parsed JSON, a walk that stops
  * at the first bound passed, before anything reads it as an activity.
  *
- * What is kept of a post is bounded further (remote-posts.ts keeps 20 poll
+ * What is kept of a status is bounded further (remote-statuses.ts keeps 20 poll
  * options, 64 tags, 16 attachments): these bounds are twice those, so an
  * activity a little over them is still taken and truncated, and only one
  * far over is refused. Mastodon's own limits are of the same order (4
  * poll options and 4 attachments for its users; 16 attachments kept of
- * remote posts).
+ * remote statuses).
  */
 export interface ActivityBounds {
   /** Nesting of objects and arrays. */
@@ -20,7 +20,7 @@ export interface ActivityBounds {
   readonly maxValues: number;
   /** Items of any one array. */
   readonly maxArrayItems: number;
-  /** Characters of any one string (a post's content is one). */
+  /** Characters of any one string (a status's content is one). */
   readonly maxStringLength: number;
   /** Items of these properties, wherever they are in the activity (an array, or one value). */
   readonly maxItemsOf: Readonly<Record<string, number>>;

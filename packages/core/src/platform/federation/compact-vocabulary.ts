@@ -125,7 +125,7 @@ const NOTE_EXTRA: [string, PropertySpec][] = [
   [`${AS}quoteUrl`, one("quoteUrl", { kind: "url" }, 0)],
   ["https://misskey-hub.net/ns#_misskey_quote", one("quoteUrl", { kind: "url" }, 1)],
   ["http://fedibird.com/ns#quoteUri", one("quoteUrl", { kind: "url" }, 2)],
-  // FEP-044f quotes (Mastodon 4.5): the quoted post and the authorization its author gave, as IRIs.
+  // FEP-044f quotes (Mastodon 4.5): the quoted status and the authorization its author gave, as IRIs.
   ["https://w3id.org/fep/044f#quote", one("quote", IRI)],
   ["https://w3id.org/fep/044f#quoteAuthorization", one("quoteAuthorization", IRI)],
 ];

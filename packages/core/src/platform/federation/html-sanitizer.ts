@@ -1,5 +1,5 @@
 /**
- * Remote posts arrive as HTML written by another server: only a small set
+ * Remote statuses arrive as HTML written by another server: only a small set
  * of inline and block tags is kept (what Mastodon keeps), with `href` on
  * links limited to http(s) and `class` to the microformats clients style.
  * Everything else is dropped; the text of unknown tags stays, the content
@@ -84,7 +84,7 @@ function attributesOf(tag: string, source: string): string {
   return kept.length > 0 ? ` ${kept.join(" ")}` : "";
 }
 
-/** The HTML of a remote post, reduced to what Kith shows. */
+/** The HTML of a remote status, reduced to what Kith shows. */
 export function sanitizeHtml(html: string): string {
   let out = "";
   let last = 0;
@@ -126,7 +126,7 @@ export function sanitizeHtml(html: string): string {
   return markMisleadingLinks(out, textOfHtml);
 }
 
-/** Plain text of HTML (for the `text` column of remote posts and search). */
+/** Plain text of HTML (for the `text` column of remote statuses and search). */
 export function textOfHtml(html: string): string {
   return decodeEntities(
     html

@@ -7,7 +7,7 @@ import { type Activity, Announce, Create, Like } from "@fedify/fedify/vocab";
  * handling it again; null: not remembered.
  *
  * Create, Like and Announce are not remembered: each is stored under its own
- * id (a post's or vote's URI, one favourite per account and post, a boost's
+ * id (a status's or vote's URI, one favourite per account and status, a boost's
  * URI), so handling a repeat finds it and changes nothing; a post its author
  * deleted stays deleted, and an undone Like or Announce stays undone, through
  * their tombstones (status-inbox.ts). Remembering them cost a read and a

@@ -30,11 +30,11 @@ const STALE_CONNECTION_CODES = new Set(["ECONNRESET", "EPIPE"]);
 /**
  * POSTs of activities to inboxes over pooled keep-alive connections
  * (node:http, one pool per scheme, a few connections per origin), so the
- * deliveries of a batch to one server, and of the next post, reuse its
+ * deliveries of a batch to one server, and of the next status, reuse its
  * connection. The safe fetch's address rule holds for every connection: a
  * name is resolved once and refused when it has a non-public address (unless
  * allowed), and the connection goes to the address checked. Redirects are not
- * followed: `post` returns the answer's status as it is, `send` refuses a
+ * followed: `status` returns the answer's status as it is, `send` refuses a
  * redirect.
  */
 export class InboxSender {

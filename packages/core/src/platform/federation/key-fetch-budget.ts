@@ -31,7 +31,7 @@ interface HostsWindow {
  *
  * Why: every POST naming a new key id costs an outgoing request, so 50
  * POSTs naming 50 key hosts made 50 fetches in about a second; anyone could
- * make the server fetch from any host, as fast as they could post. So the
+ * make the server fetch from any host, as fast as they could status. So the
  * requests that would fetch a key of a host no key of which has verified in
  * this process yet are counted, in windows of a minute: per host, and, per
  * client address, the distinct such hosts it names (a server sends its own

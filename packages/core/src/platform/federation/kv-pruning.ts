@@ -12,7 +12,7 @@ const logger = getLogger(["federation", "kv"]);
 
 /**
  * Removes expired entries of the federation key-value store on a repeating
- * job: remote document caches and the tombstones of deleted remote posts
+ * job: remote document caches and the tombstones of deleted remote statuses
  * once their retention has passed. Returns the function that schedules it,
  * called when the server starts (scheduling again keeps the next run).
  */

@@ -5,7 +5,7 @@
  * Mastodon keeps too), but such a link gets the real address as its title
  * and, right after it, the real host in brackets, as Mastodon's proposal for
  * misleading links (mastodon/mastodon#11468) and glitch-soc's link origin
- * tags put it: whoever reads the post sees where the link goes before
+ * tags put it: whoever reads the status sees where the link goes before
  * following it, in any client.
  */
 

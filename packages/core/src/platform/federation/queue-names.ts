@@ -3,7 +3,7 @@ import type { HandlerOptions } from "../../ports/queue.js";
 // The queues whose jobs need Fedify: named here, without Fedify, so their handlers are registered when the server
 // starts and load it with their first job (deferred-federation.ts), whichever process works them.
 
-/** The queue of background fetches of remote posts' replies. */
+/** The queue of background fetches of remote statuses' replies. */
 export const REPLIES_QUEUE = "remote-replies";
 
 /** The queue of the jobs that send a local poll's results (an Update of its Question) after votes or its end. */

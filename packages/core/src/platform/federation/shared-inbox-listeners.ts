@@ -45,7 +45,7 @@ export interface SharedListeners {
 /**
  * Fedify takes one listener per activity type, and several parts of Kith
  * listen to the same types (Undo of a follow, a like, a boost or a block;
- * Delete and Update of a post or of an actor): the returned setters run
+ * Delete and Update of a status or of an actor): the returned setters run
  * every listener given for a type, in order, each ignoring what is not its
  * own. One listener failing does not keep the others from their part; the
  * first error is raised afterwards, so Fedify still sees the activity fail.

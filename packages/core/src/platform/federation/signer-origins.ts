@@ -9,7 +9,7 @@ import { type ActivityReadOptions, type ActivityReaderContext, readActivity } fr
  * Why: Fedify (2.3) takes a key's word for whose it is. A key document
  * served from any server that names an actor as its `owner` (a proof's key:
  * its `controller`) authenticates that actor's activities, by HTTP signature
- * and by Linked Data signature alike, so any server could post, follow or
+ * and by Linked Data signature alike, so any server could status, follow or
  * delete as anyone's account. This rule is checked before Fedify sees the
  * request; the inbox front applies the same rule to what it verifies itself.
  */

@@ -3,7 +3,7 @@ import { type JsonPieces, utf8Of } from "./json-text.js";
 /**
  * A Response whose body is already in memory: a rendered JSON page, a small
  * text. Building a web Response around such a body builds a byte stream for
- * it, and a host reads that stream back; for a page of 40 posts the two cost
+ * it, and a host reads that stream back; for a page of 40 statuses the two cost
  * about as much as serializing the page (bench/READING.md, "Measurements
  * behind the code"). So the stream is built only if someone asks for it.
  *

@@ -25,7 +25,7 @@ export interface PageSize {
   readonly maxLimit: number;
 }
 
-/** Page sizes of DESIGN.md: 20 by default, at most 40 for posts, 80 for accounts. */
+/** Page sizes of DESIGN.md: 20 by default, at most 40 for statuses, 80 for accounts. */
 export const POSTS_PAGE: PageSize = { defaultLimit: 20, maxLimit: 40 };
 export const ACCOUNTS_PAGE: PageSize = { defaultLimit: 20, maxLimit: 80 };
 export const DEFAULT_PAGE: PageSize = { defaultLimit: 20, maxLimit: 80 };

@@ -92,13 +92,13 @@ export function rolledBackInConflict(error: unknown): boolean {
 }
 
 /**
- * Writes that follow a change already committed (a new post's home rows, its
+ * Writes that follow a change already committed (a new status's home rows, its
  * full-text entry, the mark that its reactions are done) are gathered and
  * committed together: items added in the same turn of the event loop, or
  * while a batch is being written, go into the next batch, one transaction in
  * which each kind writes all its items at once. A commit costs more than the
  * rows it writes (the pages it touched are written to the log again, a page
- * shared by ten rows once), so ten posts in one batch cost much less than ten
+ * shared by ten rows once), so ten statuses in one batch cost much less than ten
  * batches. Nothing waits for a batch to fill: a lone item is written on the
  * next turn, as it would have been alone. A batch of one kind's items that
  * one statement writes (`BatchedWriteKind.oneStatement`: the notifications
@@ -159,7 +159,7 @@ export class BatchedWrites {
 
   /**
    * Runs `work` as a transaction committed with the batch it joins (the
-   * writes of an incoming activity, of a notification, of a new post, a
+   * writes of an incoming activity, of a notification, of a new status, a
    * boost or a favourite): like
    * `Storage.transaction`, but a commit shared with the other work of the
    * same moment. `work` may read and write in `trx` only, and may be run

@@ -59,7 +59,7 @@ interface WaitingRead<A, R> {
 
 /**
  * Answers the waiting reads of one group, `perStatement` a statement. The statements go out at once, not one after
- * another: a thousand reads (a post shown to a thousand open streams) then spread over the pool's connections, and
+ * another: a thousand reads (a status shown to a thousand open streams) then spread over the pool's connections, and
  * the database server's cores, as the reads alone would.
  */
 function answer<A, R>(db: Kysely<Database>, kind: JoinedReadKind<A, R>, waiting: readonly WaitingRead<A, R>[]): void {

@@ -2,7 +2,7 @@ import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
 
 /**
  * Migration 0005: the social core. Profiles, relationships (follows, follow
- * requests, blocks, mutes, domain blocks, notes), posts and what hangs off
+ * requests, blocks, mutes, domain blocks, notes), statuses and what hangs off
  * them (edits, mentions, tags, favourites, bookmarks, pins, highlights,
  * subscriptions, polls), media attachments, the home feed, lists, markers,
  * conversations, notifications, filters, followed tags, custom emojis and
@@ -10,7 +10,7 @@ import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
  *
  * The home timeline is written on fan-out (`home_feed`): reading it is one
  * index range scan per page whatever the size of the database, which is what
- * keeps it flat from 10k to 1M posts; see modules/timelines for the choice.
+ * keeps it flat from 10k to 1M statuses; see modules/timelines for the choice.
  */
 const text: ColumnSpec = { type: "text" };
 const optionalText: ColumnSpec = { type: "text", nullable: true };
@@ -124,7 +124,7 @@ export const socialMigration: MigrationSpec = {
       columns: {
         id: text,
         account_id: account,
-        /** ActivityPub id; null for local posts, whose URI derives from the origin. */
+        /** ActivityPub id; null for local statuses, whose URI derives from the origin. */
         uri: optionalText,
         url: optionalText,
         local: yes,
@@ -301,7 +301,7 @@ export const socialMigration: MigrationSpec = {
         type: { type: "text", default: "unknown" },
         /** The spec's upload type: IMAGE, VIDEO, AUDIO or DOCUMENT. */
         upload_type: text,
-        /** JSON array of tags such as Avatar, Header, Post. */
+        /** JSON array of tags such as Avatar, Header, Status. */
         tags: { type: "json", default: "[]" },
         /** awaiting_upload, submitted, in_progress, completed, failed or unsupported. */
         state: text,
@@ -338,7 +338,7 @@ export const socialMigration: MigrationSpec = {
         status_id: status,
         /** Who wrote the entry (the booster for a boost), to remove entries on unfollow, block and mute. */
         author_id: text,
-        /** The boosted post for a boost, so one post is shown once however many boost it. */
+        /** The boosted status for a boost, so one status is shown once however many boost it. */
         reblog_of_id: optionalText,
         created_at: at,
       },

@@ -62,10 +62,10 @@ const VERSIONED: Record<"statuses" | "accounts", readonly string[]> = {
 const TABLES = ["statuses", "accounts"] as const;
 
 /**
- * Migration 0020: a `version` on posts and accounts, a number the database
+ * Migration 0020: a `version` on statuses and accounts, a number the database
  * itself raises whenever an update names any column but the counters (a
- * post's replies, boosts and favourites; an account's posts, followers,
- * follows and last post's date). A renderer that kept a row can then read
+ * status's replies, boosts and favourites; an account's statuses, followers,
+ * follows and last status's date). A renderer that kept a row can then read
  * the version and the counters alone and know whether what it kept is still
  * the row, from any process, without reading the text again; `updated_at`
  * could not say so for two edits in the same millisecond, nor for the writes

@@ -7,8 +7,8 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
  * Why: FTS5 writes what a statement added to its index as a segment of its
  * own once another statement of the transaction begins, and with the default
  * of four it then merges segments on every such write. A batch of incoming
- * activities inserts posts (their index entries written by the trigger of
- * migration 0009) among its other statements, so each post became a segment
+ * activities inserts statuses (their index entries written by the trigger of
+ * migration 0009) among its other statements, so each status became a segment
  * and each statement after it paid for merging, a Like's insert many times
  * its cost alone. Merging sixteen at a time takes most of that back; a
  * search reads up to sixteen segments a level instead of four, a small cost

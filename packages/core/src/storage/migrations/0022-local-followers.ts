@@ -5,10 +5,10 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
  * (`follows.follower_local`), and an account's followers are indexed local
  * and remote apart, with what fan-out reads of each.
  *
- * Why: a new post's fan-out, its subscribed followers' notifications and an
- * account's move each read an author's local followers, and a post's
+ * Why: a new status's fan-out, its subscribed followers' notifications and an
+ * account's move each read an author's local followers, and a status's
  * delivery its remote ones. Each joined `follows` to `accounts` to ask every
- * follower's domain: an index probe an account, for every post and every
+ * follower's domain: an index probe an account, for every status and every
  * incoming Create (10 000 for a fan-out to 10 000 followers). Read from this
  * index alone, and covered by it, they probe nothing else. On PostgreSQL the
  * fan-out's read planned 0.27 ms a run for a 0.025 ms read; it now plans in
@@ -17,7 +17,7 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
  * read was planned on every run of the benchmark, whose database had
  * statistics but no pages marked: a plan made for an author with fewer
  * followers than the average, each costing a probe, looked cheaper than the
- * generic one. A post's remote followers are found without passing its
+ * generic one. A status's remote followers are found without passing its
  * local ones.
  *
  * The index is a whole one, not partial: SQLite, without statistics, chose

@@ -9,12 +9,12 @@ import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
  *   not to an account's media, so it counts against no one's quota and needs
  *   no account to be imported from the command line. Remote emojis keep
  *   `image_remote_url` and `uri`, as before.
- * - `statuses.quote_uri` is the post a post quotes (FEP-044f `quote`,
- *   `quoteUrl`, Misskey's `_misskey_quote`), and `quote_id` that post once it
+ * - `statuses.quote_uri` is the post a status quotes (FEP-044f `quote`,
+ *   `quoteUrl`, Misskey's `_misskey_quote`), and `quote_id` that status once it
  *   is known here. Both join the version triggers of migration 0020, which
  *   are made again with them.
  * - `status_reactions`: emoji reactions (`EmojiReact`, Misskey's and
- *   Pleroma's), one per account, post and emoji.
+ *   Pleroma's), one per account, status and emoji.
  * - `received_flags`: reports other servers send (`Flag`), kept for the
  *   moderation feature to act on.
  * - `remote_events`: what a received `Event` says beyond the post it is
@@ -103,7 +103,7 @@ export const federationDetailsMigration: MigrationSpec = {
         /** The actor that sent it (Mastodon sends reports as its instance actor). */
         account_id: { type: "text", references: "accounts(id)" },
         target_account_id: { type: "text", references: "accounts(id)" },
-        /** JSON array of the ids of the reported posts known here. */
+        /** JSON array of the ids of the reported statuses known here. */
         status_ids: { type: "json", default: "[]" },
         comment: { type: "text", default: "" },
         uri: optionalText,

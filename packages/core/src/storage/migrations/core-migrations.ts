@@ -13,7 +13,7 @@ import { federationMigration } from "./0012-federation.js";
 import { federationMonitoringMigration } from "./0015-federation-monitoring.js";
 import { publicTimelineIndexMigration } from "./0016-public-timeline-index.js";
 import { partialIndexesMigration } from "./0018-partial-indexes.js";
-import { pendingPostReactionsMigration } from "./0019-pending-post-reactions.js";
+import { pendingStatusReactionsMigration } from "./0019-pending-post-reactions.js";
 import { rowVersionsMigration } from "./0020-row-versions.js";
 import { searchMergesMigration } from "./0021-search-merges.js";
 import { localFollowersMigration } from "./0022-local-followers.js";
@@ -42,7 +42,7 @@ export const coreMigrations: readonly MigrationSpec[] = [
   federationMonitoringMigration,
   publicTimelineIndexMigration,
   partialIndexesMigration,
-  pendingPostReactionsMigration,
+  pendingStatusReactionsMigration,
   rowVersionsMigration,
   searchMergesMigration,
   localFollowersMigration,

@@ -3,14 +3,14 @@ import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { Database } from "../../ports/storage-schema.js";
 import { literalLimit } from "../../platform/storage/literal-limit.js";
 
-/** The rows of new local posts whose reactions are not all done (migration 0019). */
+/** The rows of new local statuses whose reactions are not all done (migration 0019). */
 
-/** Written in the post's transaction, before the post itself (SQLite's full-text trigger looks for it). */
+/** Written in the status's transaction, before the status itself (SQLite's full-text trigger looks for it). */
 export async function recordPendingReactions(db: Kysely<Database>, statusId: string, now: string): Promise<void> {
   await insertPendingReactions(db, { statusId, now });
 }
 
-// Written for every post: built and compiled once.
+// Written for every status: built and compiled once.
 const insertPendingReactions = compiledOnce((db, args: { statusId: string; now: string }) =>
   db.insertInto("pending_post_reactions").values({ status_id: args.statusId, created_at: args.now }),
 );
@@ -23,7 +23,7 @@ const deletePendingReactionsOf = compiledOnce((db, args: { statusIds: readonly s
   db.deleteFrom("pending_post_reactions").where("status_id", "in", args.statusIds),
 );
 
-/** Posts whose row was written before `before`, oldest first. */
+/** Statuses whose row was written before `before`, oldest first. */
 export async function pendingReactionsBefore(db: Kysely<Database>, before: string, limit: number): Promise<string[]> {
   const rows = await db
     .selectFrom("pending_post_reactions")

@@ -7,13 +7,13 @@ import type { Database, StatusRow } from "../../ports/storage-schema.js";
 import { ACCOUNT_COUNTERS, type AccountCounter, type AccountVersionRow } from "../accounts/accounts-store.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 
-/** What of a post changes without a new version (migration 0020): its counters. */
+/** What of a status changes without a new version (migration 0020): its counters. */
 export type StatusCounter = "replies_count" | "reblogs_count" | "favourites_count";
 export const STATUS_COUNTERS: readonly StatusCounter[] = ["replies_count", "reblogs_count", "favourites_count"];
 export type StatusVersionRow = Pick<StatusRow, "id" | "version" | StatusCounter>;
 
-/** What the viewer did to a post: favourited, boosted, bookmarked, pinned it, muted its conversation. */
-export interface PostMarks {
+/** What the viewer did to a status: favourited, boosted, bookmarked, pinned it, muted its conversation. */
+export interface StatusMarks {
   readonly favourited: boolean;
   readonly reblogged: boolean;
   readonly bookmarked: boolean;
@@ -21,93 +21,93 @@ export interface PostMarks {
   readonly muted: boolean;
 }
 
-/** A post's version and counters, and its author's: what tells whether the kept rows of both are current. */
-export interface PostVersions {
+/** A status's version and counters, and its author's: what tells whether the kept rows of both are current. */
+export interface StatusVersions {
   readonly post: StatusVersionRow;
   readonly author: AccountVersionRow;
 }
 
 /**
- * A post the viewer may see, as much as a renderer needs to know before reading more: the versions of the post and
+ * A post the viewer may see, as much as a renderer needs to know before reading more: the versions of the status and
  * its author, the same of the post it boosts, and the viewer's marks.
  */
-export interface VisiblePost extends PostVersions {
-  /** For a boost, the boosted post when the viewer may see it too; null otherwise (a boost without it is not shown). */
-  readonly boosted: PostVersions | null;
-  /** The viewer's marks of the post shown (the boosted post of a boost); null for a guest. */
-  readonly marks: PostMarks | null;
+export interface VisibleStatus extends StatusVersions {
+  /** For a boost, the boosted status when the viewer may see it too; null otherwise (a boost without it is not shown). */
+  readonly boosted: StatusVersions | null;
+  /** The viewer's marks of the status shown (the boosted status of a boost); null for a guest. */
+  readonly marks: StatusMarks | null;
 }
 
-/** A page of ids read from a list (a home feed), and those of its posts the viewer may see. */
+/** A page of ids read from a list (a home feed), and those of its statuses the viewer may see. */
 export interface VisiblePage {
   /** Every id of the page, newest first, seen or not: a page's `Link` header pages by these. */
   readonly ids: string[];
-  readonly posts: VisiblePost[];
+  readonly posts: VisibleStatus[];
 }
 
 /**
- * The posts among `ids` the viewer may see (null: a guest), in no particular order. Reads asked at the same moment
+ * The statuses among `ids` the viewer may see (null: a guest), in no particular order. Reads asked at the same moment
  * are answered by one statement where that pays (joined-reads.ts): every post a server shows is read here.
  */
-export function loadVisiblePosts(db: Kysely<Database>, ids: readonly string[], viewerId: string | null): Promise<VisiblePost[]> {
+export function loadVisiblePosts(db: Kysely<Database>, ids: readonly string[], viewerId: string | null): Promise<VisibleStatus[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return visiblePostsByIds(db, { ids, viewerId });
+  return visibleStatusesByIds(db, { ids, viewerId });
 }
 
-interface VisiblePostsRead {
+interface VisibleStatusesRead {
   readonly ids: readonly string[];
   readonly viewerId: string | null;
 }
 
-const visiblePostsByIds = joinedReads<VisiblePostsRead, VisiblePost[]>({
+const visibleStatusesByIds = joinedReads<VisibleStatusesRead, VisibleStatus[]>({
   perStatement: 16,
   // A guest's rules name no viewer: guests' reads are one read of all their ids.
   group: ({ viewerId }) => (viewerId === null ? "guest" : "viewer"),
   async one(db, { ids, viewerId }) {
-    return visiblePostsOf(await selectByIds(db, { ids, viewerId }));
+    return visibleStatusesOf(await selectByIds(db, { ids, viewerId }));
   },
   async many(db, reads) {
     if (reads[0]?.viewerId === null) {
       const posts = await selectByIds(db, { ids: [...new Set(reads.flatMap((read) => read.ids))], viewerId: null });
-      const byId = new Map(visiblePostsOf(posts).map((post) => [post.post.id, post]));
+      const byId = new Map(visibleStatusesOf(posts).map((post) => [post.post.id, post]));
       return reads.map((read) => read.ids.flatMap((id) => byId.get(id) ?? []));
     }
     const asked = reads.flatMap((read, place) => read.ids.map((id) => ({ place, viewer_id: read.viewerId, id })));
-    const byPlace = reads.map((): PlacedVisiblePostRow[] => []);
+    const byPlace = reads.map((): PlacedVisibleStatusRow[] => []);
     for (const row of await selectByIdsForViewers(db, { asked: JSON.stringify(asked) })) byPlace[Number(row.place)]?.push(row);
-    return byPlace.map(visiblePostsOf);
+    return byPlace.map(visibleStatusesOf);
   },
 });
 
 // The page's ids are bound once, as the rows of the statement's `page` table.
 const selectByIds = compiledOnce((db, args: { ids: readonly string[]; viewerId: string | null }) =>
-  visiblePostsOn(db, sql<{ id: string }>`(values ${sql.join(args.ids.map((id) => sql`(${id})`))})`, args.viewerId),
+  visibleStatusesOn(db, sql<{ id: string }>`(values ${sql.join(args.ids.map((id) => sql`(${id})`))})`, args.viewerId),
 );
 
 // Every read's ids with its place and viewer, as one JSON parameter: one shape whatever the reads' lengths (only
 // PostgreSQL joins reads, see `StorageCapabilities.serverRoundTrips`).
 const selectByIdsForViewers = compiledOnce((db, args: { asked: string }) =>
-  visiblePostsOnPages(
+  visibleStatusesOnPages(
     db,
     sql`(select asked.place, asked.viewer_id, asked.id from json_to_recordset(${args.asked}::json) as asked(place integer, viewer_id text, id text))`,
   ),
 );
 
-/** A part of a row of `visiblePostsOn`: a post's columns, each null where the part is not there. */
-type PostColumns<P extends string> = { readonly [C in `${P}id` | `${P}version` | `${P}${StatusCounter}`]: unknown };
-/** An account's columns in a row of `visiblePostsOn`. */
+/** A part of a row of `visibleStatusesOn`: a status's columns, each null where the part is not there. */
+type StatusColumns<P extends string> = { readonly [C in `${P}id` | `${P}version` | `${P}${StatusCounter}`]: unknown };
+/** An account's columns in a row of `visibleStatusesOn`. */
 type AuthorColumns<P extends string> = {
   readonly [C in `${P}id` | `${P}version` | `${P}${AccountCounter}`]: unknown;
 };
 
 /**
- * One row of `visiblePostsOn`: the page's id, the columns of each part (the post, its author, the boosted post and
+ * One row of `visibleStatusesOn`: the page's id, the columns of each part (the status, its author, the boosted status and
  * its author) named with the part's prefix, and the marks (for a viewer).
  */
-export type VisiblePostRow = { readonly page_id: string } & PostColumns<"post_"> &
+export type VisibleStatusRow = { readonly page_id: string } & StatusColumns<"post_"> &
   AuthorColumns<"author_"> &
-  PostColumns<"boosted_"> &
-  AuthorColumns<"boosted_author_"> & { readonly [M in keyof PostMarks]?: unknown };
+  StatusColumns<"boosted_"> &
+  AuthorColumns<"boosted_author_"> & { readonly [M in keyof StatusMarks]?: unknown };
 
 const POST_COLUMNS: readonly string[] = ["id", "version", ...STATUS_COUNTERS];
 const AUTHOR_COLUMNS: readonly string[] = ["id", "version", ...ACCOUNT_COUNTERS];
@@ -121,17 +121,17 @@ const PARTS = [
 ] as const;
 
 /**
- * One statement for what rendering a page of posts needs to know first: the ids of `page` (a subquery of one `id`
- * column: given ids, or a page of a feed), each joined to its post when the viewer may see it and to the post's
- * author, a boost to its boosted post and that post's author the same way, and the viewer's marks of the post shown.
+ * One statement for what rendering a page of statuses needs to know first: the ids of `page` (a subquery of one `id`
+ * column: given ids, or a page of a feed), each joined to its status when the viewer may see it and to the status's
+ * author, a boost to its boosted status and that status's author the same way, and the viewer's marks of the status shown.
  * Each of those had been a statement of its own, one after the other: on PostgreSQL a round trip each. Every id of
- * the page comes back, newest first, the post's columns empty when it may not be seen.
+ * the page comes back, newest first, the status's columns empty when it may not be seen.
  */
-export function visiblePostsOn(
+export function visibleStatusesOn(
   db: Kysely<Database>,
   page: Expression<{ id: string }>,
   viewerId: string | null,
-): Compilable<VisiblePostRow> {
+): Compilable<VisibleStatusRow> {
   return postsOfPage(
     db,
     db.with("page(id)", () => page),
@@ -139,18 +139,18 @@ export function visiblePostsOn(
   );
 }
 
-/** A row of `visiblePostsOnPages`: a row of `visiblePostsOn`, and the place of the page it belongs to. */
-export type PlacedVisiblePostRow = VisiblePostRow & { readonly place: unknown };
+/** A row of `visibleStatusesOnPages`: a row of `visibleStatusesOn`, and the place of the page it belongs to. */
+export type PlacedVisibleStatusRow = VisibleStatusRow & { readonly place: unknown };
 
 /**
- * `visiblePostsOn` for the pages of several viewers in one statement: `pages` has a row per id of each page, with the
+ * `visibleStatusesOn` for the pages of several viewers in one statement: `pages` has a row per id of each page, with the
  * page's place and its viewer, and each row is read as that viewer sees it. Rows come newest first, the pages' rows
  * mixed: a page's rows are those of its place, in order.
  */
-export function visiblePostsOnPages(
+export function visibleStatusesOnPages(
   db: Kysely<Database>,
   pages: Expression<{ place: number; viewer_id: string; id: string }>,
-): Compilable<PlacedVisiblePostRow> {
+): Compilable<PlacedVisibleStatusRow> {
   const creator = db.with("page(place, viewer_id, id)", () => pages);
   return postsOfPage(db, creator as unknown as PageCreator, sql.ref<string>("page.viewer_id")).select(sql.ref("page.place").as("place"));
 }
@@ -163,8 +163,8 @@ type PageCreator = QueryCreator<Database & { page: { id: string } }>;
 function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer) {
   const query = creator
     .selectFrom("page")
-    // A post's author is joined only when not suspended, and a row without its author is no post the viewer may see
-    // (`visiblePostsOf`): the join is the visibility rule's check of the author, one probe a post instead of two.
+    // A status's author is joined only when not suspended, and a row without its author is no post the viewer may see
+    // (`visibleStatusesOf`): the join is the visibility rule's check of the author, one probe a status instead of two.
     .leftJoin("statuses as s", (join) => join.onRef("s.id", "=", "page.id").on(visibleTo(viewer, "s", db, AUTHOR_JOINED)))
     .leftJoin("accounts as s_author", (join) => join.onRef("s_author.id", "=", "s.account_id").on("s_author.suspended_at", "is", null))
     .leftJoin("statuses as b", (join) => join.onRef("b.id", "=", "s.reblog_of_id").on(visibleTo(viewer, "b", db, AUTHOR_JOINED)))
@@ -173,7 +173,7 @@ function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer)
     .select(PARTS.flatMap((part) => part.columns.map((column) => sql.ref(`${part.alias}.${column}`).as(`${part.prefix}${column}`))))
     .orderBy("page.id", "desc");
   if (viewer === null) return query;
-  // Each mark is at most one index probe for the post shown: the boosted post of a boost, else the post.
+  // Each mark is at most one index probe for the status shown: the boosted status of a boost, else the status.
   const shown = sql.raw("coalesce(b.id, s.id)");
   const fence = existsFence(db);
   const mark = (condition: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 ${condition}${fence})`;
@@ -181,7 +181,7 @@ function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer)
     mark(sql`from favourites m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("favourited"),
     mark(sql`from statuses m where m.reblog_of_id = ${shown} and m.account_id = ${viewer}`).as("reblogged"),
     mark(sql`from bookmarks m where m.account_id = ${viewer} and m.status_id = ${shown}`).as("bookmarked"),
-    // Only one's own posts can be pinned: the others' are not looked for.
+    // Only one's own statuses can be pinned: the others' are not looked for.
     sql<SqlBool>`case when coalesce(b.account_id, s.account_id) = ${viewer} then ${mark(sql`from status_pins m where m.account_id = ${viewer} and m.status_id = ${shown}`)} else ${sql.lit(false)} end`.as(
       "pinned",
     ),
@@ -191,17 +191,17 @@ function postsOfPage(db: Kysely<Database>, creator: PageCreator, viewer: Viewer)
   ]);
 }
 
-/** The rows of `visiblePostsOn` as a page: every id, and the posts the viewer may see. */
-export function visiblePageOf(rows: readonly VisiblePostRow[]): VisiblePage {
-  return { ids: rows.map((row) => row.page_id), posts: visiblePostsOf(rows) };
+/** The rows of `visibleStatusesOn` as a page: every id, and the statuses the viewer may see. */
+export function visiblePageOf(rows: readonly VisibleStatusRow[]): VisiblePage {
+  return { ids: rows.map((row) => row.page_id), posts: visibleStatusesOf(rows) };
 }
 
 /**
- * The rows of `visiblePostsOn` as posts: those the viewer may not see left out, a row without its author among them
- * (the author is joined only when not suspended), and a boosted post likewise.
+ * The rows of `visibleStatusesOn` as statuses: those the viewer may not see left out, a row without its author among them
+ * (the author is joined only when not suspended), and a boosted status likewise.
  */
-export function visiblePostsOf(rows: readonly VisiblePostRow[]): VisiblePost[] {
-  const posts: VisiblePost[] = [];
+export function visibleStatusesOf(rows: readonly VisibleStatusRow[]): VisibleStatus[] {
+  const posts: VisibleStatus[] = [];
   // Written out column by column: a page's 40 rows are read on every request, and building them generically (keys
   // made from prefixes) cost as much as SQLite's time in the statement.
   for (const row of rows) {
@@ -235,7 +235,7 @@ export function visiblePostsOf(rows: readonly VisiblePostRow[]): VisiblePost[] {
               row.boosted_author_last_status_at,
             ),
           };
-    const marks: PostMarks | null =
+    const marks: StatusMarks | null =
       row.favourited === undefined
         ? null
         : {

@@ -3,13 +3,13 @@ import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, PollRow, StatusRow } from "../../ports/storage-schema.js";
 import { followerLocality } from "../relationships/relationships-store.js";
 
-/** Reads and writes of posts, favourites, votes and pins as they cross between servers. */
+/** Reads and writes of statuses, favourites, votes and pins as they cross between servers. */
 
 export async function findStatusByUri(db: Kysely<Database>, uri: string): Promise<StatusRow | null> {
   return (await selectStatusByUri(db, { uri }))[0] ?? null;
 }
 
-// Compiled once: every post and reply from another server is looked up by its URI before it is stored.
+// Compiled once: every status and reply from another server is looked up by its URI before it is stored.
 const selectStatusByUri = compiledOnce((db, args: { uri: string }) => db.selectFrom("statuses").selectAll().where("uri", "=", args.uri));
 
 /** Where a local account's remote followers are reached: one row per follower, with its inboxes. */
@@ -20,7 +20,7 @@ export async function listRemoteFollowers(
   return selectRemoteFollowers(db, { accountId });
 }
 
-// Read for every new post, to find whether any other server is to hear of it: built and compiled once.
+// Read for every new status, to find whether any other server is to hear of it: built and compiled once.
 const selectRemoteFollowers = compiledOnce((db, args: { accountId: string }) =>
   db
     .selectFrom("follows")
@@ -47,7 +47,7 @@ export async function listRemoteVoters(
     .execute();
 }
 
-/** Names of the hashtags of each post, keyed by post id. */
+/** Names of the hashtags of each status, keyed by status id. */
 export async function listStatusTagNames(db: Kysely<Database>, statusIds: readonly string[]): Promise<Map<string, string[]>> {
   const result = new Map<string, string[]>();
   if (statusIds.length === 0) return result;
@@ -133,12 +133,12 @@ export async function deletePin(db: Kysely<Database>, accountId: string, statusI
   await db.deleteFrom("status_pins").where("account_id", "=", accountId).where("status_id", "=", statusId).execute();
 }
 
-/** True when a post already has an edit history (its first version is written before its first edit). */
+/** True when a status already has an edit history (its first version is written before its first edit). */
 export async function hasEdits(db: Kysely<Database>, statusId: string): Promise<boolean> {
   return (await db.selectFrom("status_edits").select("id").where("status_id", "=", statusId).limit(1).execute()).length > 0;
 }
 
-/** Ids of an account's posts and boosts, newest first. */
+/** Ids of an account's statuses and boosts, newest first. */
 export async function listStatusIdsOfAccount(db: Kysely<Database>, accountId: string): Promise<string[]> {
   const rows = await db.selectFrom("statuses").select("id").where("account_id", "=", accountId).orderBy("id", "desc").execute();
   return rows.map((row) => row.id);

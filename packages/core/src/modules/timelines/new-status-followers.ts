@@ -2,10 +2,10 @@ import type { Kysely } from "kysely";
 import { type FollowerReader, localFollowersPage } from "./fan-out-store.js";
 import type { Database } from "../../ports/storage-schema.js";
 
-/** Audiences up to this size are written while the post is created; larger ones by a queued job. */
+/** Audiences up to this size are written while the status is created; larger ones by a queued job. */
 export const INLINE_AUDIENCE = 200;
 
-/** The first local followers of a new post's author, as the reactions to the post read them. */
+/** The first local followers of a new status's author, as the reactions to the status read them. */
 export interface FirstFollowers {
   /** Up to INLINE_AUDIENCE + 1 local followers, in account id order. */
   readonly followers: readonly FollowerReader[];
@@ -19,8 +19,8 @@ export const FIRST_FOLLOWERS_LIMIT = INLINE_AUDIENCE + 1;
 const readFor = new WeakMap<object, Promise<FirstFollowers>>();
 
 /**
- * Keeps the first page of followers read with the post's own insert
- * (FIRST_FOLLOWERS_LIMIT of them at most) for the reactions to `post`, so
+ * Keeps the first page of followers read with the status's own insert
+ * (FIRST_FOLLOWERS_LIMIT of them at most) for the reactions to `status`, so
  * none of them reads it again.
  */
 export function rememberFirstLocalFollowers(post: object, followers: readonly FollowerReader[]): void {
@@ -29,10 +29,10 @@ export function rememberFirstLocalFollowers(post: object, followers: readonly Fo
 
 /**
  * The first page of the author's local followers, read once for all the
- * reactions to one new post: fan-out delivers to them, and the notifications
+ * reactions to one new status: fan-out delivers to them, and the notifications
  * find among them those subscribed to the author (`notify`). Each reaction
  * read them on its own before, two statements of the same index for every
- * post, local or arriving. `post` is the event's description of the post,
+ * status, local or arriving. `status` is the event's description of the status,
  * which every reaction to the event is handed; without one, nothing is shared.
  */
 export function firstLocalFollowers(db: Kysely<Database>, authorId: string, post: object | undefined): Promise<FirstFollowers> {

@@ -6,39 +6,39 @@ import {
   deletePendingReactions,
   pendingReactionsBefore,
   recordPendingReactions,
-} from "./pending-post-reactions-store.js";
-import { indexPostsForSearch } from "../search/search-index-writes-store.js";
+} from "./pending-status-reactions-store.js";
+import { indexStatusesForSearch } from "../search/search-index-writes-store.js";
 import { findStatus } from "./statuses-store.js";
 import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
 
-/** A post whose row is older than this had its reactions cut short (its process stopped): they are run again. */
+/** A status whose row is older than this had its reactions cut short (its process stopped): they are run again. */
 export const UNFINISHED_AFTER_MS = 5 * 60 * 1000;
 /** The queue of the repeating job that runs cut-short reactions again. */
 export const UNFINISHED_REACTIONS_QUEUE = "statuses.unfinished_reactions";
 /** How often the job looks: cut-short reactions are rare, and each run leaves a finished job behind. */
 const RECOVER_EVERY_MS = 10 * 60 * 1000;
-/** Posts taken per run of the job. */
+/** Statuses taken per run of the job. */
 const RECOVERY_BATCH = 100;
 
 const logger = getLogger(["statuses"]);
 
 /**
- * Makes the reactions to a new local post durable. The post's transaction
+ * Makes the reactions to a new local status durable. The status's transaction
  * records it as pending; once every reaction has run (home fan-out,
  * notifications, streams, federation's hand-off), `finish` writes what was
  * left for then (on SQLite its full-text entry) and removes the record, in a
- * commit shared with the other posts finishing at the same moment. A record
- * still there long after its post was answered means the process stopped in
- * between: a repeating job runs those reactions again, reading the post back
+ * commit shared with the other statuses finishing at the same moment. A record
+ * still there long after its status was answered means the process stopped in
+ * between: a repeating job runs those reactions again, reading the status back
  * (at least once, as a crash may fall after some reactions ran).
  */
-export class PendingPostReactions {
-  /** Posts whose reactions have run, finished together: their full-text entries (SQLite) and records' removal. */
+export class PendingStatusReactions {
+  /** Statuses whose reactions have run, finished together: their full-text entries (SQLite) and records' removal. */
   readonly #finished: BatchedWriteKind<string> = {
     write: async (trx, statusIds) => {
-      if (this.#indexesHere()) await indexPostsForSearch(trx, statusIds);
+      if (this.#indexesHere()) await indexStatusesForSearch(trx, statusIds);
       await deletePendingReactions(trx, statusIds);
     },
     // Where the full-text entries are not written here, the records' removal is the one statement.
@@ -51,28 +51,28 @@ export class PendingPostReactions {
     private readonly batchedWrites: BatchedWrites,
   ) {}
 
-  /** In the post's transaction, before the post is inserted. */
+  /** In the status's transaction, before the status is inserted. */
   record(trx: Kysely<Database>, statusId: string, now: string): Promise<void> {
     return recordPendingReactions(trx, statusId, now);
   }
 
-  /** Whether a finished post's full-text entry is written here, with its record's removal (SQLite's). */
+  /** Whether a finished status's full-text entry is written here, with its record's removal (SQLite's). */
   #indexesHere(): boolean {
     return this.deps.storage.capabilities.fullTextSearch === "fts5";
   }
 
-  /** The post's reactions have run. */
+  /** The status's reactions have run. */
   finish(statusId: string): Promise<void> {
     return this.batchedWrites.write(this.#finished, statusId);
   }
 
-  /** Runs again the reactions of posts recorded before `UNFINISHED_AFTER_MS` ago, oldest first; returns how many posts. */
+  /** Runs again the reactions of statuses recorded before `UNFINISHED_AFTER_MS` ago, oldest first; returns how many statuses. */
   async recover(): Promise<number> {
     const db = this.deps.storage.db;
     const before = new Date(this.deps.clock.now().getTime() - UNFINISHED_AFTER_MS).toISOString();
     const statusIds = await pendingReactionsBefore(db, before, RECOVERY_BATCH);
     for (const statusId of statusIds) {
-      // A post deleted meanwhile has nothing left to react to; its record goes all the same.
+      // A status deleted meanwhile has nothing left to react to; its record goes all the same.
       const status = await findStatus(db, statusId);
       if (status) await this.events.emit({ type: "status.created", statusId, accountId: status.account_id });
       await this.finish(statusId);

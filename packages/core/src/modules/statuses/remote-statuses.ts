@@ -18,13 +18,13 @@ import type { Kysely } from "kysely";
 import { getLogger } from "../../logging.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { NewRemotePost } from "../../platform/events/domain-events.js";
-import { FIRST_FOLLOWERS_LIMIT, rememberFirstLocalFollowers } from "../timelines/new-post-followers.js";
+import { FIRST_FOLLOWERS_LIMIT, rememberFirstLocalFollowers } from "../timelines/new-status-followers.js";
 import type { KithServices } from "../core-services.js";
 import { normalizeTag } from "./text-formatter.js";
 import { findLocalActorAccount, findStatusOfLocalActor } from "../federation/federation-reads-store.js";
 import { findAccountByUri } from "../federation/federation-writes-store.js";
 import type { FollowerReader } from "../timelines/fan-out-store.js";
-import { findStatusByUri, hasEdits } from "./federated-posts-store.js";
+import { findStatusByUri, hasEdits } from "./federated-statuses-store.js";
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import {
   bumpStatusCounter,
@@ -45,20 +45,20 @@ import { type ConvertedObject, isConvertedObject, quotedUriOf, recordRemoteEvent
 
 const logger = getLogger(["federation", "posts"]);
 
-/** What storing remote posts needs. */
-export interface RemotePostDeps {
+/** What storing remote statuses needs. */
+export interface RemoteStatusDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock" | "config">;
   readonly services: Pick<KithServices, "events" | "media" | "domainPolicy" | "batchedWrites" | "searchEntries">;
 }
 
 /**
- * The kinds of objects Kith keeps as posts: notes, polls and articles, and
+ * The kinds of objects Kith keeps as statuses: notes, polls and articles, and
  * the objects shown as a post with their title and link (Lemmy's Page, an
  * Event; converted-objects.ts).
  */
-export type PostObject = Note | Question | Article | ConvertedObject;
+export type IncomingStatusObject = Note | Question | Article | ConvertedObject;
 
-export function isPostObject(object: unknown): object is PostObject {
+export function isIncomingStatusObject(object: unknown): object is IncomingStatusObject {
   return object instanceof Note || object instanceof Question || object instanceof Article || isConvertedObject(object);
 }
 
@@ -104,7 +104,7 @@ export async function knownStatusAt(ctx: Context<FederationContextData>, db: Kys
   return (await localStatusAt(ctx, db, uri)) ?? (await findStatusByUri(db, uri.href));
 }
 
-/** The accounts a post mentions that Kith knows: local ones by actor URI, remote ones already stored. */
+/** The accounts a status mentions that Kith knows: local ones by actor URI, remote ones already stored. */
 async function mentionedAccounts(ctx: Context<FederationContextData>, db: Kysely<Database>, tags: readonly unknown[]): Promise<string[]> {
   const ids = new Set<string>();
   for (const tag of tags) {
@@ -167,8 +167,8 @@ async function pollOf(ctx: Context<FederationContextData>, question: Question): 
   };
 }
 
-/** What a post holds, read from its object. */
-interface PostFields {
+/** What a status holds, read from its object. */
+interface IncomingStatusFields {
   readonly content: string;
   readonly text: string;
   readonly spoilerText: string;
@@ -184,7 +184,7 @@ interface PostFields {
   readonly quoteUri: string | null;
 }
 
-async function fieldsOf(ctx: Context<FederationContextData>, object: PostObject, author: AccountRow, now: string): Promise<PostFields> {
+async function fieldsOf(ctx: Context<FederationContextData>, object: IncomingStatusObject, author: AccountRow, now: string): Promise<IncomingStatusFields> {
   const attachments = await readProperty(ctx, (options) => listOf(object.getAttachments(options), 16));
   const content = sanitizeHtml(isConvertedObject(object) ? titledContent(object, attachments) : textOf(object.content));
   const url = object.url instanceof URL ? object.url.href : object.url instanceof Link ? (object.url.href?.href ?? null) : null;
@@ -207,11 +207,11 @@ async function fieldsOf(ctx: Context<FederationContextData>, object: PostObject,
 }
 
 async function attachMedia(
-  env: RemotePostDeps,
+  env: RemoteStatusDeps,
   trx: Kysely<Database>,
   author: AccountRow,
   statusId: string,
-  fields: PostFields,
+  fields: IncomingStatusFields,
   blurhashes: ReadonlyMap<string, string>,
 ) {
   for (const attachment of fields.attachments) {
@@ -240,26 +240,26 @@ async function attachMedia(
   }
 }
 
-/** The accounts a post mentions and the names of its hashtags, as written. */
-interface PostRelations {
+/** The accounts a status mentions and the names of its hashtags, as written. */
+interface StatusRelations {
   readonly mentionedAccountIds: readonly string[];
   readonly tagNames: readonly string[];
 }
 
 async function writeRelations(
   ctx: Context<FederationContextData>,
-  env: RemotePostDeps,
+  env: RemoteStatusDeps,
   trx: Kysely<Database>,
   author: AccountRow,
   statusId: string,
-  fields: PostFields,
+  fields: IncomingStatusFields,
   now: string,
   options: { fresh?: boolean } = {},
-): Promise<PostRelations> {
+): Promise<StatusRelations> {
   const mentionedAccountIds = await mentionedAccounts(ctx, trx, fields.tags);
-  // The emojis it names are kept as its server's, so the post shows them (and the author's next posts find them).
+  // The emojis it names are kept as its server's, so the status shows them (and the author's next statuses find them).
   if (author.domain !== null) await rememberRemoteEmojis(trx, env.deps, await remoteEmojisOf(fields.tags, author.domain));
-  // A post just inserted has no mentions or tags to replace.
+  // A status just inserted has no mentions or tags to replace.
   await replaceMentions(trx, statusId, mentionedAccountIds, now, options);
   const tags = hashtagsOf(fields.tags);
   const tagIds = await ensureTags(trx, tags, () => env.deps.ids.next("tag"), now);
@@ -267,7 +267,7 @@ async function writeRelations(
   return { mentionedAccountIds, tagNames: tags.map((tag) => tag.name) };
 }
 
-async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: string, accountId: string, poll: PollFields, now: string) {
+async function writePoll(env: RemoteStatusDeps, trx: Kysely<Database>, statusId: string, accountId: string, poll: PollFields, now: string) {
   const existing = await trx.selectFrom("polls").select(["id", "options"]).where("status_id", "=", statusId).executeTakeFirst();
   const values = {
     cached_tallies: JSON.stringify(poll.tallies),
@@ -300,21 +300,21 @@ async function writePoll(env: RemotePostDeps, trx: Kysely<Database>, statusId: s
 }
 
 /**
- * Stores a remote post (the caller has checked that its author sent or
+ * Stores a remote status (the caller has checked that its author sent or
  * vouches for it): sanitised content, visibility from its addressing, the
  * reply it answers when known, mentions of known accounts, hashtags,
  * attachment metadata (files are fetched when first asked for) and its
- * poll. Returns the post's id, or that of the post already stored under the
+ * poll. Returns the status's id, or that of the status already stored under the
  * same URI (`storedId`, when the caller read it: null for none). `status.created`
  * goes out, so timelines and notifications follow. `source` is the JSON the
- * post came in (its activity's), read for what Fedify's vocabulary drops
+ * status came in (its activity's), read for what Fedify's vocabulary drops
  * (raw-documents.ts); Fedify forgets it once it fetched anything for the
  * activity, so the caller takes it first.
  */
-export async function storeRemotePost(
+export async function storeRemoteStatus(
   ctx: Context<FederationContextData>,
-  env: RemotePostDeps,
-  object: PostObject,
+  env: RemoteStatusDeps,
+  object: IncomingStatusObject,
   author: AccountRow,
   storedId?: string | null,
   options: { readonly source?: unknown } = {},
@@ -326,16 +326,16 @@ export async function storeRemotePost(
   const now = env.deps.clock.now().toISOString();
   const fields = await fieldsOf(ctx, object, author, now);
   const parent = await knownStatusAt(ctx, db, object.replyTargetId);
-  // A quoted post is shown when it is known here; its URI is kept either way.
+  // A quoted status is shown when it is known here; its URI is kept either way.
   const quoted = fields.quoteUri ? await knownStatusAt(ctx, db, new URL(fields.quoteUri)) : null;
   const poll = object instanceof Question ? await pollOf(ctx, object) : null;
-  // Tags, attachments or poll options that could not be fetched in a request's pass: a worker stores the post.
+  // Tags, attachments or poll options that could not be fetched in a request's pass: a worker stores the status.
   assertNothingRefused(ctx);
   const id = env.deps.ids.next("status");
   const conversationId = parent?.conversation_id ?? env.deps.ids.next("conversation");
-  let stored: { readonly relations: PostRelations; readonly followers: FollowerReader[] | null };
+  let stored: { readonly relations: StatusRelations; readonly followers: FollowerReader[] | null };
   try {
-    // Committed with the other activities of the same moment: a commit costs more than the post's rows.
+    // Committed with the other activities of the same moment: a commit costs more than the status's rows.
     stored = await env.services.batchedWrites.transaction(async (trx) => {
       const row = {
         id,
@@ -367,15 +367,15 @@ export async function storeRemotePost(
       return { relations, followers };
     });
   } catch (error) {
-    // The same post arriving twice at once (shared and personal inbox): the second insert loses on the unique URI.
+    // The same status arriving twice at once (shared and personal inbox): the second insert loses on the unique URI.
     const raced = await findStatusByUri(db, object.id.href);
     if (raced) return raced.id;
     throw error;
   }
   // Its full-text entry waits for others' (SQLite: deferred-search-entries.ts).
   env.services.searchEntries.committed();
-  // What the reactions need of the post goes with the event, so none of them reads it back.
-  const remotePost: NewRemotePost | undefined =
+  // What the reactions need of the status goes with the event, so none of them reads it back.
+  const remoteStatus: NewRemotePost | undefined =
     author.domain === null
       ? undefined
       : {
@@ -388,16 +388,16 @@ export async function storeRemotePost(
           tagNames: stored.relations.tagNames,
           mentionedAccountIds: stored.relations.mentionedAccountIds,
         };
-  if (remotePost && stored.followers) rememberFirstLocalFollowers(remotePost, stored.followers);
-  await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id, remotePost });
+  if (remoteStatus && stored.followers) rememberFirstLocalFollowers(remoteStatus, stored.followers);
+  await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id, remoteStatus });
   return id;
 }
 
-/** Applies an edit of a stored remote post, keeping the versions in `status_edits`. False when nothing was stored to edit. */
+/** Applies an edit of a stored remote status, keeping the versions in `status_edits`. False when nothing was stored to edit. */
 export async function updateRemotePost(
   ctx: Context<FederationContextData>,
-  env: RemotePostDeps,
-  object: PostObject,
+  env: RemoteStatusDeps,
+  object: IncomingStatusObject,
   current: StatusRow,
   author: AccountRow,
 ): Promise<boolean> {
