@@ -61,62 +61,6 @@ export async function listStatusTagNames(db: Kysely<Database>, statusIds: readon
   return result;
 }
 
-export async function findPollOfStatus(db: Kysely<Database>, statusId: string): Promise<PollRow | null> {
-  return (await db.selectFrom("polls").selectAll().where("status_id", "=", statusId).executeTakeFirst()) ?? null;
-}
-
-export async function findPoll(db: Kysely<Database>, pollId: string): Promise<PollRow | null> {
-  return (await db.selectFrom("polls").selectAll().where("id", "=", pollId).executeTakeFirst()) ?? null;
-}
-
-export async function listOwnVotes(db: Kysely<Database>, pollId: string, accountId: string): Promise<{ id: string; choice: number }[]> {
-  return db
-    .selectFrom("poll_votes")
-    .select(["id", "choice"])
-    .where("poll_id", "=", pollId)
-    .where("account_id", "=", accountId)
-    .orderBy("choice")
-    .execute();
-}
-
-/**
- * Records one vote of an account on a poll (a remote voter's, or the tally
- * another server reports), once per voter and option; a single-choice poll
- * takes one vote per voter. False when it was not recorded.
- */
-export async function insertVote(
-  db: Kysely<Database>,
-  vote: { id: string; pollId: string; accountId: string; choice: number; uri: string; multiple: boolean },
-  now: string,
-): Promise<boolean> {
-  const earlier = await db
-    .selectFrom("poll_votes")
-    .select(["choice", "uri"])
-    .where("poll_id", "=", vote.pollId)
-    .where("account_id", "=", vote.accountId)
-    .execute();
-  if (earlier.some((row) => row.choice === vote.choice || row.uri === vote.uri)) return false;
-  if (!vote.multiple && earlier.length > 0) return false;
-  await db
-    .insertInto("poll_votes")
-    .values({ id: vote.id, poll_id: vote.pollId, account_id: vote.accountId, choice: vote.choice, uri: vote.uri, created_at: now })
-    .execute();
-  const poll = await db.selectFrom("polls").select(["cached_tallies"]).where("id", "=", vote.pollId).executeTakeFirstOrThrow();
-  const tallies = JSON.parse(poll.cached_tallies) as number[];
-  tallies[vote.choice] = (tallies[vote.choice] ?? 0) + 1;
-  await db
-    .updateTable("polls")
-    .set((eb) => ({
-      cached_tallies: JSON.stringify(tallies),
-      votes_count: eb("votes_count", "+", 1),
-      voters_count: earlier.length === 0 ? eb("voters_count", "+", 1) : eb.ref("voters_count"),
-      updated_at: now,
-    }))
-    .where("id", "=", vote.pollId)
-    .execute();
-  return true;
-}
-
 export async function insertPin(
   db: Kysely<Database>,
   pin: { id: string; accountId: string; statusId: string },

@@ -3,7 +3,8 @@ import type { PollEntity } from "../../mastodon/entities/status.js";
 import { parseJsonArray, pollExpired, serializePoll } from "../../mastodon/serializers/status.js";
 import { KithError } from "../../domain/errors.js";
 import { findVisibleStatus } from "./statuses-store.js";
-import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
+import { readFlag } from "../../platform/storage/boolean-columns.js";
+import { closePoll, deletePollsOfStatus, findPoll, insertLocalVotes, insertPoll, listOwnVotes } from "./polls-store.js";
 import type { Database, PollRow } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
@@ -72,21 +73,12 @@ export class PollService {
     const now = this.deps.clock.now();
     const id = this.deps.ids.next("poll");
     const expiresAt = new Date(now.getTime() + input.expiresIn * 1000).toISOString();
-    await trx
-      .insertInto("polls")
-      .values({
-        id,
-        status_id: statusId,
-        account_id: accountId,
-        options: JSON.stringify(input.options.map((option) => option.trim())),
-        cached_tallies: JSON.stringify(input.options.map(() => 0)),
-        multiple: writeFlag(input.multiple ?? false),
-        hide_totals: writeFlag(input.hideTotals ?? false),
-        expires_at: expiresAt,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      })
-      .execute();
+    const options = input.options.map((option) => option.trim());
+    await insertPoll(
+      trx,
+      { id, statusId, accountId, options, multiple: input.multiple ?? false, hideTotals: input.hideTotals ?? false, expiresAt },
+      now.toISOString(),
+    );
     await this.deps.queue.enqueue(POLL_CLOSE_QUEUE, { pollId: id } satisfies CloseJob, {
       db: trx,
       delayMs: input.expiresIn * 1000,
@@ -97,33 +89,18 @@ export class PollService {
 
   /** Removes a status's poll and its votes (an edit that changes the options starts a new poll). */
   async removeInTransaction(trx: Kysely<Database>, statusId: string): Promise<void> {
-    const polls = await trx.selectFrom("polls").select("id").where("status_id", "=", statusId).execute();
-    if (polls.length === 0) return;
-    const ids = polls.map((poll) => poll.id);
-    await trx.deleteFrom("poll_votes").where("poll_id", "in", ids).execute();
-    await trx.deleteFrom("polls").where("id", "in", ids).execute();
+    await deletePollsOfStatus(trx, statusId);
   }
 
   async #findVisible(pollId: string, viewerId: string | null): Promise<PollRow> {
     const db = this.deps.storage.db;
-    const poll = await db.selectFrom("polls").selectAll().where("id", "=", pollId).executeTakeFirst();
+    const poll = await findPoll(db, pollId);
     if (!poll || !(await findVisibleStatus(db, poll.status_id, viewerId))) throw new KithError("poll.not_found");
     return poll;
   }
 
   async #render(poll: PollRow, viewerId: string | null): Promise<PollEntity> {
-    const ownVotes =
-      viewerId === null
-        ? null
-        : (
-            await this.deps.storage.db
-              .selectFrom("poll_votes")
-              .select("choice")
-              .where("poll_id", "=", poll.id)
-              .where("account_id", "=", viewerId)
-              .orderBy("choice")
-              .execute()
-          ).map((row) => row.choice);
+    const ownVotes = viewerId === null ? null : (await listOwnVotes(this.deps.storage.db, poll.id, viewerId)).map((row) => row.choice);
     return serializePoll(poll, { now: this.deps.clock.now(), viewerId, ownVotes });
   }
 
@@ -146,34 +123,10 @@ export class PollService {
       throw new KithError("poll.invalid_choice", { message: "This poll takes a single choice" });
     }
     const now = this.deps.clock.now().toISOString();
-    await this.deps.storage.transaction(async (trx) => {
-      const existing = await trx
-        .selectFrom("poll_votes")
-        .select("id")
-        .where("poll_id", "=", pollId)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst();
-      if (existing) throw new KithError("poll.already_voted");
-      await trx
-        .insertInto("poll_votes")
-        .values(
-          unique.map((choice) => ({ id: this.deps.ids.next("pollVote"), poll_id: pollId, account_id: accountId, choice, created_at: now })),
-        )
-        .execute();
-      const fresh = await trx.selectFrom("polls").select(["cached_tallies"]).where("id", "=", pollId).executeTakeFirstOrThrow();
-      const tallies = parseJsonArray<number>(fresh.cached_tallies);
-      for (const choice of unique) tallies[choice] = (tallies[choice] ?? 0) + 1;
-      await trx
-        .updateTable("polls")
-        .set((eb) => ({
-          cached_tallies: JSON.stringify(options.map((_, index) => tallies[index] ?? 0)),
-          votes_count: eb("votes_count", "+", unique.length),
-          voters_count: eb("voters_count", "+", 1),
-          updated_at: now,
-        }))
-        .where("id", "=", pollId)
-        .execute();
-    });
+    const voted = await this.deps.storage.transaction((trx) =>
+      insertLocalVotes(trx, { pollId, accountId, choices: unique, ids: () => this.deps.ids.next("pollVote") }, now),
+    );
+    if (!voted) throw new KithError("poll.already_voted");
     await this.events.emit({ type: "poll.voted", accountId, pollId, statusId: poll.status_id });
     return this.get(pollId, accountId);
   }
@@ -181,21 +134,11 @@ export class PollService {
   /** Marks an ended poll closed and announces it, once; a poll that has not ended yet is left alone. */
   async close(pollId: string): Promise<boolean> {
     const db = this.deps.storage.db;
-    const poll = await db
-      .selectFrom("polls")
-      .select(["id", "status_id", "expires_at", "closed_at"])
-      .where("id", "=", pollId)
-      .executeTakeFirst();
+    const poll = await findPoll(db, pollId);
     if (!poll || poll.closed_at !== null) return false;
     const now = this.deps.clock.now();
     if (poll.expires_at !== null && Date.parse(poll.expires_at) > now.getTime()) return false;
-    const updated = await db
-      .updateTable("polls")
-      .set({ closed_at: now.toISOString(), updated_at: now.toISOString() })
-      .where("id", "=", pollId)
-      .where("closed_at", "is", null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
+    if (!(await closePoll(db, pollId, now.toISOString()))) return false;
     await this.events.emit({ type: "poll.closed", pollId, statusId: poll.status_id });
     return true;
   }

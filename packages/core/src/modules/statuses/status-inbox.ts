@@ -3,16 +3,11 @@ import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo,
 import { parseJsonArray, pollExpired } from "../../mastodon/serializers/status.js";
 import { getLogger } from "../../logging.js";
 import { favouriteNotice } from "../notifications/favourite-notice.js";
-import { deletePin, findStatusByUri, insertPin, insertVote, listStatusIdsOfAccount } from "./federated-statuses-store.js";
+import { deletePin, findStatusByUri, insertPin, listStatusIdsOfAccount } from "./federated-statuses-store.js";
+import { insertVote } from "./polls-store.js";
 import { addFavourite, removeFavourite } from "./favourites-store.js";
 import { type LikedLocalPost, findAccountByUri, retireRemoteAccount } from "../federation/federation-writes-store.js";
-import {
-  bumpStatusCounter,
-  countAccountStatuses,
-  deleteStatusRows,
-  findStatus,
-  insertCountedStatus,
-} from "./statuses-store.js";
+import { bumpStatusCounter, countAccountStatuses, deleteStatusRows, findStatus, insertCountedStatus } from "./statuses-store.js";
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import type { AccountRow, StatusRow } from "../../ports/storage-schema.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";

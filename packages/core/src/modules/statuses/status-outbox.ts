@@ -22,7 +22,8 @@ import type { NewLocalPost } from "../../platform/events/domain-events.js";
 import type { KithServices } from "../core-services.js";
 import { findAccountById, findAccountRows } from "../accounts/accounts-store.js";
 import { listMentionTargets } from "../federation/federation-reads-store.js";
-import { findPoll, listOwnVotes, listRemoteFollowers, listRemoteVoters } from "./federated-statuses-store.js";
+import { listRemoteFollowers, listRemoteVoters } from "./federated-statuses-store.js";
+import { findPoll, listOwnVotes } from "./polls-store.js";
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { findStatus } from "./statuses-store.js";
 import type { AccountRow, StatusRow } from "../../ports/storage-schema.js";
@@ -342,7 +343,6 @@ export function federateStatuses(options: StatusOutboxOptions): { readonly pollR
     const voters = await listRemoteVoters(db, poll.id);
     await send(author, await audience(author, status.visibility, [...(await namedAccounts(status)), ...voters]), update);
   }
-
 
   async function onPin(accountId: string, statusId: string, removed: boolean): Promise<void> {
     const account = await localAuthor(accountId);
