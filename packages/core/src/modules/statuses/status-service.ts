@@ -22,6 +22,7 @@ import type { BatchedWrites } from "../../platform/storage/batched-writes.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents, NewLocalPost } from "../../platform/events/domain-events.js";
 import type { PollInput, PollService } from "./poll-service.js";
+import type { GroupAccounts } from "../accounts/group-accounts.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
 import type { PendingPostReactions } from "./pending-post-reactions.js";
 import type { AudienceMembership, StatusPlacement } from "./status-placement.js";
@@ -111,6 +112,8 @@ export class StatusService {
     private readonly writes: Pick<BatchedWrites, "transaction">,
     /** Looks up remote accounts a post mentions that this server has never seen; none in a server that does not federate. */
     private readonly remoteHandles: RemoteHandleResolver | null = null,
+    /** Groups' accounts the author may not see, which a handle must not resolve to (a secret group leaks nowhere). */
+    private readonly groupAccounts: Pick<GroupAccounts, "hidden"> | null = null,
   ) {}
 
   #placement: StatusPlacement | null = null;
@@ -158,8 +161,10 @@ export class StatusService {
     return lookUpUnknownMentions(this.deps.storage.db, this.#ownHost(), mentionHandles(text), this.remoteHandles);
   }
 
-  async #render(db: Kysely<Database>, text: string, lookedUp: LookedUpMentions): Promise<Rendered> {
-    const resolve = await mentionTargets(db, this.#ownHost(), mentionHandles(text), lookedUp);
+  async #render(db: Kysely<Database>, authorId: string, text: string, lookedUp: LookedUpMentions): Promise<Rendered> {
+    const groups = this.groupAccounts;
+    const hidden = groups && ((ids: readonly string[]) => groups.hidden(authorId, ids, db));
+    const resolve = await mentionTargets(db, this.#ownHost(), mentionHandles(text), lookedUp, hidden ?? undefined);
     const formatted = formatText(text, this.deps.config.origin, resolve);
     return {
       html: formatted.html,
@@ -240,7 +245,7 @@ export class StatusService {
     let written: WrittenPost;
     try {
       ({ rendered, written } = await this.writes.transaction(async (trx) => {
-        const rendered = await this.#render(trx, text, lookedUp);
+        const rendered = await this.#render(trx, accountId, text, lookedUp);
         await this.pendingReactions.record(trx, id, now);
         const row = await insertStatus(trx, {
           id,
@@ -344,7 +349,7 @@ export class StatusService {
           })
           .execute();
       }
-      const rendered = await this.#render(trx, text, lookedUp);
+      const rendered = await this.#render(trx, accountId, text, lookedUp);
       const sensitive = (input.sensitive ?? readFlag(current.sensitive)) || spoilerText.length > 0;
       await trx
         .updateTable("statuses")
