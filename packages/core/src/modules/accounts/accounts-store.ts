@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
-import type { ActorType } from "../../domain/accounts.js";
+import { type ActorType, acctKey } from "../../domain/accounts.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../../ports/storage-schema.js";
 
@@ -105,6 +105,15 @@ export async function findLoginByIdentifier(
     .where((eb) => eb.or([eb("accounts.acct_key", "=", key), eb("users.email", "=", key)]))
     .executeTakeFirst();
   return row ? { account: toLocalAccount(row), passwordHash: row.password_hash } : null;
+}
+
+/**
+ * Whether a local name is taken: the one place that says so, for people's
+ * accounts and for groups (whose accounts bear their names), case aside.
+ * Whatever else shares the server's namespace is to be checked here too.
+ */
+export async function usernameTaken(db: Kysely<Database>, username: string): Promise<boolean> {
+  return acctKeyExists(db, acctKey(username, null));
 }
 
 export async function acctKeyExists(db: Kysely<Database>, acctKey: string): Promise<boolean> {

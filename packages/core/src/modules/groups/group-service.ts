@@ -1,4 +1,5 @@
-import { KithError, isKithError } from "../../domain/errors.js";
+import { KithError } from "../../domain/errors.js";
+import { usernameTaken } from "../accounts/accounts-store.js";
 import type { PageRequest } from "../../domain/page.js";
 import type { KithServices } from "../core-services.js";
 import type { GroupRoles } from "../roles/index.js";
@@ -9,7 +10,9 @@ import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
 import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js";
 import type { GroupViews } from "./group-views.js";
-import { type GroupChanges, deleteGroupRow, directoryPage, insertGroup, nameTaken, updateGroup } from "./groups-store.js";
+import { type GroupImages, groupImagesMedia } from "./group-account-images.js";
+import { insertGroupAccount, retireGroupAccount, updateGroupAccount } from "./group-account-store.js";
+import { type GroupChanges, type GroupRow, deleteGroupRow, directoryPage, findGroup, insertGroup, nameTaken, updateGroup } from "./groups-store.js";
 import { readIdPage } from "./id-page.js";
 import { insertMember } from "./members-store.js";
 
@@ -37,7 +40,7 @@ export interface DirectoryRequest {
 export class GroupService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
-    private readonly core: Pick<KithServices, "accounts" | "statuses">,
+    private readonly core: Pick<KithServices, "statuses" | "media">,
     private readonly roles: GroupRoles,
     private readonly views: GroupViews,
   ) {}
@@ -48,14 +51,13 @@ export class GroupService {
 
   async create(ownerId: string, input: NewGroup): Promise<GroupEntity> {
     const nameKey = input.name.toLowerCase();
-    // A group's handle shares the server's namespace with its accounts' (a group is also an account to clients).
-    if (await this.#isAccountName(input.name)) throw new KithError(groupErrors["group.name_taken"]);
     const id = this.deps.ids.next(groupIds.group);
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       const db = groupsDb(trx);
-      if (await nameTaken(db, nameKey)) throw new KithError(groupErrors["group.name_taken"]);
-      await insertGroup(db, {
+      // A group's handle shares the server's namespace with its accounts' (a group is also an account to clients).
+      if ((await nameTaken(db, nameKey)) || (await usernameTaken(trx, input.name))) throw new KithError(groupErrors["group.name_taken"]);
+      const group: GroupRow = {
         id,
         name: input.name,
         name_key: nameKey,
@@ -68,22 +70,14 @@ export class GroupService {
         statuses_count: 0,
         created_at: now,
         updated_at: now,
-      });
+      };
+      await insertGroup(db, group);
+      await insertGroupAccount(db, group);
       await insertMember(db, { id: this.deps.ids.next(groupIds.groupMember), group_id: id, account_id: ownerId, joined_at: now });
       await this.roles.createFor(trx, id, ownerId);
       await this.core.statuses.audiences.add(trx, id, ownerId);
     });
     return this.get(id, ownerId);
-  }
-
-  async #isAccountName(name: string): Promise<boolean> {
-    try {
-      await this.core.accounts.findByUsername(name);
-      return true;
-    } catch (error) {
-      if (isKithError(error) && error.code === "account.not_found") return false;
-      throw error;
-    }
   }
 
   async get(groupId: string, viewerId: string | null): Promise<GroupEntity> {
@@ -104,13 +98,20 @@ export class GroupService {
     return this.views.render(rows, viewerId);
   }
 
-  async update(groupId: string, actorId: string, changes: GroupChanges): Promise<GroupEntity> {
+  async update(groupId: string, actorId: string, changes: GroupChanges, images: GroupImages = {}): Promise<GroupEntity> {
     const group = await this.views.visible(groupId, actorId);
     // Its statuses were posted for the audience it had: public ones may have been seen and federated, secret ones promised to members.
     if (changes.secret !== undefined && changes.secret !== toBool(group.secret) && Number(group.statuses_count) > 0) {
       throw new KithError(groupErrors["group.secrecy_fixed"]);
     }
-    await updateGroup(this.#db(), groupId, changes, this.deps.clock.now().toISOString());
+    const media = await groupImagesMedia(this.core.media, actorId, images);
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.storage.transaction(async (trx) => {
+      const db = groupsDb(trx);
+      await updateGroup(db, groupId, changes, now);
+      const updated = await findGroup(db, groupId);
+      if (updated) await updateGroupAccount(db, groupId, updated, media, now);
+    });
     return this.get(groupId, actorId);
   }
 
@@ -121,6 +122,7 @@ export class GroupService {
       await this.roles.deleteFor(trx, groupId);
       await this.core.statuses.audiences.clear(trx, groupId);
       await deleteGroupRow(groupsDb(trx), groupId);
+      await retireGroupAccount(groupsDb(trx), groupId, this.deps.clock.now().toISOString());
     });
   }
 }

@@ -2,6 +2,7 @@ import { GroupRoles } from "../roles/index.js";
 import { defineModule } from "../module.js";
 import { Admission } from "./admission.js";
 import { EntryService } from "./entry-service.js";
+import { GroupAccountService } from "./group-account-service.js";
 import { GroupNotices } from "./group-notices.js";
 import { GroupPlacement } from "./group-placement.js";
 import { GroupService } from "./group-service.js";
@@ -34,7 +35,7 @@ export const groupsModule = defineModule({
   migrations: groupMigrations,
   services: ({ deps, core }): GroupsServices => {
     const roles = new GroupRoles(deps);
-    const views = new GroupViews(() => groupsDb(deps.storage.db), roles);
+    const views = new GroupViews(() => groupsDb(deps.storage.db), roles, core.accountViews);
     const notices = new GroupNotices(deps, core, roles, views);
     core.notificationViews.extend(notices);
     const admission = new Admission(deps, roles, core.statuses.audiences);
@@ -44,12 +45,15 @@ export const groupsModule = defineModule({
     core.statuses.placeStatusesWith(placement);
     const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views, placement);
     core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
+    const timeline = new GroupTimeline(deps, views, core.statusViews);
+    const membership = new MembershipService(deps, core, roles, views, admission, entry, notices);
+    core.groupAccounts.use(new GroupAccountService(deps, membership, timeline));
     return {
       placement,
-      timeline: new GroupTimeline(deps, views, core.statusViews),
+      timeline,
       streams,
       groups: new GroupService(deps, core, roles, views),
-      membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
+      membership,
       invitations: new InvitationService(deps, core, views, admission, notices),
       entry,
     };
