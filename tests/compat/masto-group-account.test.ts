@@ -39,7 +39,7 @@ describeOnEngines("masto.js groups as accounts", (engine) => {
     const first = await compat.client(owner).v1.statuses.create({ status: "first in the garden", groupId: group.id } as mastodon.rest.v1.CreateStatusParams);
 
     const client = compat.client(reader);
-    const found = await client.v1.accounts.search({ q: "mastogard" });
+    const found = await client.v1.accounts.search.list({ q: "mastogard" });
     expect(found.map((account) => account.id)).toContain(group.id);
     const looked = await client.v1.accounts.lookup({ acct: "mastogarden" });
     expect(looked).toMatchObject({ id: group.id, group: true, bot: false, displayName: "Garden club", followersCount: 1 });
