@@ -6,6 +6,7 @@
  * username namespace, and a group's avatar and header.
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountJson } from "../../packages/core/src/mastodon/entities/account.js";
 import { missingKeys } from "../support/entity-keys.js";
@@ -241,6 +242,44 @@ describeOnEngines("groups as accounts", (engine) => {
       const { group, name, member } = await secretGroup();
       expect((await call(kith, "DELETE", `/api/v1/groups/${group.id}/members/${member.account.id}`, owner.token)).status).toBe(200);
       await expectConcealed(group.id, name, member);
+    });
+  });
+
+  describe("notifications", () => {
+    it("carries the group on a group notification in v2 as in v1", async () => {
+      const group = await createGroup(kith, owner.token, { join_mode: "APPROVAL" });
+      const user = await freshUser();
+      await follow(group.id, user);
+      const v1 = await call(kith, "GET", "/api/v1/notifications?types[]=group.join_request", owner.token);
+      const one = v1.body.find((notification: { group: { id: string } | null }) => notification.group?.id === group.id);
+      expect(one).toMatchObject({ type: "group.join_request", account: { id: user.account.id } });
+      const v2 = await call(kith, "GET", "/api/v2/notifications?types[]=group.join_request", owner.token);
+      expect(v2.status).toBe(200);
+      const grouped = v2.body.notification_groups.find((entry: { most_recent_notification_id: string }) => entry.most_recent_notification_id === one.id);
+      expect(grouped).toMatchObject({ type: "group.join_request", group: { id: group.id, name: group.name } });
+    });
+  });
+
+  describe("groups made before groups were accounts", () => {
+    it("get their accounts from the migration, but not a name an account took", async () => {
+      const { groupAccountsMigration } = await import("../../packages/core/src/modules/groups/group-account-store.js");
+      const statements = groupAccountsMigration.raw?.[engine.name === "postgres" ? "postgres" : "sqlite"] ?? [];
+      expect(statements.length).toBeGreaterThan(0);
+      const older = await createGroup(kith, owner.token, { note: "Old <club>", join_mode: "APPROVAL" });
+      const clashing = await createGroup(kith, owner.token);
+      await kith.storage.db.deleteFrom("accounts").where("id", "in", [older.id, clashing.id]).execute();
+      // An account took the second group's name while it had no account.
+      await kith.storage.db
+        .updateTable("accounts")
+        .set({ acct_key: clashing.name.toLowerCase() })
+        .where("id", "=", (await freshUser()).account.id)
+        .execute();
+      expect((await call(kith, "GET", `/api/v1/accounts/${older.id}`)).status).toBe(404);
+      for (const statement of statements) await sql.raw(statement).execute(kith.storage.db);
+      const restored = await call(kith, "GET", `/api/v1/accounts/${older.id}`);
+      expect(restored.status).toBe(200);
+      expect(restored.body).toMatchObject({ group: true, acct: older.name, note: "<p>Old &lt;club&gt;</p>", locked: true, followers_count: 1 });
+      expect((await call(kith, "GET", `/api/v1/accounts/${clashing.id}`)).status).toBe(404);
     });
   });
 

@@ -149,6 +149,8 @@ export async function countLocalAccounts(db: Kysely<Database>): Promise<number> 
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .where("domain", "is", null)
     .where("suspended_at", "is", null)
+    // Groups' accounts are no users.
+    .where("actor_type", "!=", "Group")
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
