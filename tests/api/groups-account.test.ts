@@ -63,7 +63,10 @@ describeOnEngines("groups as accounts", (engine) => {
       expect(after.body).toMatchObject({ followers_count: 2, statuses_count: 1 });
 
       // Changes of the group show on its account.
-      const changed = await call(kith, "PATCH", `/api/v1/groups/${group.id}`, owner.token, { display_name: "Renamed", join_mode: "APPROVAL" });
+      const changed = await call(kith, "PATCH", `/api/v1/groups/${group.id}`, owner.token, {
+        display_name: "Renamed",
+        join_mode: "APPROVAL",
+      });
       expect(changed.status).toBe(200);
       expect((await call(kith, "GET", `/api/v1/accounts/${group.id}`)).body).toMatchObject({ display_name: "Renamed", locked: true });
     });
@@ -255,7 +258,9 @@ describeOnEngines("groups as accounts", (engine) => {
       expect(one).toMatchObject({ type: "group.join_request", account: { id: user.account.id } });
       const v2 = await call(kith, "GET", "/api/v2/notifications?types[]=group.join_request", owner.token);
       expect(v2.status).toBe(200);
-      const grouped = v2.body.notification_groups.find((entry: { most_recent_notification_id: string }) => entry.most_recent_notification_id === one.id);
+      const grouped = v2.body.notification_groups.find(
+        (entry: { most_recent_notification_id: string }) => entry.most_recent_notification_id === one.id,
+      );
       expect(grouped).toMatchObject({ type: "group.join_request", group: { id: group.id, name: group.name } });
     });
   });
@@ -278,7 +283,13 @@ describeOnEngines("groups as accounts", (engine) => {
       for (const statement of statements) await sql.raw(statement).execute(kith.storage.db);
       const restored = await call(kith, "GET", `/api/v1/accounts/${older.id}`);
       expect(restored.status).toBe(200);
-      expect(restored.body).toMatchObject({ group: true, acct: older.name, note: "<p>Old &lt;club&gt;</p>", locked: true, followers_count: 1 });
+      expect(restored.body).toMatchObject({
+        group: true,
+        acct: older.name,
+        note: "<p>Old &lt;club&gt;</p>",
+        locked: true,
+        followers_count: 1,
+      });
       expect((await call(kith, "GET", `/api/v1/accounts/${clashing.id}`)).status).toBe(404);
     });
   });
@@ -334,7 +345,13 @@ describeOnEngines("groups as accounts", (engine) => {
       data.set("display_name", "Pictured");
       const response = await kith.request("PATCH", `/api/v1/groups/${group.id}`, { token: owner.token, body: data });
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { avatar: string; avatar_static: string; header: string; header_static: string; display_name: string };
+      const body = (await response.json()) as {
+        avatar: string;
+        avatar_static: string;
+        header: string;
+        header_static: string;
+        display_name: string;
+      };
       expect(body.display_name).toBe("Pictured");
       expect(body.avatar).not.toContain("missing.png");
       expect(body.avatar_static).toBe(body.avatar);

@@ -36,7 +36,9 @@ describeOnEngines("masto.js groups as accounts", (engine) => {
     });
     expect(made.status).toBe(200);
     const group = (await made.json()) as { id: string };
-    const first = await compat.client(owner).v1.statuses.create({ status: "first in the garden", groupId: group.id } as mastodon.rest.v1.CreateStatusParams);
+    const first = await compat
+      .client(owner)
+      .v1.statuses.create({ status: "first in the garden", groupId: group.id } as mastodon.rest.v1.CreateStatusParams);
 
     const client = compat.client(reader);
     const found = await client.v1.accounts.search.list({ q: "mastogard" });

@@ -180,7 +180,8 @@ export const profileRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/{id}",
-    summary: "One account; a suspended account is shown as an empty profile marked `suspended`; a remote one older than a day is fetched again in the background",
+    summary:
+      "One account; a suspended account is shown as an empty profile marked `suspended`; a remote one older than a day is fetched again in the background",
     tags: ["accounts"],
     access: publicAccess,
     scopes: ["read:accounts"],

@@ -1,4 +1,4 @@
-import type { ProfileImageStore } from "../accounts/profile-service.js";
+import type { ProfileImageStore } from "../accounts/index.js";
 
 /** A group's new avatar and header, as `PATCH /api/v1/groups/{groupId}` takes them (multipart, as `update_credentials`). */
 export interface GroupImages {
@@ -17,7 +17,11 @@ export async function groupImagesMedia(
   actorId: string,
   images: GroupImages,
 ): Promise<{ avatarMediaId?: string; headerMediaId?: string }> {
-  const avatar = images.avatar ? await media.ingestFile({ accountId: actorId, file: images.avatar, uploadType: "IMAGE", tags: ["Avatar"] }) : null;
-  const header = images.header ? await media.ingestFile({ accountId: actorId, file: images.header, uploadType: "IMAGE", tags: ["Header"] }) : null;
+  const avatar = images.avatar
+    ? await media.ingestFile({ accountId: actorId, file: images.avatar, uploadType: "IMAGE", tags: ["Avatar"] })
+    : null;
+  const header = images.header
+    ? await media.ingestFile({ accountId: actorId, file: images.header, uploadType: "IMAGE", tags: ["Header"] })
+    : null;
   return { ...(avatar && { avatarMediaId: avatar.id }), ...(header && { headerMediaId: header.id }) };
 }

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { isKithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { type Database, toBool } from "../../ports/storage-schema.js";
-import type { GroupAccountsProvider, GroupStanding, GroupStatusesPage } from "../accounts/group-accounts.js";
+import type { GroupAccountsProvider, GroupStanding, GroupStatusesPage } from "../accounts/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { GroupTimeline } from "./group-timeline.js";
 import { groupsDb } from "./group-tables-store.js";
@@ -29,18 +29,28 @@ export class GroupAccountService implements GroupAccountsProvider {
 
   async visible(db: Kysely<Database>, viewerId: string | null, accountIds: readonly string[]): Promise<ReadonlySet<string>> {
     const groups = groupsDb(db);
-    const rows = await groups.selectFrom("groups").select(["id", "secret"]).where("id", "in", [...new Set(accountIds)]).execute();
+    const rows = await groups
+      .selectFrom("groups")
+      .select(["id", "secret"])
+      .where("id", "in", [...new Set(accountIds)])
+      .execute();
     const seen = new Set(rows.filter((row) => !toBool(row.secret)).map((row) => row.id));
     const secret = rows.filter((row) => toBool(row.secret)).map((row) => row.id);
     if (secret.length === 0 || viewerId === null) return seen;
-    const [memberships, invited] = await Promise.all([membershipsIn(groups, viewerId, secret), pendingInvitationsIn(groups, viewerId, secret)]);
+    const [memberships, invited] = await Promise.all([
+      membershipsIn(groups, viewerId, secret),
+      pendingInvitationsIn(groups, viewerId, secret),
+    ]);
     for (const id of secret) if (memberships.has(id) || invited.has(id)) seen.add(id);
     return seen;
   }
 
   async standings(viewerId: string, accountIds: readonly string[]): Promise<ReadonlyMap<string, GroupStanding>> {
     const db = groupsDb(this.deps.storage.db);
-    const [memberships, requested] = await Promise.all([membershipsIn(db, viewerId, accountIds), pendingRequestsIn(db, viewerId, accountIds)]);
+    const [memberships, requested] = await Promise.all([
+      membershipsIn(db, viewerId, accountIds),
+      pendingRequestsIn(db, viewerId, accountIds),
+    ]);
     return new Map(accountIds.map((id) => [id, { member: memberships.has(id), requested: requested.has(id) }]));
   }
 

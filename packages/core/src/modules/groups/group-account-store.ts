@@ -1,6 +1,6 @@
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import type { MigrationSpec } from "../../ports/migration-spec.js";
-import { escapeHtml } from "../statuses/text-formatter.js";
+import { escapeHtml } from "../../platform/http/html.js";
 import type { GroupsDb, GroupsTable } from "./group-tables-store.js";
 
 /**
@@ -99,7 +99,12 @@ export async function groupAccountImages(
 }
 
 /** Moves a counter of the group's account with the group's own (members are its followers), in the same transaction. */
-export async function countGroupAccount(db: GroupsDb, groupId: string, counter: "followers_count" | "statuses_count", delta: number): Promise<void> {
+export async function countGroupAccount(
+  db: GroupsDb,
+  groupId: string,
+  counter: "followers_count" | "statuses_count",
+  delta: number,
+): Promise<void> {
   await db
     .updateTable("accounts")
     .set((eb) => ({ [counter]: eb(counter, "+", delta) }))

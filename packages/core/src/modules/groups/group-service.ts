@@ -1,5 +1,5 @@
 import { KithError } from "../../domain/errors.js";
-import { usernameTaken } from "../accounts/accounts-store.js";
+import { usernameTaken } from "../accounts/index.js";
 import type { PageRequest } from "../../domain/page.js";
 import type { KithServices } from "../core-services.js";
 import type { GroupRoles } from "../roles/index.js";
@@ -12,7 +12,16 @@ import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js"
 import type { GroupViews } from "./group-views.js";
 import { type GroupImages, groupImagesMedia } from "./group-account-images.js";
 import { insertGroupAccount, retireGroupAccount, updateGroupAccount } from "./group-account-store.js";
-import { type GroupChanges, type GroupRow, deleteGroupRow, directoryPage, findGroup, insertGroup, nameTaken, updateGroup } from "./groups-store.js";
+import {
+  type GroupChanges,
+  type GroupRow,
+  deleteGroupRow,
+  directoryPage,
+  findGroup,
+  insertGroup,
+  nameTaken,
+  updateGroup,
+} from "./groups-store.js";
 import { readIdPage } from "./id-page.js";
 import { insertMember } from "./members-store.js";
 

@@ -1,6 +1,6 @@
 import { KithError } from "../../domain/errors.js";
 import type { AccountEntity } from "../../mastodon/entities/account.js";
-import type { AccountViews } from "../accounts/account-views.js";
+import type { AccountViews } from "../accounts/index.js";
 import { toBool } from "../../ports/storage-schema.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { GroupEntity, GroupMembershipEntity } from "./group-entities.js";
@@ -49,7 +49,10 @@ export class GroupViews {
 
   /** The groups as the viewer sees them, with the viewer's standing in each. */
   async render(groups: readonly GroupRow[], viewerId: string | null): Promise<GroupEntity[]> {
-    const [standing, accounts] = await Promise.all([this.#standing(groups, viewerId), this.accounts.render(groups.map((group) => group.id))]);
+    const [standing, accounts] = await Promise.all([
+      this.#standing(groups, viewerId),
+      this.accounts.render(groups.map((group) => group.id)),
+    ]);
     return groups.map((group) => ({
       id: group.id,
       name: group.name,
