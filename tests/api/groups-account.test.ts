@@ -233,6 +233,13 @@ describeOnEngines("groups as accounts", (engine) => {
       expect(posted.body.mentions.map((mention: { id: string }) => mention.id)).toEqual([group.id]);
       const statuses = await call(kith, "GET", `/api/v1/accounts/${group.id}/statuses`, member.token);
       expect(statuses.body.map((status: { id: string }) => status.id)).toEqual([posted.body.id]);
+      // Outside the group's own statuses, whoever reads may not see the group: the handle stays plain text, for members too.
+      const outside = await post(member, { status: `outside, @${name}` });
+      expect(outside.status).toBe(200);
+      expect(outside.body.mentions).toEqual([]);
+      const edited = await call(kith, "PUT", `/api/v1/statuses/${posted.body.id}`, member.token, { status: `edited for @${name}` });
+      expect(edited.status).toBe(200);
+      expect(edited.body.mentions.map((mention: { id: string }) => mention.id)).toEqual([group.id]);
     });
 
     it("is not found by a guest nor by a non-member, anywhere", async () => {

@@ -73,7 +73,8 @@ export class ProfileService {
     const origin = this.deps.config.origin;
     const handles = [update.note ?? "", ...(fields ?? []).map((field) => field.value)].flatMap(mentionHandles);
     const mentionable = await mentionTargets(this.deps.storage.db, new URL(origin).host.toLowerCase(), handles, new Map(), (ids) =>
-      this.groupAccounts.hidden(accountId, ids),
+      // A profile is read by anyone: a group's account that a guest may not see stays plain text.
+      this.groupAccounts.hidden(null, ids),
     );
     const render = (text: string) => formatText(text, origin, mentionable).html;
     const avatar = update.avatar

@@ -26,7 +26,7 @@ import type { GroupAccounts } from "../accounts/group-accounts.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
 import type { PendingPostReactions } from "./pending-post-reactions.js";
 import type { AudienceMembership, StatusPlacement } from "./status-placement.js";
-import { deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
+import { audienceOf, deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
 /** Attaches uploaded media to a post inside the post's transaction (the media part provides it). */
@@ -161,9 +161,21 @@ export class StatusService {
     return lookUpUnknownMentions(this.deps.storage.db, this.#ownHost(), mentionHandles(text), this.remoteHandles);
   }
 
-  async #render(db: Kysely<Database>, authorId: string, text: string, lookedUp: LookedUpMentions): Promise<Rendered> {
+  /**
+   * `audience`: the closed audience (a secret group) the post is for, asked only when a handle names a group's
+   * account that a guest may not see. Such an account is mentioned in its own group's posts only: anywhere else,
+   * some who read the post could not see the group.
+   */
+  async #render(db: Kysely<Database>, text: string, lookedUp: LookedUpMentions, audience: () => Promise<string | null>): Promise<Rendered> {
     const groups = this.groupAccounts;
-    const hidden = groups && ((ids: readonly string[]) => groups.hidden(authorId, ids, db));
+    const hidden =
+      groups &&
+      (async (ids: readonly string[]) => {
+        const concealed = await groups.hidden(null, ids, db);
+        if (concealed.size === 0) return concealed;
+        const own = await audience();
+        return own === null ? concealed : new Set([...concealed].filter((id) => id !== own));
+      });
     const resolve = await mentionTargets(db, this.#ownHost(), mentionHandles(text), lookedUp, hidden ?? undefined);
     const formatted = formatText(text, this.deps.config.origin, resolve);
     return {
@@ -245,7 +257,7 @@ export class StatusService {
     let written: WrittenPost;
     try {
       ({ rendered, written } = await this.writes.transaction(async (trx) => {
-        const rendered = await this.#render(trx, accountId, text, lookedUp);
+        const rendered = await this.#render(trx, text, lookedUp, async () => placement?.audienceId ?? null);
         await this.pendingReactions.record(trx, id, now);
         const row = await insertStatus(trx, {
           id,
@@ -349,7 +361,7 @@ export class StatusService {
           })
           .execute();
       }
-      const rendered = await this.#render(trx, accountId, text, lookedUp);
+      const rendered = await this.#render(trx, text, lookedUp, () => audienceOf(trx, statusId));
       const sensitive = (input.sensitive ?? readFlag(current.sensitive)) || spoilerText.length > 0;
       await trx
         .updateTable("statuses")
