@@ -99,9 +99,10 @@ export class GroupViews {
   }
 }
 
+/** A group left without an account (its name was an account's when groups became accounts) has no images to show. */
 const NO_IMAGE = "";
 
-/** The images of a group's account (the defaults when it has none yet). */
+/** The images of a group's account: the server's default images until the group is given its own. */
 function imagesOf(account: AccountEntity | undefined): Pick<GroupEntity, "avatar" | "avatar_static" | "header" | "header_static"> {
   return {
     avatar: account?.avatar ?? NO_IMAGE,

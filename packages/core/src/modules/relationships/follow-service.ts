@@ -53,9 +53,7 @@ export class FollowService {
     const changes = {
       ...(options.reblogs !== undefined && { show_reblogs: writeFlag(options.reblogs) }),
       ...(options.notify !== undefined && { notify: writeFlag(options.notify) }),
-      ...(options.languages !== undefined && {
-        languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null,
-      }),
+      ...(options.languages !== undefined && { languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null }),
     };
     const { outcome, event } = await this.deps.storage.transaction(async (trx) => {
       const target = await trx
@@ -90,24 +88,15 @@ export class FollowService {
       };
       const askFirst = readFlag(target.locked) || target.domain !== null;
       if (askFirst) {
-        await trx
-          .insertInto("follow_requests")
-          .values({ ...row, id: this.deps.ids.next("followRequest") })
-          .execute();
-        return {
-          outcome: "requested" as const,
-          event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const,
-        };
+        await trx.insertInto("follow_requests").values({ ...row, id: this.deps.ids.next("followRequest") }).execute();
+        return { outcome: "requested" as const, event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const };
       }
       await trx
         .insertInto("follows")
         .values({ ...row, id: this.deps.ids.next("follow"), follower_local: followerIsLocal(followerId) })
         .execute();
       await adjustFollowCounters(trx, followerId, targetId, 1);
-      return {
-        outcome: "following" as const,
-        event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const,
-      };
+      return { outcome: "following" as const, event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const };
     });
     if (event) await this.events.emit(event);
     return outcome;
@@ -121,14 +110,12 @@ export class FollowService {
     }
     await this.#accountExists(targetId);
     const removed = await this.deps.storage.transaction(async (trx) => {
-      const uri =
-        (await findPair(trx, "follows", followerId, targetId))?.uri ?? (await findPair(trx, "follow_requests", followerId, targetId))?.uri;
+      const uri = (await findPair(trx, "follows", followerId, targetId))?.uri ?? (await findPair(trx, "follow_requests", followerId, targetId))?.uri;
       const followed = await removeFollow(trx, followerId, targetId);
       const requested = await deletePair(trx, "follow_requests", followerId, targetId);
       return followed || requested ? { uri: uri ?? null } : null;
     });
-    if (removed)
-      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
+    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
   }
 
   /** Makes an account stop following the caller. */
@@ -138,8 +125,7 @@ export class FollowService {
       const uri = (await findPair(trx, "follows", followerId, accountId))?.uri ?? null;
       return (await removeFollow(trx, followerId, accountId)) ? { uri } : null;
     });
-    if (removed)
-      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
+    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
   }
 
   /** Accepts the request `requesterId` sent to `accountId`. */
@@ -170,12 +156,7 @@ export class FollowService {
     const request = await findPair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     const removed = await deletePair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     if (!removed) throw new KithError("follow_request.not_found");
-    await this.events.emit({
-      type: "follow.rejected",
-      accountId: requesterId,
-      targetAccountId: accountId,
-      followUri: request?.uri ?? null,
-    });
+    await this.events.emit({ type: "follow.rejected", accountId: requesterId, targetAccountId: accountId, followUri: request?.uri ?? null });
   }
 
   /** Blocks either way forbid a new follow, and so do domain blocks: the follower's of the target's domain, and the target's of the follower's. */
@@ -190,3 +171,4 @@ export class FollowService {
     if (!row) throw new KithError("account.not_found");
   }
 }
+
