@@ -58,7 +58,9 @@ const FIRST_WARMUP_MS = quick ? 1_500 : 4_000;
 /** `--only` values that mean the federation scenarios (both, or one of them). */
 const FEDERATION_ONLY = new Set(["federation", "inbox", "delivery"]);
 
-const { coreMigrations } = await importBuilt("@kith/core");
+const { coreMigrations, defaultModules, migrationsWithModules } = await importBuilt("@kith/core");
+/** The schema the server runs on, the modules' tables with the core's: the dataset fills some of both (a group). */
+const schema = migrationsWithModules(coreMigrations, defaultModules);
 const { createSqliteStorage } = await importBuilt("@kith/storage-sqlite");
 const { createPostgresStorage, createPostgresDatabase, dropPostgresDatabase } = await importBuilt("@kith/storage-postgres");
 
@@ -80,6 +82,8 @@ const MIGRATIONS = new URL("../packages/core/src/storage/migrations/", import.me
 function datasetKey(size) {
   const hash = createHash("sha256").update(readFileSync(new URL("./lib/seed.mjs", import.meta.url)));
   for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
+  // The modules' migrations, by name: a module's new migration changes the schema too.
+  for (const migration of schema) hash.update(migration.name);
   return `${size}-${hash.digest("hex").slice(0, 12)}`;
 }
 
@@ -101,7 +105,7 @@ async function prepare(engine, size, pg) {
     storage = createPostgresStorage({ connectionString: databaseUrl });
     dropDatabase = () => dropPostgresDatabase(pg.url, name);
   }
-  await storage.migrate(coreMigrations);
+  await storage.migrate(schema);
   const started = Date.now();
   if (useCache && existsSync(cached) && existsSync(`${cached}.json`)) {
     log(`  ${size} dataset from ${cached}`);

@@ -25,6 +25,16 @@ export function scenarioSet(dataset) {
       series: "home timeline, 40 posts, follows up to 2000",
       request: { path: "/api/v1/timelines/home?limit=40", headers: bearer(tokens.reader2000) },
     },
+    // A group's timeline is read as the home timeline is (its target is the home timeline's).
+    ...(dataset.group
+      ? [
+          {
+            name: `group timeline, 40 posts, ${dataset.group.members} members`,
+            series: "group timeline, 40 posts, up to 10000 members",
+            request: { path: `/api/v1/timelines/group/${dataset.group.id}?limit=40`, headers: bearer(tokens.reader50) },
+          },
+        ]
+      : []),
     { name: "public timeline, 40 posts", request: { path: "/api/v1/timelines/public?limit=40", headers: bearer(tokens.reader50) } },
     {
       name: "hashtag timeline, 40 posts",

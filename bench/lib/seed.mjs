@@ -14,6 +14,10 @@ export const SIZES = {
 /** Readers whose home timelines are read, and posters whose posts fan out, by how many they follow or are followed by. */
 export const READERS = [50, 2_000];
 export const FAN_OUTS = [10, 1_000, 10_000];
+/** The members of the group whose timeline is read (as many as the dataset has accounts, when fewer). */
+export const GROUP_MEMBERS = 10_000;
+/** Every this many posts of a member is posted in the group. */
+const GROUP_POST_EVERY = 20;
 /** Every other account follows this many others, so the follows table has the size of a real server's. */
 const BACKGROUND_FOLLOWS = 5;
 const DAY_MS = 86_400_000;
@@ -284,6 +288,57 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
     if ((first / CHUNK) % 20 === 0) log(`  posts ${first + chunk.length}/${size.posts}`);
   }
 
+  // A group of GROUP_MEMBERS members (the first accounts, the readers among them) and its account, as the groups
+  // module writes them; every GROUP_POST_EVERY-th public post of a member is posted in it.
+  const groupId = makeId("gr", start, 0);
+  const members = Math.min(GROUP_MEMBERS, size.accounts);
+  const groupPosts = [];
+  for (let n = 0; n < size.posts; n++) {
+    if (n % GROUP_POST_EVERY === 0 && authors[n] < members && visibilities[n] === 0) groupPosts.push(n);
+  }
+  await storage.transaction(async (trx) => {
+    const shown = { display_name: "Bench group", note: "", created_at: iso(start), updated_at: iso(start) };
+    await insertAll(trx, "groups", [
+      {
+        id: groupId,
+        name: "benchgroup",
+        name_key: "benchgroup",
+        join_mode: "OPEN",
+        secret: false,
+        discoverable: true,
+        members_count: members,
+        statuses_count: groupPosts.length,
+        ...shown,
+      },
+    ]);
+    await insertAll(trx, "accounts", [
+      {
+        id: groupId,
+        username: "benchgroup",
+        domain: null,
+        acct_key: "benchgroup",
+        actor_type: "Group",
+        locked: false,
+        discoverable: true,
+        uri: null,
+        url: null,
+        suspended_at: null,
+        silenced_at: null,
+        statuses_count: groupPosts.length,
+        followers_count: members,
+        ...shown,
+      },
+    ]);
+    const memberRows = [];
+    for (let i = 0; i < members; i++) memberRows.push({ id: makeId("gm", start + i, i), group_id: groupId, account_id: accounts[i].id, joined_at: iso(start + i) });
+    await insertAll(trx, "group_members", memberRows);
+    await insertAll(
+      trx,
+      "group_statuses",
+      groupPosts.map((n) => ({ status_id: postId(n), group_id: groupId, account_id: accounts[authors[n]].id, created_at: iso(postAt(n)) })),
+    );
+  });
+
   // Notifications for the first reader: follows and favourites of recent posts.
   const notifications = [];
   for (let k = 0; k < 500; k++) {
@@ -322,6 +377,7 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
     readers: READERS.map((n, r) => ({ name: `reader${n}`, follows: readerFollows[r].size })),
     posters: FAN_OUTS.map((n, f) => ({ name: `fan${n}`, followers: followersOf(READERS.length + f) })),
     profileId: accounts[specials.length].id,
+    group: { id: groupId, members, statuses: groupPosts.length },
     searchWord: "lantern",
     tag: "gardening",
   };

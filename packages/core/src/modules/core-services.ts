@@ -26,6 +26,7 @@ import { InstanceService } from "./instance/instance-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
 import { MediaService } from "./media/media-service.js";
 import { AccountViews } from "./accounts/account-views.js";
+import { GroupAccounts } from "./accounts/group-accounts.js";
 import { ProfileService } from "./accounts/profile-service.js";
 import { BlockMuteService } from "./relationships/block-mute-service.js";
 import { FollowService } from "./relationships/follow-service.js";
@@ -109,6 +110,8 @@ export interface KithServices {
   readonly media: MediaService;
   /** Renders any account, local or remote, as Mastodon's Account entity, many at once. */
   readonly accountViews: AccountViews;
+  /** Groups' accounts (a group is also an account to clients): who may see them, and following as joining (answered by the groups module). */
+  readonly groupAccounts: GroupAccounts;
   /** Reading and editing one's own profile (`update_credentials`). */
   readonly profiles: ProfileService;
   /** How accounts stand towards each other: Relationship entities, followers and following, blocks, mutes, notes. */
@@ -157,12 +160,13 @@ export function createServices(deps: ServiceDeps): KithServices {
   const remoteAccounts = new RemoteAccountService(deps, accountViews);
   const pendingStatusReactions = new PendingStatusReactions(deps, events, batchedWrites);
   pendingStatusReactions.registerJobs(deps.queue);
-  const statuses = new StatusService(deps, events, polls, media, pendingStatusReactions, batchedWrites, remoteAccounts);
+  const groupAccounts = new GroupAccounts(deps);
+  const statuses = new StatusService(deps, events, polls, media, pendingStatusReactions, batchedWrites, remoteAccounts, groupAccounts);
   const statusInteractions = new StatusInteractions(deps, events, statuses, settings, batchedWrites);
   const statusQueries = new StatusQueries(deps, statuses, statusInteractions, statusViews, accountViews, media);
   const feeds = createFeedServices(deps, events, statusViews, accountViews, batchedWrites);
   const searchEntries = new DeferredSearchEntries(deps.storage);
-  const follows = new FollowService(deps, events);
+  const follows = new FollowService(deps, events, groupAccounts);
   // One instance: it keeps each reader's filters, and its changes must reach what it keeps.
   const filters = new FilterService(deps);
   return {
@@ -170,8 +174,9 @@ export function createServices(deps: ServiceDeps): KithServices {
     batchedWrites,
     media,
     accountViews,
-    profiles: new ProfileService(deps, events, media),
-    relationships: new RelationshipService(deps),
+    groupAccounts,
+    profiles: new ProfileService(deps, events, media, groupAccounts),
+    relationships: new RelationshipService(deps, groupAccounts),
     follows,
     blocksMutes: new BlockMuteService(deps, events),
     userDomainBlocks: new UserDomainBlockService(deps, events),
@@ -186,7 +191,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     polls,
     filters,
     tags,
-    search: new SearchService(deps, statusViews, accountViews, tags, searchEntries, remoteAccounts),
+    search: new SearchService(deps, statusViews, accountViews, tags, searchEntries, groupAccounts, remoteAccounts),
     instanceActivity: new InstanceActivityService(deps),
     streaming: new StreamingService(
       deps,

@@ -48,6 +48,8 @@ export const NotificationGroupJson = z.object({
   sample_account_ids: z.array(z.string()),
   status_id: z.string().nullable(),
   report: z.null(),
+  /** Kith's, as on a v1 notification: the group a `group.*` notification group is about, as the recipient sees it; absent on other types. */
+  group: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 /** Mastodon's GroupedNotificationsResults (v2). */

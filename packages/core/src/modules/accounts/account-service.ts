@@ -2,12 +2,12 @@ import { z } from "zod";
 import { type LocalAccount, USERNAME_PATTERN, acctKey } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
 import {
-  acctKeyExists,
   emailExists,
   findLocalAccountById,
   findLocalAccountByUsername,
   insertLocalAccount,
   updateUserFlags,
+  usernameTaken,
 } from "./accounts-store.js";
 import { findRoleByName, rolesOfActor, setGlobalRole } from "../roles/roles-store.js";
 import { newPassword } from "../auth/secrets.js";
@@ -62,10 +62,10 @@ export class AccountService {
     const passwordHash = await this.deps.passwords.hash(password);
     const now = this.deps.clock.now().toISOString();
     const id = this.deps.ids.next("user");
-    const key = acctKey(input.username, null);
 
     await this.deps.storage.transaction(async (trx) => {
-      if (await acctKeyExists(trx, key)) throw new KithError("account.username_taken");
+      // A group's name is taken as an account's is.
+      if (await usernameTaken(trx, input.username)) throw new KithError("account.username_taken");
       if (await emailExists(trx, email)) throw new KithError("account.email_taken");
       const role = await findRoleByName(trx, input.role ?? "User");
       if (!role) throw new KithError("role.not_found", { message: `No global role named ${input.role}` });
@@ -75,7 +75,7 @@ export class AccountService {
           id,
           username: input.username,
           domain: null,
-          acct_key: key,
+          acct_key: acctKey(input.username, null),
           display_name: "",
           note: "",
           actor_type: input.actorType ?? "Person",

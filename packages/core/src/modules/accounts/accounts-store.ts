@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
-import type { ActorType } from "../../domain/accounts.js";
+import { type ActorType, acctKey } from "../../domain/accounts.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../../ports/storage-schema.js";
 
@@ -107,6 +107,15 @@ export async function findLoginByIdentifier(
   return row ? { account: toLocalAccount(row), passwordHash: row.password_hash } : null;
 }
 
+/**
+ * Whether a local name is taken: the one place that says so, for people's
+ * accounts and for groups (whose accounts bear their names), case aside.
+ * Whatever else shares the server's namespace is to be checked here too.
+ */
+export async function usernameTaken(db: Kysely<Database>, username: string): Promise<boolean> {
+  return acctKeyExists(db, acctKey(username, null));
+}
+
 export async function acctKeyExists(db: Kysely<Database>, acctKey: string): Promise<boolean> {
   const row = await db.selectFrom("accounts").select("id").where("acct_key", "=", acctKey).executeTakeFirst();
   return row !== undefined;
@@ -140,6 +149,8 @@ export async function countLocalAccounts(db: Kysely<Database>): Promise<number> 
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .where("domain", "is", null)
     .where("suspended_at", "is", null)
+    // Groups' accounts are no users.
+    .where("actor_type", "!=", "Group")
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { acctKey } from "../../domain/accounts.js";
+import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import type { ProfileUpdate } from "./profile-service.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
@@ -68,6 +69,11 @@ function profileUpdate(body: z.infer<typeof UpdateCredentialsBody>): ProfileUpda
   };
 }
 
+/** The viewing account, or null for a guest or an application. */
+function viewerOf(caller: Caller): string | null {
+  return caller.kind === "user" ? caller.accountId : null;
+}
+
 /** `user`, `@user`, `user@this.host` or `user@other.host` as an acct key. */
 function lookupKey(acct: string, origin: string): string {
   const [username = "", domain = null] = acct.replace(/^@/, "").split("@");
@@ -85,8 +91,9 @@ export const profileRoutes = [
     scopes: ["read:accounts"],
     query: z.object({ acct: z.string().min(1).max(400) }),
     response: AccountJson,
-    handler: async ({ query, services, config }) => {
+    handler: async ({ caller, query, services, config }) => {
       const known = await services.profiles.idByAcctKey(lookupKey(query.acct, config.origin));
+      if (known) await services.groupAccounts.assertVisible(viewerOf(caller), known);
       // As Mastodon, an unknown remote account is not looked up (search with resolve does that); a stale one is refreshed.
       const row = known ? await services.remoteAccounts.refreshIfStale(known) : null;
       const account = row ? await services.accountViews.renderOne(row) : null;
@@ -137,7 +144,11 @@ export const profileRoutes = [
     scopes: ["read:accounts"],
     query: IdsQuery,
     response: z.array(AccountJson),
-    handler: async ({ query, services }) => renderInOrder(services, [...new Set(query.id ?? [])]),
+    handler: async ({ caller, query, services }) => {
+      const ids = [...new Set(query.id ?? [])];
+      const hidden = await services.groupAccounts.hidden(viewerOf(caller), ids);
+      return renderInOrder(services, ids.filter((id) => !hidden.has(id)));
+    },
   }),
   route({
     method: "PATCH",
@@ -172,7 +183,8 @@ export const profileRoutes = [
     scopes: ["read:accounts"],
     params: AccountParams,
     response: AccountJson,
-    handler: async ({ params, services }) => {
+    handler: async ({ caller, params, services }) => {
+      await services.groupAccounts.assertVisible(viewerOf(caller), params.id);
       const account = await services.accountViews.renderOne(params.id);
       if (!account) throw new KithError("account.not_found");
       // A stale remote copy is shown as it is and fetched again in the background.
@@ -222,6 +234,10 @@ export const profileRoutes = [
     params: AccountParams,
     body: z.object({ comment: z.string().max(10_000).default("") }),
     response: RelationshipJson,
-    handler: async ({ caller, params, body, services }) => services.relationships.setNote(userOf(caller).accountId, params.id, body.comment),
+    handler: async ({ caller, params, body, services }) => {
+      const { accountId } = userOf(caller);
+      await services.groupAccounts.assertVisible(accountId, params.id);
+      return services.relationships.setNote(accountId, params.id, body.comment);
+    },
   }),
 ];

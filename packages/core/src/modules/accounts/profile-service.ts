@@ -4,6 +4,7 @@ import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { type AccountUpdate, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
+import type { GroupAccounts } from "./group-accounts.js";
 import { mentionTargets } from "../statuses/mention-accounts.js";
 import { formatText, mentionHandles } from "../statuses/text-formatter.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
@@ -40,6 +41,7 @@ export class ProfileService {
     private readonly deps: ServiceDeps,
     private readonly events: DomainEvents,
     private readonly images: ProfileImageStore,
+    private readonly groupAccounts: Pick<GroupAccounts, "hidden">,
   ) {}
 
   /**
@@ -69,7 +71,10 @@ export class ProfileService {
 
     const origin = this.deps.config.origin;
     const handles = [update.note ?? "", ...(fields ?? []).map((field) => field.value)].flatMap(mentionHandles);
-    const mentionable = await mentionTargets(this.deps.storage.db, new URL(origin).host.toLowerCase(), handles);
+    const mentionable = await mentionTargets(this.deps.storage.db, new URL(origin).host.toLowerCase(), handles, new Map(), (ids) =>
+      // A profile is read by anyone: a group's account that a guest may not see stays plain text.
+      this.groupAccounts.hidden(null, ids),
+    );
     const render = (text: string) => formatText(text, origin, mentionable).html;
     const avatar = update.avatar ? await this.images.ingestFile({ accountId, file: update.avatar, uploadType: "IMAGE", tags: ["Avatar"] }) : null;
     const header = update.header ? await this.images.ingestFile({ accountId, file: update.header, uploadType: "IMAGE", tags: ["Header"] }) : null;

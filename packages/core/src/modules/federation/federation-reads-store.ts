@@ -2,7 +2,12 @@ import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
 
-/** A local, unsuspended account by username (case-insensitive), as actors are served. */
+/**
+ * A local, unsuspended account by username (case-insensitive), as actors are
+ * served. Not a group's account: groups are not federated as actors yet, and
+ * an actor would tell other servers (and anyone asking WebFinger) that a
+ * secret group exists, and take follows that are not memberships.
+ */
 export async function findLocalActorAccount(db: Kysely<Database>, username: string): Promise<AccountRow | null> {
   const row = await db
     .selectFrom("accounts")
@@ -10,6 +15,7 @@ export async function findLocalActorAccount(db: Kysely<Database>, username: stri
     .where("acct_key", "=", username.toLowerCase())
     .where("domain", "is", null)
     .where("suspended_at", "is", null)
+    .where("actor_type", "!=", "Group")
     .executeTakeFirst();
   return row ?? null;
 }

@@ -20,10 +20,12 @@ export const GroupMembershipJson = z.object({
 /**
  * A group (Kith's entity, snake_case as Mastodon's). `name` is its handle,
  * unique on the server; `note` is plain text. `membership` is the caller's
- * standing, null for a guest. Avatar and header images are not kept yet.
+ * standing, null for a guest. A group is also an account to Mastodon
+ * clients, with the group's id (`GET /api/v1/accounts/{id}`); its avatar and
+ * header are that account's.
  */
 export const GroupJson = z.object({
-  id: z.string().describe("gr_…"),
+  id: z.string().describe("gr_…, also the id of the group's account"),
   name: z.string(),
   display_name: z.string(),
   note: z.string(),
@@ -33,6 +35,10 @@ export const GroupJson = z.object({
   members_count: z.number().int(),
   statuses_count: z.number().int(),
   created_at: z.string(),
+  avatar: z.string(),
+  avatar_static: z.string(),
+  header: z.string(),
+  header_static: z.string(),
   membership: GroupMembershipJson.nullable(),
 });
 

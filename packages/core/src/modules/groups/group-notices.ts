@@ -1,6 +1,6 @@
 import { isKithError } from "../../domain/errors.js";
 import type { KithServices } from "../core-services.js";
-import type { NotificationExtension, NotificationRecord, NotificationType } from "../notifications/index.js";
+import type { ExtendedRecord, NotificationExtension, NotificationType } from "../notifications/index.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { GroupEntity } from "./group-entities.js";
@@ -58,7 +58,7 @@ export class GroupNotices implements NotificationExtension {
   }
 
   /** The `group` of each notification: the group as its recipient sees it now, null when it may not see it any more. */
-  async fields(records: readonly NotificationRecord[], viewerId: string): Promise<ReadonlyMap<string, Readonly<Record<string, unknown>>>> {
+  async fields(records: readonly ExtendedRecord[], viewerId: string): Promise<ReadonlyMap<string, Readonly<Record<string, unknown>>>> {
     const groupOf = await groupsOfNotifications(
       groupsDb(this.deps.storage.db),
       records.map((record) => record.id),

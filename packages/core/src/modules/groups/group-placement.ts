@@ -133,7 +133,8 @@ export class GroupPlacement implements StatusPlacement {
     const group = await db.selectFrom("groups").select("secret").where("id", "=", groupId).executeTakeFirst();
     if (!group || !toBool(group.secret)) return;
     const members = await membersAmong(db, groupId, mentionIds);
-    if (mentionIds.some((id) => !members.has(id))) throw new KithError(groupErrors["group.mention_outside_secret_group"]);
+    // The group's own account (its id) is no member, and may be mentioned in it.
+    if (mentionIds.some((id) => id !== groupId && !members.has(id))) throw new KithError(groupErrors["group.mention_outside_secret_group"]);
   }
 
   /** Forgets a deleted status's place in its group. */

@@ -35,7 +35,13 @@ const CreateBody = z.object({
   discoverable: zBool.default(true).describe("Listed in the directory (a secret group never is)"),
 });
 
+const ImageFile = z.instanceof(File).meta({ type: "string", format: "binary" });
+/** Room for an avatar and a header in one multipart body, as `update_credentials` has. */
+const GROUP_BODY_BYTES = 2 * 16 * 1024 * 1024 + 1_000_000;
+
 const UpdateBody = z.object({
+  avatar: ImageFile.optional().describe("The group's avatar (multipart), processed as a profile's"),
+  header: ImageFile.optional().describe("The group's header (multipart), processed as a profile's"),
   display_name: DisplayName.optional(),
   note: Note.optional(),
   join_mode: JoinMode.optional(),
@@ -141,23 +147,30 @@ export const groupRoutes = [
   route({
     method: "PATCH",
     path: "/api/v1/groups/{groupId}",
-    summary: "Changes a group's display name, note, join mode, secrecy or listing (GroupSettings.Manage in the group)",
-    description: "Secrecy is fixed once the group has statuses: 409 group.secrecy_fixed.",
+    summary: "Changes a group's display name, note, join mode, secrecy, listing, avatar or header (GroupSettings.Manage in the group)",
+    description:
+      "Secrecy is fixed once the group has statuses: 409 group.secrecy_fixed. Images come as multipart files, as to PATCH /api/v1/accounts/update_credentials; a file that is no image is 422.",
     tags: TAGS,
     access: manageSettings,
     whenForbidden: concealGroup,
     scopes: ADMIN_SCOPES,
     params: GroupParams,
     body: UpdateBody,
+    maxBodyBytes: GROUP_BODY_BYTES,
     response: GroupJson,
     handler: async ({ caller, params, body, module }) =>
-      module.groups.update(params.groupId, userOf(caller), {
-        ...(body.display_name !== undefined && { display_name: body.display_name }),
-        ...(body.note !== undefined && { note: body.note }),
-        ...(body.join_mode !== undefined && { join_mode: body.join_mode }),
-        ...(body.secret !== undefined && { secret: body.secret }),
-        ...(body.discoverable !== undefined && { discoverable: body.discoverable }),
-      }),
+      module.groups.update(
+        params.groupId,
+        userOf(caller),
+        {
+          ...(body.display_name !== undefined && { display_name: body.display_name }),
+          ...(body.note !== undefined && { note: body.note }),
+          ...(body.join_mode !== undefined && { join_mode: body.join_mode }),
+          ...(body.secret !== undefined && { secret: body.secret }),
+          ...(body.discoverable !== undefined && { discoverable: body.discoverable }),
+        },
+        { ...(body.avatar && { avatar: body.avatar }), ...(body.header && { header: body.header }) },
+      ),
   }),
   route({
     method: "DELETE",

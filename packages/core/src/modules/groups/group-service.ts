@@ -1,4 +1,5 @@
-import { KithError, isKithError } from "../../domain/errors.js";
+import { KithError } from "../../domain/errors.js";
+import { usernameTaken } from "../accounts/index.js";
 import type { PageRequest } from "../../domain/page.js";
 import type { KithServices } from "../core-services.js";
 import type { GroupRoles } from "../roles/index.js";
@@ -11,7 +12,17 @@ import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
 import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js";
 import type { GroupViews } from "./group-views.js";
-import { type GroupChanges, deleteGroupRow, directoryPage, insertGroup, updateGroup } from "./groups-store.js";
+import { type GroupImages, groupImagesMedia } from "./group-account-images.js";
+import { insertGroupAccount, retireGroupAccount, updateGroupAccount } from "./group-account-store.js";
+import {
+  type GroupChanges,
+  type GroupRow,
+  deleteGroupRow,
+  directoryPage,
+  findGroup,
+  insertGroup,
+  updateGroup,
+} from "./groups-store.js";
 import { readIdPage } from "./id-page.js";
 import { insertMember } from "./members-store.js";
 
@@ -39,7 +50,7 @@ export interface DirectoryRequest {
 export class GroupService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
-    private readonly core: Pick<KithServices, "accounts" | "statuses">,
+    private readonly core: Pick<KithServices, "statuses" | "media">,
     private readonly roles: GroupRoles,
     private readonly views: GroupViews,
     private readonly primaries: PrimaryChannels,
@@ -51,15 +62,16 @@ export class GroupService {
 
   async create(ownerId: string, input: NewGroup): Promise<GroupEntity> {
     const nameKey = input.name.toLowerCase();
-    // A group's handle shares the server's namespace with its accounts' (a group is also an account to clients).
-    if (await this.#isAccountName(input.name)) throw new KithError(groupErrors["group.name_taken"]);
     const id = this.deps.ids.next(groupIds.group);
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       const db = groupsDb(trx);
-      // Checked again in the transaction, with the channels' global usernames, which share the namespace.
-      if ((await handlesTaken(db, [nameKey])).size > 0) throw new KithError(groupErrors["group.name_taken"]);
-      await insertGroup(db, {
+      // A group's handle shares the server's namespace with its accounts' (a group is also an account to clients)
+      // and its channels' global usernames.
+      if ((await handlesTaken(db, [nameKey])).size > 0 || (await usernameTaken(trx, input.name))) {
+        throw new KithError(groupErrors["group.name_taken"]);
+      }
+      const group: GroupRow = {
         id,
         name: input.name,
         name_key: nameKey,
@@ -72,23 +84,15 @@ export class GroupService {
         statuses_count: 0,
         created_at: now,
         updated_at: now,
-      });
+      };
+      await insertGroup(db, group);
+      await insertGroupAccount(db, group);
       await insertMember(db, { id: this.deps.ids.next(groupIds.groupMember), group_id: id, account_id: ownerId, joined_at: now });
       await this.roles.createFor(trx, id, ownerId);
       await this.core.statuses.audiences.add(trx, id, ownerId);
       await this.primaries.make(db, { id, name: input.name });
     });
     return this.get(id, ownerId);
-  }
-
-  async #isAccountName(name: string): Promise<boolean> {
-    try {
-      await this.core.accounts.findByUsername(name);
-      return true;
-    } catch (error) {
-      if (isKithError(error) && error.code === "account.not_found") return false;
-      throw error;
-    }
   }
 
   async get(groupId: string, viewerId: string | null): Promise<GroupEntity> {
@@ -109,13 +113,20 @@ export class GroupService {
     return this.views.render(rows, viewerId);
   }
 
-  async update(groupId: string, actorId: string, changes: GroupChanges): Promise<GroupEntity> {
+  async update(groupId: string, actorId: string, changes: GroupChanges, images: GroupImages = {}): Promise<GroupEntity> {
     const group = await this.views.visible(groupId, actorId);
     // Its statuses were posted for the audience it had: public ones may have been seen and federated, secret ones promised to members.
     if (changes.secret !== undefined && changes.secret !== toBool(group.secret) && Number(group.statuses_count) > 0) {
       throw new KithError(groupErrors["group.secrecy_fixed"]);
     }
-    await updateGroup(this.#db(), groupId, changes, this.deps.clock.now().toISOString());
+    const media = await groupImagesMedia(this.core.media, actorId, images);
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.storage.transaction(async (trx) => {
+      const db = groupsDb(trx);
+      await updateGroup(db, groupId, changes, now);
+      const updated = await findGroup(db, groupId);
+      if (updated) await updateGroupAccount(db, groupId, updated, media, now);
+    });
     return this.get(groupId, actorId);
   }
 
@@ -126,6 +137,7 @@ export class GroupService {
       await this.roles.deleteFor(trx, groupId);
       await this.core.statuses.audiences.clear(trx, groupId);
       await deleteGroupRow(groupsDb(trx), groupId);
+      await retireGroupAccount(groupsDb(trx), groupId, this.deps.clock.now().toISOString());
     });
   }
 }

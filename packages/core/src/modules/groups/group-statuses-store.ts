@@ -1,4 +1,5 @@
 import { toBool } from "../../ports/storage-schema.js";
+import { countGroupAccount } from "./group-account-store.js";
 import type { GroupsDb, GroupStatusesTable, IdBounds } from "./group-tables-store.js";
 
 export type GroupStatusRow = GroupStatusesTable;
@@ -76,6 +77,7 @@ async function countGroupStatuses(db: GroupsDb, groupId: string, delta: number):
     .set((eb) => ({ statuses_count: eb("statuses_count", "+", delta) }))
     .where("id", "=", groupId)
     .execute();
+  await countGroupAccount(db, groupId, "statuses_count", delta);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { KithError } from "../../domain/errors.js";
+import type { AccountEntity } from "../../mastodon/entities/account.js";
+import type { AccountViews } from "../accounts/index.js";
 import { toBool } from "../../ports/storage-schema.js";
 import type { GroupRoles } from "../roles/index.js";
 import type { GroupEntity, GroupMembershipEntity } from "./group-entities.js";
@@ -20,6 +22,8 @@ export class GroupViews {
   constructor(
     private readonly db: () => GroupsDb,
     private readonly roles: GroupRoles,
+    /** Renders the groups' accounts, whose avatars and headers are the groups'. */
+    private readonly accounts: Pick<AccountViews, "render">,
   ) {}
 
   /** The group, if the viewer may see it; `group.not_found` otherwise. */
@@ -45,7 +49,10 @@ export class GroupViews {
 
   /** The groups as the viewer sees them, with the viewer's standing in each. */
   async render(groups: readonly GroupRow[], viewerId: string | null): Promise<GroupEntity[]> {
-    const standing = await this.#standing(groups, viewerId);
+    const [standing, accounts] = await Promise.all([
+      this.#standing(groups, viewerId),
+      this.accounts.render(groups.map((group) => group.id)),
+    ]);
     return groups.map((group) => ({
       id: group.id,
       name: group.name,
@@ -57,6 +64,7 @@ export class GroupViews {
       members_count: Number(group.members_count),
       statuses_count: Number(group.statuses_count),
       created_at: group.created_at,
+      ...imagesOf(accounts.get(group.id)),
       membership: standing?.(group.id) ?? null,
     }));
   }
@@ -89,4 +97,17 @@ export class GroupViews {
       };
     };
   }
+}
+
+/** A group left without an account (its name was an account's when groups became accounts) has no images to show. */
+const NO_IMAGE = "";
+
+/** The images of a group's account: the server's default images until the group is given its own. */
+function imagesOf(account: AccountEntity | undefined): Pick<GroupEntity, "avatar" | "avatar_static" | "header" | "header_static"> {
+  return {
+    avatar: account?.avatar ?? NO_IMAGE,
+    avatar_static: account?.avatar_static ?? NO_IMAGE,
+    header: account?.header ?? NO_IMAGE,
+    header_static: account?.header_static ?? NO_IMAGE,
+  };
 }

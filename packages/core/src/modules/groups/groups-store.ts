@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { countGroupAccount } from "./group-account-store.js";
 import type { IdBounds, GroupsDb, GroupsTable, JoinMode } from "./group-tables-store.js";
 
 export type GroupRow = GroupsTable;
@@ -52,6 +53,7 @@ export async function countMembers(db: GroupsDb, id: string, delta: number): Pro
     .set((eb) => ({ members_count: eb("members_count", "+", delta) }))
     .where("id", "=", id)
     .execute();
+  await countGroupAccount(db, id, "followers_count", delta);
 }
 
 /** `%`, `_` and the escape itself taken literally in a LIKE pattern. */

@@ -4,6 +4,7 @@ import { Admission } from "./admission.js";
 import { PrimaryChannels } from "./channel-primary.js";
 import { ChannelService } from "./channel-service.js";
 import { EntryService } from "./entry-service.js";
+import { GroupAccountService } from "./group-account-service.js";
 import { GroupNotices } from "./group-notices.js";
 import { GroupAppCatalog } from "./group-apps-catalog.js";
 import { GroupAppsService } from "./group-apps-service.js";
@@ -61,7 +62,7 @@ export const groupsModule = defineModule({
   ],
   services: ({ deps, core, modules }): GroupsServices => {
     const roles = new GroupRoles(deps);
-    const views = new GroupViews(() => groupsDb(deps.storage.db), roles);
+    const views = new GroupViews(() => groupsDb(deps.storage.db), roles, core.accountViews);
     const notices = new GroupNotices(deps, core, roles, views);
     core.notificationViews.extend(notices);
     const admission = new Admission(deps, roles, core.statuses.audiences);
@@ -75,12 +76,15 @@ export const groupsModule = defineModule({
     const streams = new GroupStreams(() => groupsDb(deps.storage.db), deps.pubsub, views, placement);
     core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
     core.streaming.allowChannelStreams((viewerId, channelId) => streams.seesChannel(viewerId, channelId));
+    const timeline = new GroupTimeline(deps, views, core.statusViews);
+    const membership = new MembershipService(deps, core, roles, views, admission, entry, notices);
+    core.groupAccounts.use(new GroupAccountService(deps, membership, timeline));
     return {
       placement,
-      timeline: new GroupTimeline(deps, views, core.statusViews),
+      timeline,
       streams,
       groups: new GroupService(deps, core, roles, views, primaries),
-      membership: new MembershipService(deps, core, roles, views, admission, entry, notices),
+      membership,
       invitations: new InvitationService(deps, core, views, admission, notices),
       entry,
       settings: new GroupSettingsService(deps, views, groupSettingsRegistry()),

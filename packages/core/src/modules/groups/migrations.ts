@@ -1,4 +1,5 @@
 import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
+import { groupAccountsMigration } from "./group-account-store.js";
 
 const text: ColumnSpec = { type: "text" };
 const optionalText: ColumnSpec = { type: "text", nullable: true };
@@ -228,4 +229,5 @@ export const groupMigrations: readonly MigrationSpec[] = [
       },
     ],
   },
+  groupAccountsMigration,
 ];

@@ -14,9 +14,12 @@ import type { NotificationRecord } from "./notification-service.js";
  * makes them (the group of a `group.*` notification): by notification id,
  * what to add to each entity.
  */
+/** What an extension is told of a notification: which one, and its type (a v2 group's most recent notification stands for the group). */
+export type ExtendedRecord = Pick<NotificationRecord, "id" | "type">;
+
 export interface NotificationExtension {
   readonly types: ReadonlySet<string>;
-  fields(records: readonly NotificationRecord[], viewerId: string): Promise<ReadonlyMap<string, Readonly<Record<string, unknown>>>>;
+  fields(records: readonly ExtendedRecord[], viewerId: string): Promise<ReadonlyMap<string, Readonly<Record<string, unknown>>>>;
 }
 
 /**
@@ -34,7 +37,7 @@ export class NotificationViews {
   }
 
   /** Each extended notification's added fields, one call per extension that has records on the page. */
-  async #extraFields(records: readonly NotificationRecord[], viewerId: string): Promise<Map<string, Readonly<Record<string, unknown>>>> {
+  async #extraFields(records: readonly ExtendedRecord[], viewerId: string): Promise<Map<string, Readonly<Record<string, unknown>>>> {
     const extra = new Map<string, Readonly<Record<string, unknown>>>();
     for (const extension of this.#extensions) {
       const own = records.filter((record) => extension.types.has(record.type));
@@ -107,10 +110,15 @@ export class NotificationViews {
 
   async renderGroups(groups: readonly NotificationGroup[], viewerId: string): Promise<GroupedNotificationsEntity> {
     const accountIds = [...new Set(groups.flatMap((g) => g.sampleAccountIds))];
-    const [accounts, statuses] = await Promise.all([
+    const [accounts, statuses, extra] = await Promise.all([
       this.accounts.render(accountIds),
       this.#statuses(
         groups.flatMap((g) => (g.statusId ? [g.statusId] : [])),
+        viewerId,
+      ),
+      // As v1 shows them on each notification, a group shows an extension's fields, its most recent notification's.
+      this.#extraFields(
+        groups.map((g) => ({ id: g.mostRecentNotificationId, type: g.type })),
         viewerId,
       ),
     ]);
@@ -139,6 +147,7 @@ export class NotificationViews {
           sample_account_ids: g.sampleAccountIds.filter((id) => accounts.has(id)),
           status_id: g.statusId,
           report: null,
+          ...extra.get(g.mostRecentNotificationId),
         }),
       ),
     };

@@ -1,7 +1,7 @@
-import { type LocalAccount, USERNAME_PATTERN, acctKey } from "../../domain/accounts.js";
+import { type LocalAccount, USERNAME_PATTERN } from "../../domain/accounts.js";
 import { type ErrorDetail, KithError, isKithError } from "../../domain/errors.js";
 import type { RegistrationMode } from "../../domain/instance-settings.js";
-import { acctKeyExists, emailExists, updateUserFlags } from "../accounts/accounts-store.js";
+import { emailExists, updateUserFlags, usernameTaken } from "../accounts/accounts-store.js";
 import { insertOneTimeSecret } from "../auth/one-time-secrets-store.js";
 import { deleteUnconsumedSecrets, setSignupDetails } from "./signups-store.js";
 import type { AccountService } from "../accounts/account-service.js";
@@ -137,7 +137,7 @@ export class RegistrationService {
     else if (username.length > 30) fail("username", "ERR_TOO_LONG", "is too long (maximum is 30 characters)");
     else if (!USERNAME_PATTERN.test(username)) fail("username", "ERR_INVALID", "must contain only letters, numbers and underscores");
     else if (RESERVED_USERNAMES.has(username.toLowerCase())) fail("username", "ERR_RESERVED", "is reserved");
-    else if (await acctKeyExists(db, acctKey(username, null))) fail("username", "ERR_TAKEN", "is taken");
+    else if (await usernameTaken(db, username)) fail("username", "ERR_TAKEN", "is taken");
 
     const email = checkEmailAddress(input.email);
     if (!email.ok) {

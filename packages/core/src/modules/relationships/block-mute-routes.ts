@@ -28,6 +28,7 @@ export const blockMuteRoutes = [
     response: RelationshipJson,
     handler: async ({ caller, params, services }) => {
       const { accountId } = userOf(caller);
+      await services.groupAccounts.assertVisible(accountId, params.id);
       await services.blocksMutes.block(accountId, params.id);
       return services.relationships.relationship(accountId, params.id);
     },
@@ -43,6 +44,7 @@ export const blockMuteRoutes = [
     response: RelationshipJson,
     handler: async ({ caller, params, services }) => {
       const { accountId } = userOf(caller);
+      await services.groupAccounts.assertVisible(accountId, params.id);
       await services.blocksMutes.unblock(accountId, params.id);
       return services.relationships.relationship(accountId, params.id);
     },
@@ -59,6 +61,7 @@ export const blockMuteRoutes = [
     response: RelationshipJson,
     handler: async ({ caller, params, body, services }) => {
       const { accountId } = userOf(caller);
+      await services.groupAccounts.assertVisible(accountId, params.id);
       await services.blocksMutes.mute(accountId, params.id, {
         ...(body.notifications !== undefined && { notifications: body.notifications }),
         ...(body.duration !== undefined && { durationSeconds: body.duration }),
@@ -77,6 +80,7 @@ export const blockMuteRoutes = [
     response: RelationshipJson,
     handler: async ({ caller, params, services }) => {
       const { accountId } = userOf(caller);
+      await services.groupAccounts.assertVisible(accountId, params.id);
       await services.blocksMutes.unmute(accountId, params.id);
       return services.relationships.relationship(accountId, params.id);
     },

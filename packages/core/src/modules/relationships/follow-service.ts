@@ -1,3 +1,4 @@
+import { type GroupAccounts, isGroupAccountId } from "../accounts/group-accounts.js";
 import type { Kysely } from "kysely";
 import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { KithError } from "../../domain/errors.js";
@@ -33,6 +34,8 @@ export class FollowService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly events: DomainEvents,
+    /** Following a group's account is joining the group: the groups module decides, by the group's join mode. */
+    private readonly groupAccounts: Pick<GroupAccounts, "assertVisible" | "provider">,
   ) {}
 
   /**
@@ -42,6 +45,10 @@ export class FollowService {
    */
   async follow(followerId: string, targetId: string, options: FollowOptions = {}): Promise<FollowOutcome> {
     if (followerId === targetId) throw new KithError("relationship.self");
+    if (isGroupAccountId(targetId)) {
+      await this.groupAccounts.assertVisible(followerId, targetId);
+      return this.groupAccounts.provider().follow(followerId, targetId);
+    }
     const now = this.deps.clock.now().toISOString();
     const changes = {
       ...(options.reblogs !== undefined && { show_reblogs: writeFlag(options.reblogs) }),
@@ -97,6 +104,10 @@ export class FollowService {
 
   /** Stops following, or withdraws a pending request; doing it twice is not an error. */
   async unfollow(followerId: string, targetId: string): Promise<void> {
+    if (isGroupAccountId(targetId)) {
+      await this.groupAccounts.assertVisible(followerId, targetId);
+      return this.groupAccounts.provider().unfollow(followerId, targetId);
+    }
     await this.#accountExists(targetId);
     const removed = await this.deps.storage.transaction(async (trx) => {
       const uri = (await findPair(trx, "follows", followerId, targetId))?.uri ?? (await findPair(trx, "follow_requests", followerId, targetId))?.uri;

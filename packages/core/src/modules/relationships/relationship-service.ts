@@ -1,3 +1,4 @@
+import { type GroupAccounts, type GroupStanding, isGroupAccountId } from "../accounts/group-accounts.js";
 import type { RelationshipEntity } from "../../mastodon/entities/relationship.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { KithError } from "../../domain/errors.js";
@@ -28,7 +29,11 @@ const MAX_NOTE_LENGTH = 2_000;
  * and pending requests as lists, and private notes.
  */
 export class RelationshipService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    /** Groups' accounts: hidden from those who may not see their group; followed by its members. */
+    private readonly groupAccounts: Pick<GroupAccounts, "hidden" | "assertVisible" | "provider">,
+  ) {}
 
   /** Relationships of the viewer with each account, in the order asked; unknown ids (and suspended ones unless asked) left out. */
   async relationships(viewerId: string, ids: readonly string[], options: { withSuspended?: boolean } = {}): Promise<RelationshipEntity[]> {
@@ -38,10 +43,22 @@ export class RelationshipService {
     let query = db.selectFrom("accounts").select("id").where("id", "in", unique);
     if (!options.withSuspended) query = query.where("suspended_at", "is", null);
     const existing = new Set((await query.execute()).map((row) => row.id));
-    const present = unique.filter((id) => existing.has(id));
+    const hidden = await this.groupAccounts.hidden(viewerId, unique);
+    const present = unique.filter((id) => existing.has(id) && !hidden.has(id));
     if (present.length === 0) return [];
-    const rows = await loadRelationshipRows(db, viewerId, present, this.deps.clock.now().toISOString());
-    return present.map((id) => relationshipOf(id, rows));
+    const groups = present.filter(isGroupAccountId);
+    const [rows, standings] = await Promise.all([
+      loadRelationshipRows(db, viewerId, present, this.deps.clock.now().toISOString()),
+      groups.length > 0 ? this.groupAccounts.provider().standings(viewerId, groups) : new Map<string, GroupStanding>(),
+    ]);
+    return present.map((id) => {
+      const relationship = relationshipOf(id, rows);
+      const standing = standings.get(id);
+      // A member follows the group, reblogs shown as any follow's; a pending join request is a follow request.
+      return standing
+        ? { ...relationship, following: standing.member, showing_reblogs: standing.member, requested: standing.requested }
+        : relationship;
+    });
   }
 
   async relationship(viewerId: string, id: string): Promise<RelationshipEntity> {
@@ -52,6 +69,11 @@ export class RelationshipService {
 
   /** Followers or followed accounts; empty for others when the owner hides them (Mastodon's `hide_collections`). */
   async followList(viewerId: string | null, accountId: string, side: "followers" | "following", page: PageRequest): Promise<AccountPage> {
+    // A group follows nobody, and its members are listed by the group's own members route, to those who may see them.
+    if (isGroupAccountId(accountId)) {
+      await this.groupAccounts.assertVisible(viewerId, accountId);
+      return { entries: [] };
+    }
     const account = await this.deps.storage.db
       .selectFrom("accounts")
       .select(["hide_collections", "suspended_at"])

@@ -1,3 +1,4 @@
+import type { GroupAccounts } from "../accounts/group-accounts.js";
 import type { AccountEntity } from "../../mastodon/entities/account.js";
 import type { StatusEntity } from "../../mastodon/entities/status.js";
 import type { FullTagEntity } from "../../mastodon/entities/tag.js";
@@ -64,6 +65,8 @@ export class SearchService {
     private readonly accounts: AccountRenderer,
     private readonly tags: TagService,
     private readonly deferredEntries: DeferredSearchEntries,
+    /** Groups' accounts of secret groups are found by their members only. */
+    private readonly groupAccounts: Pick<GroupAccounts, "hidden">,
     private readonly remote?: RemoteAccountService,
   ) {
     this.#commonTerms = new CommonTermsMemo(deps.clock);
@@ -121,8 +124,10 @@ export class SearchService {
       offset: input.offset,
       now: this.deps.clock.now().toISOString(),
     });
-    const rendered = await this.accounts.render(ids);
-    return ids.flatMap((id) => rendered.get(id) ?? []);
+    const hidden = await this.groupAccounts.hidden(viewerId, ids);
+    const shown = hidden.size > 0 ? ids.filter((id) => !hidden.has(id)) : ids;
+    const rendered = await this.accounts.render(shown);
+    return shown.flatMap((id) => rendered.get(id) ?? []);
   }
 
   #statusResolver: RemoteStatusResolver | null = null;

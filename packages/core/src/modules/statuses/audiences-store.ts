@@ -24,3 +24,9 @@ export async function deleteAudienceMember(db: Kysely<Database>, audienceId: str
 export async function deleteAudience(db: Kysely<Database>, audienceId: string): Promise<void> {
   await db.deleteFrom("audience_members").where("audience_id", "=", audienceId).execute();
 }
+
+/** The closed audience a status was posted for, if any. */
+export async function audienceOf(db: Kysely<Database>, statusId: string): Promise<string | null> {
+  const row = await db.selectFrom("status_audiences").select("audience_id").where("status_id", "=", statusId).executeTakeFirst();
+  return row?.audience_id ?? null;
+}

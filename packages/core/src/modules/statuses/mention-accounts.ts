@@ -62,10 +62,13 @@ export async function mentionTargets(
   ownHost: string,
   handles: readonly MentionHandle[],
   lookedUp: LookedUpMentions = new Map(),
+  /** Of these accounts, those the author may not see (groups' accounts of secret groups): their handles stay plain text. */
+  hidden: (ids: readonly string[]) => Promise<ReadonlySet<string>> = async () => new Set(),
 ): Promise<(handle: MentionHandle) => MentionTarget | null> {
   const keyOf = keyFor(ownHost);
   const [byAcct, byId] = await Promise.all([accountsByAcctKeys(db, handles.map(keyOf)), accountsByIds(db, [...lookedUp.values()])]);
-  const byKey = new Map<string, AccountHandleRow>(byAcct.map((row) => [row.acct_key, row]));
+  const concealed = byAcct.length > 0 ? await hidden(byAcct.map((row) => row.id)) : new Set<string>();
+  const byKey = new Map<string, AccountHandleRow>(byAcct.filter((row) => !concealed.has(row.id)).map((row) => [row.acct_key, row]));
   const rows = new Map(byId.map((row) => [row.id, row]));
   for (const [key, id] of lookedUp) {
     const row = rows.get(id);

@@ -22,10 +22,11 @@ import type { BatchedWrites } from "../../platform/storage/batched-writes.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents, NewLocalPost } from "../../platform/events/domain-events.js";
 import type { PollInput, PollService } from "./poll-service.js";
+import type { GroupAccounts } from "../accounts/group-accounts.js";
 import { type LookedUpMentions, type RemoteHandleResolver, lookUpUnknownMentions, mentionTargets } from "./mention-accounts.js";
 import type { PendingStatusReactions } from "./pending-status-reactions.js";
 import type { AudienceMembership, StatusPlacement } from "./status-placement.js";
-import { deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
+import { audienceOf, deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
 
 /** Attaches uploaded media to a status inside the status's transaction (the media part provides it). */
@@ -113,6 +114,8 @@ export class StatusService {
     private readonly writes: Pick<BatchedWrites, "transaction">,
     /** Looks up remote accounts a status mentions that this server has never seen; none in a server that does not federate. */
     private readonly remoteHandles: RemoteHandleResolver | null = null,
+    /** Groups' accounts the author may not see, which a handle must not resolve to (a secret group leaks nowhere). */
+    private readonly groupAccounts: Pick<GroupAccounts, "hidden"> | null = null,
   ) {}
 
   #placement: StatusPlacement | null = null;
@@ -160,8 +163,22 @@ export class StatusService {
     return lookUpUnknownMentions(this.deps.storage.db, this.#ownHost(), mentionHandles(text), this.remoteHandles);
   }
 
-  async #render(db: Kysely<Database>, text: string, lookedUp: LookedUpMentions): Promise<Rendered> {
-    const resolve = await mentionTargets(db, this.#ownHost(), mentionHandles(text), lookedUp);
+  /**
+   * `audience`: the closed audience (a secret group) the status is for, asked only when a handle names a group's
+   * account that a guest may not see. Such an account is mentioned in its own group's statuses only: anywhere else,
+   * some who read the status could not see the group.
+   */
+  async #render(db: Kysely<Database>, text: string, lookedUp: LookedUpMentions, audience: () => Promise<string | null>): Promise<Rendered> {
+    const groups = this.groupAccounts;
+    const hidden =
+      groups &&
+      (async (ids: readonly string[]) => {
+        const concealed = await groups.hidden(null, ids, db);
+        if (concealed.size === 0) return concealed;
+        const own = await audience();
+        return own === null ? concealed : new Set([...concealed].filter((id) => id !== own));
+      });
+    const resolve = await mentionTargets(db, this.#ownHost(), mentionHandles(text), lookedUp, hidden ?? undefined);
     const formatted = formatText(text, this.deps.config.origin, resolve);
     return {
       html: formatted.html,
@@ -242,7 +259,7 @@ export class StatusService {
     let written: WrittenPost;
     try {
       ({ rendered, written } = await this.writes.transaction(async (trx) => {
-        const rendered = await this.#render(trx, text, lookedUp);
+        const rendered = await this.#render(trx, text, lookedUp, async () => placement?.audienceId ?? null);
         await this.pendingReactions.record(trx, id, now);
         const row = await insertStatus(trx, {
           id,
@@ -346,7 +363,7 @@ export class StatusService {
           })
           .execute();
       }
-      const rendered = await this.#render(trx, text, lookedUp);
+      const rendered = await this.#render(trx, text, lookedUp, () => audienceOf(trx, statusId));
       const sensitive = (input.sensitive ?? readFlag(current.sensitive)) || spoilerText.length > 0;
       await trx
         .updateTable("statuses")
