@@ -345,8 +345,8 @@ export class ReportService {
 
   /** Assigns the report to a user who may handle it, or takes the assignment away (null). */
   async assign(reportId: string, scope: ScopeRef, assigneeId: string | null): Promise<ReportRow> {
-    return this.#move(reportId, scope, { kind: "assign", assigneeId }, async (report) => {
-      if (assigneeId !== null && !(await this.#eligible(assigneeId, report.scope_group_id))) {
+    return this.#move(reportId, scope, { kind: "assign", assigneeId }, async (report, db) => {
+      if (assigneeId !== null && !(await this.#eligible(db, assigneeId, report.scope_group_id))) {
         throw new KithError(reportErrors["report.assignee_ineligible"]);
       }
     });
@@ -452,9 +452,9 @@ export class ReportService {
    * M2 there (a global grant, or a group grant in that group), neither
    * suspended, limited nor disabled. One query, checked against the rule here.
    */
-  async eligibleAssignees(scope: ScopeRef): Promise<string[]> {
+  async eligibleAssignees(scope: ScopeRef, db: ReportsDb = this.#db()): Promise<string[]> {
     const groupId = scope ?? null;
-    const rows = await managerGrants(this.#db(), groupId);
+    const rows = await managerGrants(db, groupId);
     const byActor = new Map<string, Grant[]>();
     for (const row of rows) {
       const grants = byActor.get(row.actor_id) ?? [];
@@ -464,8 +464,8 @@ export class ReportService {
     return [...byActor].filter(([, grants]) => ruleHolds(M2, grants, groupId)).map(([actorId]) => actorId);
   }
 
-  async #eligible(accountId: string, groupId: string | null): Promise<boolean> {
-    return (await this.eligibleAssignees(groupId ?? undefined)).includes(accountId);
+  async #eligible(db: ReportsDb, accountId: string, groupId: string | null): Promise<boolean> {
+    return (await this.eligibleAssignees(groupId ?? undefined, db)).includes(accountId);
   }
 
   /** A page of reported subjects of a type, most recently reported first, counted in SQL. */
