@@ -36,7 +36,8 @@ describeOnEngines("reports", (engine) => {
     report(user, { targetType: "user", targetId: target.account.id, comment });
   const act = (user: TestUser, id: string, action: string, json: Record<string, unknown> = {}, scope?: string) =>
     call(kith, "POST", `${ADMIN}/${id}/${action}${scope ? `?scope=${scope}` : ""}`, user.token, json);
-  const show = (user: TestUser, id: string, scope?: string) => call(kith, "GET", `${ADMIN}/${id}${scope ? `?scope=${scope}` : ""}`, user.token);
+  const show = (user: TestUser, id: string, scope?: string) =>
+    call(kith, "GET", `${ADMIN}/${id}${scope ? `?scope=${scope}` : ""}`, user.token);
   const post = async (user: TestUser, json: Record<string, unknown>) => {
     const posted = await call(kith, "POST", "/api/v1/statuses", user.token, json);
     expect(posted.status).toBe(200);
@@ -113,7 +114,9 @@ describeOnEngines("reports", (engine) => {
       // The second reporter sees only their own comment.
       expect(JSON.stringify(two.body)).not.toContain("first");
       const shown = await show(mod, one.body.id);
-      expect(shown.body.comments.map((comment: { comment: string; account: { id: string } }) => [comment.account.id, comment.comment])).toEqual([
+      expect(
+        shown.body.comments.map((comment: { comment: string; account: { id: string } }) => [comment.account.id, comment.comment]),
+      ).toEqual([
         [first.account.id, "first"],
         [second.account.id, "second"],
       ]);
@@ -141,12 +144,21 @@ describeOnEngines("reports", (engine) => {
       const filed = await report(reporter, { targetType: "post", targetId: statusId, comment: "rude" });
       expect(filed.status).toBe(200);
       const shown = await show(mod, filed.body.id);
-      expect(shown.body).toMatchObject({ targetType: "post", scope: null, target: { status: { id: statusId }, account: { id: author.account.id } } });
+      expect(shown.body).toMatchObject({
+        targetType: "post",
+        scope: null,
+        target: { status: { id: statusId }, account: { id: author.account.id } },
+      });
     });
 
     it("refuses bad bodies, unknown targets and reporting oneself", async () => {
       const [reporter, target] = [await fresh(), await fresh()];
-      for (const body of [{}, { targetType: "user" }, { targetType: "planet", targetId: "x" }, { account_id: target.account.id, targetType: "user", targetId: "x" }]) {
+      for (const body of [
+        {},
+        { targetType: "user" },
+        { targetType: "planet", targetId: "x" },
+        { account_id: target.account.id, targetType: "user", targetId: "x" },
+      ]) {
         const refused = await report(reporter, body);
         expect(refused.status, JSON.stringify(body)).toBe(422);
         expect(refused.body.code).toBe("request.validation_failed");
@@ -251,7 +263,9 @@ describeOnEngines("reports", (engine) => {
       const id = await newReport();
       const plain = await fresh();
       const limited = await kith.createUser(`rlimited${++serial}`, { role: "Moderator" });
-      expect((await call(kith, "POST", `/api/v1/admin/accounts/${limited.account.id}/action`, admin.token, { type: "silence" })).status).toBe(200);
+      expect(
+        (await call(kith, "POST", `/api/v1/admin/accounts/${limited.account.id}/action`, admin.token, { type: "silence" })).status,
+      ).toBe(200);
       for (const userId of [plain.account.id, limited.account.id, reader.account.id, "us_0000000000000000000000000a"]) {
         const refused = await act(admin, id, "assign", { userId });
         expect(refused.status).toBe(422);
@@ -270,7 +284,9 @@ describeOnEngines("reports", (engine) => {
       const filed = await reportUser(reporter, target);
       expect((await call(kith, "DELETE", `${ADMIN}/${filed.body.id}/delete`, mod.token)).status).toBe(200);
       expect((await show(mod, filed.body.id)).status).toBe(404);
-      expect((await call(kith, "POST", `/api/v1/reports/${filed.body.id}/edit-comment`, reporter.token, { comment: "x" })).status).toBe(404);
+      expect((await call(kith, "POST", `/api/v1/reports/${filed.body.id}/edit-comment`, reporter.token, { comment: "x" })).status).toBe(
+        404,
+      );
       expect((await call(kith, "DELETE", `${ADMIN}/${filed.body.id}/delete`, mod.token)).status).toBe(404);
     });
   });
@@ -278,7 +294,11 @@ describeOnEngines("reports", (engine) => {
   describe("notes", () => {
     it("adds zero-indexed, timestamped, attributed notes and removes them by index", async () => {
       const id = await newReport();
-      for (const [user, note] of [[mod, "zero"], [admin, "one"], [mod, "two"]] as const) {
+      for (const [user, note] of [
+        [mod, "zero"],
+        [admin, "one"],
+        [mod, "two"],
+      ] as const) {
         expect((await act(user, id, "add-note", { note })).status).toBe(200);
       }
       const shown = await show(reader, id);
@@ -351,12 +371,17 @@ describeOnEngines("reports", (engine) => {
       expect(assigned.status).toBe(200);
       expect(assigned.body).toMatchObject({ state: "under_review", assignedModerator: { id: groupMod.account.id } });
       expect((await act(mod, serverScoped, "assign", { userId: groupMod.account.id })).body.code).toBe("report.assignee_ineligible");
-      const inGroup = (await call(kith, "GET", `${ADMIN}/eligible-assignees?scope=${group.id}`, groupMod.token)).body.map((a: { id: string }) => a.id);
+      const inGroup = (await call(kith, "GET", `${ADMIN}/eligible-assignees?scope=${group.id}`, groupMod.token)).body.map(
+        (a: { id: string }) => a.id,
+      );
       expect(inGroup).toEqual(expect.arrayContaining([groupMod.account.id, mod.account.id]));
       expect(inGroup).not.toContain(otherMod.account.id);
       const inServer = (await call(kith, "GET", `${ADMIN}/eligible-assignees`, mod.token)).body.map((a: { id: string }) => a.id);
       expect(inServer).not.toContain(groupMod.account.id);
-      expect((await act(groupMod, onGroup.body.id, "resolve", {}, group.id)).body).toMatchObject({ state: "resolved", actionTakenBy: { id: groupMod.account.id } });
+      expect((await act(groupMod, onGroup.body.id, "resolve", {}, group.id)).body).toMatchObject({
+        state: "resolved",
+        actionTakenBy: { id: groupMod.account.id },
+      });
 
       // Server scope holds the group's reports too.
       const all = await call(kith, "GET", `${ADMIN}/list?targetId=${group.id}`, mod.token);
@@ -372,7 +397,10 @@ describeOnEngines("reports", (engine) => {
       const byOwner = await report(groupOwner, { targetType: "group", targetId: secret.id, comment: "from inside" });
       expect(byOwner.status).toBe(200);
       expect(byOwner.body).toMatchObject({ targetType: "group", targetId: secret.id });
-      expect((await show(mod, byOwner.body.id)).body).toMatchObject({ scope: secret.id, target: { group: { id: secret.id, secret: true } } });
+      expect((await show(mod, byOwner.body.id)).body).toMatchObject({
+        scope: secret.id,
+        target: { group: { id: secret.id, secret: true } },
+      });
     });
   });
 
@@ -392,9 +420,20 @@ describeOnEngines("reports", (engine) => {
 
       const page = await call(kith, "GET", `${ADMIN}/reported-posts?limit=2`, mod.token);
       expect(page.status).toBe(200);
-      const entries = page.body as { targetId: string; openCount: number; totalCount: number; report: { id: string }; subject: { status: { id: string } } }[];
+      const entries = page.body as {
+        targetId: string;
+        openCount: number;
+        totalCount: number;
+        report: { id: string };
+        subject: { status: { id: string } };
+      }[];
       expect(entries.map((entry) => entry.targetId)).toEqual([second, first]);
-      expect(entries[1]).toMatchObject({ openCount: 1, totalCount: 2, report: { id: renewed.body.id }, subject: { status: { id: first } } });
+      expect(entries[1]).toMatchObject({
+        openCount: 1,
+        totalCount: 2,
+        report: { id: renewed.body.id },
+        subject: { status: { id: first } },
+      });
       expect(entries[0]).toMatchObject({ openCount: 1, totalCount: 1, latestReportedAt: expect.any(String), latestActionTakenAt: null });
 
       const one = await kith.request("GET", `${ADMIN}/reported-posts?limit=1`, { token: mod.token });
@@ -405,11 +444,18 @@ describeOnEngines("reports", (engine) => {
       expect(following.body.map((entry: { targetId: string }) => entry.targetId)).toEqual([first]);
       expect((await call(kith, "GET", `${ADMIN}/reported-posts?cursor=nonsense`, mod.token)).status).toBe(422);
 
-      const users = (await call(kith, "GET", `${ADMIN}/reported-users?limit=80`, mod.token)).body.map((entry: { targetId: string }) => entry.targetId);
+      const users = (await call(kith, "GET", `${ADMIN}/reported-users?limit=80`, mod.token)).body.map(
+        (entry: { targetId: string }) => entry.targetId,
+      );
       expect(users).not.toContain(author.account.id);
       await reportUser(a, author);
       const withUser = (await call(kith, "GET", `${ADMIN}/reported-users?limit=1`, mod.token)).body;
-      expect(withUser[0]).toMatchObject({ targetId: author.account.id, openCount: 1, totalCount: 1, subject: { account: { id: author.account.id } } });
+      expect(withUser[0]).toMatchObject({
+        targetId: author.account.id,
+        openCount: 1,
+        totalCount: 1,
+        subject: { account: { id: author.account.id } },
+      });
 
       const group = await createGroup(kith, groupOwner.token);
       await report(a, { targetType: "group", targetId: group.id });
@@ -429,7 +475,11 @@ describeOnEngines("reports", (engine) => {
       expect(notifications.status).toBe(200);
       const about = notifications.body.filter((n: { report: { id: string } | null }) => n.report?.id === filed.body.id);
       expect(about).toHaveLength(1);
-      expect(about[0]).toMatchObject({ type: "admin.report", account: { id: one.account.id }, report: { target_account: { id: target.account.id } } });
+      expect(about[0]).toMatchObject({
+        type: "admin.report",
+        account: { id: one.account.id },
+        report: { target_account: { id: target.account.id } },
+      });
     });
   });
 });

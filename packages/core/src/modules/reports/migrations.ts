@@ -1,4 +1,5 @@
 import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
+import { UNRESOLVED_PREDICATE } from "./report-tables-store.js";
 
 const text: ColumnSpec = { type: "text" };
 const optionalText: ColumnSpec = { type: "text", nullable: true };
@@ -7,9 +8,6 @@ const optionalAt: ColumnSpec = { type: "timestamp", nullable: true };
 const account: ColumnSpec = { type: "text", references: "accounts(id)", onDelete: "cascade" };
 const optionalAccount: ColumnSpec = { type: "text", nullable: true, references: "accounts(id)", onDelete: "set null" };
 const report: ColumnSpec = { type: "text", references: "reports(id)", onDelete: "cascade" };
-
-/** The predicate of a report still being handled; a target has at most one such report. */
-export const UNRESOLVED_PREDICATE = "state IN ('open', 'under_review')";
 
 /**
  * The reports module's tables. A report names its target by type and id,

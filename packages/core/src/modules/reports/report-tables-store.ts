@@ -1,6 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Database, DbBoolWithDefault, JsonText, Timestamp } from "../../ports/storage-schema.js";
-import type { ReportState } from "./report-transitions.js";
+
+/** The states of a report (see report-transitions.ts for how it moves between them). */
+export const REPORT_STATES = ["open", "under_review", "resolved", "dismissed"] as const;
+export type ReportState = (typeof REPORT_STATES)[number];
+
+/** The predicate of a report still being handled; a target has at most one such report. */
+export const UNRESOLVED_PREDICATE = "state IN ('open', 'under_review')";
 
 export const TARGET_TYPES = ["post", "user", "group"] as const;
 /** What a report is about: a status (the spec's "post"), an account or a group. */

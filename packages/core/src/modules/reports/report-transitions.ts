@@ -1,3 +1,5 @@
+import { REPORT_STATES, type ReportState } from "./report-tables-store.js";
+
 /**
  * The report's state machine (the spec's "States and transitions → Report"),
  * as a pure function: the service reads the report, asks here what it
@@ -21,8 +23,7 @@
  * report that is not resolved or dismissed.
  */
 
-export const REPORT_STATES = ["open", "under_review", "resolved", "dismissed"] as const;
-export type ReportState = (typeof REPORT_STATES)[number];
+export { REPORT_STATES, type ReportState };
 
 /** The states a report is still being handled in; a target has at most one report in them. */
 export const UNRESOLVED_STATES: readonly ReportState[] = ["open", "under_review"];

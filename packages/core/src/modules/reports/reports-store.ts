@@ -1,9 +1,15 @@
 import { sql } from "kysely";
 import type { Selectable } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
-import { UNRESOLVED_PREDICATE } from "./migrations.js";
-import type { ReportStanding, ReportState } from "./report-transitions.js";
-import type { ReportCommentsTable, ReportNotesTable, ReportsDb, ReportsTable, TargetType } from "./report-tables-store.js";
+import {
+  type ReportCommentsTable,
+  type ReportNotesTable,
+  type ReportState,
+  type ReportsDb,
+  type ReportsTable,
+  type TargetType,
+  UNRESOLVED_PREDICATE,
+} from "./report-tables-store.js";
 
 export type ReportRow = Selectable<ReportsTable>;
 export type CommentRow = Selectable<ReportCommentsTable>;
@@ -52,7 +58,15 @@ export async function insertReport(db: ReportsDb, row: ReportRow): Promise<boole
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
-export async function writeStanding(db: ReportsDb, id: string, standing: ReportStanding, now: string): Promise<void> {
+/** The part of a report its transitions change. */
+export interface StandingColumns {
+  readonly state: ReportState;
+  readonly assignedAccountId: string | null;
+  readonly actionTakenById: string | null;
+  readonly actionTakenAt: string | null;
+}
+
+export async function writeStanding(db: ReportsDb, id: string, standing: StandingColumns, now: string): Promise<void> {
   await db
     .updateTable("reports")
     .set({
