@@ -40,6 +40,12 @@ export const reportsModule = defineModule({
     const notices = new ReportNotices(deps, core, () => reports);
     reports.notifyWith(notices);
     core.notificationViews.extend(notices);
+    core.adminAccounts.resolveReportsWith({
+      assertAbout: (reportId, accountId) => reports.assertAbout(reportId, accountId),
+      resolve: async (reportId, actorId) => {
+        await reports.resolveFor(reportId, actorId);
+      },
+    });
     return { reports, views: new ReportViews(deps, core) };
   },
   routes: reportsModuleRoutes,

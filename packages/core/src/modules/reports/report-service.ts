@@ -379,6 +379,12 @@ export class ReportService {
     return this.resolve(reportId, undefined, actorId);
   }
 
+  /** Refuses (404) a report that does not exist or is not about the account: an account action names only its own reports. */
+  async assertAbout(reportId: string, accountId: string): Promise<void> {
+    const report = await findReport(this.#db(), reportId);
+    if (!report || report.target_account_id !== accountId) throw new KithError(reportErrors["report.not_found"]);
+  }
+
   async #move(
     reportId: string,
     scope: ScopeRef,
