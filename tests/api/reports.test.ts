@@ -383,6 +383,14 @@ describeOnEngines("reports", (engine) => {
         actionTakenBy: { id: groupMod.account.id },
       });
 
+      // The aggregated views of the group's scope hold its statuses only; the group's moderators heard of its new reports.
+      const posts = await call(kith, "GET", `${ADMIN}/reported-posts?scope=${group.id}`, groupMod.token);
+      expect(posts.body.map((entry: { targetId: string }) => entry.targetId)).toEqual([statusId]);
+      expect((await call(kith, "GET", `${ADMIN}/reported-users?scope=${group.id}`, groupMod.token)).body).toEqual([]);
+      const told = await call(kith, "GET", "/api/v1/notifications?types[]=admin.report", groupMod.token);
+      expect(told.body.map((n: { report: { id: string } | null }) => n.report?.id)).toContain(onStatus.body.id);
+      expect((await call(kith, "GET", "/api/v1/notifications?types[]=admin.report", otherMod.token)).body).toEqual([]);
+
       // Server scope holds the group's reports too.
       const all = await call(kith, "GET", `${ADMIN}/list?targetId=${group.id}`, mod.token);
       expect(all.body.map((r: { id: string }) => r.id)).toEqual([onGroup.body.id]);
@@ -480,6 +488,8 @@ describeOnEngines("reports", (engine) => {
         account: { id: one.account.id },
         report: { target_account: { id: target.account.id } },
       });
+      // The reported account hears nothing of it, nor of who reported it.
+      expect((await call(kith, "GET", "/api/v1/notifications", target.token)).body).toEqual([]);
     });
   });
 });
