@@ -10,6 +10,8 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import { describeOnEngines } from "../support/engines.js";
 import { call, createGroup } from "../support/groups.js";
 import { giveGrants } from "../support/roles.js";
+import { type ForwardedReport, reportsModule } from "@kith/core";
+import { remoteAccount } from "./relationships-support.js";
 
 const ADMIN = "/api/v1/admin/reports";
 
@@ -187,6 +189,52 @@ describeOnEngines("reports in Mastodon's form", (engine) => {
       expect(response.headers.get("link")).toContain(`max_id=${page[1]?.id}`);
       const next = await call(kith, "GET", `${ADMIN}?limit=2&max_id=${page[1]?.id}`, mod.token);
       expect(next.body[0].id < (page[1]?.id ?? "")).toBe(true);
+    });
+  });
+
+  describe("what the federation uses", () => {
+    it("files a report another server sent, its actor as the reporter, merged as any other", async () => {
+      const target = await fresh();
+      const status = await post(target, "reported from afar");
+      const remote = await remoteAccount(kith, "moderation", "remote.example");
+      const reports = kith.module(reportsModule).reports;
+      const local = await call(kith, "POST", "/api/v1/reports", (await fresh()).token, { account_id: target.account.id });
+      const received = await reports.receive({
+        reporterId: remote,
+        targetAccountId: target.account.id,
+        statusIds: [status],
+        comment: "from there",
+      });
+      expect(received).toMatchObject({ merged: true, report: { id: local.body.id } });
+      const shown = await call(kith, "GET", `${ADMIN}/${local.body.id}`, mod.token);
+      expect(shown.body.comments[1]).toMatchObject({
+        account: { id: remote, acct: "moderation@remote.example" },
+        comment: "from there",
+        statusIds: [status],
+      });
+    });
+
+    it("hands a report asking to be forwarded to the forwarder, for an account of another server only", async () => {
+      const sent: ForwardedReport[] = [];
+      kith.module(reportsModule).reports.forwardWith(async (report) => {
+        sent.push(report);
+      });
+      const reporter = await fresh();
+      const remote = await remoteAccount(kith, "far", "remote.example");
+      const forwarded = await call(kith, "POST", "/api/v1/reports", reporter.token, {
+        account_id: remote,
+        comment: "please",
+        forward: true,
+      });
+      expect(forwarded.body).toMatchObject({ forwarded: true });
+      expect(sent).toEqual([
+        { reportId: forwarded.body.id, reporterId: reporter.account.id, targetAccountId: remote, statusIds: [], comment: "please" },
+      ]);
+      const local = await call(kith, "POST", "/api/v1/reports", reporter.token, { account_id: (await fresh()).account.id, forward: true });
+      expect(local.body).toMatchObject({ forwarded: false });
+      const unasked = await call(kith, "POST", "/api/v1/reports", (await fresh()).token, { account_id: remote });
+      expect(unasked.body.forwarded).toBe(true);
+      expect(sent).toHaveLength(1);
     });
   });
 });

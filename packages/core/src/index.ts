@@ -86,6 +86,14 @@ export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
 export { groupsModule, type GroupsServices, type GroupEntity } from "./modules/groups/index.js";
+export {
+  reportsModule,
+  type ReportsServices,
+  type ReportService,
+  type ReportForwarder,
+  type ForwardedReport,
+  type ReceivedReport,
+} from "./modules/reports/index.js";
 export type { DomainEvents, DomainEvent, DomainEventType, DomainEventOf } from "./platform/events/domain-events.js";
 export type { AccountEntity } from "./mastodon/entities/account.js";
 

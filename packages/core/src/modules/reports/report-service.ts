@@ -147,7 +147,8 @@ export class ReportService {
     const placed = await this.#place(reporterId, input);
     const filed = await this.#file(reporterId, input, placed);
     if (input.forward && placed.targetAccountId !== null && input.targetType !== "group") {
-      await this.#forward(filed, placed.targetAccountId, reporterId, input);
+      if (await this.#forward(filed, placed.targetAccountId, reporterId, input))
+        return { ...filed, report: { ...filed.report, forwarded: true } };
     }
     return filed;
   }
@@ -165,12 +166,14 @@ export class ReportService {
     );
   }
 
-  async #forward(filed: FiledReport, targetAccountId: string, reporterId: string, input: NewReport): Promise<void> {
+  /** Forwards the report to the reported account's server, when that is another server and a forwarder is set. */
+  async #forward(filed: FiledReport, targetAccountId: string, reporterId: string, input: NewReport): Promise<boolean> {
     const [target] = await accountsBrief(this.#db(), [targetAccountId]);
-    if (!this.#forwarder || !target || target.domain === null) return;
+    if (!this.#forwarder || !target || target.domain === null) return false;
     const statusIds = input.targetType === "post" ? [input.targetId] : (input.statusIds ?? []);
     await this.#forwarder({ reportId: filed.report.id, reporterId, targetAccountId, statusIds, comment: input.comment });
     await markForwarded(this.#db(), filed.report.id);
+    return true;
   }
 
   /** Where the target is: the reported account and the report's scope; refusals for what may not be reported. */
