@@ -235,6 +235,17 @@ describeOnEngines("reports in Mastodon's form", (engine) => {
       const unasked = await call(kith, "POST", "/api/v1/reports", (await fresh()).token, { account_id: remote });
       expect(unasked.body.forwarded).toBe(true);
       expect(sent).toHaveLength(1);
+
+      // A forwarder that fails leaves the report filed here, not forwarded.
+      kith.module(reportsModule).reports.forwardWith(async () => {
+        throw new Error("unreachable server");
+      });
+      const failed = await call(kith, "POST", "/api/v1/reports", reporter.token, {
+        account_id: await remoteAccount(kith, "gone", "remote.example"),
+        forward: true,
+      });
+      expect(failed.status).toBe(200);
+      expect(failed.body).toMatchObject({ forwarded: false });
     });
   });
 });

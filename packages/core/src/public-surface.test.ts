@@ -99,6 +99,7 @@ const ROOT_VALUES = [
   "preferencesModule",
   "publicAccess",
   "relaysModule",
+  "reportsModule",
   "requiresCredentials",
   "route",
   "ruleHolds",

@@ -1,4 +1,5 @@
-import { KithError } from "../../domain/errors.js";
+import { KithError, isKithError } from "../../domain/errors.js";
+import { getLogger } from "../../logging.js";
 import type { PageRequest } from "../../domain/page.js";
 import { type AccessType, type Grant, ruleHolds } from "../../domain/permissions.js";
 import { toBool } from "../../ports/storage-schema.js";
@@ -102,6 +103,13 @@ export type ScopeRef = string | undefined;
 
 const MAX_ATTACHED_STATUSES = 40;
 
+const logger = getLogger(["reports"]);
+
+/** Whether the error says the status is not there for the viewer (it may not exist, or may not be seen). */
+function statusUnseen(error: unknown): boolean {
+  return isKithError(error) && error.code === "status.not_found";
+}
+
 /**
  * Moderation reports on statuses, accounts and groups. A target has one
  * report being handled at a time: another report on it, from whoever, is a
@@ -171,7 +179,13 @@ export class ReportService {
     const [target] = await accountsBrief(this.#db(), [targetAccountId]);
     if (!this.#forwarder || !target || target.domain === null) return false;
     const statusIds = input.targetType === "post" ? [input.targetId] : (input.statusIds ?? []);
-    await this.#forwarder({ reportId: filed.report.id, reporterId, targetAccountId, statusIds, comment: input.comment });
+    try {
+      await this.#forwarder({ reportId: filed.report.id, reporterId, targetAccountId, statusIds, comment: input.comment });
+    } catch (error) {
+      // The report stands here whatever happens there; `forwarded` stays false to say it did not go.
+      logger.warn("Report {reportId} could not be forwarded: {error}", { reportId: filed.report.id, error });
+      return false;
+    }
     await markForwarded(this.#db(), filed.report.id);
     return true;
   }
@@ -206,8 +220,9 @@ export class ReportService {
   async #visibleStatus(statusId: string, viewerId: string) {
     try {
       return await this.core.statuses.findVisible(statusId, viewerId);
-    } catch {
-      throw new KithError(reportErrors["report.target_not_found"]);
+    } catch (error) {
+      if (statusUnseen(error)) throw new KithError(reportErrors["report.target_not_found"]);
+      throw error;
     }
   }
 
@@ -220,8 +235,9 @@ export class ReportService {
       if (authors.get(id) !== accountId) throw new KithError(reportErrors["report.statuses_invalid"]);
       try {
         await this.core.statuses.findVisible(id, reporterId);
-      } catch {
-        throw new KithError(reportErrors["report.statuses_invalid"]);
+      } catch (error) {
+        if (statusUnseen(error)) throw new KithError(reportErrors["report.statuses_invalid"]);
+        throw error;
       }
     }
   }

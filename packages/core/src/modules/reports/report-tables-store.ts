@@ -5,8 +5,14 @@ import type { Database, DbBoolWithDefault, JsonText, Timestamp } from "../../por
 export const REPORT_STATES = ["open", "under_review", "resolved", "dismissed"] as const;
 export type ReportState = (typeof REPORT_STATES)[number];
 
-/** The predicate of a report still being handled; a target has at most one such report. */
-export const UNRESOLVED_PREDICATE = "state IN ('open', 'under_review')";
+/**
+ * The predicate of a report still being handled (open or under review),
+ * which a target has at most one of. Written on the action's time, which
+ * the transitions set exactly when a report is resolved or dismissed and
+ * clear when it is reopened: the same test as the state's, in a form both
+ * engines print back alike.
+ */
+export const UNRESOLVED_PREDICATE = "action_taken_at IS NULL";
 
 export const TARGET_TYPES = ["post", "user", "group"] as const;
 /** What a report is about: a status (the spec's "post"), an account or a group. */
