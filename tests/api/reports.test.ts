@@ -360,6 +360,10 @@ describeOnEngines("reports", (engine) => {
       expect(listed.body.every((r: { scope: string }) => r.scope === group.id)).toBe(true);
       expect((await show(groupMod, onStatus.body.id, group.id)).status).toBe(200);
       expect((await show(groupMod, serverScoped, group.id)).status).toBe(404);
+      // Mastodon's Admin::Account fields keep accounts' email and addresses from a group's moderators.
+      const asGroupMod = await show(groupMod, onStatus.body.id, group.id);
+      expect(asGroupMod.body.target_account).toMatchObject({ id: author.account.id, email: "", ip: null, ips: [] });
+      expect((await show(mod, onStatus.body.id)).body.target_account.email).toBe(`${author.account.username.toLowerCase()}@kith.test`);
       // Without a scope, or in another group's, the group grant does not count.
       expect((await call(kith, "GET", `${ADMIN}/list`, groupMod.token)).status).toBe(403);
       expect((await call(kith, "GET", `${ADMIN}/list?scope=${other.id}`, groupMod.token)).status).toBe(403);

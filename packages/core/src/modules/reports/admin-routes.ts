@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
 import {
@@ -20,6 +21,7 @@ import {
   ADMIN_READ_SCOPES,
   ADMIN_WRITE_SCOPES,
   ReportParams,
+  adminViewerOf,
   ScopeQuery,
   TAGS,
   manageInScope,
@@ -89,9 +91,9 @@ function aggregateRoute(targetType: TargetType, path: string, summary: string, g
 }
 
 /** Renders a report after an action, in the superset form the paths shared with Mastodon's admin API answer. */
-async function answer(module: ReportsServices, reportId: string, scope: string | undefined, viewerId: string, origin: string) {
+async function answer(module: ReportsServices, reportId: string, scope: string | undefined, caller: Caller, origin: string) {
   const row = await module.reports.get(reportId, scope);
-  const [entity] = await module.views.renderAdmin([row], viewerId, origin);
+  const [entity] = await module.views.renderAdmin([row], await adminViewerOf(caller), origin);
   return entity;
 }
 
@@ -115,7 +117,7 @@ function actionRoute(
     handler: async ({ caller, params, query, module, config }) => {
       const actorId = userOf(caller);
       await act(module, params.reportId, query.scope, actorId);
-      return answer(module, params.reportId, query.scope, actorId, config.origin);
+      return answer(module, params.reportId, query.scope, caller, config.origin);
     },
   });
 }
@@ -184,8 +186,7 @@ export const adminReportRoutes = [
     params: ReportParams,
     query: ScopeQuery,
     response: AdminReportJson,
-    handler: async ({ caller, params, query, module, config }) =>
-      answer(module, params.reportId, query.scope, userOf(caller), config.origin),
+    handler: async ({ caller, params, query, module, config }) => answer(module, params.reportId, query.scope, caller, config.origin),
   }),
   route({
     method: "POST",
@@ -201,7 +202,7 @@ export const adminReportRoutes = [
     handler: async ({ caller, params, query, body, module, config }) => {
       const actorId = userOf(caller);
       await module.reports.addNote(params.reportId, query.scope, actorId, body.note);
-      return answer(module, params.reportId, query.scope, actorId, config.origin);
+      return answer(module, params.reportId, query.scope, caller, config.origin);
     },
   }),
   route({
@@ -220,7 +221,7 @@ export const adminReportRoutes = [
     response: AdminReportJson,
     handler: async ({ caller, params, query, body, module, config }) => {
       await module.reports.assign(params.reportId, query.scope, body.userId);
-      return answer(module, params.reportId, query.scope, userOf(caller), config.origin);
+      return answer(module, params.reportId, query.scope, caller, config.origin);
     },
   }),
   route({
@@ -254,7 +255,7 @@ export const adminReportRoutes = [
     response: AdminReportJson,
     handler: async ({ caller, params, query, body, module, config }) => {
       await module.reports.removeNote(params.reportId, query.scope, body.index);
-      return answer(module, params.reportId, query.scope, userOf(caller), config.origin);
+      return answer(module, params.reportId, query.scope, caller, config.origin);
     },
   }),
   actionRoute(

@@ -5,7 +5,17 @@ import { zBool, zList } from "../../platform/http/schemas.js";
 import { AdminReportJson, FiledReportJson, MastodonReportJson } from "./report-entities.js";
 import { REPORT_CATEGORIES } from "./report-service.js";
 import { TARGET_TYPES } from "./report-tables-store.js";
-import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, REPORT_SCOPES, ReportParams, TAGS, manageMastodon, route, userOf } from "./route-parts.js";
+import {
+  ADMIN_READ_SCOPES,
+  ADMIN_WRITE_SCOPES,
+  REPORT_SCOPES,
+  ReportParams,
+  TAGS,
+  adminViewerOf,
+  manageMastodon,
+  route,
+  userOf,
+} from "./route-parts.js";
 import { permission } from "../../platform/http/access.js";
 import { SERVER_READ } from "./report-rules.js";
 
@@ -124,7 +134,7 @@ export const reportRoutes = [
         },
         page,
       );
-      return pagedReply(url, await module.views.renderAdmin(rows, userOf(caller), config.origin), page.limit);
+      return pagedReply(url, await module.views.renderAdmin(rows, await adminViewerOf(caller), config.origin), page.limit);
     },
   }),
   route({
@@ -139,7 +149,7 @@ export const reportRoutes = [
     handler: async ({ caller, params, module, config }) => {
       const actorId = userOf(caller);
       const row = await module.reports.assign(params.reportId, undefined, actorId);
-      const [entity] = await module.views.renderAdmin([row], actorId, config.origin);
+      const [entity] = await module.views.renderAdmin([row], await adminViewerOf(caller), config.origin);
       return entity;
     },
   }),

@@ -13,6 +13,12 @@ import { type CommentRow, type NoteRow, type ReportRow, commentsOf, groupsBrief,
 
 type Views = Pick<KithServices, "accountViews" | "statusViews" | "adminAccounts">;
 
+/** Who reads an Admin::Report: the account, and whether it may read accounts' private details. */
+export interface AdminViewer {
+  readonly id: string;
+  readonly readsAccounts: boolean;
+}
+
 function idList(json: string): string[] {
   const parsed: unknown = JSON.parse(json);
   return Array.isArray(parsed) ? parsed.filter((value): value is string => typeof value === "string") : [];
@@ -106,8 +112,14 @@ export class ReportViews {
     return entity;
   }
 
-  /** The spec's report with Mastodon's Admin::Report fields beside it. */
-  async renderAdmin(rows: readonly ReportRow[], viewerId: string, origin: string): Promise<AdminReportEntity[]> {
+  /**
+   * The spec's report with Mastodon's Admin::Report fields beside it. Its
+   * accounts are Admin::Account entities, whose email and addresses only a
+   * viewer who may read accounts (Users.Read or Users.Manage, globally) is
+   * shown; to others (a group's moderators) they are blank.
+   */
+  async renderAdmin(rows: readonly ReportRow[], viewer: AdminViewer, origin: string): Promise<AdminReportEntity[]> {
+    const viewerId = viewer.id;
     const entities = await this.render(rows, viewerId);
     const accountIds = new Set<string>();
     for (const entity of entities) {
@@ -120,7 +132,7 @@ export class ReportViews {
         if (id) accountIds.add(id);
       }
     }
-    const admin = await this.#adminAccounts([...accountIds], origin);
+    const admin = await this.#adminAccounts([...accountIds], origin, viewer.readsAccounts);
     const attached = [...new Set(entities.flatMap((entity) => entity.comments.flatMap((comment) => comment.statusIds)))];
     const statuses = attached.length ? await this.core.statusViews.render(attached, viewerId) : new Map<string, StatusEntity>();
     const adminOf = (id: string | undefined): AdminAccountEntity | null => (id ? (admin.get(id) ?? null) : null);
@@ -151,11 +163,12 @@ export class ReportViews {
     });
   }
 
-  async #adminAccounts(accountIds: readonly string[], origin: string): Promise<Map<string, AdminAccountEntity>> {
+  async #adminAccounts(accountIds: readonly string[], origin: string, readsAccounts: boolean): Promise<Map<string, AdminAccountEntity>> {
     const views = await Promise.all(
       accountIds.map(async (id) => {
         try {
-          return serializeAdminAccount(await this.core.adminAccounts.get(id), origin);
+          const entity = serializeAdminAccount(await this.core.adminAccounts.get(id), origin);
+          return readsAccounts ? entity : { ...entity, email: "", ip: null, ips: [], locale: null, invite_request: null };
         } catch (error) {
           if (isKithError(error) && error.code === "account.not_found") return null;
           throw error;

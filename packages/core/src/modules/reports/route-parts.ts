@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
+import { holdsPermission } from "../../domain/permissions.js";
 import { fromQuery, permission } from "../../platform/http/access.js";
+import type { AdminViewer } from "./report-views.js";
 import { moduleRoute } from "../module.js";
 import type { ReportsServices } from "./reports-services.js";
 import { M2, MASTODON_MANAGE, R4, SERVER_READ } from "./report-rules.js";
@@ -26,6 +28,13 @@ export const ScopeQuery = z.object({
 });
 
 export const ReportParams = z.object({ reportId: z.string().min(1).max(64) });
+
+/** The caller as an Admin::Report's reader: whether it may read accounts' private details (globally). */
+export async function adminViewerOf(caller: Caller): Promise<AdminViewer> {
+  const id = userOf(caller);
+  const grants = caller.kind === "user" ? await caller.grants() : [];
+  return { id, readsAccounts: holdsPermission(grants, "Users.Read") || holdsPermission(grants, "Users.Manage") };
+}
 
 /** The signed-in account. */
 export function userOf(caller: Caller): string {
