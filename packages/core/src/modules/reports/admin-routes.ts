@@ -174,7 +174,12 @@ export const adminReportRoutes = [
   }),
   aggregateRoute("group", "reported-groups", "Reported groups, aggregated; always server scope", true),
   aggregateRoute("post", "reported-posts", "Reported statuses, aggregated", false),
-  aggregateRoute("user", "reported-users", "Accounts reported directly (not through their statuses), aggregated", false),
+  aggregateRoute(
+    "user",
+    "reported-users",
+    "Accounts reported directly (not through their statuses; a report in Mastodon's form, on an account with statuses attached, counts here), aggregated",
+    false,
+  ),
   route({
     method: "GET",
     path: `${BASE}/{reportId}`,
