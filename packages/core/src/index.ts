@@ -95,6 +95,14 @@ export {
   type SettingReaders,
   type SettingValue,
 } from "./modules/groups/index.js";
+export {
+  reportsModule,
+  type ReportsServices,
+  type ReportService,
+  type ReportForwarder,
+  type ForwardedReport,
+  type ReceivedReport,
+} from "./modules/reports/index.js";
 export type { DomainEvents, DomainEvent, DomainEventType, DomainEventOf } from "./platform/events/domain-events.js";
 export type { AccountEntity } from "./mastodon/entities/account.js";
 

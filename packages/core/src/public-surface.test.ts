@@ -100,6 +100,7 @@ const ROOT_VALUES = [
   "preferencesModule",
   "publicAccess",
   "relaysModule",
+  "reportsModule",
   "requiresCredentials",
   "route",
   "ruleHolds",

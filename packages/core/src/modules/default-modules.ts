@@ -7,6 +7,7 @@ import { customEmojisModule } from "./custom-emojis/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { relaysModule } from "./relays/index.js";
+import { reportsModule } from "./reports/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
 import { trendsModule } from "./trends/index.js";
 
@@ -22,6 +23,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   suggestionsModule,
   relaysModule,
   groupsModule,
+  reportsModule,
   auditModule,
 ];
 

@@ -38,6 +38,17 @@ export type AccountUndo = "enable" | "unsilence" | "unsuspend" | "unsensitive";
 /** Scopes of a token issued by impersonation: a bot's ordinary rights, never administration. */
 export const IMPERSONATION_SCOPES: readonly string[] = ["read", "write", "follow", "push"];
 
+/**
+ * The reports an account action answers (Mastodon's `report_id`): set by the
+ * reports module when it is composed; without it `report_id` is ignored.
+ */
+export interface ActionReports {
+  /** Refuses a report that is not about the account (or does not exist). */
+  assertAbout(reportId: string, accountId: string): Promise<void>;
+  /** Resolves the report, the actor recorded. */
+  resolve(reportId: string, actorId: string): Promise<void>;
+}
+
 /** An account as the administration shows it. */
 export interface AdminAccountView {
   readonly row: AdminAccountRow;
@@ -148,8 +159,26 @@ export class AdminAccountService {
     if ((await countAssignments(db, owner.id)) <= 1) throw new KithError("role.last_owner");
   }
 
-  /** Mastodon's moderation action, with the moderator's `text`. `none` changes nothing (a warning, in Mastodon). */
-  async act(actor: AdminActor, id: string, type: AccountAction, text: string | null = null): Promise<void> {
+  #reports: ActionReports | null = null;
+
+  /** Sets how an action naming a report resolves it. */
+  resolveReportsWith(reports: ActionReports): void {
+    this.#reports = reports;
+  }
+
+  /**
+   * Mastodon's moderation action, with the moderator's `text`. `none` changes
+   * nothing (a warning, in Mastodon). With `reportId`, the report about the account is resolved
+   * once the action is taken.
+   */
+  async act(actor: AdminActor, id: string, type: AccountAction, options: { text?: string | null; reportId?: string } = {}): Promise<void> {
+    const reports = options.reportId === undefined ? null : this.#reports;
+    if (reports && options.reportId !== undefined) await reports.assertAbout(options.reportId, id);
+    await this.#act(actor, id, type, options.text ?? null);
+    if (reports && options.reportId !== undefined) await reports.resolve(options.reportId, actor.accountId);
+  }
+
+  async #act(actor: AdminActor, id: string, type: AccountAction, text: string | null): Promise<void> {
     const now = this.deps.clock.now().toISOString();
     await this.deps.storage.transaction(async (trx) => {
       const row = await this.#row(trx, id);

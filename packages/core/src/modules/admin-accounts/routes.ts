@@ -211,7 +211,9 @@ export const adminAccountRoutes = [
     method: "POST",
     path: `${BASE}/{id}/action`,
     summary: "Mastodon's moderation action: none, sensitive, disable, silence or suspend",
-    description: "A disabled or suspended account cannot sign in, and its tokens stop working at once.",
+    description:
+      "A disabled or suspended account cannot sign in, and its tokens stop working at once. With `report_id` (a report about the account, " +
+      "else 404 report.not_found), the report is resolved once the action is taken.",
     tags: TAGS,
     access: manage,
     scopes: WRITE_SCOPES,
@@ -225,7 +227,10 @@ export const adminAccountRoutes = [
     }),
     response: z.object({}),
     handler: async ({ services, caller, params, body }) => {
-      await services.adminAccounts.act(await actorOf(caller), params.id, body.type, body.text || null);
+      await services.adminAccounts.act(await actorOf(caller), params.id, body.type, {
+        text: body.text || null,
+        ...(body.report_id && { reportId: body.report_id }),
+      });
       return {};
     },
   }),
