@@ -291,6 +291,33 @@ describeOnEngines("reports", (engine) => {
     });
   });
 
+  describe("audit log", () => {
+    it("records each moderator's action on a report, with who did it and the note's text", async () => {
+      const id = await newReport();
+      expect((await act(mod, id, "assign", { userId: mod.account.id })).status).toBe(200);
+      expect((await act(mod, id, "add-note", { note: "looked at it" })).status).toBe(200);
+      expect((await act(admin, id, "resolve")).status).toBe(200);
+      expect((await act(admin, id, "reopen")).status).toBe(200);
+      const log = await call(kith, "GET", `/api/v1/admin/audit_log?target_type=report&target_id=${id}`, admin.token);
+      expect(log.status).toBe(200);
+      const entries = (log.body as { action: string; actor_id: string; text: string | null }[]).map((entry) => [
+        entry.action,
+        entry.actor_id,
+        entry.text,
+      ]);
+      expect(entries).toEqual([
+        ["report.reopen", admin.account.id, null],
+        ["report.resolve", admin.account.id, null],
+        ["report.add_note", mod.account.id, "looked at it"],
+        ["report.assign", mod.account.id, `assigned to ${mod.account.id}`],
+      ]);
+      // A refused transition records nothing.
+      expect((await act(mod, id, "reopen")).status).toBe(409);
+      const again = await call(kith, "GET", `/api/v1/admin/audit_log?target_type=report&target_id=${id}`, admin.token);
+      expect(again.body).toHaveLength(4);
+    });
+  });
+
   describe("notes", () => {
     it("adds zero-indexed, timestamped, attributed notes and removes them by index", async () => {
       const id = await newReport();

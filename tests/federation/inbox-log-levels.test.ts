@@ -8,6 +8,7 @@
  * and attachments, come only as URLs, which the same rule hands to a worker)
  * handles each and logs none of them as an error.
  */
+import { sql } from "kysely";
 import { rmSync } from "node:fs";
 import { type RemoteServer, startRemoteServer } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -70,7 +71,11 @@ describeOnEngines("log levels of normal inbox traffic", { timeout: 120_000 }, (e
   }
 
   /** The lines the server logged as errors (LogTape's `[ERR]` and `[FTL]`). */
-  const errorLines = () => server.output().split("\n").filter((line) => /\[(ERR|FTL)\]/.test(line));
+  const errorLines = () =>
+    server
+      .output()
+      .split("\n")
+      .filter((line) => /\[(ERR|FTL)\]/.test(line));
 
   it("handles first contact, a report, reactions and an unknown type without an error in the log", async () => {
     const posted = await call(server, token, "POST", "/api/v1/statuses", { status: "hello", visibility: "public" });
@@ -85,7 +90,13 @@ describeOnEngines("log levels of normal inbox traffic", { timeout: 120_000 }, (e
       to: [PUBLIC],
       object: { id: noteId, type: "Note", attributedTo: actor("mallory").id.href, to: [PUBLIC], content: "<p>first contact</p>" },
     });
-    await deliver({ id: `${actor("eve").id.href}/reactions/${++serial}`, type: "EmojiReact", actor: actor("eve").id.href, object: local.uri, content: "🎉" });
+    await deliver({
+      id: `${actor("eve").id.href}/reactions/${++serial}`,
+      type: "EmojiReact",
+      actor: actor("eve").id.href,
+      object: local.uri,
+      content: "🎉",
+    });
     await deliver({
       id: `${actor("mallory").id.href}/flags/${++serial}`,
       type: "Flag",
@@ -107,7 +118,7 @@ describeOnEngines("log levels of normal inbox traffic", { timeout: 120_000 }, (e
       () =>
         rows(async (storage) => ({
           post: await storage.db.selectFrom("statuses").select("id").where("uri", "=", noteId).executeTakeFirst(),
-          flags: await storage.db.selectFrom("received_flags").select("id").execute(),
+          flags: (await sql<{ id: string }>`select id from reports`.execute(storage.db)).rows,
           reactions: await storage.db.selectFrom("status_reactions").select("name").execute(),
           favourites: await storage.db.selectFrom("favourites").select("id").execute(),
         })),
@@ -199,7 +210,12 @@ describeOnEngines("log levels of normal inbox traffic", { timeout: 120_000 }, (e
             .execute(),
           like: await storage.db.selectFrom("favourites").select("id").where("uri", "=", like).execute(),
         })),
-      (state) => state.byUrl !== undefined && state.tagged !== undefined && state.emojis.length === 1 && state.media.length === 1 && state.like.length === 0,
+      (state) =>
+        state.byUrl !== undefined &&
+        state.tagged !== undefined &&
+        state.emojis.length === 1 &&
+        state.media.length === 1 &&
+        state.like.length === 0,
     );
     expect(done.byUrl).toBeDefined();
     expect(done.tagged).toBeDefined();

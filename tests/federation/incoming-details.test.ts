@@ -9,6 +9,7 @@
  * favourite), a report (`Flag`), and an activity of a type Kith does not
  * handle. Each is shown in the client API, or kept, as Mastodon would.
  */
+import { sql } from "kysely";
 import { type RemoteServer, type TestUser, eventually, startRemoteServer } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeOnEngines } from "../support/engines.js";
@@ -96,7 +97,14 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
   }
 
   function noteOf(extra: Record<string, unknown> = {}, by = "mallory"): Record<string, unknown> {
-    return { id: `${actor(by).id.href}/statuses/${++serial}`, type: "Note", attributedTo: actor(by).id.href, to: [PUBLIC], content: "<p>note</p>", ...extra };
+    return {
+      id: `${actor(by).id.href}/statuses/${++serial}`,
+      type: "Note",
+      attributedTo: actor(by).id.href,
+      to: [PUBLIC],
+      content: "<p>note</p>",
+      ...extra,
+    };
   }
 
   /** The post stored for `uri`, once stored, as alice's client sees it. */
@@ -125,17 +133,31 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
       content: "<p>hello :blobfox: and :unknown:</p>",
       tag: [emojiTag("blobfox")],
       attachment: [
-        { type: "Document", mediaType: "image/png", url: `${remote.origin}/files/photo.png`, name: "a photo", blurhash: "LEHV6nWB2yk8pyo0adR*.7kCMdnj" },
+        {
+          type: "Document",
+          mediaType: "image/png",
+          url: `${remote.origin}/files/photo.png`,
+          name: "a photo",
+          blurhash: "LEHV6nWB2yk8pyo0adR*.7kCMdnj",
+        },
       ],
     });
     await deliver(createOf(note));
     const status = await statusAt(note.id);
     expect(status.emojis).toEqual([
-      { shortcode: "blobfox", url: `${remote.origin}/files/blobfox.png`, static_url: `${remote.origin}/files/blobfox.png`, visible_in_picker: true, category: null },
+      {
+        shortcode: "blobfox",
+        url: `${remote.origin}/files/blobfox.png`,
+        static_url: `${remote.origin}/files/blobfox.png`,
+        visible_in_picker: true,
+        category: null,
+      },
     ]);
     expect(status.media_attachments.map((media) => media.blurhash)).toEqual(["LEHV6nWB2yk8pyo0adR*.7kCMdnj"]);
     expect(status.account.display_name).toBe("Mallory :verified:");
-    expect(status.account.emojis.map((emoji) => [emoji.shortcode, emoji.url])).toEqual([["verified", `${remote.origin}/files/verified.png`]]);
+    expect(status.account.emojis.map((emoji) => [emoji.shortcode, emoji.url])).toEqual([
+      ["verified", `${remote.origin}/files/verified.png`],
+    ]);
   });
 
   it("keeps what a post quotes in each way servers say it, and shows the quoted post when it is known", async () => {
@@ -156,7 +178,11 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
     const unknown = noteOf({ content: "<p>quoteUrl</p>", quoteUrl: `${remote.origin}/notes/never-seen` });
     await deliver(createOf(unknown));
     expect((await statusAt(unknown.id)).quote).toEqual({ state: "accepted", quoted_status: null });
-    const row = await kith().storage.db.selectFrom("statuses").select(["quote_uri", "quote_id"]).where("uri", "=", String(unknown.id)).executeTakeFirst();
+    const row = await kith()
+      .storage.db.selectFrom("statuses")
+      .select(["quote_uri", "quote_id"])
+      .where("uri", "=", String(unknown.id))
+      .executeTakeFirst();
     expect(row).toEqual({ quote_uri: `${remote.origin}/notes/never-seen`, quote_id: null });
   });
 
@@ -215,7 +241,11 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
     const post = await statusAt(note.id);
     expect(post.account.acct).toBe(`mallory@${remote.host}`);
     const group = await eventually(async () => {
-      const found = await kith().storage.db.selectFrom("accounts").select(["id", "actor_type"]).where("uri", "=", actor("community").id.href).executeTakeFirst();
+      const found = await kith()
+        .storage.db.selectFrom("accounts")
+        .select(["id", "actor_type"])
+        .where("uri", "=", actor("community").id.href)
+        .executeTakeFirst();
       expect(found).toBeDefined();
       return found;
     });
@@ -231,7 +261,13 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
 
   it("shows emoji reactions to a local post, Unicode and custom, until undone; a Misskey reaction is a favourite", async () => {
     const local = await alicePost("react to me");
-    const fire = { id: `${actor("eve").id.href}/reactions/${++serial}`, type: "EmojiReact", actor: actor("eve").id.href, object: local.uri, content: "🔥" };
+    const fire = {
+      id: `${actor("eve").id.href}/reactions/${++serial}`,
+      type: "EmojiReact",
+      actor: actor("eve").id.href,
+      object: local.uri,
+      content: "🔥",
+    };
     await deliver(fire);
     // Reactions are listed in the order they came: the next one waits for this one (its sender is fetched first).
     await eventually(async () => expect((await statusById(local.id)).reactions).toHaveLength(1));
@@ -244,7 +280,13 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
       tag: [emojiTag("blobfox")],
     };
     await deliver(custom);
-    await deliver({ id: `${actor("mallory").id.href}/reactions/${++serial}`, type: "EmojiReact", actor: actor("mallory").id.href, object: local.uri, content: "not an emoji" });
+    await deliver({
+      id: `${actor("mallory").id.href}/reactions/${++serial}`,
+      type: "EmojiReact",
+      actor: actor("mallory").id.href,
+      object: local.uri,
+      content: "not an emoji",
+    });
     const reacted = await eventually(async () => {
       const status = await statusById(local.id);
       expect(status.reactions).toHaveLength(2);
@@ -279,7 +321,7 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
     expect(liked.reactions).toHaveLength(1);
   });
 
-  it("keeps a Flag as a report about the local account with the posts it names, and passes over types it does not handle", async () => {
+  it("files a Flag as a report about the local account with the statuses it names, and passes over types it does not handle", async () => {
     const local = await alicePost("reported");
     const flagId = `${actor("mallory").id.href}/flags/${++serial}`;
     await deliver({
@@ -289,15 +331,24 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
       object: [`${served.origin}/users/alice`, local.uri, `${remote.origin}/users/eve`],
       content: "<p>This is <b>spam</b></p>",
     });
+    // Filed as any report is, by the reports module: the sending actor is the reporter.
     const reports = await eventually(async () => {
-      const rows = await kith().storage.db.selectFrom("received_flags").selectAll().execute();
+      const { rows } = await sql<{ target_account_id: string; comment: string; status_ids: string }>`
+        select r.target_account_id, c.comment, c.status_ids from reports r join report_comments c on c.report_id = r.id`.execute(
+        kith().storage.db,
+      );
       expect(rows).toHaveLength(1);
       return rows;
     });
-    expect(reports[0]).toMatchObject({ target_account_id: alice.account.id, comment: "This is spam", uri: flagId });
+    expect(reports[0]).toMatchObject({ target_account_id: alice.account.id, comment: "This is spam" });
     expect(JSON.parse(String(reports[0]?.status_ids))).toEqual([local.id]);
 
-    await deliver({ id: `${actor("mallory").id.href}/reads/${++serial}`, type: "Read", actor: actor("mallory").id.href, object: local.uri });
+    await deliver({
+      id: `${actor("mallory").id.href}/reads/${++serial}`,
+      type: "Read",
+      actor: actor("mallory").id.href,
+      object: local.uri,
+    });
     await federationSettled(kith());
     const failed = await kith().queue.counts("federation");
     expect(failed.failed + failed.dlq).toBe(0);

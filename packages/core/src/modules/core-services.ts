@@ -19,6 +19,7 @@ import { streamRenderers } from "./streaming/stream-renderers.js";
 import { StreamingService } from "./streaming/streaming-service.js";
 import { TagService } from "./tags/tag-service.js";
 import { AccountMigrationService } from "./federation/account-migration-service.js";
+import { FlagReceipts } from "./federation/flag-receipts.js";
 import { FlagSender } from "./federation/flag-sender.js";
 import { RemoteAccountService } from "./federation/remote-account-service.js";
 import { RelayDirectory } from "./federation/relay-directory.js";
@@ -138,6 +139,8 @@ export interface KithServices {
   readonly migrations: AccountMigrationService;
   /** Sends a Flag (a forwarded report) to a remote account's server. */
   readonly flags: FlagSender;
+  /** Where reports other servers send (`Flag`) are filed. */
+  readonly flagReceipts: FlagReceipts;
   /** The relays subscribed to, as the federation asks about them (answered by the relays module). */
   readonly relays: RelayDirectory;
 }
@@ -224,6 +227,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     remoteAccounts,
     migrations: new AccountMigrationService(deps, events, remoteAccounts, follows),
     flags: new FlagSender(deps, remoteAccounts),
+    flagReceipts: new FlagReceipts(deps),
     relays: new RelayDirectory(),
   };
 }

@@ -3,7 +3,7 @@ import { Flag } from "@fedify/fedify/vocab";
 import { getLogger } from "../../logging.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { findLocalActorAccount } from "./federation-reads-store.js";
-import { insertReceivedFlag } from "./received-flags-store.js";
+import type { KithServices } from "../core-services.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { sanitizeHtml, textOfHtml } from "../../platform/federation/html-sanitizer.js";
 import { type ActivitySenderDeps, activitySenderOf } from "./activity-senders.js";
@@ -15,6 +15,7 @@ type Ctx = InboxContext<FederationContextData>;
 
 export interface FlagInboxDeps extends ActivitySenderDeps {
   readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">;
+  readonly services: ActivitySenderDeps["services"] & Pick<KithServices, "flagReceipts">;
 }
 
 /** The most objects of a Flag read: the accounts and statuses one report names. */
@@ -25,8 +26,8 @@ const MAX_COMMENT_LENGTH = 1_000;
 /**
  * Reports other servers send (`Flag`, as Mastodon forwards a report to the
  * reported account's server): for each local account it names, a report
- * with the account's statuses it names and the comment, kept in
- * `received_flags` for moderators. Names of other servers' accounts and
+ * with the account's statuses it names and the comment, filed where
+ * moderators handle reports (`FlagReceipts`). Names of other servers' accounts and
  * statuses are passed over.
  */
 export function listenForFlags(inbox: InboxListenerSetters<FederationContextData>, env: FlagInboxDeps): void {
@@ -53,13 +54,14 @@ export function listenForFlags(inbox: InboxListenerSetters<FederationContextData
     }
     if (targets.size === 0) return;
     const comment = textOfHtml(sanitizeHtml(String(flag.content ?? ""))).slice(0, MAX_COMMENT_LENGTH);
-    const now = env.deps.clock.now().toISOString();
     for (const [targetAccountId, statusIds] of targets) {
-      const kept = await insertReceivedFlag(
-        db,
-        { id: env.deps.ids.next("report"), accountId: reporter.id, targetAccountId, statusIds, comment, uri: flag.id?.href ?? null },
-        now,
-      );
+      const kept = await env.services.flagReceipts.received({
+        reporterId: reporter.id,
+        targetAccountId,
+        statusIds,
+        comment,
+        uri: flag.id?.href ?? null,
+      });
       if (kept) logger.info("{reporter} reported account {target}", { reporter: reporter.uri, target: targetAccountId });
     }
   }

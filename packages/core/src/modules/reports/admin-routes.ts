@@ -225,7 +225,7 @@ export const adminReportRoutes = [
     body: z.object({ userId: z.string().min(1).max(64).nullable() }),
     response: AdminReportJson,
     handler: async ({ caller, params, query, body, module, config }) => {
-      await module.reports.assign(params.reportId, query.scope, body.userId);
+      await module.reports.assign(params.reportId, query.scope, body.userId, userOf(caller));
       return answer(module, params.reportId, query.scope, caller, config.origin);
     },
   }),
@@ -239,8 +239,8 @@ export const adminReportRoutes = [
     params: ReportParams,
     query: ScopeQuery,
     response: z.object({}),
-    handler: async ({ params, query, module }) => {
-      await module.reports.delete(params.reportId, query.scope);
+    handler: async ({ caller, params, query, module }) => {
+      await module.reports.delete(params.reportId, query.scope, userOf(caller));
       return {};
     },
   }),
@@ -259,14 +259,14 @@ export const adminReportRoutes = [
     body: z.object({ index: zInt }),
     response: AdminReportJson,
     handler: async ({ caller, params, query, body, module, config }) => {
-      await module.reports.removeNote(params.reportId, query.scope, body.index);
+      await module.reports.removeNote(params.reportId, query.scope, body.index, userOf(caller));
       return answer(module, params.reportId, query.scope, caller, config.origin);
     },
   }),
   actionRoute(
     "reopen",
     "Reopens a resolved or dismissed report: open, its assignment and action fields cleared",
-    (module, id, scope) => module.reports.reopen(id, scope),
+    (module, id, scope, actorId) => module.reports.reopen(id, scope, actorId),
     `409 report.not_closed for a report not resolved or dismissed; 409 report.target_has_open_report when its subject has another report being handled. ${SHARED_WITH_MASTODON}`,
   ),
   actionRoute(
@@ -278,7 +278,7 @@ export const adminReportRoutes = [
   actionRoute(
     "unassign",
     "Takes away any assignment; a report under review becomes open",
-    (module, id, scope) => module.reports.unassign(id, scope),
+    (module, id, scope, actorId) => module.reports.unassign(id, scope, actorId),
     SHARED_WITH_MASTODON,
   ),
 ];

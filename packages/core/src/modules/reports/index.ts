@@ -6,6 +6,8 @@ import { ReportService } from "./report-service.js";
 import { ReportViews } from "./report-views.js";
 import type { ReportsServices } from "./reports-services.js";
 import { reportsModuleRoutes } from "./routes.js";
+import { statusUrisOf } from "./reports-store.js";
+import { reportsDb } from "./report-tables-store.js";
 
 export type { ReportsServices } from "./reports-services.js";
 export type {
@@ -25,9 +27,11 @@ export type {
  * reports about it, and Mastodon's report and admin report API over the
  * same data.
  *
- * For the federation: `reports.receive` files a report another server sent
- * (a Flag), and `reports.forwardWith` sets how a report asking to be
- * forwarded reaches the reported account's server. For account actions:
+ * Federation: a report another server sends (a Flag) is filed by
+ * `reports.receive`, set as the core's `flagReceipts` receiver; a report
+ * asking to be forwarded goes to the reported account's server as the
+ * instance actor's Flag (`core.flags`). Every moderator's action on a
+ * report is told to the audit log (`moderation.action`). For account actions:
  * `reports.resolveFor(reportId, actorId)` resolves the report an action
  * answers.
  */
@@ -35,8 +39,8 @@ export const reportsModule = defineModule({
   name: "reports",
   requires: [groupsModule],
   migrations: reportMigrations,
-  services: ({ deps, core }): ReportsServices => {
-    const reports = new ReportService(deps, core);
+  services: ({ deps, core, events }): ReportsServices => {
+    const reports = new ReportService(deps, core, events);
     const notices = new ReportNotices(deps, core, () => reports);
     reports.notifyWith(notices);
     core.notificationViews.extend(notices);
@@ -45,6 +49,24 @@ export const reportsModule = defineModule({
       resolve: async (reportId, actorId) => {
         await reports.resolveFor(reportId, actorId);
       },
+    });
+    // Reports from other servers are filed as any report; a report asking to be forwarded goes as the instance's Flag.
+    core.flagReceipts.receiveWith(async (flag) => {
+      await reports.receive({
+        reporterId: flag.reporterId,
+        targetAccountId: flag.targetAccountId,
+        statusIds: flag.statusIds,
+        comment: flag.comment,
+      });
+    });
+    reports.forwardWith(async (report) => {
+      const statusUris = await statusUrisOf(reportsDb(deps.storage.db), report.statusIds);
+      await core.flags.send({
+        reporterId: report.reporterId,
+        targetAccountId: report.targetAccountId,
+        statusUris,
+        comment: report.comment,
+      });
     });
     return { reports, views: new ReportViews(deps, core) };
   },

@@ -148,7 +148,7 @@ export const reportRoutes = [
     response: AdminReportJson,
     handler: async ({ caller, params, module, config }) => {
       const actorId = userOf(caller);
-      const row = await module.reports.assign(params.reportId, undefined, actorId);
+      const row = await module.reports.assign(params.reportId, undefined, actorId, actorId);
       const [entity] = await module.views.renderAdmin([row], await adminViewerOf(caller), config.origin);
       return entity;
     },

@@ -1,3 +1,4 @@
+import type { DomainEvents } from "../../platform/events/domain-events.js";
 import { KithError, isKithError } from "../../domain/errors.js";
 import { getLogger } from "../../logging.js";
 import type { PageRequest } from "../../domain/page.js";
@@ -130,6 +131,7 @@ export class ReportService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">,
     private readonly core: Pick<KithServices, "statuses">,
+    private readonly events: DomainEvents,
   ) {}
 
   #db(): ReportsDb {
@@ -363,28 +365,28 @@ export class ReportService {
   }
 
   /** Assigns the report to a user who may handle it, or takes the assignment away (null). */
-  async assign(reportId: string, scope: ScopeRef, assigneeId: string | null): Promise<ReportRow> {
-    return this.#move(reportId, scope, { kind: "assign", assigneeId }, async (report, db) => {
+  async assign(reportId: string, scope: ScopeRef, assigneeId: string | null, actorId: string): Promise<ReportRow> {
+    return this.#move(reportId, scope, { kind: "assign", assigneeId }, actorId, async (report, db) => {
       if (assigneeId !== null && !(await this.#eligible(db, assigneeId, report.scope_group_id))) {
         throw new KithError(reportErrors["report.assignee_ineligible"]);
       }
     });
   }
 
-  unassign(reportId: string, scope: ScopeRef): Promise<ReportRow> {
-    return this.#move(reportId, scope, { kind: "unassign" });
+  unassign(reportId: string, scope: ScopeRef, actorId: string): Promise<ReportRow> {
+    return this.#move(reportId, scope, { kind: "unassign" }, actorId);
   }
 
   resolve(reportId: string, scope: ScopeRef, actorId: string): Promise<ReportRow> {
-    return this.#move(reportId, scope, { kind: "resolve", actorId, at: this.#now() });
+    return this.#move(reportId, scope, { kind: "resolve", actorId, at: this.#now() }, actorId);
   }
 
   dismiss(reportId: string, scope: ScopeRef, actorId: string): Promise<ReportRow> {
-    return this.#move(reportId, scope, { kind: "dismiss", actorId, at: this.#now() });
+    return this.#move(reportId, scope, { kind: "dismiss", actorId, at: this.#now() }, actorId);
   }
 
-  reopen(reportId: string, scope: ScopeRef): Promise<ReportRow> {
-    return this.#move(reportId, scope, { kind: "reopen" }, async (report, db) => {
+  reopen(reportId: string, scope: ScopeRef, actorId: string): Promise<ReportRow> {
+    return this.#move(reportId, scope, { kind: "reopen" }, actorId, async (report, db) => {
       const other = await findUnresolvedReport(db, report.target_type, report.target_id);
       if (other && other.id !== report.id) throw new KithError(reportErrors["report.target_has_open_report"]);
     });
@@ -408,9 +410,10 @@ export class ReportService {
     reportId: string,
     scope: ScopeRef,
     trigger: ReportTrigger,
+    actorId: string,
     check?: (report: ReportRow, db: ReportsDb) => Promise<void>,
   ): Promise<ReportRow> {
-    return this.deps.storage.transaction(async (trx) => {
+    const moved = await this.deps.storage.transaction(async (trx) => {
       const db = reportsDb(trx);
       const report = await this.#inScope(db, reportId, scope);
       const current: ReportStanding = {
@@ -433,10 +436,28 @@ export class ReportService {
         updated_at: now,
       };
     });
+    const assignee = trigger.kind === "assign" ? trigger.assigneeId : null;
+    await this.#acted(actorId, `report.${trigger.kind}`, moved, assignee === null ? null : `assigned to ${assignee}`);
+    return moved;
+  }
+
+  /** Tells the audit log of a moderator's action on a report, in the report's scope. */
+  async #acted(actorId: string, action: string, report: ReportRow, text: string | null = null): Promise<void> {
+    const group = report.scope_group_id;
+    await this.events.emit({
+      type: "moderation.action",
+      actorId,
+      action,
+      resource: group === null ? "Reports" : "GroupReports",
+      targetType: "report",
+      targetId: report.id,
+      groupId: group,
+      text,
+    });
   }
 
   async addNote(reportId: string, scope: ScopeRef, actorId: string, text: string): Promise<ReportRow> {
-    return this.deps.storage.transaction(async (trx) => {
+    const report = await this.deps.storage.transaction(async (trx) => {
       const db = reportsDb(trx);
       const report = await this.#inScope(db, reportId, scope);
       const now = this.#now();
@@ -449,11 +470,13 @@ export class ReportService {
       });
       return report;
     });
+    await this.#acted(actorId, "report.add_note", report, text);
+    return report;
   }
 
   /** Removes the note at a zero-based index; an index with no note is refused (422). */
-  async removeNote(reportId: string, scope: ScopeRef, index: number): Promise<ReportRow> {
-    return this.deps.storage.transaction(async (trx) => {
+  async removeNote(reportId: string, scope: ScopeRef, index: number, actorId: string): Promise<ReportRow> {
+    const report = await this.deps.storage.transaction(async (trx) => {
       const db = reportsDb(trx);
       const report = await this.#inScope(db, reportId, scope);
       const noteId = Number.isInteger(index) && index >= 0 ? await noteAt(db, report.id, index) : undefined;
@@ -461,15 +484,19 @@ export class ReportService {
       await deleteNote(db, noteId);
       return report;
     });
+    await this.#acted(actorId, "report.remove_note", report, `note ${index}`);
+    return report;
   }
 
   /** Deletes the report with its comments and notes, for good. */
-  async delete(reportId: string, scope: ScopeRef): Promise<void> {
-    await this.deps.storage.transaction(async (trx) => {
+  async delete(reportId: string, scope: ScopeRef, actorId: string): Promise<void> {
+    const report = await this.deps.storage.transaction(async (trx) => {
       const db = reportsDb(trx);
       const report = await this.#inScope(db, reportId, scope);
       await deleteReport(db, report.id);
+      return report;
     });
+    await this.#acted(actorId, "report.delete", report);
   }
 
   /**

@@ -316,3 +316,15 @@ export async function firstReporterOf(db: ReportsDb, reportId: string): Promise<
     .executeTakeFirst();
   return row?.account_id;
 }
+
+/** The ActivityPub ids of these statuses that have one (another server's statuses all do), in the order given. */
+export async function statusUrisOf(db: ReportsDb, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("statuses")
+    .select(["id", "uri"])
+    .where("id", "in", [...ids])
+    .execute();
+  const uris = new Map(rows.map((row) => [row.id, row.uri]));
+  return ids.flatMap((id) => uris.get(id) ?? []);
+}

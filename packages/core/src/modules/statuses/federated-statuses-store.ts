@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import type { AccountRow, Database, PollRow, StatusRow } from "../../ports/storage-schema.js";
+import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
 import { followerLocality } from "../relationships/relationships-store.js";
 
 /** Reads and writes of statuses, favourites, votes and pins as they cross between servers. */
