@@ -9,7 +9,7 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { describeOnEngines } from "../support/engines.js";
-import { type GroupJson, call, createGroup } from "../support/groups.js";
+import { type GroupJson, call, createGroup, createGroupWithMember } from "../support/groups.js";
 import { giveGrants } from "../support/roles.js";
 
 /** A module registering settings read by members and by managers only, as another module registers what it reads. */
@@ -78,15 +78,7 @@ describeOnEngines("group settings", (engine) => {
   }
 
   /** A fresh group of the owner's with `member` in it. */
-  async function groupWithMember(body: Record<string, unknown> = {}): Promise<GroupJson> {
-    const made = await createGroup(kith, owner.token, body);
-    if (body.secret) {
-      const invited = await call(kith, "POST", `/api/v1/groups/${made.id}/invitations`, owner.token, { account_id: member.account.id });
-      expect(invited.status).toBe(200);
-    }
-    expect((await call(kith, "POST", `/api/v1/groups/${made.id}/join`, member.token)).status).toBe(200);
-    return made;
-  }
+  const groupWithMember = (body: Record<string, unknown> = {}): Promise<GroupJson> => createGroupWithMember(kith, owner, member, body);
 
   describe("reading", () => {
     it("shows a new group's defaults, every key to its owner", async () => {

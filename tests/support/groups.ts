@@ -45,3 +45,19 @@ export async function call(
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
+
+/** Makes a group of the owner's with one more member (invited first when the group is secret, as only then may they join). */
+export async function createGroupWithMember(
+  kith: TestKith,
+  owner: { readonly token: string },
+  member: { readonly token: string; readonly account: { readonly id: string } },
+  body: Record<string, unknown> = {},
+): Promise<GroupJson> {
+  const made = await createGroup(kith, owner.token, body);
+  if (body.secret) {
+    const invited = await call(kith, "POST", `/api/v1/groups/${made.id}/invitations`, owner.token, { account_id: member.account.id });
+    expect(invited.status).toBe(200);
+  }
+  expect((await call(kith, "POST", `/api/v1/groups/${made.id}/join`, member.token)).status).toBe(200);
+  return made;
+}
