@@ -291,6 +291,44 @@ describeOnEngines("reports", (engine) => {
     });
   });
 
+  describe("actions that answer reports", () => {
+    it("a group manager's ban or removal naming `report_id` resolves the group's report about that member, and no other", async () => {
+      const group = await createGroup(kith, groupOwner.token);
+      const [spammer, troll, bystander] = [await fresh(), await fresh(), await fresh()];
+      for (const user of [spammer, troll, bystander]) {
+        expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, user.token)).status).toBe(200);
+      }
+      const onSpam = await report(bystander, {
+        targetType: "post",
+        targetId: await post(spammer, { status: "buy now", group_id: group.id }),
+      });
+      const onTroll = await report(bystander, { targetType: "post", targetId: await post(troll, { status: "flame", group_id: group.id }) });
+      const serverScoped = await reportUser(bystander, spammer);
+      const members = `/api/v1/groups/${group.id}/members`;
+      const bans = `/api/v1/groups/${group.id}/bans`;
+
+      // A report about someone else, or outside the group's scope, is refused and nothing is done.
+      const aboutOther = await call(kith, "POST", `${bans}/${spammer.account.id}`, groupOwner.token, { report_id: onTroll.body.id });
+      expect(aboutOther.status).toBe(404);
+      expect(aboutOther.body.code).toBe("report.not_found");
+      const otherScope = await call(kith, "DELETE", `${members}/${spammer.account.id}?report_id=${serverScoped.body.id}`, groupOwner.token);
+      expect(otherScope.status).toBe(404);
+      expect((await call(kith, "GET", bans, groupOwner.token)).body).toEqual([]);
+
+      const banned = await call(kith, "POST", `${bans}/${spammer.account.id}`, groupOwner.token, {
+        reason: "spam",
+        report_id: onSpam.body.id,
+      });
+      expect(banned.status).toBe(200);
+      expect((await show(mod, onSpam.body.id)).body).toMatchObject({ state: "resolved" });
+      expect((await call(kith, "DELETE", `${members}/${troll.account.id}?report_id=${onTroll.body.id}`, groupOwner.token)).status).toBe(
+        200,
+      );
+      expect((await show(mod, onTroll.body.id)).body).toMatchObject({ state: "resolved" });
+      expect((await show(mod, serverScoped.body.id)).body).toMatchObject({ state: "open" });
+    });
+  });
+
   describe("audit log", () => {
     it("records each moderator's action on a report, with who did it and the note's text", async () => {
       const id = await newReport();

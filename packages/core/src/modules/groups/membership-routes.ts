@@ -21,12 +21,16 @@ import {
 const manageMembers = permission(any("GroupMembers.Manage"), inGroup);
 const RequestParams = GroupParams.extend({ requestId: z.string().min(1).max(64) });
 
+/** A report a manager's action answers, resolved with it. */
+const ReportId = z.string().min(1).max(64).optional().describe("The report (in this group's scope) the action answers");
+
 /** Joining and leaving; a group's members, join requests and bans. */
 export const membershipRoutes = [
   route({
     method: "POST",
     path: "/api/v1/groups/{groupId}/join",
-    summary: "Joins a group, by its join mode: OPEN at once, APPROVAL by a join request, INVITE_ONLY with an invitation, QUESTIONS with a join token",
+    summary:
+      "Joins a group, by its join mode: OPEN at once, APPROVAL by a join request, INVITE_ONLY with an invitation, QUESTIONS with a join token",
     description:
       "A pending invitation lets the caller in whatever the mode. Refusals: group.already_member (409), group.banned (403), group.invitation_required (403), group.join_token_required (422), group.join_token_invalid (422), group.join_token_expired (422), group.join_token_used (409). Asking again while a request waits changes nothing.",
     tags: TAGS,
@@ -74,15 +78,18 @@ export const membershipRoutes = [
     method: "DELETE",
     path: "/api/v1/groups/{groupId}/members/{userId}",
     summary: "Removes a member (GroupMembers.Manage in the group)",
-    description: "group.outranked (403) for a member holding in the group what the caller does not; group.last_owner (409).",
+    description:
+      "group.outranked (403) for a member holding in the group what the caller does not; group.last_owner (409). " +
+      "`report_id`: the group's report about the member, resolved once they are removed (404 report.not_found for a report about another account or of another scope).",
     tags: TAGS,
     access: manageMembers,
     whenForbidden: concealGroup,
     scopes: ADMIN_SCOPES,
     params: GroupUserParams,
+    query: z.object({ report_id: ReportId }),
     response: z.object({}),
-    handler: async ({ caller, params, module }) => {
-      await module.membership.removeMember(params.groupId, userOf(caller), await grantsOf(caller), params.userId);
+    handler: async ({ caller, params, query, module }) => {
+      await module.membership.removeMember(params.groupId, userOf(caller), await grantsOf(caller), params.userId, query.report_id ?? null);
       return {};
     },
   }),
@@ -101,16 +108,20 @@ export const membershipRoutes = [
   route({
     method: "POST",
     path: "/api/v1/groups/{groupId}/bans/{userId}",
-    summary: "Bans an account from a group: removed, its request rejected, its invitations withdrawn, unable to rejoin (GroupMembers.Manage)",
+    summary:
+      "Bans an account from a group: removed, its request rejected, its invitations withdrawn, unable to rejoin (GroupMembers.Manage)",
     tags: TAGS,
     access: manageMembers,
     whenForbidden: concealGroup,
     scopes: ADMIN_SCOPES,
     params: GroupUserParams,
-    body: z.object({ reason: z.string().trim().max(1000).optional() }),
+    description:
+      "`report_id`: the group's report about the account, resolved once it is banned (404 report.not_found for a report about another account or of another scope).",
+    body: z.object({ reason: z.string().trim().max(1000).optional(), report_id: ReportId }),
     response: GroupBanJson,
     handler: async ({ caller, params, body, module }) => {
-      return module.membership.ban(params.groupId, userOf(caller), await grantsOf(caller), params.userId, body.reason || null);
+      const reportId = body.report_id ?? null;
+      return module.membership.ban(params.groupId, userOf(caller), await grantsOf(caller), params.userId, body.reason || null, reportId);
     },
   }),
   route({

@@ -10,6 +10,7 @@ import type { ServiceDeps } from "../service-deps.js";
 import type { Admission } from "./admission.js";
 import type { EntryService } from "./entry-service.js";
 import type { GroupBanEntity, GroupEntity, GroupMemberEntity, JoinRequestEntity } from "./group-entities.js";
+import type { GroupActionReports } from "./group-action-reports.js";
 import { groupErrors } from "./group-errors.js";
 import { groupIds } from "./group-ids.js";
 import type { GroupNotices } from "./group-notices.js";
@@ -148,22 +149,56 @@ export class MembershipService {
     if (!grantsCover(actorGrants, targetGrants, groupId)) throw new KithError(groupErrors["group.outranked"]);
   }
 
-  async removeMember(groupId: string, actorId: string, actorGrants: readonly Grant[], targetId: string): Promise<void> {
+  #reports: GroupActionReports | null = null;
+
+  /** Sets how an action naming a report (`report_id`) resolves it. */
+  resolveReportsWith(reports: GroupActionReports): void {
+    this.#reports = reports;
+  }
+
+  /** Refuses a `report_id` that names no report about the account in the group's scope (404); ignored without reports. */
+  async #assertReport(reportId: string | null, groupId: string, targetId: string): Promise<void> {
+    if (reportId !== null) await this.#reports?.assertAbout(reportId, targetId, groupId);
+  }
+
+  async #resolveReport(reportId: string | null, groupId: string, actorId: string): Promise<void> {
+    if (reportId !== null) await this.#reports?.resolve(reportId, actorId, groupId);
+  }
+
+  /** Removes a member; with `reportId`, the group's report about them is resolved once they are out. */
+  async removeMember(
+    groupId: string,
+    actorId: string,
+    actorGrants: readonly Grant[],
+    targetId: string,
+    reportId: string | null = null,
+  ): Promise<void> {
     await this.views.visible(groupId, actorId);
+    await this.#assertReport(reportId, groupId, targetId);
     await this.deps.storage.transaction(async (trx) => {
       await this.#mayActOn(groupsDb(trx), groupId, actorId, actorGrants, targetId);
       if (!(await this.admission.discharge(trx, groupId, targetId))) throw new KithError(groupErrors["group.member_not_found"]);
     });
     await this.#acted(actorId, "group.remove_member", groupId, targetId);
+    await this.#resolveReport(reportId, groupId, actorId);
   }
 
   /**
    * Bans an account: it stops being a member, its join request is rejected,
    * its invitations withdrawn, and it cannot join again or be invited until
-   * the ban is lifted.
+   * the ban is lifted. With `reportId`, the group's report about the
+   * account is resolved once it is banned.
    */
-  async ban(groupId: string, actorId: string, actorGrants: readonly Grant[], targetId: string, reason: string | null): Promise<GroupBanEntity> {
+  async ban(
+    groupId: string,
+    actorId: string,
+    actorGrants: readonly Grant[],
+    targetId: string,
+    reason: string | null,
+    reportId: string | null = null,
+  ): Promise<GroupBanEntity> {
     await this.views.visible(groupId, actorId);
+    await this.#assertReport(reportId, groupId, targetId);
     await this.core.accounts.findById(targetId);
     const now = this.deps.clock.now().toISOString();
     const row: BanRow = { group_id: groupId, account_id: targetId, banned_by: actorId, reason, created_at: now };
@@ -176,6 +211,7 @@ export class MembershipService {
       await deletePendingInvitationsOf(db, groupId, targetId);
     });
     await this.#acted(actorId, "group.ban", groupId, targetId, reason);
+    await this.#resolveReport(reportId, groupId, actorId);
     const [ban] = await this.#renderBans([row]);
     if (!ban) throw new KithError("account.not_found");
     return ban;

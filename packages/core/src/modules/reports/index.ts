@@ -31,19 +31,25 @@ export type {
  * `reports.receive`, set as the core's `flagReceipts` receiver; a report
  * asking to be forwarded goes to the reported account's server as the
  * instance actor's Flag (`core.flags`). Every moderator's action on a
- * report is told to the audit log (`moderation.action`). For account actions:
- * `reports.resolveFor(reportId, actorId)` resolves the report an action
- * answers.
+ * report is told to the audit log (`moderation.action`). An account action
+ * (`POST /api/v1/admin/accounts/{id}/action`) or a group manager's removal
+ * or ban naming `report_id` resolves that report (`reports.resolveFor`).
  */
 export const reportsModule = defineModule({
   name: "reports",
   requires: [groupsModule],
   migrations: reportMigrations,
-  services: ({ deps, core, events }): ReportsServices => {
+  services: ({ deps, core, events, use }): ReportsServices => {
     const reports = new ReportService(deps, core, events);
     const notices = new ReportNotices(deps, core, () => reports);
     reports.notifyWith(notices);
     core.notificationViews.extend(notices);
+    use(groupsModule).membership.resolveReportsWith({
+      assertAbout: (reportId, accountId, groupId) => reports.assertAbout(reportId, accountId, groupId),
+      resolve: async (reportId, actorId, groupId) => {
+        await reports.resolveFor(reportId, actorId, groupId);
+      },
+    });
     core.adminAccounts.resolveReportsWith({
       assertAbout: (reportId, accountId) => reports.assertAbout(reportId, accountId),
       resolve: async (reportId, actorId) => {

@@ -394,16 +394,18 @@ export class ReportService {
 
   /**
    * Resolves a report because a moderator acted on what it reports (an
-   * account action naming `report_id`): server scope, the actor recorded.
+   * account action naming `report_id`, in server scope; a group manager's
+   * removal or ban, in the group's scope), the actor recorded.
    */
-  resolveFor(reportId: string, actorId: string): Promise<ReportRow> {
-    return this.resolve(reportId, undefined, actorId);
+  resolveFor(reportId: string, actorId: string, scope: ScopeRef = undefined): Promise<ReportRow> {
+    return this.resolve(reportId, scope, actorId);
   }
 
-  /** Refuses (404) a report that does not exist or is not about the account: an account action names only its own reports. */
-  async assertAbout(reportId: string, accountId: string): Promise<void> {
+  /** Refuses (404) a report that does not exist, is not about the account or, for a group's action, not in its scope. */
+  async assertAbout(reportId: string, accountId: string, scopeGroupId: string | null = null): Promise<void> {
     const report = await findReport(this.#db(), reportId);
     if (!report || report.target_account_id !== accountId) throw new KithError(reportErrors["report.not_found"]);
+    if (scopeGroupId !== null && report.scope_group_id !== scopeGroupId) throw new KithError(reportErrors["report.not_found"]);
   }
 
   async #move(
