@@ -336,6 +336,26 @@ describeOnEngines("moderation audit log", (engine) => {
       groupOwner = await kith.createUser("audit_group_owner");
     });
 
+    it("records the decisions on join requests", async () => {
+      const group = await createGroup(kith, groupOwner.token, { join_mode: "APPROVAL" });
+      const [carol, dave] = [
+        await kith.createUser(`audit_jr_c${group.id.slice(-6)}`),
+        await kith.createUser(`audit_jr_d${group.id.slice(-6)}`),
+      ];
+      for (const user of [carol, dave]) expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, user.token)).status).toBe(200);
+      const pending = await call(kith, "GET", `/api/v1/groups/${group.id}/join_requests`, groupOwner.token);
+      const requestOf = (user: TestUser) =>
+        (pending.body as { id: string; account: { id: string } }[]).find((request) => request.account.id === user.account.id)?.id;
+      const requests = `/api/v1/groups/${group.id}/join_requests`;
+      expect((await call(kith, "POST", `${requests}/${requestOf(carol)}/approve`, groupOwner.token)).status).toBe(200);
+      expect((await call(kith, "POST", `${requests}/${requestOf(dave)}/reject`, groupOwner.token)).status).toBe(200);
+      const entries = await read(`/api/v1/groups/${group.id}/audit_log?action=group`, groupOwner.token);
+      expect(entries.map(({ action, target_id }) => [action, target_id])).toEqual([
+        ["group.reject_join", dave.account.id],
+        ["group.approve_join", carol.account.id],
+      ]);
+    });
+
     it("records bans with their reason, unbans, removals and role changes in the group's scope, apart from the server's", async () => {
       const { group, groupModerator, alice, bob } = await staffedGroup();
       const banned = await call(kith, "POST", `/api/v1/groups/${group.id}/bans/${alice.account.id}`, groupModerator.token, {

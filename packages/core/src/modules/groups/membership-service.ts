@@ -271,6 +271,7 @@ export class MembershipService {
       return found;
     });
     await this.notices.joinDecided(groupId, request.account_id, actorId, approve);
+    await this.#acted(actorId, approve ? "group.approve_join" : "group.reject_join", groupId, request.account_id);
     const decided = await findJoinRequest(this.#db(), groupId, requestId);
     const [entity] = await this.#renderRequests(decided ? [decided] : []);
     if (!entity) throw new KithError(groupErrors["group.join_request_not_found"]);
