@@ -43,6 +43,14 @@ function suite(open: () => Promise<TestDatabase>): void {
     expect(await queue.get(job)).toMatchObject({ id: job, queue: "work" });
   });
 
+  it("adds at once a job given a transaction's handle after that transaction ended", async () => {
+    const seen: string[] = [];
+    const { db, queue } = await started(seen);
+    const kept = await db.storage.transaction(async (trx) => trx);
+    await queue.enqueue("work", { step: "late" }, { db: kept });
+    await eventually(() => expect(seen).toEqual(["late"]));
+  });
+
   it("never adds a job of a transaction that rolls back", async () => {
     const seen: string[] = [];
     const { db, queue } = await started(seen);

@@ -26,10 +26,18 @@ export async function transactionWithCommitHooks<H extends object, T>(
   work: (handle: H) => Promise<T>,
 ): Promise<T> {
   const waiting: (() => void)[] = [];
-  const result = await open((handle) => {
-    hooks.set(handle, waiting);
-    return work(handle);
-  });
+  let opened: H | undefined;
+  let result: T;
+  try {
+    result = await open((handle) => {
+      opened = handle;
+      hooks.set(handle, waiting);
+      return work(handle);
+    });
+  } finally {
+    // A handle kept past its transaction tells no commit any more: work given it then is done at once.
+    if (opened !== undefined) hooks.delete(opened);
+  }
   for (const fn of waiting) fn();
   return result;
 }
