@@ -39,3 +39,8 @@ export interface LocalAccount {
 export function canSignIn(account: Pick<LocalAccount, "approved" | "disabled" | "suspended">): boolean {
   return account.approved && !account.disabled && !account.suspended;
 }
+
+/** Whether the account is one of Kith's groups (a group's account has the group's own `gr_` id; see modules/accounts/group-accounts.ts). */
+export function isGroupAccountId(id: string): boolean {
+  return id.startsWith("gr_");
+}

@@ -1,3 +1,4 @@
+import { isGroupAccountId } from "../../domain/accounts.js";
 import type { Kysely } from "kysely";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
@@ -13,9 +14,7 @@ import type { ServiceDeps } from "../service-deps.js";
  * so that the paths that meet only people's accounts (posting, the home
  * timeline) pay nothing for groups.
  */
-export function isGroupAccountId(id: string): boolean {
-  return id.startsWith("gr_");
-}
+export { isGroupAccountId };
 
 /** The viewer's standing in a group, as a Relationship shows it: a member follows the group, a pending join request is a follow request. */
 export interface GroupStanding {

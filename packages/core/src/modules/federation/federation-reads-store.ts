@@ -1,10 +1,11 @@
 import { type Kysely, sql } from "kysely";
+import { isGroupAccountId } from "../../domain/accounts.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
 
 /**
  * A local, unsuspended account by username (case-insensitive), as actors are
- * served. Not a group's account: groups are not federated as actors yet, and
+ * served. Not the account of one of Kith's groups: groups are not federated as actors yet, and
  * an actor would tell other servers (and anyone asking WebFinger) that a
  * secret group exists, and take follows that are not memberships.
  */
@@ -15,9 +16,9 @@ export async function findLocalActorAccount(db: Kysely<Database>, username: stri
     .where("acct_key", "=", username.toLowerCase())
     .where("domain", "is", null)
     .where("suspended_at", "is", null)
-    .where("actor_type", "!=", "Group")
     .executeTakeFirst();
-  return row ?? null;
+  // Told by its id (`isGroupAccountId`), not its actor type: a person's account may be served as a Group actor.
+  return row && !isGroupAccountId(row.id) ? row : null;
 }
 
 export type FollowDirection = "followers" | "following";
