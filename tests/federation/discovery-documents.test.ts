@@ -64,7 +64,7 @@ describeOnEngines("discovery documents", (engine) => {
         protocols: ["activitypub"],
         services: { inbound: [], outbound: [] },
         openRegistrations: expect.any(Boolean),
-        usage: { users: { total: 1 }, localStatuses: 0 },
+        usage: { users: { total: 1 }, localPosts: 0 },
         metadata: expect.any(Object),
       },
     });

@@ -146,7 +146,7 @@ describeOnEngines("Fedify endpoints", (engine) => {
       software: { name: "kith", version: kith.config.version },
       protocols: ["activitypub"],
       openRegistrations: true,
-      usage: { users: { total: 2 }, localStatuses: 0 },
+      usage: { users: { total: 2 }, localPosts: 0 },
     });
     await kith.services.settings.update({ registrationsMode: "closed" });
     expect((await json("/nodeinfo/2.1", "application/json")).body.openRegistrations).toBe(false);

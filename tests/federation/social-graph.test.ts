@@ -184,6 +184,11 @@ describeOnEngines("the social graph between two instances", (engine) => {
       () => relationship(b, bob.token, aliceOnB),
       (rel) => rel.followed_by === true,
     );
+    // Unfollowing an accepted follow: bob's Accept has reached alice's server too.
+    await eventually(
+      () => relationship(a, alice.token, bobOnA),
+      (rel) => rel.following === true,
+    );
     expect((await api(a, "POST", `/api/v1/accounts/${bobOnA}/unfollow`, alice.token)).body).toMatchObject({ following: false });
     const after = await eventually(
       () => relationship(b, bob.token, aliceOnB),
