@@ -110,10 +110,12 @@ export class FollowService {
     }
     await this.#accountExists(targetId);
     const removed = await this.deps.storage.transaction(async (trx) => {
-      const uri = (await findPair(trx, "follows", followerId, targetId))?.uri ?? (await findPair(trx, "follow_requests", followerId, targetId))?.uri;
-      const followed = await removeFollow(trx, followerId, targetId);
+      const requestUri = (await findPair(trx, "follow_requests", followerId, targetId))?.uri;
       const requested = await deletePair(trx, "follow_requests", followerId, targetId);
-      return followed || requested ? { uri: uri ?? null } : null;
+      // Read after the request is taken: an Accept taking it at the same time has made its follow by now, which goes too.
+      const followUri = (await findPair(trx, "follows", followerId, targetId))?.uri;
+      const followed = await removeFollow(trx, followerId, targetId);
+      return followed || requested ? { uri: followUri ?? requestUri ?? null } : null;
     });
     if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
   }
