@@ -83,6 +83,7 @@ const ROOT_VALUES = [
   "idPageQuery",
   "idTime",
   "instanceSettingsSchema",
+  "isGroupAccountId",
   "isId",
   "isKithError",
   "isKnownScope",
