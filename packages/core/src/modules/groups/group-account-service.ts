@@ -6,6 +6,7 @@ import type { GroupAccountsProvider, GroupStanding, GroupStatusesPage } from "..
 import type { ServiceDeps } from "../service-deps.js";
 import type { GroupTimeline } from "./group-timeline.js";
 import { groupsDb } from "./group-tables-store.js";
+import { groupsByIds } from "./groups-store.js";
 import { pendingInvitationsIn } from "./invitations-store.js";
 import { pendingRequestsIn } from "./join-requests-store.js";
 import { membershipsIn } from "./members-store.js";
@@ -29,11 +30,7 @@ export class GroupAccountService implements GroupAccountsProvider {
 
   async visible(db: Kysely<Database>, viewerId: string | null, accountIds: readonly string[]): Promise<ReadonlySet<string>> {
     const groups = groupsDb(db);
-    const rows = await groups
-      .selectFrom("groups")
-      .select(["id", "secret"])
-      .where("id", "in", [...new Set(accountIds)])
-      .execute();
+    const rows = await groupsByIds(groups, accountIds);
     const seen = new Set(rows.filter((row) => !toBool(row.secret)).map((row) => row.id));
     const secret = rows.filter((row) => toBool(row.secret)).map((row) => row.id);
     if (secret.length === 0 || viewerId === null) return seen;
