@@ -179,6 +179,48 @@ describeOnEngines("reports in Mastodon's form", (engine) => {
       expect((await call(kith, "GET", `${ADMIN}/${elsewhere.body.id}`, mod.token)).body.state).toBe("open");
     });
 
+    it("changes a report's category and cited rules with PUT, refusing rules the server does not have", async () => {
+      await kith.services.settings.update({
+        rules: [
+          { id: "r1", text: "No spam", hint: "" },
+          { id: "r2", text: "Be kind", hint: "Assume good faith" },
+        ],
+      });
+      const [reporter, target] = [await fresh(), await fresh()];
+      const filed = await call(kith, "POST", "/api/v1/reports", reporter.token, {
+        account_id: target.account.id,
+        category: "violation",
+        rule_ids: ["r2"],
+      });
+      expect(filed.status).toBe(200);
+      expect((await call(kith, "GET", `${ADMIN}/${filed.body.id}`, mod.token)).body.rules).toEqual([
+        { id: "r2", text: "Be kind", hint: "Assume good faith" },
+      ]);
+      const unknownAtFiling = await call(kith, "POST", "/api/v1/reports", reporter.token, {
+        account_id: target.account.id,
+        rule_ids: ["r9"],
+      });
+      expect(unknownAtFiling.status).toBe(422);
+      expect(unknownAtFiling.body.code).toBe("report.rule_unknown");
+
+      const put = (user: TestUser, json: Record<string, unknown>) => call(kith, "PUT", `${ADMIN}/${filed.body.id}`, user.token, json);
+      const changed = await put(mod, { category: "spam", rule_ids: ["r1", "r2"] });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toMatchObject({ category: "spam", state: "open", rules: [{ id: "r1" }, { id: "r2" }] });
+      const onlyCategory = await put(mod, { category: "legal" });
+      expect(onlyCategory.body).toMatchObject({ category: "legal", rules: [{ id: "r1" }, { id: "r2" }] });
+
+      const unknown = await put(mod, { rule_ids: ["r1", "nope"] });
+      expect(unknown.status).toBe(422);
+      expect(unknown.body.code).toBe("report.rule_unknown");
+      expect((await put(mod, { category: "nonsense" })).status).toBe(422);
+      expect((await put(reader, { category: "spam" })).status).toBe(403);
+      expect((await kith.request("PUT", `${ADMIN}/${filed.body.id}`, { body: "{}" })).status).toBe(401);
+      expect((await call(kith, "PUT", `${ADMIN}/rp_0000000000000000000000000a`, mod.token, { category: "spam" })).status).toBe(404);
+      expect((await call(kith, "GET", `${ADMIN}/${filed.body.id}`, mod.token)).body).toMatchObject({ category: "legal" });
+      await kith.services.settings.update({ rules: [] });
+    });
+
     it("pages the list with Link headers", async () => {
       for (let i = 0; i < 3; i++) {
         await call(kith, "POST", "/api/v1/reports", (await fresh()).token, { account_id: (await fresh()).account.id });
@@ -199,12 +241,14 @@ describeOnEngines("reports in Mastodon's form", (engine) => {
       const remote = await remoteAccount(kith, "moderation", "remote.example");
       const reports = kith.module(reportsModule).reports;
       const local = await call(kith, "POST", "/api/v1/reports", (await fresh()).token, { account_id: target.account.id });
-      const received = await reports.receive({
+      const flag = {
         reporterId: remote,
         targetAccountId: target.account.id,
         statusIds: [status],
         comment: "from there",
-      });
+        uri: "https://remote.example/flags/1",
+      };
+      const received = await reports.receive(flag);
       expect(received).toMatchObject({ merged: true, report: { id: local.body.id } });
       const shown = await call(kith, "GET", `${ADMIN}/${local.body.id}`, mod.token);
       expect(shown.body.comments[1]).toMatchObject({
@@ -212,6 +256,14 @@ describeOnEngines("reports in Mastodon's form", (engine) => {
         comment: "from there",
         statusIds: [status],
       });
+
+      // The same Flag delivered again, after the report was resolved, files nothing more.
+      expect((await call(kith, "POST", `${ADMIN}/${local.body.id}/resolve`, mod.token)).status).toBe(200);
+      expect(await reports.receive(flag)).toBeNull();
+      const open = await call(kith, "GET", `${ADMIN}?target_account_id=${target.account.id}`, mod.token);
+      expect(open.body).toEqual([]);
+      const another = await reports.receive({ ...flag, uri: "https://remote.example/flags/2" });
+      expect(another).toMatchObject({ merged: false });
     });
 
     it("hands a report asking to be forwarded to the forwarder, for an account of another server only", async () => {

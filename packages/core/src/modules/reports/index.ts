@@ -44,7 +44,7 @@ export const reportsModule = defineModule({
     const notices = new ReportNotices(deps, core, () => reports);
     reports.notifyWith(notices);
     core.notificationViews.extend(notices);
-    use(groupsModule).membership.resolveReportsWith({
+    use(groupsModule).actionReports.resolveWith({
       assertAbout: (reportId, accountId, groupId) => reports.assertAbout(reportId, accountId, groupId),
       resolve: async (reportId, actorId, groupId) => {
         await reports.resolveFor(reportId, actorId, groupId);
@@ -63,6 +63,7 @@ export const reportsModule = defineModule({
         targetAccountId: flag.targetAccountId,
         statusIds: flag.statusIds,
         comment: flag.comment,
+        uri: flag.uri,
       });
     });
     reports.forwardWith(async (report) => {

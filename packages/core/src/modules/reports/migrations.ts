@@ -87,4 +87,10 @@ export const reportMigrations: readonly MigrationSpec[] = [
       },
     ],
   },
+  {
+    // The id of the Flag a comment came in, so that a Flag delivered again is not filed again.
+    name: "reports_0002_flag_uris",
+    addColumns: [{ table: "report_comments", column: "uri", spec: optionalText }],
+    indexes: [{ table: "report_comments", name: "report_comments_uri_idx", columns: ["uri"] }],
+  },
 ];

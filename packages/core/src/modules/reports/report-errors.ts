@@ -22,4 +22,5 @@ export const reportErrors = defineErrorCodes({
     message: "That user cannot be assigned reports here: it must manage reports in the report's scope and be neither suspended nor limited",
   },
   "report.note_index_invalid": { status: 422, message: "There is no note at that index" },
+  "report.rule_unknown": { status: 422, message: "A cited rule is not one of the server's rules" },
 });

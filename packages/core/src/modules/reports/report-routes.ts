@@ -138,6 +138,26 @@ export const reportRoutes = [
     },
   }),
   route({
+    method: "PUT",
+    path: "/api/v1/admin/reports/{reportId}",
+    summary: "Mastodon's report update: changes the report's category and the server rules it cites",
+    description: "Its state does not move. Rule ids must be the server's (`GET /api/v1/instance/rules`), else 422 report.rule_unknown.",
+    tags: TAGS,
+    access: manageMastodon,
+    scopes: ADMIN_WRITE_SCOPES,
+    params: ReportParams,
+    body: z.object({ category: z.enum(REPORT_CATEGORIES).optional(), rule_ids: zList(Id).optional() }),
+    response: AdminReportJson,
+    handler: async ({ caller, params, body, module, config }) => {
+      const row = await module.reports.categorise(params.reportId, undefined, userOf(caller), {
+        ...(body.category && { category: body.category }),
+        ...(body.rule_ids && { ruleIds: body.rule_ids }),
+      });
+      const [entity] = await module.views.renderAdmin([row], await adminViewerOf(caller), config.origin);
+      return entity;
+    },
+  }),
+  route({
     method: "POST",
     path: "/api/v1/admin/reports/{reportId}/assign_to_self",
     summary: "Mastodon's assign_to_self: the caller becomes the report's assigned moderator (under review)",

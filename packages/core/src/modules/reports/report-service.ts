@@ -20,6 +20,7 @@ import {
   deleteNote,
   deleteReport,
   findComment,
+  findFlagComment,
   findGroupBrief,
   findReport,
   firstReporterOf,
@@ -37,6 +38,7 @@ import {
   noteAt,
   statusAuthors,
   updateComment,
+  writeCategorisation,
   writeStanding,
 } from "./reports-store.js";
 
@@ -54,6 +56,14 @@ export interface NewReport {
   readonly ruleIds?: readonly string[];
   /** Statuses of the reported account attached to a report on an account (Mastodon's form). */
   readonly statusIds?: readonly string[];
+  /** The id of the Flag it came in, for a report another server sent. */
+  readonly uri?: string | null;
+}
+
+/** A moderator's change of what a report is about; an absent field is left as it is. */
+export interface ReportCategorisation {
+  readonly category?: ReportCategory;
+  readonly ruleIds?: readonly string[];
 }
 
 /** What filing a report did: the report (new or the target's unresolved one), the reporter's comment on it. */
@@ -70,6 +80,8 @@ export interface ReceivedReport {
   readonly targetAccountId: string;
   readonly statusIds: readonly string[];
   readonly comment: string;
+  /** The Flag's id: a Flag received again (a delivery retried) files nothing more. */
+  readonly uri: string | null;
 }
 
 /** What a report forwarded to the reported account's server carries (the reporter is not named there). */
@@ -130,7 +142,7 @@ export class ReportService {
 
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids">,
-    private readonly core: Pick<KithServices, "statuses">,
+    private readonly core: Pick<KithServices, "statuses" | "settings">,
     private readonly events: DomainEvents,
   ) {}
 
@@ -154,6 +166,7 @@ export class ReportService {
 
   /** Files a report as a signed-in reporter: the target must exist and be visible to them. */
   async create(reporterId: string, input: NewReport): Promise<FiledReport> {
+    await this.#assertRules(input.ruleIds);
     const placed = await this.#place(reporterId, input);
     const filed = await this.#file(reporterId, input, placed);
     if (input.forward && placed.targetAccountId !== null && input.targetType !== "group") {
@@ -165,13 +178,15 @@ export class ReportService {
 
   /**
    * Files a report another server sent about one of this server's accounts
-   * (an incoming Flag): the reporter is the sending server's actor.
+   * (an incoming Flag): the reporter is the sending server's actor. A Flag
+   * received before (its id known) files nothing: null.
    */
-  async receive(input: ReceivedReport): Promise<FiledReport> {
+  async receive(input: ReceivedReport): Promise<FiledReport | null> {
+    if (input.uri !== null && (await findFlagComment(this.#db(), input.uri, input.targetAccountId))) return null;
     const statusIds = input.statusIds.slice(0, MAX_ATTACHED_STATUSES);
     return this.#file(
       input.reporterId,
-      { targetType: "user", targetId: input.targetAccountId, comment: input.comment, forward: false, statusIds },
+      { targetType: "user", targetId: input.targetAccountId, comment: input.comment, forward: false, statusIds, uri: input.uri },
       { targetAccountId: input.targetAccountId, scopeGroupId: null },
     );
   }
@@ -299,6 +314,7 @@ export class ReportService {
         status_ids: JSON.stringify(statusIds),
         created_at: now,
         updated_at: now,
+        uri: input.uri ?? null,
       };
       await insertComment(db, row);
       return row;
@@ -308,6 +324,7 @@ export class ReportService {
       comment: input.comment === "" ? existing.comment : input.comment,
       status_ids: JSON.stringify([...new Set([...kept, ...statusIds])]),
       updated_at: now,
+      ...(input.uri && { uri: input.uri }),
     };
     await updateComment(db, existing.id, changes);
     return { ...existing, ...changes };
@@ -441,6 +458,35 @@ export class ReportService {
     const assignee = trigger.kind === "assign" ? trigger.assigneeId : null;
     await this.#acted(actorId, `report.${trigger.kind}`, moved, assignee === null ? null : `assigned to ${assignee}`);
     return moved;
+  }
+
+  /**
+   * Changes what the report is about (Mastodon's `PUT /api/v1/admin/reports/{id}`):
+   * its category and the server rules it cites. Its state does not move.
+   */
+  async categorise(reportId: string, scope: ScopeRef, actorId: string, change: ReportCategorisation): Promise<ReportRow> {
+    await this.#assertRules(change.ruleIds);
+    const report = await this.deps.storage.transaction(async (trx) => {
+      const db = reportsDb(trx);
+      const report = await this.#inScope(db, reportId, scope);
+      const updated: ReportRow = {
+        ...report,
+        ...(change.category && { category: change.category }),
+        ...(change.ruleIds && { rule_ids: JSON.stringify(change.ruleIds) }),
+        updated_at: this.#now(),
+      };
+      await writeCategorisation(db, updated);
+      return updated;
+    });
+    await this.#acted(actorId, "report.update", report, `category ${report.category}, rules ${report.rule_ids}`);
+    return report;
+  }
+
+  /** Refuses (422) rule ids that are not among the server's rules. */
+  async #assertRules(ruleIds: readonly string[] | undefined): Promise<void> {
+    if (!ruleIds?.length) return;
+    const known = new Set((await this.core.settings.get("rules")).map((rule) => rule.id));
+    if (ruleIds.some((id) => !known.has(id))) throw new KithError(reportErrors["report.rule_unknown"]);
   }
 
   /** Tells the audit log of a moderator's action on a report, in the report's scope. */

@@ -44,6 +44,8 @@ export interface ReportCommentsTable {
   status_ids: JsonText;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The id of the Flag it came in from another server; null for a report filed here. */
+  uri: string | null;
 }
 
 export interface ReportNotesTable {

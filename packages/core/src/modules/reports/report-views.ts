@@ -11,7 +11,7 @@ import type { FiledReport } from "./report-service.js";
 import { reportsDb } from "./report-tables-store.js";
 import { type CommentRow, type NoteRow, type ReportRow, commentsOf, groupsBrief, notesOf, reportsByIds } from "./reports-store.js";
 
-type Views = Pick<KithServices, "accountViews" | "statusViews" | "adminAccounts">;
+type Views = Pick<KithServices, "accountViews" | "statusViews" | "adminAccounts" | "settings">;
 
 /** Who reads an Admin::Report: the account, and whether it may read accounts' private details. */
 export interface AdminViewer {
@@ -132,7 +132,11 @@ export class ReportViews {
         if (id) accountIds.add(id);
       }
     }
-    const admin = await this.#adminAccounts([...accountIds], origin, viewer.readsAccounts);
+    const [admin, rules] = await Promise.all([
+      this.#adminAccounts([...accountIds], origin, viewer.readsAccounts),
+      this.core.settings.get("rules"),
+    ]);
+    const citedRules = new Map(rows.map((row) => [row.id, new Set(idList(row.rule_ids))]));
     const attached = [...new Set(entities.flatMap((entity) => entity.comments.flatMap((comment) => comment.statusIds)))];
     const statuses = attached.length ? await this.core.statusViews.render(attached, viewerId) : new Map<string, StatusEntity>();
     const adminOf = (id: string | undefined): AdminAccountEntity | null => (id ? (admin.get(id) ?? null) : null);
@@ -158,7 +162,9 @@ export class ReportViews {
           const status = entity.target.status?.id === id ? entity.target.status : statuses.get(id);
           return status ? [status] : [];
         }),
-        rules: [],
+        rules: rules
+          .filter((rule) => citedRules.get(entity.id)?.has(rule.id))
+          .map((rule) => ({ id: rule.id, text: rule.text, hint: rule.hint })),
       };
     });
   }

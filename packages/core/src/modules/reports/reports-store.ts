@@ -80,6 +80,14 @@ export async function writeStanding(db: ReportsDb, id: string, standing: Standin
     .execute();
 }
 
+export async function writeCategorisation(db: ReportsDb, report: ReportRow): Promise<void> {
+  await db
+    .updateTable("reports")
+    .set({ category: report.category, rule_ids: report.rule_ids, updated_at: report.updated_at })
+    .where("id", "=", report.id)
+    .execute();
+}
+
 export async function markReported(db: ReportsDb, id: string, now: string): Promise<void> {
   await db.updateTable("reports").set({ last_reported_at: now, updated_at: now }).where("id", "=", id).execute();
 }
@@ -98,6 +106,17 @@ export async function findComment(db: ReportsDb, reportId: string, accountId: st
     .selectAll()
     .where("report_id", "=", reportId)
     .where("account_id", "=", accountId)
+    .executeTakeFirst();
+}
+
+/** The comment a Flag with this id filed about the account, if it was received before. */
+export async function findFlagComment(db: ReportsDb, uri: string, targetAccountId: string): Promise<CommentRow | undefined> {
+  return db
+    .selectFrom("report_comments")
+    .innerJoin("reports", "reports.id", "report_comments.report_id")
+    .selectAll("report_comments")
+    .where("report_comments.uri", "=", uri)
+    .where("reports.target_account_id", "=", targetAccountId)
     .executeTakeFirst();
 }
 
