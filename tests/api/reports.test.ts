@@ -327,6 +327,42 @@ describeOnEngines("reports", (engine) => {
       expect((await show(mod, onTroll.body.id)).body).toMatchObject({ state: "resolved" });
       expect((await show(mod, serverScoped.body.id)).body).toMatchObject({ state: "open" });
     });
+
+    it("a group moderator removes a status in the group, resolving the report `report_id` names; others are refused", async () => {
+      const group = await createGroup(kith, groupOwner.token);
+      const [author, bystander, groupMod, outsider] = [await fresh(), await fresh(), await fresh(), await fresh()];
+      for (const user of [author, bystander]) {
+        expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, user.token)).status).toBe(200);
+      }
+      await giveGroupRole(group.id, groupMod, "Moderator");
+      const spam = await post(author, { status: "buy now", group_id: group.id });
+      const ownerStatus = await post(groupOwner, { status: "welcome", group_id: group.id });
+      const outside = await post(author, { status: "not in the group" });
+      const filed = await report(bystander, { targetType: "post", targetId: spam });
+      const elsewhere = await reportUser(bystander, await fresh());
+      const remove = (user: TestUser, statusId: string, reportId?: string) =>
+        call(kith, "DELETE", `/api/v1/groups/${group.id}/statuses/${statusId}${reportId ? `?report_id=${reportId}` : ""}`, user.token);
+
+      expect((await remove(bystander, spam)).status).toBe(403);
+      expect((await remove(outsider, spam)).status).toBe(403);
+      expect((await remove(groupMod, outside)).body.code).toBe("status.not_found");
+      // A moderator does not outrank the owner, nor may remove the owner's statuses.
+      const outranked = await remove(groupMod, ownerStatus);
+      expect(outranked.status).toBe(403);
+      expect(outranked.body.code).toBe("group.outranked");
+      const otherReport = await remove(groupMod, spam, elsewhere.body.id);
+      expect(otherReport.status).toBe(404);
+      expect(otherReport.body.code).toBe("report.not_found");
+      expect((await call(kith, "GET", `/api/v1/statuses/${spam}`, author.token)).status).toBe(200);
+
+      expect((await remove(groupMod, spam, filed.body.id)).status).toBe(200);
+      expect((await call(kith, "GET", `/api/v1/statuses/${spam}`, author.token)).status).toBe(404);
+      expect((await show(mod, filed.body.id)).body).toMatchObject({ state: "resolved", actionTakenBy: { id: groupMod.account.id } });
+      expect((await remove(groupMod, spam)).status).toBe(404);
+      const log = await call(kith, "GET", `/api/v1/groups/${group.id}/audit_log`, groupOwner.token);
+      expect(log.status).toBe(200);
+      expect(log.body.map((entry: { action: string; targetId?: string }) => entry.action)).toContain("status.remove");
+    });
   });
 
   describe("audit log", () => {

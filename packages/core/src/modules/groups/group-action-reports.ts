@@ -9,3 +9,22 @@ export interface GroupActionReports {
   /** Resolves the report in the group's scope, the actor recorded. */
   resolve(reportId: string, actorId: string, groupId: string): Promise<void>;
 }
+
+/** The link from the group's moderation actions to the reports they answer, shared by each kind of action. */
+export class GroupActionReportLink {
+  #reports: GroupActionReports | null = null;
+
+  /** Sets how an action naming a report (`report_id`) resolves it. */
+  resolveWith(reports: GroupActionReports): void {
+    this.#reports = reports;
+  }
+
+  /** Refuses a `report_id` that names no report about the account in the group's scope (404); ignored without reports. */
+  async assertAbout(reportId: string | null, groupId: string, accountId: string): Promise<void> {
+    if (reportId !== null) await this.#reports?.assertAbout(reportId, accountId, groupId);
+  }
+
+  async resolve(reportId: string | null, groupId: string, actorId: string): Promise<void> {
+    if (reportId !== null) await this.#reports?.resolve(reportId, actorId, groupId);
+  }
+}

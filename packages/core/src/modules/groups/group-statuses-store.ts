@@ -16,6 +16,18 @@ export async function groupOfStatus(db: GroupsDb, statusId: string): Promise<str
   return row?.group_id ?? null;
 }
 
+/** The author of a status posted in the group, or null when the group holds no such status. */
+export async function authorInGroup(db: GroupsDb, groupId: string, statusId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("group_statuses")
+    .innerJoin("statuses", "statuses.id", "group_statuses.status_id")
+    .select("statuses.account_id")
+    .where("group_statuses.group_id", "=", groupId)
+    .where("group_statuses.status_id", "=", statusId)
+    .executeTakeFirst();
+  return row?.account_id ?? null;
+}
+
 /** Where a status was posted: its group and channel (null before channels), or null for a status in no group. */
 export async function placeOfStatus(db: GroupsDb, statusId: string): Promise<{ group_id: string; channel_id: string | null } | null> {
   const row = await db.selectFrom("group_statuses").select(["group_id", "channel_id"]).where("status_id", "=", statusId).executeTakeFirst();

@@ -8,11 +8,17 @@ import type { GroupStreams } from "./group-streams.js";
 import type { GroupTimeline } from "./group-timeline.js";
 import type { InvitationService } from "./invitation-service.js";
 import type { MembershipService } from "./membership-service.js";
+import type { GroupActionReportLink } from "./group-action-reports.js";
+import type { GroupStatusRemoval } from "./status-removal-service.js";
 
 /** The groups module's services, as its routes get them (`module`). */
 export interface GroupsServices {
   readonly groups: GroupService;
   readonly membership: MembershipService;
+  /** Moderators removing statuses posted in the group. */
+  readonly statusRemoval: GroupStatusRemoval;
+  /** Where the reports module resolves the reports a manager's action answers (`report_id`). */
+  readonly actionReports: GroupActionReportLink;
   readonly invitations: InvitationService;
   readonly entry: EntryService;
   readonly channels: ChannelService;

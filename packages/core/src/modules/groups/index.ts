@@ -20,6 +20,8 @@ import { GroupViews } from "./group-views.js";
 import type { GroupsServices } from "./groups-services.js";
 import { InvitationService } from "./invitation-service.js";
 import { MembershipService } from "./membership-service.js";
+import { GroupActionReportLink } from "./group-action-reports.js";
+import { GroupStatusRemoval } from "./status-removal-service.js";
 import { groupMigrations } from "./migrations.js";
 import { groupsModuleRoutes } from "./routes.js";
 
@@ -77,7 +79,8 @@ export const groupsModule = defineModule({
     core.streaming.allowGroupStreams((viewerId, groupId) => streams.sees(viewerId, groupId));
     core.streaming.allowChannelStreams((viewerId, channelId) => streams.seesChannel(viewerId, channelId));
     const timeline = new GroupTimeline(deps, views, core.statusViews);
-    const membership = new MembershipService(deps, core, roles, views, admission, entry, notices);
+    const actionReports = new GroupActionReportLink();
+    const membership = new MembershipService(deps, core, roles, views, admission, entry, notices, actionReports);
     core.groupAccounts.use(new GroupAccountService(deps, membership, timeline));
     return {
       placement,
@@ -85,6 +88,8 @@ export const groupsModule = defineModule({
       streams,
       groups: new GroupService(deps, core, roles, views, primaries),
       membership,
+      actionReports,
+      statusRemoval: new GroupStatusRemoval(deps, core, roles, views, actionReports),
       invitations: new InvitationService(deps, core, views, admission, notices),
       entry,
       settings: new GroupSettingsService(deps, views, groupSettingsRegistry()),

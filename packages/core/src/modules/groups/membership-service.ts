@@ -1,17 +1,16 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../ports/storage-schema.js";
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import type { Grant } from "../../domain/permissions.js";
 import type { AccountEntity } from "../../mastodon/entities/account.js";
 import type { KithServices } from "../core-services.js";
-import { type GroupRoles, grantsCover } from "../roles/index.js";
+import type { GroupRoles } from "../roles/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { Admission } from "./admission.js";
 import type { EntryService } from "./entry-service.js";
 import type { GroupBanEntity, GroupEntity, GroupMemberEntity, JoinRequestEntity } from "./group-entities.js";
-import type { GroupActionReports } from "./group-action-reports.js";
+import type { GroupActionReportLink } from "./group-action-reports.js";
 import { groupErrors } from "./group-errors.js";
+import { assertOutranks } from "./group-outrank.js";
 import { groupIds } from "./group-ids.js";
 import type { GroupNotices } from "./group-notices.js";
 import { type GroupsDb, type JoinRequestStatus, groupsDb } from "./group-tables-store.js";
@@ -56,6 +55,7 @@ export class MembershipService {
     private readonly admission: Admission,
     private readonly entry: EntryService,
     private readonly notices: GroupNotices,
+    private readonly reports: GroupActionReportLink,
   ) {}
 
   #db(): GroupsDb {
@@ -144,25 +144,7 @@ export class MembershipService {
    */
   async #mayActOn(db: GroupsDb, groupId: string, actorId: string, actorGrants: readonly Grant[], targetId: string): Promise<void> {
     if (actorId === targetId) throw new KithError(groupErrors["group.cannot_target_self"]);
-    // The same connection, seen with the core's tables only (Kysely's types do not narrow a schema by themselves).
-    const targetGrants = await this.roles.grantsIn(db as unknown as Kysely<Database>, groupId, targetId);
-    if (!grantsCover(actorGrants, targetGrants, groupId)) throw new KithError(groupErrors["group.outranked"]);
-  }
-
-  #reports: GroupActionReports | null = null;
-
-  /** Sets how an action naming a report (`report_id`) resolves it. */
-  resolveReportsWith(reports: GroupActionReports): void {
-    this.#reports = reports;
-  }
-
-  /** Refuses a `report_id` that names no report about the account in the group's scope (404); ignored without reports. */
-  async #assertReport(reportId: string | null, groupId: string, targetId: string): Promise<void> {
-    if (reportId !== null) await this.#reports?.assertAbout(reportId, targetId, groupId);
-  }
-
-  async #resolveReport(reportId: string | null, groupId: string, actorId: string): Promise<void> {
-    if (reportId !== null) await this.#reports?.resolve(reportId, actorId, groupId);
+    await assertOutranks(this.roles, db, groupId, actorGrants, targetId);
   }
 
   /** Removes a member; with `reportId`, the group's report about them is resolved once they are out. */
@@ -174,13 +156,13 @@ export class MembershipService {
     reportId: string | null = null,
   ): Promise<void> {
     await this.views.visible(groupId, actorId);
-    await this.#assertReport(reportId, groupId, targetId);
+    await this.reports.assertAbout(reportId, groupId, targetId);
     await this.deps.storage.transaction(async (trx) => {
       await this.#mayActOn(groupsDb(trx), groupId, actorId, actorGrants, targetId);
       if (!(await this.admission.discharge(trx, groupId, targetId))) throw new KithError(groupErrors["group.member_not_found"]);
     });
     await this.#acted(actorId, "group.remove_member", groupId, targetId);
-    await this.#resolveReport(reportId, groupId, actorId);
+    await this.reports.resolve(reportId, groupId, actorId);
   }
 
   /**
@@ -198,7 +180,7 @@ export class MembershipService {
     reportId: string | null = null,
   ): Promise<GroupBanEntity> {
     await this.views.visible(groupId, actorId);
-    await this.#assertReport(reportId, groupId, targetId);
+    await this.reports.assertAbout(reportId, groupId, targetId);
     await this.core.accounts.findById(targetId);
     const now = this.deps.clock.now().toISOString();
     const row: BanRow = { group_id: groupId, account_id: targetId, banned_by: actorId, reason, created_at: now };
@@ -211,7 +193,7 @@ export class MembershipService {
       await deletePendingInvitationsOf(db, groupId, targetId);
     });
     await this.#acted(actorId, "group.ban", groupId, targetId, reason);
-    await this.#resolveReport(reportId, groupId, actorId);
+    await this.reports.resolve(reportId, groupId, actorId);
     const [ban] = await this.#renderBans([row]);
     if (!ban) throw new KithError("account.not_found");
     return ban;

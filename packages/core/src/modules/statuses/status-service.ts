@@ -422,6 +422,18 @@ export class StatusService {
     await this.#deleteRows(row);
   }
 
+  /**
+   * Deletes a status as a moderator removes it, whoever wrote it: the
+   * caller has checked the right to. Its author's server learns of it as of
+   * a deletion by the author when the author is local.
+   */
+  async remove(statusId: string): Promise<StatusRow> {
+    const row = await findStatus(this.deps.storage.db, statusId);
+    if (!row) throw new KithError("status.not_found");
+    await this.#deleteRows(row);
+    return row;
+  }
+
   async #deleteRows(row: StatusRow): Promise<void> {
     const reached = await reachedRemoteAccountIds(this.deps.storage.db, row);
     const boosts = await this.deps.storage.transaction(async (trx) => {
