@@ -1,0 +1,96 @@
+import type { Kysely } from "kysely";
+import type { PageRequest } from "../../domain/page.js";
+import type { Storage } from "../../ports/storage.js";
+import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
+
+export interface ScheduledStatusRow {
+  readonly id: string;
+  readonly account_id: string;
+  readonly scheduled_at: string;
+  readonly params: string;
+  readonly created_at: string;
+}
+
+/** The module's table, as Kysely sees it. */
+type ScheduledStatusTables = { scheduled_statuses: ScheduledStatusRow };
+
+/** The scheduled-statuses module's SQL, and the only place it has any. */
+export class ScheduledStatusesStore {
+  readonly #storage: Storage;
+
+  constructor(storage: Storage) {
+    this.#storage = storage;
+  }
+
+  #db(db?: unknown): Kysely<ScheduledStatusTables> {
+    // The core's schema type knows the core's tables; the module adds its own.
+    const base = (db ?? this.#storage.db) as Storage["db"];
+    return base.withTables<ScheduledStatusTables>() as unknown as Kysely<ScheduledStatusTables>;
+  }
+
+  /** Runs `work` in one transaction, with the handle the queue writes a job in too. */
+  transaction<T>(work: (trx: Storage["db"]) => Promise<T>): Promise<T> {
+    return this.#storage.transaction(work);
+  }
+
+  async insert(db: Storage["db"], row: ScheduledStatusRow): Promise<void> {
+    await this.#db(db).insertInto("scheduled_statuses").values(row).execute();
+  }
+
+  async find(id: string): Promise<ScheduledStatusRow | undefined> {
+    return this.#db().selectFrom("scheduled_statuses").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  async page(accountId: string, page: PageRequest): Promise<ScheduledStatusRow[]> {
+    const query = this.#db().selectFrom("scheduled_statuses").selectAll().where("account_id", "=", accountId);
+    return fetchIdPage(query, "id", page);
+  }
+
+  /** How many the account has waiting, and how many of them fall in [`dayStart`, `dayEnd`); `except` left out of both. */
+  async counts(accountId: string, dayStart: string, dayEnd: string, except: string | null): Promise<{ total: number; day: number }> {
+    let query = this.#db()
+      .selectFrom("scheduled_statuses")
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as("total"),
+        eb.fn
+          .sum<number | string | null>(
+            eb.case().when(eb.and([eb("scheduled_at", ">=", dayStart), eb("scheduled_at", "<", dayEnd)])).then(1).else(0).end(),
+          )
+          .as("day"),
+      ])
+      .where("account_id", "=", accountId);
+    if (except !== null) query = query.where("id", "<>", except);
+    const row = await query.executeTakeFirst();
+    return { total: Number(row?.total ?? 0), day: Number(row?.day ?? 0) };
+  }
+
+  async reschedule(db: Storage["db"], id: string, accountId: string, scheduledAt: string): Promise<boolean> {
+    const result = await this.#db(db)
+      .updateTable("scheduled_statuses")
+      .set({ scheduled_at: scheduledAt })
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes one; with `scheduledAt`, only while it is still due then (a reschedule wins over the job of the old time). */
+  async delete(id: string, accountId: string | null, scheduledAt: string | null = null): Promise<boolean> {
+    let query = this.#db().deleteFrom("scheduled_statuses").where("id", "=", id);
+    if (accountId !== null) query = query.where("account_id", "=", accountId);
+    if (scheduledAt !== null) query = query.where("scheduled_at", "=", scheduledAt);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Every waiting one after `afterId`, in id order, `limit` at a time: what a start enqueues again. */
+  async batchAfter(afterId: string, limit: number): Promise<ScheduledStatusRow[]> {
+    return this.#db()
+      .selectFrom("scheduled_statuses")
+      .selectAll()
+      .where("id", ">", afterId)
+      .orderBy("id", "asc")
+      .limit(limit)
+      .execute();
+  }
+}
