@@ -43,15 +43,13 @@ describeOnEngines("scheduled statuses", (engine) => {
   afterAll(() => kith.close());
 
   const at = (ms: number) => new Date(kith.clock.now().getTime() + ms).toISOString();
-  const schedule = (user: TestUser, json: Record<string, unknown>) =>
-    kith.request("POST", "/api/v1/statuses", { token: user.token, json });
+  const schedule = (user: TestUser, json: Record<string, unknown>) => kith.request("POST", "/api/v1/statuses", { token: user.token, json });
   const scheduleOk = async (user: TestUser, json: Record<string, unknown>): Promise<ScheduledBody> => {
     const response = await schedule(user, json);
     expect(response.status, await response.clone().text()).toBe(200);
     return (await response.json()) as ScheduledBody;
   };
-  const own = async (user: TestUser, path = "/api/v1/scheduled_statuses") =>
-    kith.request("GET", path, { token: user.token });
+  const own = async (user: TestUser, path = "/api/v1/scheduled_statuses") => kith.request("GET", path, { token: user.token });
   const statusesOf = async (user: TestUser) =>
     (await (await kith.request("GET", `/api/v1/accounts/${user.account.id}/statuses`, { token: user.token })).json()) as StatusBody[];
 
@@ -172,7 +170,8 @@ describeOnEngines("scheduled statuses", (engine) => {
     // Two days ahead, all on one UTC day.
     const day = new Date(kith.clock.now().getTime() + 2 * 24 * 60 * MINUTE);
     day.setUTCHours(1, 0, 0, 0);
-    for (let i = 0; i < 25; i++) await scheduleOk(user, { status: `d${i}`, scheduled_at: new Date(day.getTime() + i * MINUTE).toISOString() });
+    for (let i = 0; i < 25; i++)
+      await scheduleOk(user, { status: `d${i}`, scheduled_at: new Date(day.getTime() + i * MINUTE).toISOString() });
     const over = await schedule(user, { status: "one more", scheduled_at: new Date(day.getTime() + 30 * MINUTE).toISOString() });
     expect(over.status).toBe(422);
     expect(((await over.json()) as { code: string }).code).toBe("scheduled_status.over_daily_limit");
@@ -190,7 +189,10 @@ describeOnEngines("scheduled statuses", (engine) => {
     }));
     const db = kith.storage.db.withTables<{ scheduled_statuses: (typeof rows)[number] }>();
     await db.insertInto("scheduled_statuses").values(rows).execute();
-    const total = await schedule(user, { status: "too many", scheduled_at: new Date(day.getTime() + 500 * 24 * 60 * MINUTE).toISOString() });
+    const total = await schedule(user, {
+      status: "too many",
+      scheduled_at: new Date(day.getTime() + 500 * 24 * 60 * MINUTE).toISOString(),
+    });
     expect(total.status).toBe(422);
     expect(((await total.json()) as { code: string }).code).toBe("scheduled_status.over_total_limit");
     // Moving one of the 300 is no new one.

@@ -109,7 +109,9 @@ describeOnEngines("translating statuses", (engine) => {
   });
 
   it("says so in the instance document", async () => {
-    const instance = (await (await kith.request("GET", "/api/v2/instance")).json()) as { configuration: { translation: { enabled: boolean } } };
+    const instance = (await (await kith.request("GET", "/api/v2/instance")).json()) as {
+      configuration: { translation: { enabled: boolean } };
+    };
     expect(instance.configuration.translation.enabled).toBe(true);
   });
 
@@ -121,7 +123,9 @@ describeOnEngines("translating statuses", (engine) => {
       const response = await bare.request("POST", `/api/v1/statuses/${status.id}/translate`, { token: user.token, json: { lang: "en" } });
       expect(response.status).toBe(503);
       expect(((await response.json()) as { code: string }).code).toBe("translation.unavailable");
-      const instance = (await (await bare.request("GET", "/api/v2/instance")).json()) as { configuration: { translation: { enabled: boolean } } };
+      const instance = (await (await bare.request("GET", "/api/v2/instance")).json()) as {
+        configuration: { translation: { enabled: boolean } };
+      };
       expect(instance.configuration.translation.enabled).toBe(false);
     } finally {
       await bare.close();

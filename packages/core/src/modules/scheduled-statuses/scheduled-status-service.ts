@@ -85,7 +85,8 @@ export class ScheduledStatusService implements StatusScheduler {
     await this.#checkTime(accountId, scheduledAt, id);
     const time = scheduledAt.toISOString();
     await this.store.transaction(async (trx) => {
-      if (!(await this.store.reschedule(trx, id, accountId, time))) throw new KithError(scheduledStatusErrors["scheduled_status.not_found"]);
+      if (!(await this.store.reschedule(trx, id, accountId, time)))
+        throw new KithError(scheduledStatusErrors["scheduled_status.not_found"]);
       await this.#enqueue(id, time, trx);
     });
     return this.render({ ...row, scheduled_at: time });
@@ -178,12 +179,7 @@ export class ScheduledStatusService implements StatusScheduler {
       });
     }
     const dayStart = Math.floor(time / DAY_MS) * DAY_MS;
-    const counts = await this.store.counts(
-      accountId,
-      new Date(dayStart).toISOString(),
-      new Date(dayStart + DAY_MS).toISOString(),
-      except,
-    );
+    const counts = await this.store.counts(accountId, new Date(dayStart).toISOString(), new Date(dayStart + DAY_MS).toISOString(), except);
     if (counts.total >= TOTAL_LIMIT) {
       throw new KithError(scheduledStatusErrors["scheduled_status.over_total_limit"], {
         details: [{ field: "scheduled_at", message: `at most ${TOTAL_LIMIT} scheduled statuses`, code: "over_total_limit" }],

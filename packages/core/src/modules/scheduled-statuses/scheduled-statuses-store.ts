@@ -54,7 +54,12 @@ export class ScheduledStatusesStore {
         eb.fn.countAll<number | string>().as("total"),
         eb.fn
           .sum<number | string | null>(
-            eb.case().when(eb.and([eb("scheduled_at", ">=", dayStart), eb("scheduled_at", "<", dayEnd)])).then(1).else(0).end(),
+            eb
+              .case()
+              .when(eb.and([eb("scheduled_at", ">=", dayStart), eb("scheduled_at", "<", dayEnd)]))
+              .then(1)
+              .else(0)
+              .end(),
           )
           .as("day"),
       ])
@@ -85,12 +90,6 @@ export class ScheduledStatusesStore {
 
   /** Every waiting one after `afterId`, in id order, `limit` at a time: what a start enqueues again. */
   async batchAfter(afterId: string, limit: number): Promise<ScheduledStatusRow[]> {
-    return this.#db()
-      .selectFrom("scheduled_statuses")
-      .selectAll()
-      .where("id", ">", afterId)
-      .orderBy("id", "asc")
-      .limit(limit)
-      .execute();
+    return this.#db().selectFrom("scheduled_statuses").selectAll().where("id", ">", afterId).orderBy("id", "asc").limit(limit).execute();
   }
 }

@@ -36,7 +36,9 @@ export class TranslationsStore {
       .insertInto("status_translations")
       .values(row)
       .onConflict((oc) =>
-        oc.columns(["status_id", "language"]).doUpdateSet({ version: row.version, translation: row.translation, created_at: row.created_at }),
+        oc
+          .columns(["status_id", "language"])
+          .doUpdateSet({ version: row.version, translation: row.translation, created_at: row.created_at }),
       )
       .execute();
   }
