@@ -5,6 +5,8 @@
  * limits; and the status posted by the queue when the (fake) clock reaches
  * its time, through the usual posting path (a mention notifies).
  */
+import { type QueueFactory, SqlQueue } from "@kith/core";
+import { SCHEDULED_STATUS_PUBLISH_QUEUE } from "../../packages/core/src/modules/scheduled-statuses/index.js";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { eventually } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -221,11 +223,17 @@ describeOnEngines("scheduled statuses", (engine) => {
   });
 });
 
+/** The queue a server keeps its jobs in: in memory, lost with the process (the start queues them again), or in the database. */
+const QUEUES: [string, QueueFactory | undefined][] = [
+  ["memory queue", undefined],
+  ["SQL queue", ({ storage, clock, ids }) => new SqlQueue({ storage, clock, ids, pollIntervalMs: 5, heartbeatIntervalMs: 20 })],
+];
+
 describeOnEngines("scheduled statuses across a restart", (engine) => {
-  it("survive a restart of the server and are posted on time", async () => {
+  it.each(QUEUES)("survive a restart of the server and are posted on time, once (%s)", async (_, queue) => {
     const database = await engine.database();
     try {
-      const first = await database.testKith();
+      const first = await database.testKith({ ...(queue && { queue }) });
       const alice = await first.createUser("alice");
       await first.start();
       const when = new Date(first.clock.now().getTime() + 30 * MINUTE);
@@ -235,23 +243,25 @@ describeOnEngines("scheduled statuses across a restart", (engine) => {
       });
       expect(response.status).toBe(200);
       const { id } = (await response.json()) as ScheduledBody;
-      // Its in-memory queue, and the job in it, go with the process.
       await first.close();
 
-      const second = await database.testKith();
+      const second = await database.testKith({ ...(queue && { queue }) });
       second.clock.set(first.clock.now());
       await second.start();
-      const listed = await second.request("GET", "/api/v1/scheduled_statuses", { token: alice.token });
-      expect(((await listed.json()) as ScheduledBody[]).map((entry) => entry.id)).toEqual([id]);
-      second.clock.advance(31 * MINUTE);
       try {
+        const listed = await second.request("GET", "/api/v1/scheduled_statuses", { token: alice.token });
+        expect(((await listed.json()) as ScheduledBody[]).map((entry) => entry.id)).toEqual([id]);
+        // One job waits for it, whether the queue kept the first or the start queued it again.
+        const waiting = await second.queue.list({ queue: SCHEDULED_STATUS_PUBLISH_QUEUE, status: "schedule", limit: 10 });
+        expect(waiting.map((job) => job.payload)).toEqual([{ id, scheduledAt: when.toISOString() }]);
+        second.clock.advance(31 * MINUTE);
         await eventually(async () => {
+          expect((await second.request("GET", `/api/v1/scheduled_statuses/${id}`, { token: alice.token })).status).toBe(404);
           const statuses = (await (
             await second.request("GET", `/api/v1/accounts/${alice.account.id}/statuses`, { token: alice.token })
           ).json()) as StatusBody[];
           expect(statuses.map((status) => status.content)).toEqual(["<p>after the restart</p>"]);
         });
-        expect((await second.request("GET", `/api/v1/scheduled_statuses/${id}`, { token: alice.token })).status).toBe(404);
       } finally {
         await second.close();
       }
