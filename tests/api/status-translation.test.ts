@@ -9,6 +9,7 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import type { AiProvider } from "@kith/core";
 import { DeterministicAiProvider, defaultModules } from "@kith/core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { insertCompletedMedia } from "../support/completed-media.js";
 import { describeOnEngines } from "../support/engines.js";
 import { type StatusBody, post } from "./statuses-support.js";
 
@@ -63,6 +64,15 @@ describeOnEngines("translating statuses", (engine) => {
       detected_source_language: "fr",
       provider: "deterministic",
     } satisfies TranslationBody);
+  });
+
+  it("translates the media's descriptions", async () => {
+    const media = await insertCompletedMedia(kith, alice.account.id, "md_translated");
+    await kith.storage.db.updateTable("media_attachments").set({ description: "un chat" }).where("id", "=", media).execute();
+    const status = await post(kith, alice, { status: "Regarde", language: "fr", media_ids: [media] });
+    const translation = (await (await translate(bob, status.id, { lang: "en" })).json()) as TranslationBody;
+    expect(translation.media_attachments).toEqual([{ id: media, description: "[en] un chat" }]);
+    expect(translation.poll).toBeNull();
   });
 
   it("keeps a translation until the status is edited", async () => {
