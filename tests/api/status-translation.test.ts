@@ -59,7 +59,7 @@ describeOnEngines("translating statuses", (engine) => {
     expect(await response.json()).toEqual({
       content: "[en] <p>Bonjour</p>",
       spoiler_text: "[en] salut",
-      poll: { id: status.poll?.id, options: [{ title: "[en] oui" }, { title: "[en] non" }] },
+      poll: { id: status.poll?.id ?? "", options: [{ title: "[en] oui" }, { title: "[en] non" }] },
       media_attachments: [],
       detected_source_language: "fr",
       provider: "deterministic",

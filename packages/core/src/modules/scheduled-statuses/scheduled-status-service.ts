@@ -1,8 +1,10 @@
+import type { Kysely } from "kysely";
 import { KithError, isKithError, statusOf } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { getLogger } from "../../logging.js";
 import type { ScheduledStatusEntity } from "../../mastodon/entities/scheduled-status.js";
 import type { KithServices } from "../core-services.js";
+import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { StatusInput, StatusScheduler } from "../statuses/index.js";
 import { scheduledStatusErrors, scheduledStatusIds } from "./scheduled-status-codes.js";
@@ -192,7 +194,7 @@ export class ScheduledStatusService implements StatusScheduler {
     }
   }
 
-  async #enqueue(id: string, scheduledAt: string, db?: Parameters<ScheduledStatusesStore["insert"]>[0], again = false): Promise<void> {
+  async #enqueue(id: string, scheduledAt: string, db?: Kysely<Database>, again = false): Promise<void> {
     const delayMs = Math.max(0, Date.parse(scheduledAt) - this.deps.clock.now().getTime());
     await this.deps.queue.enqueue(SCHEDULED_STATUS_PUBLISH_QUEUE, { id, scheduledAt } satisfies PublishJob, {
       delayMs,

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import type { Storage } from "../../ports/storage.js";
+import type { Database } from "../../ports/storage-schema.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
 
 export interface ScheduledStatusRow {
@@ -22,18 +23,18 @@ export class ScheduledStatusesStore {
     this.#storage = storage;
   }
 
-  #db(db?: unknown): Kysely<ScheduledStatusTables> {
+  /** `db` (a transaction's handle) or the storage's, knowing the module's table. */
+  #db(db: Kysely<Database> = this.#storage.db): Kysely<ScheduledStatusTables> {
     // The core's schema type knows the core's tables; the module adds its own.
-    const base = (db ?? this.#storage.db) as Storage["db"];
-    return base.withTables<ScheduledStatusTables>() as unknown as Kysely<ScheduledStatusTables>;
+    return db.withTables<ScheduledStatusTables>() as unknown as Kysely<ScheduledStatusTables>;
   }
 
   /** Runs `work` in one transaction, with the handle the queue writes a job in too. */
-  transaction<T>(work: (trx: Storage["db"]) => Promise<T>): Promise<T> {
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.#storage.transaction(work);
   }
 
-  async insert(db: Storage["db"], row: ScheduledStatusRow): Promise<void> {
+  async insert(db: Kysely<Database>, row: ScheduledStatusRow): Promise<void> {
     await this.#db(db).insertInto("scheduled_statuses").values(row).execute();
   }
 
@@ -69,7 +70,7 @@ export class ScheduledStatusesStore {
     return { total: Number(row?.total ?? 0), day: Number(row?.day ?? 0) };
   }
 
-  async reschedule(db: Storage["db"], id: string, accountId: string, scheduledAt: string): Promise<boolean> {
+  async reschedule(db: Kysely<Database>, id: string, accountId: string, scheduledAt: string): Promise<boolean> {
     const result = await this.#db(db)
       .updateTable("scheduled_statuses")
       .set({ scheduled_at: scheduledAt })
