@@ -77,6 +77,20 @@ describeOnEngines("scheduled statuses", (engine) => {
     expect((await own(alice, `/api/v1/scheduled_statuses/${scheduled.id}`)).status).toBe(404);
   });
 
+  it("answers the same Idempotency-Key with the same scheduled status, for an hour", async () => {
+    const user = await kith.createUser("idempotent");
+    const json = { status: "once", scheduled_at: at(2 * 60 * MINUTE) };
+    const send = () => kith.request("POST", "/api/v1/statuses", { token: user.token, json, headers: { "idempotency-key": "k1" } });
+    const first = (await (await send()).json()) as ScheduledBody & { params: { idempotency: string | null } };
+    expect(first.params.idempotency).toBe("k1");
+    expect(((await (await send()).json()) as ScheduledBody).id).toBe(first.id);
+    expect(((await (await own(user)).json()) as ScheduledBody[]).map((entry) => entry.id)).toEqual([first.id]);
+    kith.clock.advance(61 * MINUTE);
+    const later = (await (await send()).json()) as ScheduledBody;
+    expect(later.id).not.toBe(first.id);
+    expect(((await (await own(user)).json()) as ScheduledBody[]).map((entry) => entry.id)).toEqual([later.id, first.id]);
+  });
+
   it("keeps a poll's parameters", async () => {
     const scheduled = await scheduleOk(alice, {
       status: "which?",

@@ -13,12 +13,20 @@ export const scheduledStatusMigrations: readonly MigrationSpec[] = [
           scheduled_at: { type: "timestamp" },
           /** What the status is posted with, as the posting service takes it (JSON text). */
           params: { type: "text" },
+          /** The `Idempotency-Key` it was made with: the same key from the same account answers with it again. */
+          idempotency_key: { type: "text", nullable: true },
           created_at: { type: "timestamp" },
         },
         primaryKey: ["id"],
         indexes: [
           { name: "scheduled_statuses_account_idx", columns: ["account_id", "id"] },
           { name: "scheduled_statuses_account_time_idx", columns: ["account_id", "scheduled_at"] },
+          {
+            name: "scheduled_statuses_idempotency_idx",
+            columns: ["account_id", "idempotency_key"],
+            unique: true,
+            where: "idempotency_key IS NOT NULL",
+          },
         ],
       },
     ],

@@ -19,6 +19,8 @@ export const TOTAL_LIMIT = 300;
 export const DAILY_LIMIT = 25;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long an `Idempotency-Key` answers with the same scheduled status, as for statuses posted at once. */
+const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
 const RECOVERY_BATCH = 500;
 
 interface PublishJob {
@@ -52,24 +54,43 @@ export class ScheduledStatusService implements StatusScheduler {
   ) {}
 
   async schedule(accountId: string, input: StatusInput, scheduledAt: Date): Promise<ScheduledStatusEntity> {
+    const key = input.idempotencyKey ?? null;
+    if (key !== null) {
+      const earlier = await this.#idempotent(accountId, key);
+      if (earlier) return this.render(earlier);
+    }
     await this.#checkTime(accountId, scheduledAt, null);
     // Refused now rather than at posting time, when no one is there to be told.
     this.core.statuses.validateDraft(input);
     if (input.mediaIds?.length) await this.core.media.checkAttachable(accountId, input.mediaIds);
     if (input.inReplyToId) await this.core.statuses.findVisible(input.inReplyToId, accountId);
-    const { idempotencyKey: _ignored, ...kept } = input;
+    const { idempotencyKey: _key, ...kept } = input;
     const row: ScheduledStatusRow = {
       id: this.deps.ids.next(scheduledStatusIds.scheduledStatus),
       account_id: accountId,
       scheduled_at: scheduledAt.toISOString(),
       params: JSON.stringify(kept),
+      idempotency_key: key,
       created_at: this.deps.clock.now().toISOString(),
     };
-    await this.store.transaction(async (trx) => {
-      await this.store.insert(trx, row);
+    const inserted = await this.store.transaction(async (trx) => {
+      if (!(await this.store.insert(trx, row))) return false;
       await this.#enqueue(row.id, row.scheduled_at, trx);
+      return true;
     });
-    return this.render(row);
+    if (inserted) return this.render(row);
+    // The same key at the same moment: the other request's is the answer.
+    const other = key !== null ? await this.#idempotent(accountId, key) : undefined;
+    if (!other) throw new KithError(scheduledStatusErrors["scheduled_status.not_found"]);
+    return this.render(other);
+  }
+
+  /** The one made with `key` within the hour Mastodon keeps keys; an older one's key is freed for a new one. */
+  async #idempotent(accountId: string, key: string): Promise<ScheduledStatusRow | undefined> {
+    const since = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+    const earlier = await this.store.findByIdempotencyKey(accountId, key, since);
+    if (!earlier) await this.store.forgetIdempotencyKey(accountId, key);
+    return earlier;
   }
 
   async list(accountId: string, page: PageRequest): Promise<ScheduledStatusEntity[]> {
@@ -159,7 +180,7 @@ export class ScheduledStatusService implements StatusScheduler {
         language: input.language ?? null,
         application_id: null,
         scheduled_at: null,
-        idempotency: null,
+        idempotency: row.idempotency_key,
         with_rate_limit: false,
         allowed_mentions: input.allowedMentions ? [...input.allowedMentions] : null,
       },

@@ -9,6 +9,7 @@ export interface ScheduledStatusRow {
   readonly account_id: string;
   readonly scheduled_at: string;
   readonly params: string;
+  readonly idempotency_key: string | null;
   readonly created_at: string;
 }
 
@@ -34,8 +35,35 @@ export class ScheduledStatusesStore {
     return this.#storage.transaction(work);
   }
 
-  async insert(db: Kysely<Database>, row: ScheduledStatusRow): Promise<void> {
-    await this.#db(db).insertInto("scheduled_statuses").values(row).execute();
+  /** Inserts one; false when one of the same account and idempotency key is there already. */
+  async insert(db: Kysely<Database>, row: ScheduledStatusRow): Promise<boolean> {
+    const result = await this.#db(db)
+      .insertInto("scheduled_statuses")
+      .values(row)
+      .onConflict((oc) => oc.columns(["account_id", "idempotency_key"]).where("idempotency_key", "is not", null).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** The one made with this key since `since`, if any. */
+  async findByIdempotencyKey(accountId: string, key: string, since: string): Promise<ScheduledStatusRow | undefined> {
+    return this.#db()
+      .selectFrom("scheduled_statuses")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("idempotency_key", "=", key)
+      .where("created_at", ">=", since)
+      .executeTakeFirst();
+  }
+
+  /** Frees a key older than the window, so that it makes a new one. */
+  async forgetIdempotencyKey(accountId: string, key: string): Promise<void> {
+    await this.#db()
+      .updateTable("scheduled_statuses")
+      .set({ idempotency_key: null })
+      .where("account_id", "=", accountId)
+      .where("idempotency_key", "=", key)
+      .execute();
   }
 
   async find(id: string): Promise<ScheduledStatusRow | undefined> {

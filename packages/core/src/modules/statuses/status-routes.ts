@@ -147,7 +147,7 @@ export const statusRoutes = [
       const scheduledAt = body.scheduled_at ? scheduledTime(body.scheduled_at) : null;
       // A time already past posts at once, as Mastodon does; the scheduler refuses one too soon.
       if (scheduledAt && !services.statusScheduling.isPast(scheduledAt)) {
-        return services.statusScheduling.schedule(accountId, input, scheduledAt);
+        return services.statusScheduling.schedule(accountId, { ...input, ...(key && { idempotencyKey: key }) }, scheduledAt);
       }
       try {
         const posted = await services.statuses.post(accountId, { ...input, ...(key && { idempotencyKey: key }) });
