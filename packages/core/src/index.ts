@@ -87,6 +87,8 @@ export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
+export { scheduledStatusesModule, type ScheduledStatusService } from "./modules/scheduled-statuses/index.js";
+export { translationsModule, type TranslationService } from "./modules/translations/index.js";
 export {
   groupsModule,
   type GroupsServices,

@@ -105,6 +105,7 @@ const ROOT_VALUES = [
   "requiresCredentials",
   "route",
   "ruleHolds",
+  "scheduledStatusesModule",
   "scopesAllow",
   "signedOut",
   "statusOf",
@@ -112,6 +113,7 @@ const ROOT_VALUES = [
   "systemClock",
   "systemRandom",
   "transactionWithCommitHooks",
+  "translationsModule",
   "trendsModule",
 ];
 

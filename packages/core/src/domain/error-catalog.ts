@@ -124,6 +124,8 @@ export const errorCatalog = {
   "status.highlight_invalid": { status: 422, message: "Only replies in a thread can be highlighted under its first post" },
   "status.not_in_conversation": { status: 422, message: "This post is not part of a conversation" },
   "status.scheduling_unsupported": { status: 422, message: "Scheduled posts are not supported on this server" },
+  "status.unexpected_mentions": { status: 422, message: "Post would be sent to unexpected accounts" },
+  "translation.unavailable": { status: 503, message: "Translation is not available on this server" },
   "poll.not_found": { status: 404, message: "Record not found" },
   "poll.expired": { status: 422, message: "The poll has already ended" },
   "poll.already_voted": { status: 422, message: "You have already voted on this poll" },

@@ -16,16 +16,28 @@ export class KithError extends Error {
   readonly details: readonly ErrorDetail[] | undefined;
   /** Seconds a client should wait (rate limits). */
   readonly retryAfterSeconds: number | undefined;
+  /**
+   * Fields of the body beside `error`, `code` and `details`, for the few refusals where Mastodon's clients read one
+   * of their own (`unexpected_accounts`); they never replace those three.
+   */
+  readonly fields: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     code: ErrorCode | ModuleErrorCode,
-    options: { message?: string; details?: readonly ErrorDetail[]; retryAfterSeconds?: number; cause?: unknown } = {},
+    options: {
+      message?: string;
+      details?: readonly ErrorDetail[];
+      retryAfterSeconds?: number;
+      fields?: Readonly<Record<string, unknown>>;
+      cause?: unknown;
+    } = {},
   ) {
     super(options.message ?? (errorEntryOf(code)?.message ?? code), { cause: options.cause });
     this.name = "KithError";
     this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.fields = options.fields;
   }
 }
 

@@ -47,6 +47,8 @@ import { StatusQueries } from "./statuses/status-queries.js";
 import { PendingStatusReactions } from "./statuses/pending-status-reactions.js";
 import { DeferredSearchEntries } from "./search/deferred-search-entries.js";
 import { StatusService } from "./statuses/status-service.js";
+import { StatusScheduling } from "./statuses/status-scheduling.js";
+import { StatusTranslation } from "./statuses/status-translation.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
 import { BatchedWrites } from "../platform/storage/batched-writes.js";
 
@@ -83,6 +85,10 @@ export interface KithServices {
   readonly postedStatusView: PostedStatusView;
   /** Writing statuses: create, edit, delete, boost. */
   readonly statuses: StatusService;
+  /** Statuses kept to be posted later (`scheduled_at`), refused until a module binds a scheduler. */
+  readonly statusScheduling: StatusScheduling;
+  /** Translating statuses, unavailable until a module binds a translator. */
+  readonly statusTranslation: StatusTranslation;
   /** New statuses whose reactions have not all run, and the job that runs them again after a stop. */
   readonly pendingStatusReactions: PendingStatusReactions;
   /** The full-text entries of other servers' statuses, written a moment after them, many at once (SQLite). */
@@ -187,6 +193,8 @@ export function createServices(deps: ServiceDeps): KithServices {
     statusViews,
     postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,
+    statusScheduling: new StatusScheduling(deps.clock),
+    statusTranslation: new StatusTranslation(),
     pendingStatusReactions,
     searchEntries,
     statusInteractions,

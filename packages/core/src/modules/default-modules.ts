@@ -8,7 +8,9 @@ import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
+import { scheduledStatusesModule } from "./scheduled-statuses/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
+import { translationsModule } from "./translations/index.js";
 import { trendsModule } from "./trends/index.js";
 
 /**
@@ -25,6 +27,8 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   groupsModule,
   reportsModule,
   auditModule,
+  scheduledStatusesModule,
+  translationsModule,
 ];
 
 /**

@@ -41,7 +41,13 @@ function pollsConfig(limits: InstanceLimits) {
   };
 }
 
-export function serializeInstanceV2(overview: InstanceOverview, limits: InstanceLimits): InstanceV2 {
+/** What the instance document says of the features modules bring. */
+export interface InstanceFeatures {
+  /** Whether statuses can be translated (a module binds a translator). */
+  readonly translationEnabled: boolean;
+}
+
+export function serializeInstanceV2(overview: InstanceOverview, limits: InstanceLimits, features: InstanceFeatures): InstanceV2 {
   const { settings } = overview;
   return {
     domain: overview.domain,
@@ -66,7 +72,7 @@ export function serializeInstanceV2(overview: InstanceOverview, limits: Instance
       statuses: statusesConfig(limits),
       media_attachments: mediaConfig(limits),
       polls: pollsConfig(limits),
-      translation: { enabled: true },
+      translation: { enabled: features.translationEnabled },
     },
     registrations: {
       enabled: settings.registrationsMode !== "closed",

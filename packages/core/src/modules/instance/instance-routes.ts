@@ -11,7 +11,10 @@ export const instanceRoutes = [
     tags: ["instance"],
     access: publicAccess,
     response: InstanceV2Json,
-    handler: async ({ services, config }) => serializeInstanceV2(await services.instance.overview(), config.limits),
+    handler: async ({ services, config }) =>
+      serializeInstanceV2(await services.instance.overview(), config.limits, {
+        translationEnabled: services.statusTranslation.enabled,
+      }),
   }),
   route({
     method: "GET",

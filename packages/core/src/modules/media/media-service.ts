@@ -151,18 +151,27 @@ export class MediaService {
     if (ids.length === 0) return;
     const max = this.deps.config.limits.statuses.maxMediaAttachments;
     if (ids.length > max) throw new KithError("media.too_many", { message: `A post has at most ${max} media attachments` });
-    const rows = new Map((await findMediaAttachments(db, ids)).map((row) => [row.id, row]));
-    for (const id of ids) {
-      const row = rows.get(id);
-      if (!row || row.account_id !== input.accountId)
-        throw new KithError("media.not_found", { details: [{ field: "media_ids", message: `Unknown media ${id}` }] });
-      if (row.status_id !== null && row.status_id !== input.statusId)
-        throw new KithError("media.already_attached", { details: [{ field: "media_ids", message: id }] });
-      if (row.state !== "completed") throw new KithError("media.not_ready", { details: [{ field: "media_ids", message: id }] });
-    }
+    await this.#checkAttachable(db, input.accountId, ids, input.statusId);
     const changed = await attachMediaToStatus(db, { ...input, mediaIds: ids, now: this.deps.clock.now().toISOString() });
     // Another status took one of them between the read and the write.
     if (changed !== ids.length) throw new KithError("media.already_attached");
+  }
+
+  /** Refuses media a new status of `accountId` could not carry: unknown, someone else's, attached already or not processed. */
+  async checkAttachable(accountId: string, mediaIds: readonly string[]): Promise<void> {
+    await this.#checkAttachable(this.deps.storage.db, accountId, [...new Set(mediaIds)], null);
+  }
+
+  async #checkAttachable(db: Kysely<Database>, accountId: string, ids: readonly string[], statusId: string | null): Promise<void> {
+    const rows = new Map((await findMediaAttachments(db, ids)).map((row) => [row.id, row]));
+    for (const id of ids) {
+      const row = rows.get(id);
+      if (!row || row.account_id !== accountId)
+        throw new KithError("media.not_found", { details: [{ field: "media_ids", message: `Unknown media ${id}` }] });
+      if (row.status_id !== null && row.status_id !== statusId)
+        throw new KithError("media.already_attached", { details: [{ field: "media_ids", message: id }] });
+      if (row.state !== "completed") throw new KithError("media.not_ready", { details: [{ field: "media_ids", message: id }] });
+    }
   }
 
   /** The attachments of these statuses, one query, each status's in id order. */

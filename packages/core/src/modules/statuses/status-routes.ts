@@ -5,6 +5,10 @@ import type { KithServices } from "../core-services.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
 import { ContextJson, StatusEditJson, StatusJson, StatusSourceJson } from "../../mastodon/entities/status.js";
+import { ScheduledStatusJson } from "../../mastodon/entities/scheduled-status.js";
+import { TranslationJson } from "../../mastodon/entities/translation.js";
+import { isKithError } from "../../domain/errors.js";
+import type { StatusInput } from "./status-service.js";
 import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
@@ -35,6 +39,8 @@ const CreateBody = z.object({
   visibility: z.enum(VISIBILITIES).optional(),
   language: z.string().max(16).nullish(),
   scheduled_at: z.string().max(64).nullish(),
+  /** Mastodon's: the accounts the text may mention; a mention of any other refuses the status (422, `unexpected_accounts`). */
+  allowed_mentions: zList(z.string().max(64)).pipe(z.array(z.string()).max(100)).optional(),
   /** Kith's addition: the group the status is posted in (a reply stays in its root's group). */
   group_id: z.string().min(1).max(64).nullish(),
   /** Kith's addition: the group's channel (else its primary channel; a reply stays in its parent's). */
@@ -60,6 +66,26 @@ function pollInput(poll: z.infer<typeof PollBody> | undefined): PollInput | unde
     ...(poll.multiple !== undefined && { multiple: poll.multiple }),
     ...(poll.hide_totals !== undefined && { hideTotals: poll.hide_totals }),
   };
+}
+
+/** `scheduled_at` as a time; 422 when it is none. */
+function scheduledTime(value: string): Date {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) {
+    throw new KithError("status.invalid", { details: [{ field: "scheduled_at", message: "is not a date and time" }] });
+  }
+  return time;
+}
+
+/** The `allowed_mentions` refusal with Mastodon's `unexpected_accounts`, the Account entities of the mentions refused. */
+async function withUnexpectedAccounts(services: KithServices, error: unknown): Promise<unknown> {
+  if (!isKithError(error) || error.code !== "status.unexpected_mentions" || !error.details) return error;
+  const ids = error.details.map((detail) => detail.message);
+  const accounts = await services.accountViews.render(ids);
+  return new KithError("status.unexpected_mentions", {
+    details: error.details,
+    fields: { unexpected_accounts: ids.flatMap((id) => accounts.get(id) ?? []) },
+  });
 }
 
 type StatusAction = (services: KithServices, accountId: string, statusId: string) => Promise<string>;
@@ -90,7 +116,8 @@ export const statusRoutes = [
     summary:
       "Posts a status: text with mentions, hashtags and links, media or a poll, a reply, a content warning; `Idempotency-Key` honoured",
     description:
-      "`scheduled_at` is refused with 422: Kith does not schedule posts. The same `Idempotency-Key` from the same account returns the post made the first time. " +
+      "`scheduled_at` (at least five minutes ahead) keeps the status to be posted then and answers with a ScheduledStatus, or 422 where no module schedules statuses; a time already past posts at once. " +
+      "`allowed_mentions`: a text mentioning an account not listed is refused with status.unexpected_mentions (422) and Mastodon's `unexpected_accounts`. The same `Idempotency-Key` from the same account returns the post made the first time. " +
       "`group_id` (Kith's addition) posts in a group, members only, and `channel_id` in one of its channels (else in its primary channel); a reply goes to its parent's group and channel whether named or not, and a secret group's statuses are `direct` to its members. " +
       "Refusals: group.not_found (404, a secret group to a non-member too), group.banned (403), group.members_only_posting (403), group.reply_outside_group (422), group.mention_outside_secret_group (422), " +
       "group.channel_outside_group (422, a channel of another group), group.channel_needs_group (422, `channel_id` without `group_id` on a status replying to none), group.reply_outside_channel (422).",
@@ -98,13 +125,12 @@ export const statusRoutes = [
     access: authenticated,
     scopes: WRITE,
     body: CreateBody,
-    response: StatusJson,
+    response: z.union([StatusJson, ScheduledStatusJson]),
     handler: async ({ caller, body, services, request }) => {
       const accountId = actorOf(caller);
-      if (body.scheduled_at) throw new KithError("status.scheduling_unsupported");
       const key = request.headers.get("idempotency-key")?.trim().slice(0, 200);
       const poll = pollInput(body.poll);
-      const posted = await services.statuses.post(accountId, {
+      const input: StatusInput = {
         ...(body.status !== undefined && { text: body.status }),
         ...(body.media_ids && { mediaIds: body.media_ids }),
         ...(poll && { poll }),
@@ -113,14 +139,24 @@ export const statusRoutes = [
         ...(body.spoiler_text !== undefined && { spoilerText: body.spoiler_text }),
         ...(body.visibility && { visibility: body.visibility }),
         ...(body.language && { language: body.language }),
-        ...(key && { idempotencyKey: key }),
         ...(body.group_id && { groupId: body.group_id }),
         ...(body.channel_id && { channelId: body.channel_id }),
+        ...(body.allowed_mentions && { allowedMentions: body.allowed_mentions }),
         ...(caller.kind === "user" && { sessionId: caller.sessionId }),
-      });
-      const entity = await services.postedStatusView.render(posted);
-      if (!entity) throw new KithError("status.not_found");
-      return entity;
+      };
+      const scheduledAt = body.scheduled_at ? scheduledTime(body.scheduled_at) : null;
+      // A time already past posts at once, as Mastodon does; the scheduler refuses one too soon.
+      if (scheduledAt && !services.statusScheduling.isPast(scheduledAt)) {
+        return services.statusScheduling.schedule(accountId, { ...input, ...(key && { idempotencyKey: key }) }, scheduledAt);
+      }
+      try {
+        const posted = await services.statuses.post(accountId, { ...input, ...(key && { idempotencyKey: key }) });
+        const entity = await services.postedStatusView.render(posted);
+        if (!entity) throw new KithError("status.not_found");
+        return entity;
+      } catch (error) {
+        throw await withUnexpectedAccounts(services, error);
+      }
     },
   }),
   route({
@@ -250,6 +286,22 @@ export const statusRoutes = [
       const result = await services.statusQueries.favouritedBy(params.id, viewerOf(caller), page);
       return cursorPagedReply(url, result.items, result.cursors, page.limit);
     },
+  }),
+  route({
+    method: "POST",
+    path: "/api/v1/statuses/{id}/translate",
+    summary: "A public or unlisted post's texts translated into `lang` (else English); kept until the post is edited",
+    description:
+      "404 when the caller may not see the post, 403 (status.forbidden) for a private or direct post or one already in that language, " +
+      "503 (translation.unavailable) on a server that does not translate.",
+    tags: ["statuses"],
+    access: authenticated,
+    scopes: READ,
+    params: StatusParams,
+    body: z.object({ lang: z.string().trim().min(2).max(16).optional() }),
+    response: TranslationJson,
+    handler: async ({ caller, params, body, services }) =>
+      services.statusTranslation.translate(params.id, actorOf(caller), body.lang ?? "en"),
   }),
   actionRoute("favourite", "Favourites a post", ["write:favourites"], (s, a, id) => s.statusInteractions.favourite(a, id)),
   actionRoute("unfavourite", "Undoes a favourite", ["write:favourites"], (s, a, id) => s.statusInteractions.unfavourite(a, id)),

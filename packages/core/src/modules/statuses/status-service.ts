@@ -51,6 +51,8 @@ export interface StatusInput {
   readonly groupId?: string;
   /** The group's channel the status is made in (Kith's `channel_id`), else the group's primary channel. */
   readonly channelId?: string;
+  /** Mastodon's `allowed_mentions`: the status is refused if its text mentions any account not named here. */
+  readonly allowedMentions?: readonly string[];
 }
 
 export interface EditInput {
@@ -91,6 +93,19 @@ interface Rendered {
   readonly html: string;
   readonly mentionIds: readonly string[];
   readonly tags: readonly { name: string; displayName: string }[];
+}
+
+/**
+ * Mastodon's `allowed_mentions` check: the accounts mentioned beyond those allowed are named, in the refusal's
+ * details, by id (the route renders them as `unexpected_accounts`).
+ */
+function refuseUnexpectedMentions(mentionIds: readonly string[], allowed: readonly string[]): void {
+  const expected = new Set(allowed);
+  const unexpected = [...new Set(mentionIds)].filter((id) => !expected.has(id));
+  if (unexpected.length === 0) return;
+  throw new KithError("status.unexpected_mentions", {
+    details: unexpected.map((id) => ({ field: "allowed_mentions", message: id, code: "unexpected_account" })),
+  });
 }
 
 /**
@@ -187,6 +202,19 @@ export class StatusService {
     };
   }
 
+  /**
+   * Refuses what `post` would refuse of the input by itself (blank or too long text, too many media, a bad poll),
+   * for a status kept to be posted later.
+   */
+  validateDraft(input: StatusInput): void {
+    this.#validate({
+      text: input.text ?? "",
+      spoilerText: input.spoilerText ?? "",
+      mediaIds: [...new Set(input.mediaIds ?? [])],
+      poll: input.poll,
+    });
+  }
+
   #validate(input: { text: string; spoilerText: string; mediaIds: readonly string[]; poll: PollInput | undefined }): void {
     const limits = this.deps.config.limits.statuses;
     const problems: { field: string; message: string }[] = [];
@@ -260,6 +288,7 @@ export class StatusService {
     try {
       ({ rendered, written } = await this.writes.transaction(async (trx) => {
         const rendered = await this.#render(trx, text, lookedUp, async () => placement?.audienceId ?? null);
+        if (input.allowedMentions) refuseUnexpectedMentions(rendered.mentionIds, input.allowedMentions);
         await this.pendingReactions.record(trx, id, now);
         const row = await insertStatus(trx, {
           id,

@@ -36,6 +36,20 @@ describe("errors as responses", () => {
     expect(await response.json()).toEqual({ error: "Validation failed", code: "request.validation_failed", details });
   });
 
+  it("send a refusal's own fields beside the usual ones, which they never replace", async () => {
+    const details = [{ field: "allowed_mentions", message: "us_1" }];
+    const error = new KithError("status.unexpected_mentions", {
+      details,
+      fields: { unexpected_accounts: [{ id: "us_1" }], error: "replaced?", code: "replaced?" },
+    });
+    expect(await errorToResponse(error, request).json()).toEqual({
+      error: "Post would be sent to unexpected accounts",
+      code: "status.unexpected_mentions",
+      details,
+      unexpected_accounts: [{ id: "us_1" }],
+    });
+  });
+
   it("leave out empty details", async () => {
     const response = errorToResponse(new KithError("request.validation_failed", { details: [] }), request);
     expect(Object.keys(await response.json()).sort()).toEqual(["code", "error"]);

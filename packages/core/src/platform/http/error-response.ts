@@ -15,7 +15,7 @@ export function errorToResponse(error: unknown, request?: Request): Response {
     const status = statusOf(error.code);
     const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
     if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
-    const body: Record<string, unknown> = { error: error.message, code: error.code };
+    const body: Record<string, unknown> = { ...error.fields, error: error.message, code: error.code };
     if (error.details && error.details.length > 0) body.details = error.details;
     if (status >= 500) logger.error("Request failed with {code}: {error}", { code: error.code, error });
     return new Response(JSON.stringify(body), { status, headers });
