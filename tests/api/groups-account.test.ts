@@ -301,6 +301,130 @@ describeOnEngines("groups as accounts", (engine) => {
     });
   });
 
+  describe("a channel's account", () => {
+    const channels = (groupId: string, path = "") => `/api/v1/groups/${groupId}/channels${path}`;
+    async function newChannel(groupId: string, body: Record<string, unknown>) {
+      const made = await call(kith, "POST", channels(groupId), owner.token, body);
+      expect(made.status).toBe(200);
+      return made.body as { id: string; global_username: string };
+    }
+
+    it("shows a channel as an account with group: true, found by its global username, its statuses its channel's", async () => {
+      const group = await createGroup(kith, owner.token);
+      const globalName = groupName("News");
+      const channel = await newChannel(group.id, {
+        username: "news",
+        global_username: globalName,
+        display_name: "News",
+        note: "All <news>",
+      });
+      const shown = await call(kith, "GET", `/api/v1/accounts/${channel.id}`);
+      expect(shown.status).toBe(200);
+      expect(missingKeys(AccountJson, shown.body)).toEqual([]);
+      expect(shown.body).toMatchObject({
+        id: channel.id,
+        username: globalName,
+        acct: globalName,
+        display_name: "News",
+        note: "<p>All &lt;news&gt;</p>",
+        group: true,
+        statuses_count: 0,
+      });
+      expect((await call(kith, "GET", `/api/v1/accounts/lookup?acct=${globalName.toUpperCase()}`)).body.id).toBe(channel.id);
+
+      const member = await freshUser();
+      expect((await follow(group.id, member)).status).toBe(200);
+      const inChannel = await post(member, { status: "in the news", group_id: group.id, channel_id: channel.id });
+      const elsewhere = await post(member, { status: "in general", group_id: group.id });
+      const statuses = await call(kith, "GET", `/api/v1/accounts/${channel.id}/statuses`, member.token);
+      expect(statuses.body.map((status: { id: string }) => status.id)).toEqual([inChannel.body.id]);
+      expect(statuses.body.map((status: { id: string }) => status.id)).not.toContain(elsewhere.body.id);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).body.statuses_count).toBe(1);
+
+      const changed = await call(kith, "PATCH", channels(group.id, `/${channel.id}`), owner.token, { display_name: "Headlines", note: "" });
+      expect(changed.status).toBe(200);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).body).toMatchObject({ display_name: "Headlines", note: "" });
+    });
+
+    it("is subscribed to by following it, members only; unfollowing unsubscribes", async () => {
+      const group = await createGroup(kith, owner.token);
+      const channel = await newChannel(group.id, { username: "talk" });
+      const [member, outsider] = [await freshUser(), await freshUser()];
+      expect((await follow(group.id, member)).status).toBe(200);
+      const subscribed = async (user: TestUser) =>
+        (await call(kith, "GET", channels(group.id, `/${channel.id}`), user.token)).body.subscribed as boolean;
+
+      const followed = await follow(channel.id, member);
+      expect(followed.status).toBe(200);
+      expect(followed.body).toMatchObject({ id: channel.id, following: true, requested: false });
+      expect(await subscribed(member)).toBe(true);
+      expect((await relationship(channel.id, member)).following).toBe(true);
+      expect((await follow(channel.id, member)).status).toBe(200);
+
+      const refused = await follow(channel.id, outsider);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("group.channel_members_only");
+      expect((await relationship(channel.id, outsider)).following).toBe(false);
+
+      expect((await unfollow(channel.id, member)).body).toMatchObject({ following: false });
+      expect(await subscribed(member)).toBe(false);
+    });
+
+    it("of a secret group is not found by a guest nor a non-member", async () => {
+      const group = await createGroup(kith, owner.token, { secret: true });
+      const channel = await newChannel(group.id, { username: "hidden" });
+      const member = await freshUser();
+      const outsider = await freshUser();
+      const invited = await call(kith, "POST", `/api/v1/groups/${group.id}/invitations`, owner.token, { account_id: member.account.id });
+      expect(invited.status).toBe(200);
+      expect((await call(kith, "POST", `/api/v1/groups/${group.id}/join`, member.token)).status).toBe(200);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`, member.token)).status).toBe(200);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).status).toBe(404);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`, outsider.token)).status).toBe(404);
+      expect((await call(kith, "GET", `/api/v1/accounts/lookup?acct=${channel.global_username}`, outsider.token)).status).toBe(404);
+      expect((await follow(channel.id, outsider)).status).toBe(404);
+    });
+
+    it("goes with its channel and its group, its name free again; a sign-up cannot take a channel's name", async () => {
+      const group = await createGroup(kith, owner.token);
+      const globalName = groupName("Brief");
+      const channel = await newChannel(group.id, { username: "brief", global_username: globalName });
+      const { token } = await appToken(kith);
+      const taken = await signUp(kith, token, signupFields(globalName.toUpperCase()), { clientIp: "203.0.113.78" });
+      expect(taken.status).toBe(422);
+      expect(((await taken.json()) as { details: Record<string, { error: string }[]> }).details.username?.[0]?.error).toBe("ERR_TAKEN");
+
+      expect((await call(kith, "DELETE", channels(group.id, `/${channel.id}`), owner.token)).status).toBe(200);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).status).toBe(404);
+      expect((await call(kith, "GET", `/api/v1/accounts/lookup?acct=${globalName}`)).status).toBe(404);
+      const again = await newChannel(group.id, { username: "brief2", global_username: globalName });
+      expect((await call(kith, "GET", `/api/v1/accounts/lookup?acct=${globalName}`)).body.id).toBe(again.id);
+
+      const listed = await call(kith, "GET", channels(group.id));
+      expect((await call(kith, "DELETE", `/api/v1/groups/${group.id}`, owner.token)).status).toBe(200);
+      for (const each of listed.body as { id: string }[]) {
+        expect((await call(kith, "GET", `/api/v1/accounts/${each.id}`)).status).toBe(404);
+      }
+    });
+
+    it("is made by the migration for channels made before channels were accounts", async () => {
+      const { channelAccountsMigration } = await import("../../packages/core/src/modules/groups/channel-account-store.js");
+      const statements = channelAccountsMigration.raw?.[engine.name === "postgres" ? "postgres" : "sqlite"] ?? [];
+      expect(statements.length).toBeGreaterThan(0);
+      const group = await createGroup(kith, owner.token);
+      const channel = await newChannel(group.id, { username: "older", display_name: "Older", note: "Was <here>" });
+      await kith.storage.db.deleteFrom("accounts").where("id", "=", channel.id).execute();
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).status).toBe(404);
+      for (const statement of statements) await sql.raw(statement).execute(kith.storage.db);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).body).toMatchObject({
+        group: true,
+        acct: channel.global_username,
+        display_name: "Older",
+        note: "<p>Was &lt;here&gt;</p>",
+      });
+    });
+  });
+
   describe("a deleted group", () => {
     it("leaves its account suspended, and its name free", async () => {
       const name = groupName("Gone");

@@ -83,6 +83,7 @@ const ROOT_VALUES = [
   "idPageQuery",
   "idTime",
   "instanceSettingsSchema",
+  "isChannelAccountId",
   "isGroupAccountId",
   "isId",
   "isKithError",

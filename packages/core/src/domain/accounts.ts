@@ -40,7 +40,16 @@ export function canSignIn(account: Pick<LocalAccount, "approved" | "disabled" | 
   return account.approved && !account.disabled && !account.suspended;
 }
 
-/** Whether the account is one of Kith's groups (a group's account has the group's own `gr_` id; see modules/accounts/group-accounts.ts). */
+/**
+ * Whether the account is one of Kith's groups or a group's channel (their
+ * accounts have the group's own `gr_` id, the channel's own `ch_`; see
+ * modules/accounts/group-accounts.ts).
+ */
 export function isGroupAccountId(id: string): boolean {
-  return id.startsWith("gr_");
+  return id.startsWith("gr_") || id.startsWith("ch_");
+}
+
+/** Whether the account is a group's channel (its own `ch_` id), of the accounts `isGroupAccountId` tells apart. */
+export function isChannelAccountId(id: string): boolean {
+  return id.startsWith("ch_");
 }

@@ -191,7 +191,7 @@ export class ChannelService {
       const channel = await this.#inGroup(db, groupId, channelId);
       if (channel.id === primary.id) throw new KithError(channelErrors["group.channel_primary"]);
       if (await hasChildChannels(db, channelId)) throw new KithError(channelErrors["group.channel_has_children"]);
-      await deleteChannelRow(db, channel, primary.id);
+      await deleteChannelRow(db, channel, primary.id, this.deps.clock.now().toISOString());
     });
   }
 

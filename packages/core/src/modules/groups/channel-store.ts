@@ -1,3 +1,4 @@
+import { countChannelAccount, insertChannelAccount, retireChannelAccounts, updateChannelAccount } from "./channel-account-store.js";
 import type { GroupChannelSubscriptionsTable, GroupChannelsTable, GroupsDb } from "./group-tables-store.js";
 
 export type ChannelRow = GroupChannelsTable;
@@ -12,18 +13,31 @@ export type ChannelChanges = Partial<
 /** A group has at most this many channels: they are read whole, as one list. */
 export const CHANNELS_PER_GROUP = 100;
 
-/** Adds a channel; false when one of its unique keys (a username of either kind, the group's primary) is taken. */
+/** Adds a channel with its account; false when one of its unique keys (a username of either kind, the group's primary) is taken. */
 export async function insertChannel(db: GroupsDb, row: ChannelRow): Promise<boolean> {
   const result = await db
     .insertInto("group_channels")
     .values(row)
     .onConflict((conflict) => conflict.doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  const inserted = Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  if (inserted) await insertChannelAccount(db, row);
+  return inserted;
 }
 
 export async function findChannel(db: GroupsDb, id: string): Promise<ChannelRow | undefined> {
   return db.selectFrom("group_channels").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** The group of each of the channels that exist, by channel. */
+export async function groupsOfChannels(db: GroupsDb, channelIds: readonly string[]): Promise<Map<string, string>> {
+  if (channelIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("group_channels")
+    .select(["id", "group_id"])
+    .where("id", "in", [...new Set(channelIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.group_id]));
 }
 
 export async function findPrimaryChannel(db: GroupsDb, groupId: string): Promise<ChannelRow | undefined> {
@@ -48,6 +62,10 @@ export async function updateChannel(db: GroupsDb, id: string, changes: ChannelCh
     .set({ ...changes, updated_at: now })
     .where("id", "=", id)
     .execute();
+  const { global_username, global_username_key, display_name, note } = changes;
+  if ([global_username, display_name, note].some((value) => value !== undefined)) {
+    await updateChannelAccount(db, id, { global_username, global_username_key, display_name, note }, now);
+  }
 }
 
 /** Makes the channel its group's primary one, the former primary an ordinary channel. */
@@ -65,13 +83,15 @@ export async function hasChildChannels(db: GroupsDb, channelId: string): Promise
  * Deletes a channel; its statuses stay in the group, moved to the primary
  * channel with their count. Its subscriptions go with it.
  */
-export async function deleteChannelRow(db: GroupsDb, channel: ChannelRow, primaryId: string): Promise<void> {
+export async function deleteChannelRow(db: GroupsDb, channel: ChannelRow, primaryId: string, now: string): Promise<void> {
   await db.updateTable("group_statuses").set({ channel_id: primaryId }).where("channel_id", "=", channel.id).execute();
   await db
     .updateTable("group_channels")
     .set((eb) => ({ statuses_count: eb("statuses_count", "+", Number(channel.statuses_count)) }))
     .where("id", "=", primaryId)
     .execute();
+  await countChannelAccount(db, primaryId, Number(channel.statuses_count));
+  await retireChannelAccounts(db, { channel: channel.id }, now);
   await db.deleteFrom("group_channels").where("id", "=", channel.id).execute();
 }
 
@@ -93,24 +113,27 @@ export async function adoptUnplacedStatuses(db: GroupsDb, groupId: string, chann
       .set((eb) => ({ statuses_count: eb("statuses_count", "+", adopted) }))
       .where("id", "=", channelId)
       .execute();
+    await countChannelAccount(db, channelId, adopted);
   }
 }
 
 /**
  * Which of the lower-case names are taken on the server as a handle: a local
- * account's username, a group's name, or a channel's global username (that
- * of `exceptChannel` aside, a channel keeping its own).
+ * account's username (groups' and channels' accounts among them), a group's
+ * name, or a channel's global username (that of `exceptChannel` aside, a
+ * channel keeping its own).
  */
 export async function handlesTaken(db: GroupsDb, keys: readonly string[], exceptChannel: string | null = null): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const wanted = [...new Set(keys)];
   let channels = db.selectFrom("group_channels").select("global_username_key as key").where("global_username_key", "in", wanted);
-  if (exceptChannel !== null) channels = channels.where("id", "!=", exceptChannel);
-  const rows = await db
-    .selectFrom("accounts")
-    .select("acct_key as key")
-    .where("acct_key", "in", wanted)
-    .where("domain", "is", null)
+  let accounts = db.selectFrom("accounts").select("acct_key as key").where("acct_key", "in", wanted).where("domain", "is", null);
+  // A channel's own account holds its global username too.
+  if (exceptChannel !== null) {
+    channels = channels.where("id", "!=", exceptChannel);
+    accounts = accounts.where("id", "!=", exceptChannel);
+  }
+  const rows = await accounts
     .unionAll(db.selectFrom("groups").select("name_key as key").where("name_key", "in", wanted))
     .unionAll(channels)
     .execute();

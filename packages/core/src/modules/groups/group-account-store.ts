@@ -1,7 +1,8 @@
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import type { MigrationSpec } from "../../ports/migration-spec.js";
-import { escapeHtml } from "../../platform/http/html.js";
+import { paragraphsHtml } from "../../platform/http/html.js";
 import type { GroupsDb, GroupsTable } from "./group-tables-store.js";
+import { listChannelAccounts } from "./channel-account-store.js";
 
 /**
  * A group's account (see `isGroupAccountId`): its row of `accounts`, with
@@ -15,22 +16,12 @@ import type { GroupsDb, GroupsTable } from "./group-tables-store.js";
 
 type GroupFields = Pick<GroupsTable, "display_name" | "note" | "join_mode" | "secret" | "discoverable">;
 
-/** The group's note (plain text) as an account's note (HTML), the paragraphs and lines kept. */
-export function groupNoteHtml(note: string): string {
-  const text = note.trim();
-  if (text === "") return "";
-  return text
-    .split(/\n{2,}/)
-    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br />")}</p>`)
-    .join("");
-}
-
 function accountFields(group: Partial<GroupFields>) {
   const secret = group.secret === undefined ? undefined : Boolean(group.secret);
   const listed = group.discoverable === undefined || secret === undefined ? undefined : Boolean(group.discoverable) && !secret;
   return {
     ...(group.display_name !== undefined && { display_name: group.display_name }),
-    ...(group.note !== undefined && { note: groupNoteHtml(group.note), note_source: group.note }),
+    ...(group.note !== undefined && { note: paragraphsHtml(group.note), note_source: group.note }),
     ...(group.join_mode !== undefined && { locked: group.join_mode !== "OPEN" }),
     ...(listed !== undefined && { discoverable: listed, indexable: listed }),
   };
@@ -46,7 +37,7 @@ export async function insertGroupAccount(db: GroupsDb, group: GroupsTable): Prom
       acct_key: group.name_key,
       actor_type: "Group",
       display_name: group.display_name,
-      note: groupNoteHtml(group.note),
+      note: paragraphsHtml(group.note),
       note_source: group.note,
       locked: group.join_mode !== "OPEN",
       discoverable: Boolean(group.discoverable) && !group.secret,
@@ -82,6 +73,8 @@ export async function updateGroupAccount(
     })
     .where("id", "=", groupId)
     .execute();
+  const fields = accountFields(group);
+  if (fields.discoverable !== undefined) await listChannelAccounts(db, groupId, fields.discoverable, now);
 }
 
 /** The avatar and header media of groups' accounts, by group. */

@@ -14,15 +14,8 @@ import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js"
 import type { GroupViews } from "./group-views.js";
 import { type GroupImages, groupImagesMedia } from "./group-account-images.js";
 import { insertGroupAccount, retireGroupAccount, updateGroupAccount } from "./group-account-store.js";
-import {
-  type GroupChanges,
-  type GroupRow,
-  deleteGroupRow,
-  directoryPage,
-  findGroup,
-  insertGroup,
-  updateGroup,
-} from "./groups-store.js";
+import { retireChannelAccounts } from "./channel-account-store.js";
+import { type GroupChanges, type GroupRow, deleteGroupRow, directoryPage, findGroup, insertGroup, updateGroup } from "./groups-store.js";
 import { readIdPage } from "./id-page.js";
 import { insertMember } from "./members-store.js";
 
@@ -136,8 +129,10 @@ export class GroupService {
     await this.deps.storage.transaction(async (trx) => {
       await this.roles.deleteFor(trx, groupId);
       await this.core.statuses.audiences.clear(trx, groupId);
+      const now = this.deps.clock.now().toISOString();
+      await retireChannelAccounts(groupsDb(trx), { group: groupId }, now);
       await deleteGroupRow(groupsDb(trx), groupId);
-      await retireGroupAccount(groupsDb(trx), groupId, this.deps.clock.now().toISOString());
+      await retireGroupAccount(groupsDb(trx), groupId, now);
     });
   }
 }

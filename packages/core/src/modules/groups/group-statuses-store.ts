@@ -1,4 +1,5 @@
 import { toBool } from "../../ports/storage-schema.js";
+import { countChannelAccount } from "./channel-account-store.js";
 import { countGroupAccount } from "./group-account-store.js";
 import type { GroupsDb, GroupStatusesTable, IdBounds } from "./group-tables-store.js";
 
@@ -53,7 +54,9 @@ export async function countChannelStatuses(db: GroupsDb, channelId: string, delt
     .set((eb) => ({ statuses_count: eb("statuses_count", "+", delta) }))
     .where("id", "=", channelId)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const counted = Number(result.numUpdatedRows) > 0;
+  if (counted) await countChannelAccount(db, channelId, delta);
+  return counted;
 }
 
 /**
@@ -68,6 +71,7 @@ export async function countOnPrimaryChannel(db: GroupsDb, groupId: string): Prom
     .where("primary_of", "=", groupId)
     .returning("id")
     .executeTakeFirst();
+  if (row) await countChannelAccount(db, row.id, 1);
   return row?.id;
 }
 

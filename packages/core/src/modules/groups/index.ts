@@ -81,7 +81,8 @@ export const groupsModule = defineModule({
     const timeline = new GroupTimeline(deps, views, core.statusViews);
     const actionReports = new GroupActionReportLink();
     const membership = new MembershipService(deps, core, roles, views, admission, entry, notices, actionReports);
-    core.groupAccounts.use(new GroupAccountService(deps, membership, timeline));
+
+    core.groupAccounts.use(new GroupAccountService(deps, membership, timeline, channels));
     return {
       placement,
       timeline,

@@ -1,5 +1,6 @@
 import type { ColumnSpec, MigrationSpec } from "../../ports/migration-spec.js";
 import { groupAccountsMigration } from "./group-account-store.js";
+import { channelAccountsMigration } from "./channel-account-store.js";
 
 const text: ColumnSpec = { type: "text" };
 const optionalText: ColumnSpec = { type: "text", nullable: true };
@@ -230,4 +231,5 @@ export const groupMigrations: readonly MigrationSpec[] = [
     ],
   },
   groupAccountsMigration,
+  channelAccountsMigration,
 ];
