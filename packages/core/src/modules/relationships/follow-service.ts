@@ -14,6 +14,7 @@ import {
 import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
+import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 
 /** What a follower chooses: boosts in home, a notification per status, which languages. */
 export interface FollowOptions {
@@ -53,7 +54,9 @@ export class FollowService {
     const changes = {
       ...(options.reblogs !== undefined && { show_reblogs: writeFlag(options.reblogs) }),
       ...(options.notify !== undefined && { notify: writeFlag(options.notify) }),
-      ...(options.languages !== undefined && { languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null }),
+      ...(options.languages !== undefined && {
+        languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null,
+      }),
     };
     const { outcome, event } = await this.deps.storage.transaction(async (trx) => {
       const target = await trx
@@ -88,15 +91,24 @@ export class FollowService {
       };
       const askFirst = readFlag(target.locked) || target.domain !== null;
       if (askFirst) {
-        await trx.insertInto("follow_requests").values({ ...row, id: this.deps.ids.next("followRequest") }).execute();
-        return { outcome: "requested" as const, event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const };
+        await trx
+          .insertInto("follow_requests")
+          .values({ ...row, id: this.deps.ids.next("followRequest") })
+          .execute();
+        return {
+          outcome: "requested" as const,
+          event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const,
+        };
       }
       await trx
         .insertInto("follows")
         .values({ ...row, id: this.deps.ids.next("follow"), follower_local: followerIsLocal(followerId) })
         .execute();
       await adjustFollowCounters(trx, followerId, targetId, 1);
-      return { outcome: "following" as const, event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const };
+      return {
+        outcome: "following" as const,
+        event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const,
+      };
     });
     if (event) await this.events.emit(event);
     return outcome;
@@ -115,9 +127,11 @@ export class FollowService {
       // Read after the request is taken: an Accept taking it at the same time has made its follow by now, which goes too.
       const followUri = (await findPair(trx, "follows", followerId, targetId))?.uri;
       const followed = await removeFollow(trx, followerId, targetId);
+      if (followed || requested) await deleteFollowNotifications(trx, followerId, targetId);
       return followed || requested ? { uri: followUri ?? requestUri ?? null } : null;
     });
-    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
+    if (removed)
+      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
   }
 
   /** Makes an account stop following the caller. */
@@ -125,9 +139,12 @@ export class FollowService {
     await this.#accountExists(followerId);
     const removed = await this.deps.storage.transaction(async (trx) => {
       const uri = (await findPair(trx, "follows", followerId, accountId))?.uri ?? null;
-      return (await removeFollow(trx, followerId, accountId)) ? { uri } : null;
+      if (!(await removeFollow(trx, followerId, accountId))) return null;
+      await deleteFollowNotifications(trx, followerId, accountId);
+      return { uri };
     });
-    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
+    if (removed)
+      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
   }
 
   /** Accepts the request `requesterId` sent to `accountId`. */
@@ -158,7 +175,12 @@ export class FollowService {
     const request = await findPair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     const removed = await deletePair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     if (!removed) throw new KithError("follow_request.not_found");
-    await this.events.emit({ type: "follow.rejected", accountId: requesterId, targetAccountId: accountId, followUri: request?.uri ?? null });
+    await this.events.emit({
+      type: "follow.rejected",
+      accountId: requesterId,
+      targetAccountId: accountId,
+      followUri: request?.uri ?? null,
+    });
   }
 
   /** Blocks either way forbid a new follow, and so do domain blocks: the follower's of the target's domain, and the target's of the follower's. */
@@ -173,4 +195,3 @@ export class FollowService {
     if (!row) throw new KithError("account.not_found");
   }
 }
-

@@ -1,6 +1,7 @@
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { adjustFollowCounters, domainBlockPage } from "./relationships-store.js";
+import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { hostWithoutPort, normalizeDomain } from "../domain-policy/domain-names.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
@@ -57,17 +58,19 @@ export class UserDomainBlockService {
       for (const { account_id } of followers) {
         await trx.deleteFrom("follows").where("account_id", "=", account_id).where("target_account_id", "=", accountId).execute();
         await adjustFollowCounters(trx, account_id, accountId, -1);
+        await deleteFollowNotifications(trx, account_id, accountId);
       }
-      await trx
-        .deleteFrom("follow_requests")
-        .where("target_account_id", "=", accountId)
-        .where("account_id", "in", ofDomain)
-        .execute();
+      await trx.deleteFrom("follow_requests").where("target_account_id", "=", accountId).where("account_id", "in", ofDomain).execute();
       return { inserted: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0, removedFollowers: followers };
     });
     // With the Follow's id, the follower's server is told (a Reject of it) that the follow is gone.
     for (const follower of created.removedFollowers) {
-      await this.events.emit({ type: "follow.removed", accountId: follower.account_id, targetAccountId: accountId, followUri: follower.uri });
+      await this.events.emit({
+        type: "follow.removed",
+        accountId: follower.account_id,
+        targetAccountId: accountId,
+        followUri: follower.uri,
+      });
     }
     if (created.inserted) await this.events.emit({ type: "domain_block.created", accountId, domain });
     return domain;
