@@ -42,9 +42,7 @@ describe("composing modules", () => {
     const withRoutes = defineModule({
       name: "with-routes",
       services: () => ({ answer: 1 }),
-      routes: [
-        route({ method: "GET", path: "/api/v1/answer", summary: "The answer", access: publicAccess, handler: ({ module }) => module }),
-      ],
+      routes: [route({ method: "GET", path: "/api/v1/answer", summary: "The answer", access: publicAccess, handler: ({ module }) => module })],
     });
     const [listed] = routesOfModules([withRoutes]);
     expect(listed?.path).toBe("/api/v1/answer");

@@ -3,7 +3,13 @@ import type { AccountEntity } from "../../mastodon/entities/account.js";
 import type { CustomEmojiEntity } from "../../mastodon/entities/custom-emoji.js";
 import type { JsonTexts } from "../../platform/http/json-text.js";
 import { defaultAvatarUrl, defaultHeaderUrl, localAccountUrls, noFeatureApproval } from "../../mastodon/serializers/account.js";
-import { ACCOUNT_COUNTERS, type AccountCounter, type AccountVersionRow, findAccountRows, findAccountVersions } from "./accounts-store.js";
+import {
+  ACCOUNT_COUNTERS,
+  type AccountCounter,
+  type AccountVersionRow,
+  findAccountRows,
+  findAccountVersions,
+} from "./accounts-store.js";
 import { type AccountsTable, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { EmojiRenderer } from "../emojis/emoji-renderer.js";
@@ -138,12 +144,7 @@ export class AccountViews {
    * The account's entity and text, kept from an earlier render when its row, images and moved-to account are the same:
    * a page of statuses names the same authors request after request, and building an entity cost more than comparing.
    */
-  #view(
-    row: AccountRow,
-    urls: ImageUrls,
-    emojisBy: ReadonlyMap<string, readonly CustomEmojiEntity[]>,
-    moved: AccountView | null,
-  ): AccountView {
+  #view(row: AccountRow, urls: ImageUrls, emojisBy: ReadonlyMap<string, readonly CustomEmojiEntity[]>, moved: AccountView | null): AccountView {
     const avatar = imageUrl(urls, row.avatar_media_id, row.avatar_remote_url);
     const header = imageUrl(urls, row.header_media_id, row.header_remote_url);
     const emojis = emojisBy.get(row.id) ?? NO_EMOJIS;

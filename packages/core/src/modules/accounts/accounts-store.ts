@@ -2,14 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
 import { type ActorType, acctKey } from "../../domain/accounts.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import {
-  type AccountsTable,
-  type Database,
-  type NewAccountRow,
-  type NewUserRow,
-  type UsersTable,
-  toBool,
-} from "../../ports/storage-schema.js";
+import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../../ports/storage-schema.js";
 
 type LocalAccountRow = Selectable<AccountsTable> &
   Pick<Selectable<UsersTable>, "account_id" | "email" | "email_confirmed_at" | "password_hash" | "approved" | "disabled_at" | "locale">;

@@ -169,10 +169,7 @@ export const profileRoutes = [
     handler: async ({ caller, query, services }) => {
       const ids = [...new Set(query.id ?? [])];
       const hidden = await services.groupAccounts.hidden(viewerOf(caller), ids);
-      return renderInOrder(
-        services,
-        ids.filter((id) => !hidden.has(id)),
-      );
+      return renderInOrder(services, ids.filter((id) => !hidden.has(id)));
     },
   }),
   route({
@@ -228,8 +225,7 @@ export const profileRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/{id}",
-    summary:
-      "One account; a suspended account is shown as an empty profile marked `suspended`; a remote one older than a day is fetched again in the background",
+    summary: "One account; a suspended account is shown as an empty profile marked `suspended`; a remote one older than a day is fetched again in the background",
     tags: ["accounts"],
     access: publicAccess,
     scopes: ["read:accounts"],

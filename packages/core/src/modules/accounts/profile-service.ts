@@ -57,8 +57,7 @@ export class ProfileService {
     if (update.displayName !== undefined && [...update.displayName].length > limits.maxDisplayNameLength) {
       invalid(`The display name has at most ${limits.maxDisplayNameLength} characters`);
     }
-    if (update.note !== undefined && [...update.note].length > limits.maxNoteLength)
-      invalid(`The note has at most ${limits.maxNoteLength} characters`);
+    if (update.note !== undefined && [...update.note].length > limits.maxNoteLength) invalid(`The note has at most ${limits.maxNoteLength} characters`);
     const fields = update.fields?.filter((field) => field.name.trim() !== "" || field.value.trim() !== "");
     if (fields && fields.length > limits.maxProfileFields) invalid(`A profile has at most ${limits.maxProfileFields} fields`);
     for (const field of fields ?? []) {
@@ -77,25 +76,15 @@ export class ProfileService {
       this.groupAccounts.hidden(null, ids),
     );
     const render = (text: string) => formatText(text, origin, mentionable).html;
-    const avatar = update.avatar
-      ? await this.images.ingestFile({ accountId, file: update.avatar, uploadType: "IMAGE", tags: ["Avatar"] })
-      : null;
-    const header = update.header
-      ? await this.images.ingestFile({ accountId, file: update.header, uploadType: "IMAGE", tags: ["Header"] })
-      : null;
+    const avatar = update.avatar ? await this.images.ingestFile({ accountId, file: update.avatar, uploadType: "IMAGE", tags: ["Avatar"] }) : null;
+    const header = update.header ? await this.images.ingestFile({ accountId, file: update.header, uploadType: "IMAGE", tags: ["Header"] }) : null;
 
     const now = this.deps.clock.now().toISOString();
     const changes: AccountUpdate = {
       updated_at: now,
       ...(update.displayName !== undefined && { display_name: update.displayName }),
       ...(update.note !== undefined && { note: update.note === "" ? "" : render(update.note), note_source: update.note }),
-      ...(fields !== undefined && {
-        fields: JSON.stringify(
-          fields.map(
-            (field): ProfileField => ({ name: field.name, value: inline(render(field.value)), source: field.value, verified_at: null }),
-          ),
-        ),
-      }),
+      ...(fields !== undefined && { fields: JSON.stringify(fields.map((field): ProfileField => ({ name: field.name, value: inline(render(field.value)), source: field.value, verified_at: null }))) }),
       ...(update.locked !== undefined && { locked: update.locked }),
       ...(update.bot !== undefined && row.actor_type !== "Group" && { actor_type: update.bot ? "Service" : "Person" }),
       ...(update.discoverable !== undefined && { discoverable: update.discoverable }),
@@ -181,8 +170,5 @@ export class ProfileService {
 
 /** A field value is one line: the paragraphs the formatter wraps text in become line breaks. */
 function inline(html: string): string {
-  return html
-    .replace(/^<p>/, "")
-    .replace(/<\/p>$/, "")
-    .replace(/<\/p><p>/g, "<br />");
+  return html.replace(/^<p>/, "").replace(/<\/p>$/, "").replace(/<\/p><p>/g, "<br />");
 }

@@ -33,8 +33,17 @@ export async function setEmailAndPassword(
 }
 
 /** Revokes every live session of an account, except `keepId` when given; returns how many. */
-export async function revokeAccountSessions(db: Kysely<Database>, accountId: string, keepId: string | null, now: string): Promise<number> {
-  let query = db.updateTable("sessions").set({ revoked_at: now }).where("account_id", "=", accountId).where("revoked_at", "is", null);
+export async function revokeAccountSessions(
+  db: Kysely<Database>,
+  accountId: string,
+  keepId: string | null,
+  now: string,
+): Promise<number> {
+  let query = db
+    .updateTable("sessions")
+    .set({ revoked_at: now })
+    .where("account_id", "=", accountId)
+    .where("revoked_at", "is", null);
   if (keepId !== null) query = query.where("id", "!=", keepId);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);

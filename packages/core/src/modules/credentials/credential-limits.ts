@@ -64,11 +64,5 @@ export async function enforceRateLimit(
 
 /** Counts a code texted to `phone` (normalised); past the number's limit, refuses with 429. */
 export function limitSmsCodesTo(deps: Pick<ServiceDeps, "storage" | "clock">, phone: string): Promise<void> {
-  return enforceRateLimit(
-    deps,
-    smsNumberKey(phone),
-    SMS_CODES_PER_NUMBER,
-    SMS_CODE_WINDOW_SECONDS,
-    "Too many codes sent to this number; try again later",
-  );
+  return enforceRateLimit(deps, smsNumberKey(phone), SMS_CODES_PER_NUMBER, SMS_CODE_WINDOW_SECONDS, "Too many codes sent to this number; try again later");
 }

@@ -80,13 +80,7 @@ export class LoginMethodService {
     if (checked.address !== account.email && (await emailExists(this.deps.storage.db, checked.address))) {
       throw new KithError("login_method.email_taken");
     }
-    await enforceRateLimit(
-      this.deps,
-      codeSendKey(accountId),
-      CODE_SENDS_PER_ACCOUNT,
-      CODE_SEND_WINDOW_SECONDS,
-      "Too many codes sent; try again later",
-    );
+    await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
     const passwordHash = await this.deps.passwords.hash(password);
     const { code, expiresAt } = await this.codes.issue({
       kind: ADD_EMAIL_CODE,
@@ -96,13 +90,7 @@ export class LoginMethodService {
     });
     await deliverCode("mail", () =>
       this.deps.mail.send(
-        emailLoginCodeMail({
-          to: checked.address,
-          username: account.username,
-          code,
-          ttlSeconds: CODE_TTL_SECONDS,
-          instance: this.#instance,
-        }),
+        emailLoginCodeMail({ to: checked.address, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
       ),
     );
     return { expiresAt, sentTo: checked.address };
@@ -128,20 +116,9 @@ export class LoginMethodService {
     if (await this.#has(accountId, "phone")) throw new KithError("login_method.exists");
     const phone = await normalizePhoneNumber(phoneInput);
     if ((await findAccountIdByPhone(this.deps.storage.db, phone)) !== null) throw new KithError("phone.taken");
-    await enforceRateLimit(
-      this.deps,
-      codeSendKey(accountId),
-      CODE_SENDS_PER_ACCOUNT,
-      CODE_SEND_WINDOW_SECONDS,
-      "Too many codes sent; try again later",
-    );
+    await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
     await limitSmsCodesTo(this.deps, phone);
-    const { code, expiresAt } = await this.codes.issue({
-      kind: ADD_PHONE_CODE,
-      subjectId: accountId,
-      ttlSeconds: CODE_TTL_SECONDS,
-      payload: { phone },
-    });
+    const { code, expiresAt } = await this.codes.issue({ kind: ADD_PHONE_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });
     await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "add_phone", this.#instance)));
     return { expiresAt, sentTo: phone };
   }

@@ -72,9 +72,7 @@ export function passwordChangedMail(input: NoticeMailInput & { readonly signedOu
       `Hello ${input.username},`,
       "",
       "The password of your account was just changed.",
-      input.signedOut === "others"
-        ? "Every other session was signed out."
-        : "Every session was signed out; sign in again with the new password.",
+      input.signedOut === "others" ? "Every other session was signed out." : "Every session was signed out; sign in again with the new password.",
       "",
       "If you did not do this, recover your password at once and contact the server's administrators.",
     ].join("\n"),
@@ -92,8 +90,5 @@ export function smsCode(to: string, code: string, purpose: "current_phone" | "ne
 }
 
 export function phoneChangedSms(to: string, instance: string): SmsMessage {
-  return {
-    to,
-    body: `${instance}: your account's phone number was changed to another number. If it was not you, contact the administrators.`,
-  };
+  return { to, body: `${instance}: your account's phone number was changed to another number. If it was not you, contact the administrators.` };
 }

@@ -84,8 +84,7 @@ export const passwordRoutes = [
   route({
     method: "POST",
     path: `${BASE}/recover`,
-    summary:
-      "Step 1 of recovery: emails a code to the account named by email or username; answers alike for unknown accounts; rate limited",
+    summary: "Step 1 of recovery: emails a code to the account named by email or username; answers alike for unknown accounts; rate limited",
     tags: TAGS,
     access: signedOut,
     body: Identified,

@@ -2,7 +2,11 @@ import type { LocalAccount } from "../../domain/accounts.js";
 import { KithError, isKithError } from "../../domain/errors.js";
 import { findLoginByIdentifier } from "../accounts/accounts-store.js";
 import { findPasswordHash, revokeAccountSessions, setPasswordHash } from "./credential-accounts-store.js";
-import { deletePendingPasswordChange, findPendingPasswordChange, putPendingPasswordChange } from "./pending-password-changes-store.js";
+import {
+  deletePendingPasswordChange,
+  findPendingPasswordChange,
+  putPendingPasswordChange,
+} from "./pending-password-changes-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { LoginAudit } from "./login-audit.js";
 import {
@@ -63,13 +67,7 @@ export class PasswordService {
     const stored = await findPasswordHash(this.deps.storage.db, accountId);
     if (!(await this.deps.passwords.verify(currentPassword, stored))) throw new KithError("credentials.wrong_password");
     checkNewPassword(newPassword);
-    await enforceRateLimit(
-      this.deps,
-      codeSendKey(accountId),
-      CODE_SENDS_PER_ACCOUNT,
-      CODE_SEND_WINDOW_SECONDS,
-      "Too many codes sent; try again later",
-    );
+    await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
     const now = this.deps.clock.now();
     await putPendingPasswordChange(this.deps.storage.db, {
       account_id: accountId,
@@ -106,9 +104,7 @@ export class PasswordService {
     await this.sessions.signInChanged();
     await this.audit.record({ accountId, action: "password.changed", method: "password", ip });
     await deliverNotice("mail", () =>
-      this.deps.mail.send(
-        passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "others" }),
-      ),
+      this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "others" })),
     );
     return { signedOut };
   }
@@ -123,13 +119,7 @@ export class PasswordService {
     const { code, expiresAt } = await this.codes.issue({ kind: PASSWORD_CHANGE_CODE, subjectId: account.id, ttlSeconds: CODE_TTL_SECONDS });
     await deliverCode("mail", () =>
       this.deps.mail.send(
-        passwordChangeCodeMail({
-          to: account.email,
-          username: account.username,
-          code,
-          ttlSeconds: CODE_TTL_SECONDS,
-          instance: this.#instance,
-        }),
+        passwordChangeCodeMail({ to: account.email, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
       ),
     );
     return { expiresAt };
@@ -153,13 +143,7 @@ export class PasswordService {
     // Logged but not answered: an error here would tell that the account exists.
     await deliverNotice("mail", () =>
       this.deps.mail.send(
-        passwordRecoveryCodeMail({
-          to: account.email,
-          username: account.username,
-          code,
-          ttlSeconds: CODE_TTL_SECONDS,
-          instance: this.#instance,
-        }),
+        passwordRecoveryCodeMail({ to: account.email, username: account.username, code, ttlSeconds: CODE_TTL_SECONDS, instance: this.#instance }),
       ),
     );
   }
@@ -199,9 +183,7 @@ export class PasswordService {
     await this.sessions.signInChanged();
     await this.audit.record({ accountId: account.id, action: "password.recovered", method: "password", ip });
     await deliverNotice("mail", () =>
-      this.deps.mail.send(
-        passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "all" }),
-      ),
+      this.deps.mail.send(passwordChangedMail({ to: account.email, username: account.username, instance: this.#instance, signedOut: "all" })),
     );
   }
 }

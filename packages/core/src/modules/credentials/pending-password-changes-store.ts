@@ -15,7 +15,9 @@ export async function putPendingPasswordChange(db: Kysely<Database>, row: Pendin
 }
 
 export async function findPendingPasswordChange(db: Kysely<Database>, accountId: string): Promise<PendingPasswordChangeRow | null> {
-  return (await db.selectFrom("pending_password_changes").selectAll().where("account_id", "=", accountId).executeTakeFirst()) ?? null;
+  return (
+    (await db.selectFrom("pending_password_changes").selectAll().where("account_id", "=", accountId).executeTakeFirst()) ?? null
+  );
 }
 
 export async function deletePendingPasswordChange(db: Kysely<Database>, accountId: string): Promise<void> {

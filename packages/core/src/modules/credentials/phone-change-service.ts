@@ -46,13 +46,7 @@ export class PhoneChangeService {
   }
 
   async #limitSends(accountId: string, phone: string): Promise<void> {
-    await enforceRateLimit(
-      this.deps,
-      codeSendKey(accountId),
-      CODE_SENDS_PER_ACCOUNT,
-      CODE_SEND_WINDOW_SECONDS,
-      "Too many codes sent; try again later",
-    );
+    await enforceRateLimit(this.deps, codeSendKey(accountId), CODE_SENDS_PER_ACCOUNT, CODE_SEND_WINDOW_SECONDS, "Too many codes sent; try again later");
     await limitSmsCodesTo(this.deps, phone);
   }
 
@@ -81,12 +75,7 @@ export class PhoneChangeService {
     const phone = await normalizePhoneNumber(phoneInput);
     if (phone === current) throw new KithError("phone.same_number");
     await this.#limitSends(accountId, phone);
-    const { code, expiresAt } = await this.codes.issue({
-      kind: PHONE_NEW_CODE,
-      subjectId: accountId,
-      ttlSeconds: CODE_TTL_SECONDS,
-      payload: { phone },
-    });
+    const { code, expiresAt } = await this.codes.issue({ kind: PHONE_NEW_CODE, subjectId: accountId, ttlSeconds: CODE_TTL_SECONDS, payload: { phone } });
     await deliverCode("sms", () => this.deps.sms.send(smsCode(phone, code, "new_phone", this.#instance)));
     return { expiresAt, sentTo: phone };
   }
@@ -99,13 +88,7 @@ export class PhoneChangeService {
     if (!(await this.codes.lowerFlag(PHONE_CURRENT_VERIFIED, accountId))) throw new KithError("phone.current_not_verified");
     const { phone } = payload as { phone: string };
     await saveUniquePhone(this.deps, accountId, phone);
-    await this.audit.record({
-      accountId,
-      action: "phone.changed",
-      method: "phone",
-      detail: `${maskPhone(previous)} -> ${maskPhone(phone)}`,
-      ip,
-    });
+    await this.audit.record({ accountId, action: "phone.changed", method: "phone", detail: `${maskPhone(previous)} -> ${maskPhone(phone)}`, ip });
     await deliverNotice("sms", () => this.deps.sms.send(phoneChangedSms(previous, this.#instance)));
     return { phone };
   }

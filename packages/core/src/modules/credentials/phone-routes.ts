@@ -71,6 +71,7 @@ export const phoneRoutes = [
     scopes: WRITE,
     body: z.object({ code: Code }),
     response: z.object({ phone: z.string() }),
-    handler: async ({ caller, body, services, clientIp }) => services.phoneChange.verifyNew(userOf(caller).accountId, body.code, clientIp),
+    handler: async ({ caller, body, services, clientIp }) =>
+      services.phoneChange.verifyNew(userOf(caller).accountId, body.code, clientIp),
   }),
 ];

@@ -8,7 +8,12 @@ import type { Database, OneTimeSecretRow } from "../../ports/storage-schema.js";
  */
 
 /** The newest live (unconsumed, unexpired) secret of a kind for a subject, or null. */
-export async function findLiveSecret(db: Kysely<Database>, kind: string, subjectId: string, now: string): Promise<OneTimeSecretRow | null> {
+export async function findLiveSecret(
+  db: Kysely<Database>,
+  kind: string,
+  subjectId: string,
+  now: string,
+): Promise<OneTimeSecretRow | null> {
   const row = await db
     .selectFrom("one_time_secrets")
     .selectAll()

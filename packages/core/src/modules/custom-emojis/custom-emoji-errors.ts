@@ -10,8 +10,5 @@ export const customEmojiErrors = defineErrorCodes({
   },
   "custom_emoji.unsupported_image": { status: 415, message: "A custom emoji's image is a PNG, GIF or WebP image" },
   "custom_emoji.image_too_large": { status: 413, message: "The image is larger than this server accepts for custom emojis" },
-  "custom_emoji.remote": {
-    status: 409,
-    message: "Only this server's custom emojis can be changed; another server's can be enabled or disabled",
-  },
+  "custom_emoji.remote": { status: 409, message: "Only this server's custom emojis can be changed; another server's can be enabled or disabled" },
 });

@@ -59,9 +59,7 @@ export function readTarGz(compressed: Uint8Array): ArchiveFile[] {
   try {
     tar = new Uint8Array(gunzipSync(compressed, { maxOutputLength: MAX_UNPACKED_BYTES }));
   } catch (error) {
-    throw new Error(
-      `Not a gzip archive of at most ${MAX_UNPACKED_BYTES} bytes unpacked: ${error instanceof Error ? error.message : error}`,
-    );
+    throw new Error(`Not a gzip archive of at most ${MAX_UNPACKED_BYTES} bytes unpacked: ${error instanceof Error ? error.message : error}`);
   }
   const files: ArchiveFile[] = [];
   let offset = 0;

@@ -138,10 +138,7 @@ export class FederationMonitor {
     if (this.#heardFrom.has(domainOf(host))) return false;
     const state = await findDomainDeliveries(this.deps.storage.db, domainOf(host));
     if (!state?.unreachableSince) return false;
-    const lastTry = Math.max(
-      Date.parse(state.lastFailureAt ?? state.unreachableSince),
-      Date.parse(state.lastSuccessAt ?? "1970-01-01T00:00:00Z"),
-    );
+    const lastTry = Math.max(Date.parse(state.lastFailureAt ?? state.unreachableSince), Date.parse(state.lastSuccessAt ?? "1970-01-01T00:00:00Z"));
     return this.deps.clock.now().getTime() - lastTry < PROBE_EVERY_MS;
   }
 
@@ -196,8 +193,7 @@ export class FederationMonitor {
     const domains = [...new Set(arrivals.map((counted) => counted.domain))];
     try {
       const cleared = await clearUnreachableDomains(this.deps.storage.db, domains);
-      if (cleared > 0)
-        logger.info("{count} domain(s) marked unreachable sent activities again; deliveries to them resume", { count: cleared });
+      if (cleared > 0) logger.info("{count} domain(s) marked unreachable sent activities again; deliveries to them resume", { count: cleared });
     } catch (error) {
       logger.error("Could not clear the unreachable marks of domains that sent activities: {error}", { error });
     }
@@ -250,7 +246,6 @@ export class FederationMonitor {
 
   /** An administrator clears the mark (the domain is back): deliveries resume at once. */
   async clearUnreachable(domain: string): Promise<void> {
-    if ((await clearUnreachableDomains(this.deps.storage.db, [domainOf(domain)])) === 0)
-      throw new KithError("federation.domain_not_unreachable");
+    if ((await clearUnreachableDomains(this.deps.storage.db, [domainOf(domain)])) === 0) throw new KithError("federation.domain_not_unreachable");
   }
 }

@@ -1,15 +1,5 @@
 import type { Context } from "@fedify/fedify";
-import {
-  Application,
-  type Emoji,
-  Endpoints,
-  type Group,
-  Hashtag,
-  Image,
-  type Person,
-  PropertyValue,
-  type Service,
-} from "@fedify/fedify/vocab";
+import { Application, type Emoji, Endpoints, type Group, Hashtag, Image, type Person, PropertyValue, type Service } from "@fedify/fedify/vocab";
 import { localAccountUrls } from "../../mastodon/serializers/account.js";
 import { tagUrl } from "../../mastodon/serializers/status.js";
 import { hashtags, normalizeTag } from "../statuses/text-formatter.js";

@@ -36,9 +36,7 @@ function hostMeta(origin: string, asJson: boolean): Response {
   if (asJson) return json({ links: [{ rel: "lrdd", template }] }, "application/json");
   const escaped = template.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<XRD xmlns="http://docs.oasis-open.org/ns/xri/xrd-1.0">\n  <Link rel="lrdd" template="${escaped}"/>\n</XRD>\n`;
-  return new Response(xml, {
-    headers: { "content-type": "application/xrd+xml; charset=utf-8", "access-control-allow-origin": "*", vary: "Accept" },
-  });
+  return new Response(xml, { headers: { "content-type": "application/xrd+xml; charset=utf-8", "access-control-allow-origin": "*", vary: "Accept" } });
 }
 
 function nodeInfoLinks(origin: string): Response {

@@ -12,9 +12,7 @@ import { INSTANCE_ACTOR_IDENTIFIER } from "./actors.js";
 export function instanceSigningIdentity(federation: Federation<FederationContextData>, origin: string): () => Promise<SigningIdentity> {
   return async () => {
     const ctx = federation.createContext(new URL(origin), { serving: false });
-    const rsa = (await ctx.getActorKeyPairs(INSTANCE_ACTOR_IDENTIFIER)).find(
-      (pair) => pair.privateKey.algorithm.name === "RSASSA-PKCS1-v1_5",
-    );
+    const rsa = (await ctx.getActorKeyPairs(INSTANCE_ACTOR_IDENTIFIER)).find((pair) => pair.privateKey.algorithm.name === "RSASSA-PKCS1-v1_5");
     if (!rsa) throw new Error("The instance actor has no RSA key to sign fetches with");
     return { keyId: rsa.keyId, privateKey: rsa.privateKey };
   };

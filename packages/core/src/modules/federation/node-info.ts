@@ -4,10 +4,7 @@ import type { KithServices } from "../core-services.js";
 import { countUsage } from "./federation-reads-store.js";
 
 /** What the server says of itself in NodeInfo, both the 2.1 document Fedify serves and the 2.0 one (discovery-documents.ts). */
-export async function nodeInfoOf(
-  deps: Pick<ServiceDeps, "storage" | "clock" | "config">,
-  services: Pick<KithServices, "settings">,
-): Promise<NodeInfo> {
+export async function nodeInfoOf(deps: Pick<ServiceDeps, "storage" | "clock" | "config">, services: Pick<KithServices, "settings">): Promise<NodeInfo> {
   const { config } = deps;
   const [usage, settings] = await Promise.all([countUsage(deps.storage.db, deps.clock.now()), services.settings.all()]);
   return {

@@ -1,15 +1,4 @@
-import {
-  Announce,
-  type Object as APObject,
-  Create,
-  Group,
-  Note,
-  PUBLIC_COLLECTION,
-  Person,
-  Question,
-  Service,
-  Update,
-} from "@fedify/fedify/vocab";
+import { Announce, type Object as APObject, Create, Group, Note, PUBLIC_COLLECTION, Person, Question, Service, Update } from "@fedify/fedify/vocab";
 
 /**
  * The JSON-LD that statuses and their activities are written as for other
@@ -70,8 +59,7 @@ function normalised(node: Record<string, unknown>): Record<string, unknown> {
   for (const key of ADDRESSING) if (key in result) result[key] = spelledOut(result[key]);
   if (result.attachment !== undefined && !Array.isArray(result.attachment)) result.attachment = [result.attachment];
   const object = result.object;
-  if (typeof object === "object" && object !== null && !Array.isArray(object))
-    result.object = normalised(object as Record<string, unknown>);
+  if (typeof object === "object" && object !== null && !Array.isArray(object)) result.object = normalised(object as Record<string, unknown>);
   return result;
 }
 

@@ -24,11 +24,6 @@ describe("blurhashesIn", () => {
   });
 
   it("takes no value that is not a blurhash", () => {
-    expect(
-      blurhashesIn([
-        { url: "https://a.test/1.png", blurhash: "<script>" },
-        { url: "https://a.test/2.png", blurhash: "x" },
-      ]),
-    ).toEqual(new Map());
+    expect(blurhashesIn([{ url: "https://a.test/1.png", blurhash: "<script>" }, { url: "https://a.test/2.png", blurhash: "x" }])).toEqual(new Map());
   });
 });

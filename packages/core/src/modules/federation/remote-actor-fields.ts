@@ -32,7 +32,11 @@ export function remoteProfileHtml(html: string): string {
  * that would render it as HTML.
  */
 export function remoteDisplayName(value: string): string {
-  return textOfHtml(sanitizeHtml(value)).replace(/[<>]/g, "").replace(/\s+/g, " ").trim().slice(0, MAX_REMOTE_DISPLAY_NAME_LENGTH);
+  return textOfHtml(sanitizeHtml(value))
+    .replace(/[<>]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, MAX_REMOTE_DISPLAY_NAME_LENGTH);
 }
 
 /** An http(s) address, normalised; null for any other scheme (`javascript:`, `data:`) or none. */

@@ -7,6 +7,8 @@ import type { RemoteHandles } from "./remote-handles.js";
 import { embeddedTagsOf } from "./embedded-values.js";
 import { rememberRemoteEmojis, remoteEmojisOf } from "../emojis/remote-emojis.js";
 
+
+
 function textOf(value: unknown): string {
   return value === null || value === undefined ? "" : String(value);
 }

@@ -15,11 +15,7 @@ export interface RemoteDirectory {
    * actors in it, each stored as an account, in the collection's order.
    * Null when the collection cannot be fetched or is hidden.
    */
-  collectionPage(
-    actorUri: string,
-    which: RemoteCollection,
-    range: { readonly offset: number; readonly limit: number },
-  ): Promise<string[] | null>;
+  collectionPage(actorUri: string, which: RemoteCollection, range: { readonly offset: number; readonly limit: number }): Promise<string[] | null>;
   /** Sends a Flag to the home server of a remote account, signed by the instance actor (queued). */
   sendFlag(flag: FlagInput): Promise<void>;
 }

@@ -61,16 +61,13 @@ export const remoteUserRoutes = [
   route({
     method: "POST",
     path: "/api/v1/accounts/aliases",
-    summary:
-      "Names another account (`acct`: `user@host` or an actor URL) as one the caller's account also is, before that account moves here",
+    summary: "Names another account (`acct`: `user@host` or an actor URL) as one the caller's account also is, before that account moves here",
     tags: ["accounts"],
     access: authenticated,
     scopes: ["write:accounts"],
     body: AcctBody,
     response: AliasesJson,
-    handler: async ({ caller, body, services }) => ({
-      also_known_as: await services.migrations.addAlias(userOf(caller).accountId, body.acct),
-    }),
+    handler: async ({ caller, body, services }) => ({ also_known_as: await services.migrations.addAlias(userOf(caller).accountId, body.acct) }),
   }),
   route({
     method: "DELETE",

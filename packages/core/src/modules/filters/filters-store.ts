@@ -55,9 +55,7 @@ function byId<T extends { readonly id: string }>(rows: T[]): T[] {
 export async function listFilters(db: Kysely<Database>, accountId: string, filterIds?: readonly string[]): Promise<FilterRecord[]> {
   if (filterIds !== undefined && filterIds.length === 0) return [];
   // Every timeline page reads the viewer's filters: the usual answer is none, and the statement should cost no more than that.
-  const rows = byId(
-    filterIds === undefined ? await selectFilters(db, { accountId }) : await selectFiltersAmong(db, { accountId, filterIds }),
-  );
+  const rows = byId(filterIds === undefined ? await selectFilters(db, { accountId }) : await selectFiltersAmong(db, { accountId, filterIds }));
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [keywords, statuses] = await Promise.all([

@@ -2,14 +2,7 @@ import { z } from "zod";
 import type { Caller, UserCaller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
-import {
-  FILTER_ACTIONS,
-  FILTER_CONTEXTS,
-  FilterJson,
-  FilterKeywordJson,
-  FilterStatusJson,
-  V1FilterJson,
-} from "../../mastodon/entities/filter.js";
+import { FILTER_ACTIONS, FILTER_CONTEXTS, FilterJson, FilterKeywordJson, FilterStatusJson, V1FilterJson } from "../../mastodon/entities/filter.js";
 import { Reply } from "../../platform/http/reply.js";
 import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";

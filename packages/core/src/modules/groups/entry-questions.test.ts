@@ -2,14 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Question, answerProblems, questionProblems } from "./entry-questions.js";
 
 const text: Question = { id: "q1", question: "Why?", kind: "text", required: true, options: [], expected: null };
-const single: Question = {
-  id: "q2",
-  question: "Colour?",
-  kind: "single_choice",
-  required: false,
-  options: ["red", "blue"],
-  expected: null,
-};
+const single: Question = { id: "q2", question: "Colour?", kind: "single_choice", required: false, options: ["red", "blue"], expected: null };
 const rules: Question = {
   id: "q3",
   question: "Rules",
@@ -32,13 +25,7 @@ describe("entry questions", () => {
       { ...text, options: ["a", "b"], expected: ["a"] },
       { ...rules, expected: [] },
     ]).map((problem) => problem.field);
-    expect(fields).toEqual([
-      "questions.0.options",
-      "questions.1.expected",
-      "questions.2.options",
-      "questions.2.expected",
-      "questions.3.expected",
-    ]);
+    expect(fields).toEqual(["questions.0.options", "questions.1.expected", "questions.2.options", "questions.2.expected", "questions.3.expected"]);
   });
 
   it("lets in answers that answer every required question as expected; optional ones may be left out", () => {
@@ -73,28 +60,12 @@ describe("entry questions", () => {
       "answers.q4": "unexpected",
       "answers.q9": "unknown_question",
     });
-    expect(
-      codes(
-        [text, gate],
-        [
-          { questionId: "q1", choices: ["x"] },
-          { questionId: "q4", text: "yes" },
-        ],
-      ),
-    ).toEqual({
+    expect(codes([text, gate], [{ questionId: "q1", choices: ["x"] }, { questionId: "q4", text: "yes" }])).toEqual({
       "answers.q1": "wrong_kind",
       "answers.q4": "wrong_kind",
     });
     expect(codes([single], [{ questionId: "q2", choices: ["red", "blue"] }])).toEqual({ "answers.q2": "one_choice" });
     expect(codes([single], [{ questionId: "q2", choices: ["green"] }])).toEqual({ "answers.q2": "not_an_option" });
-    expect(
-      codes(
-        [text],
-        [
-          { questionId: "q1", text: "a" },
-          { questionId: "q1", text: "b" },
-        ],
-      ),
-    ).toEqual({ answers: "repeated" });
+    expect(codes([text], [{ questionId: "q1", text: "a" }, { questionId: "q1", text: "b" }])).toEqual({ answers: "repeated" });
   });
 });

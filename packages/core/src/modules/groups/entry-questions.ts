@@ -84,8 +84,7 @@ function answerProblem(question: Question, answer: AnswerInput | undefined): { m
   const text = answer?.text?.trim() ?? "";
   const choices = answer?.choices ?? [];
   if (question.kind === "text" && answer?.choices !== undefined) return { message: "Answer a text question with text", code: "wrong_kind" };
-  if (question.kind !== "text" && answer?.text !== undefined)
-    return { message: "Answer a choice question with choices", code: "wrong_kind" };
+  if (question.kind !== "text" && answer?.text !== undefined) return { message: "Answer a choice question with choices", code: "wrong_kind" };
   const answered = question.kind === "text" ? text.length > 0 : choices.length > 0;
   if (!answered) return question.required ? { message: "This question must be answered", code: "required" } : null;
   if (question.kind === "text") return null;

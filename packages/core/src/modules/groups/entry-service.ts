@@ -4,16 +4,7 @@ import { KithError } from "../../domain/errors.js";
 import { type Grant, any, ruleHolds } from "../../domain/permissions.js";
 import { type Database, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
-import {
-  consumeJoinToken,
-  deleteExpiredJoinTokens,
-  findJoinToken,
-  insertJoinToken,
-  questionsOf,
-  replaceQuestions,
-  replaceRules,
-  rulesOf,
-} from "./entry-store.js";
+import { consumeJoinToken, deleteExpiredJoinTokens, findJoinToken, insertJoinToken, questionsOf, replaceQuestions, replaceRules, rulesOf } from "./entry-store.js";
 import type { QuestionRow } from "./entry-store.js";
 import { type AnswerInput, type Question, type QuestionInput, answerProblems, questionProblems } from "./entry-questions.js";
 import type { GroupQuestionEntity, GroupRuleEntity, JoinTokenEntity, QuestionKind } from "./group-entities.js";
@@ -87,12 +78,7 @@ export class EntryService {
     }));
   }
 
-  async replaceQuestions(
-    groupId: string,
-    actorId: string,
-    grants: readonly Grant[],
-    questions: readonly QuestionInput[],
-  ): Promise<GroupQuestionEntity[]> {
+  async replaceQuestions(groupId: string, actorId: string, grants: readonly Grant[], questions: readonly QuestionInput[]): Promise<GroupQuestionEntity[]> {
     await this.views.visible(groupId, actorId);
     const problems = questionProblems(questions);
     if (problems.length > 0) throw new KithError(groupErrors["group.questions_invalid"], { details: problems });

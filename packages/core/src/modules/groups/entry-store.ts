@@ -11,11 +11,7 @@ export async function questionsOf(db: GroupsDb, groupId: string): Promise<Questi
 /** Replaces a group's questions with these, in their order. */
 export async function replaceQuestions(db: GroupsDb, groupId: string, rows: readonly QuestionRow[]): Promise<void> {
   await db.deleteFrom("group_questions").where("group_id", "=", groupId).execute();
-  if (rows.length > 0)
-    await db
-      .insertInto("group_questions")
-      .values([...rows])
-      .execute();
+  if (rows.length > 0) await db.insertInto("group_questions").values([...rows]).execute();
 }
 
 export async function rulesOf(db: GroupsDb, groupId: string): Promise<RuleRow[]> {
@@ -25,11 +21,7 @@ export async function rulesOf(db: GroupsDb, groupId: string): Promise<RuleRow[]>
 /** Replaces a group's rules with these, in their order. */
 export async function replaceRules(db: GroupsDb, groupId: string, rows: readonly RuleRow[]): Promise<void> {
   await db.deleteFrom("group_rules").where("group_id", "=", groupId).execute();
-  if (rows.length > 0)
-    await db
-      .insertInto("group_rules")
-      .values([...rows])
-      .execute();
+  if (rows.length > 0) await db.insertInto("group_rules").values([...rows]).execute();
 }
 
 export async function insertJoinToken(db: GroupsDb, row: JoinTokenRow): Promise<void> {

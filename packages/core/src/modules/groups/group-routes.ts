@@ -87,10 +87,7 @@ const AnswersBody = z.object({
       z.object({
         question_id: z.string().min(1).max(64),
         text: z.string().max(5000).optional().describe("The answer to a text question"),
-        choices: zList(z.string().max(200))
-          .pipe(z.array(z.string()).max(50))
-          .optional()
-          .describe("The chosen options of a choice question"),
+        choices: zList(z.string().max(200)).pipe(z.array(z.string()).max(50)).optional().describe("The chosen options of a choice question"),
       }),
     )
     .max(50),
@@ -131,11 +128,7 @@ export const groupRoutes = [
     response: z.array(GroupJson),
     handler: async ({ caller, query, module, url }) => {
       const page = pageRequest(query, DEFAULT_PAGE);
-      const groups = await module.groups.directory(
-        viewerOf(caller),
-        { ...(query.q && { q: query.q }), mineOnly: query.mine ?? false },
-        page,
-      );
+      const groups = await module.groups.directory(viewerOf(caller), { ...(query.q && { q: query.q }), mineOnly: query.mine ?? false }, page);
       return pagedReply(url, groups, page.limit);
     },
   }),
@@ -234,8 +227,7 @@ export const groupRoutes = [
     method: "PUT",
     path: "/api/v1/groups/{groupId}/questions",
     summary: "Replaces a group's entry questions (GroupSettings.Manage in the group)",
-    description:
-      "422 group.questions_invalid with a detail a field: a text question has no options; a choice question 2 to 20 distinct ones; expected answers among them.",
+    description: "422 group.questions_invalid with a detail a field: a text question has no options; a choice question 2 to 20 distinct ones; expected answers among them.",
     tags: TAGS,
     access: manageSettings,
     whenForbidden: concealGroup,

@@ -14,7 +14,15 @@ import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js"
 import type { GroupViews } from "./group-views.js";
 import { type GroupImages, groupImagesMedia } from "./group-account-images.js";
 import { insertGroupAccount, retireGroupAccount, updateGroupAccount } from "./group-account-store.js";
-import { type GroupChanges, type GroupRow, deleteGroupRow, directoryPage, findGroup, insertGroup, updateGroup } from "./groups-store.js";
+import {
+  type GroupChanges,
+  type GroupRow,
+  deleteGroupRow,
+  directoryPage,
+  findGroup,
+  insertGroup,
+  updateGroup,
+} from "./groups-store.js";
 import { readIdPage } from "./id-page.js";
 import { insertMember } from "./members-store.js";
 

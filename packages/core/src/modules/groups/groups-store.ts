@@ -31,11 +31,7 @@ export async function findGroup(db: GroupsDb, id: string): Promise<GroupRow | un
 
 export async function groupsByIds(db: GroupsDb, ids: readonly string[]): Promise<GroupRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom("groups")
-    .selectAll()
-    .where("id", "in", [...new Set(ids)])
-    .execute();
+  return db.selectFrom("groups").selectAll().where("id", "in", [...new Set(ids)]).execute();
 }
 
 export async function updateGroup(db: GroupsDb, id: string, changes: GroupChanges, now: string): Promise<void> {

@@ -10,12 +10,7 @@ export type { IdBounds };
  */
 export async function readIdPage<Row>(page: PageRequest, read: (bounds: IdBounds) => Promise<Row[]>): Promise<Row[]> {
   if (page.minId !== undefined) {
-    const rows = await read({
-      above: page.minId,
-      ...(page.maxId !== undefined && { below: page.maxId }),
-      ascending: true,
-      limit: page.limit,
-    });
+    const rows = await read({ above: page.minId, ...(page.maxId !== undefined && { below: page.maxId }), ascending: true, limit: page.limit });
     return rows.reverse();
   }
   const above = page.sinceId;

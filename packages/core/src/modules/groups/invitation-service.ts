@@ -119,10 +119,7 @@ export class InvitationService {
     const accountIds = rows.flatMap((row) => (row.invited_by ? [row.account_id, row.invited_by] : [row.account_id]));
     const [accounts, groups] = await Promise.all([
       this.core.accountViews.render(accountIds),
-      groupsByIds(
-        this.#db(),
-        rows.map((row) => row.group_id),
-      ).then((found) => this.views.render(found, viewerId)),
+      groupsByIds(this.#db(), rows.map((row) => row.group_id)).then((found) => this.views.render(found, viewerId)),
     ]);
     const groupsById = new Map(groups.map((group) => [group.id, group]));
     return rows.flatMap((row) => {

@@ -28,12 +28,7 @@ export async function findPendingInvitation(db: GroupsDb, groupId: string, accou
 }
 
 /** Answers a pending invitation in one statement; false when it was answered already. */
-export async function answerInvitation(
-  db: GroupsDb,
-  id: string,
-  status: Exclude<InvitationStatus, "pending">,
-  at: string,
-): Promise<boolean> {
+export async function answerInvitation(db: GroupsDb, id: string, status: Exclude<InvitationStatus, "pending">, at: string): Promise<boolean> {
   const result = await db
     .updateTable("group_invitations")
     .set({ status, answered_at: at })

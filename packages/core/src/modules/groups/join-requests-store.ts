@@ -79,12 +79,7 @@ export async function deletePendingJoinRequest(db: GroupsDb, groupId: string, ac
 }
 
 /** A page of a group's requests in one state. */
-export async function joinRequestsPage(
-  db: GroupsDb,
-  groupId: string,
-  status: JoinRequestStatus,
-  bounds: IdBounds,
-): Promise<JoinRequestRow[]> {
+export async function joinRequestsPage(db: GroupsDb, groupId: string, status: JoinRequestStatus, bounds: IdBounds): Promise<JoinRequestRow[]> {
   let select = db.selectFrom("group_join_requests").selectAll().where("group_id", "=", groupId).where("status", "=", status);
   if (bounds.above !== undefined) select = select.where("id", ">", bounds.above);
   if (bounds.below !== undefined) select = select.where("id", "<", bounds.below);

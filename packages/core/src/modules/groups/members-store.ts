@@ -15,11 +15,7 @@ export async function insertMember(db: GroupsDb, row: MemberRow): Promise<boolea
 
 /** Removes a member; false when the account was not one. */
 export async function deleteMember(db: GroupsDb, groupId: string, accountId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom("group_members")
-    .where("group_id", "=", groupId)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
+  const result = await db.deleteFrom("group_members").where("group_id", "=", groupId).where("account_id", "=", accountId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -82,12 +78,5 @@ export async function isBanned(db: GroupsDb, groupId: string, accountId: string)
 
 /** A group's bans, newest first, at most `limit`, older than `before` (a ban's time) when given. */
 export async function bansOf(db: GroupsDb, groupId: string, limit: number): Promise<BanRow[]> {
-  return db
-    .selectFrom("group_bans")
-    .selectAll()
-    .where("group_id", "=", groupId)
-    .orderBy("created_at", "desc")
-    .orderBy("account_id")
-    .limit(limit)
-    .execute();
+  return db.selectFrom("group_bans").selectAll().where("group_id", "=", groupId).orderBy("created_at", "desc").orderBy("account_id").limit(limit).execute();
 }

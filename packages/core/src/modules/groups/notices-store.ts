@@ -12,10 +12,6 @@ export async function insertGroupNotifications(db: GroupsDb, notificationIds: re
 /** The group of each of the notifications that has one. */
 export async function groupsOfNotifications(db: GroupsDb, notificationIds: readonly string[]): Promise<Map<string, string>> {
   if (notificationIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("group_notifications")
-    .selectAll()
-    .where("notification_id", "in", [...notificationIds])
-    .execute();
+  const rows = await db.selectFrom("group_notifications").selectAll().where("notification_id", "in", [...notificationIds]).execute();
   return new Map(rows.map((row) => [row.notification_id, row.group_id]));
 }

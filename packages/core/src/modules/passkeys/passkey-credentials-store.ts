@@ -34,7 +34,9 @@ export async function insertPasskeyCredential(db: Kysely<Database>, credential: 
 }
 
 export async function findPasskeyByCredentialId(db: Kysely<Database>, credentialId: string): Promise<PasskeyCredentialRow | null> {
-  return (await db.selectFrom("passkey_credentials").selectAll().where("credential_id", "=", credentialId).executeTakeFirst()) ?? null;
+  return (
+    (await db.selectFrom("passkey_credentials").selectAll().where("credential_id", "=", credentialId).executeTakeFirst()) ?? null
+  );
 }
 
 export async function listPasskeysOfAccount(db: Kysely<Database>, accountId: string): Promise<PasskeyCredentialRow[]> {

@@ -13,10 +13,7 @@ export interface KeyValueEntry {
   readonly value?: unknown;
 }
 
-const base64url = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]*={0,2}$/)
-  .max(16_384);
+const base64url = z.string().regex(/^[A-Za-z0-9_-]*={0,2}$/).max(16_384);
 
 const common = {
   id: base64url.min(1).max(1_024),

@@ -160,12 +160,7 @@ export class PasskeyService {
         const { id, transports } = descriptor(row);
         return { id, ...(transports && { transports }) };
       }),
-      authenticatorSelection: {
-        authenticatorAttachment: "platform",
-        requireResidentKey: false,
-        residentKey: "preferred",
-        userVerification: "preferred",
-      },
+      authenticatorSelection: { authenticatorAttachment: "platform", requireResidentKey: false, residentKey: "preferred", userVerification: "preferred" },
       extensions: { credProps: true },
       supportedAlgorithmIDs: ALGORITHMS,
     });
@@ -177,12 +172,7 @@ export class PasskeyService {
       pubKeyCredParams: ALGORITHMS.map((alg) => ({ type: "public-key" as const, alg })),
       timeout: options.timeout ?? PASSKEY_CHALLENGE_TTL_SECONDS * 1000,
       attestation: options.attestation ?? "none",
-      authenticatorSelection: {
-        authenticatorAttachment: "platform",
-        requireResidentKey: false,
-        residentKey: "preferred",
-        userVerification: "preferred",
-      },
+      authenticatorSelection: { authenticatorAttachment: "platform", requireResidentKey: false, residentKey: "preferred", userVerification: "preferred" },
       excludeCredentials: existing.map(descriptor),
       extensions: { credProps: true },
     };
@@ -205,10 +195,7 @@ export class PasskeyService {
         supportedAlgorithmIDs: ALGORITHMS,
       });
     } catch (error) {
-      throw new KithError("passkey.verification_failed", {
-        message: `The passkey could not be verified: ${messageOf(error)}`,
-        cause: error,
-      });
+      throw new KithError("passkey.verification_failed", { message: `The passkey could not be verified: ${messageOf(error)}`, cause: error });
     }
     if (!verified.verified) throw new KithError("passkey.verification_failed");
     const { credential, aaguid } = verified.registrationInfo;
@@ -295,10 +282,7 @@ export class PasskeyService {
       newCounter = verified.authenticationInfo.newCounter;
     } catch (error) {
       if (isKithError(error)) throw error;
-      throw new KithError("passkey.verification_failed", {
-        message: `The passkey could not be verified: ${messageOf(error)}`,
-        cause: error,
-      });
+      throw new KithError("passkey.verification_failed", { message: `The passkey could not be verified: ${messageOf(error)}`, cause: error });
     }
     if ((previous > 0 || newCounter > 0) && newCounter <= previous) throw new KithError("passkey.cloned_authenticator");
     const now = this.deps.clock.now().toISOString();
@@ -311,12 +295,7 @@ export class PasskeyService {
   /** finish-auth: a verified assertion becomes a session; its access token is the `sessionKey`. */
   async finishAuth(entries: readonly KeyValueEntry[], context: PasskeySignInContext): Promise<{ sessionKey: string }> {
     const accountId = await this.verifyAssertion(entries);
-    const issued = await this.sessions.issue({
-      accountId,
-      scopes: ALL_SCOPES,
-      userAgent: context.userAgent ?? null,
-      ip: context.ip ?? null,
-    });
+    const issued = await this.sessions.issue({ accountId, scopes: ALL_SCOPES, userAgent: context.userAgent ?? null, ip: context.ip ?? null });
     return { sessionKey: issued.accessToken };
   }
 

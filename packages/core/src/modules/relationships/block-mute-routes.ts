@@ -13,15 +13,7 @@ const LIST_PAGE = { defaultLimit: 40, maxLimit: ACCOUNTS_PAGE.maxLimit };
 const MuteBody = z.object({
   notifications: zBool.optional(),
   /** Seconds; 0 mutes for ever. */
-  duration: zInt
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(0)
-        .max(10 * 366 * 24 * 3600),
-    )
-    .optional(),
+  duration: zInt.pipe(z.number().int().min(0).max(10 * 366 * 24 * 3600)).optional(),
 });
 
 export const blockMuteRoutes = [

@@ -47,9 +47,7 @@ export const domainBlockRoutes = [
     scopes: WRITE,
     params: DomainParams,
     response: z.object({ domain: z.string() }),
-    handler: async ({ caller, params, services }) => ({
-      domain: await services.userDomainBlocks.block(userOf(caller).accountId, params.domain),
-    }),
+    handler: async ({ caller, params, services }) => ({ domain: await services.userDomainBlocks.block(userOf(caller).accountId, params.domain) }),
   }),
   route({
     method: "DELETE",

@@ -12,9 +12,7 @@ import { AccountParams, accountPageReply, userOf } from "../lists/account-list-r
 const FollowBody = z.object({
   reblogs: zBool.optional(),
   notify: zBool.optional(),
-  languages: zList(z.string().regex(/^[a-z]{2,3}$/))
-    .pipe(z.array(z.string()).max(100))
-    .optional(),
+  languages: zList(z.string().regex(/^[a-z]{2,3}$/)).pipe(z.array(z.string()).max(100)).optional(),
 });
 
 export const followRoutes = [

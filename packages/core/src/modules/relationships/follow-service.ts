@@ -54,9 +54,7 @@ export class FollowService {
     const changes = {
       ...(options.reblogs !== undefined && { show_reblogs: writeFlag(options.reblogs) }),
       ...(options.notify !== undefined && { notify: writeFlag(options.notify) }),
-      ...(options.languages !== undefined && {
-        languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null,
-      }),
+      ...(options.languages !== undefined && { languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null }),
     };
     const { outcome, event } = await this.deps.storage.transaction(async (trx) => {
       const target = await trx
@@ -91,24 +89,15 @@ export class FollowService {
       };
       const askFirst = readFlag(target.locked) || target.domain !== null;
       if (askFirst) {
-        await trx
-          .insertInto("follow_requests")
-          .values({ ...row, id: this.deps.ids.next("followRequest") })
-          .execute();
-        return {
-          outcome: "requested" as const,
-          event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const,
-        };
+        await trx.insertInto("follow_requests").values({ ...row, id: this.deps.ids.next("followRequest") }).execute();
+        return { outcome: "requested" as const, event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const };
       }
       await trx
         .insertInto("follows")
         .values({ ...row, id: this.deps.ids.next("follow"), follower_local: followerIsLocal(followerId) })
         .execute();
       await adjustFollowCounters(trx, followerId, targetId, 1);
-      return {
-        outcome: "following" as const,
-        event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const,
-      };
+      return { outcome: "following" as const, event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const };
     });
     if (event) await this.events.emit(event);
     return outcome;
@@ -130,8 +119,7 @@ export class FollowService {
       if (followed || requested) await deleteFollowNotifications(trx, followerId, targetId);
       return followed || requested ? { uri: followUri ?? requestUri ?? null } : null;
     });
-    if (removed)
-      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
+    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
   }
 
   /** Makes an account stop following the caller. */
@@ -143,8 +131,7 @@ export class FollowService {
       await deleteFollowNotifications(trx, followerId, accountId);
       return { uri };
     });
-    if (removed)
-      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
+    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
   }
 
   /** Accepts the request `requesterId` sent to `accountId`. */
@@ -175,12 +162,7 @@ export class FollowService {
     const request = await findPair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     const removed = await deletePair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     if (!removed) throw new KithError("follow_request.not_found");
-    await this.events.emit({
-      type: "follow.rejected",
-      accountId: requesterId,
-      targetAccountId: accountId,
-      followUri: request?.uri ?? null,
-    });
+    await this.events.emit({ type: "follow.rejected", accountId: requesterId, targetAccountId: accountId, followUri: request?.uri ?? null });
   }
 
   /** Blocks either way forbid a new follow, and so do domain blocks: the follower's of the target's domain, and the target's of the follower's. */
@@ -195,3 +177,4 @@ export class FollowService {
     if (!row) throw new KithError("account.not_found");
   }
 }
+

@@ -103,7 +103,9 @@ async function onMove(ctx: Ctx, deps: GraphInboxDeps, move: Move): Promise<void>
   }
   const local = ctx.parseUri(target.id);
   const moved =
-    local?.type === "actor" ? await findLocalActorAccount(deps.deps.storage.db, local.identifier) : await deps.actors.remember(target);
+    local?.type === "actor"
+      ? await findLocalActorAccount(deps.deps.storage.db, local.identifier)
+      : await deps.actors.remember(target);
   if (!moved || moved.id === origin.id) return;
   await setMovedTo(deps.deps.storage.db, origin.id, moved.id, deps.deps.clock.now().toISOString());
   await deps.services.migrations.moveLocalFollowers(origin.id, moved.id);

@@ -42,11 +42,7 @@ export async function hiddenAccountIds(db: Kysely<Database>, viewerId: string, n
 }
 
 /** Whether an account (its id and domain) is hidden from the viewer by `hidden`. */
-export function isHidden(
-  hidden: HiddenAccounts,
-  account: { readonly id: string; readonly domain: string | null },
-  kind: "posts" | "notifications" = "posts",
-): boolean {
+export function isHidden(hidden: HiddenAccounts, account: { readonly id: string; readonly domain: string | null }, kind: "posts" | "notifications" = "posts"): boolean {
   const ids = kind === "posts" ? hidden.accountIds : hidden.notificationAccountIds;
   return ids.has(account.id) || (account.domain !== null && hidden.domains.has(account.domain));
 }

@@ -34,12 +34,7 @@ export function followerLocality(table: string, local: boolean): RawBuilder<SqlB
   return sql<SqlBool>`${sql.ref(`${table}.follower_local`)} = ${sql.lit(local)}`;
 }
 
-export async function findPair(
-  db: Db,
-  table: "follows" | "follow_requests",
-  accountId: string,
-  targetId: string,
-): Promise<FollowRow | undefined> {
+export async function findPair(db: Db, table: "follows" | "follow_requests", accountId: string, targetId: string): Promise<FollowRow | undefined> {
   return db.selectFrom(table).selectAll().where("account_id", "=", accountId).where("target_account_id", "=", targetId).executeTakeFirst();
 }
 
@@ -77,11 +72,7 @@ export async function followBarrier(db: Db, followerId: string, targetId: string
 }
 
 export async function deletePair(db: Db, table: PairTable, accountId: string, targetId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom(table)
-    .where("account_id", "=", accountId)
-    .where("target_account_id", "=", targetId)
-    .executeTakeFirst();
+  const result = await db.deleteFrom(table).where("account_id", "=", accountId).where("target_account_id", "=", targetId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -130,12 +121,7 @@ export async function loadRelationshipRows(db: Db, viewerId: string, targetIds: 
     incoming("follows"),
     outgoing("follow_requests"),
     incoming("follow_requests"),
-    db
-      .selectFrom("blocks")
-      .select("target_account_id")
-      .where("account_id", "=", viewerId)
-      .where("target_account_id", "in", targetIds)
-      .execute(),
+    db.selectFrom("blocks").select("target_account_id").where("account_id", "=", viewerId).where("target_account_id", "in", targetIds).execute(),
     incoming("blocks"),
     db
       .selectFrom("mutes")
@@ -176,14 +162,8 @@ export interface RelationshipPageEntry {
 }
 
 /** Followers (`side` = "followers") or followed accounts of an account, suspended accounts left out. */
-export async function followPage(
-  db: Db,
-  accountId: string,
-  side: "followers" | "following",
-  page: PageRequest,
-): Promise<RelationshipPageEntry[]> {
-  const [own, other] =
-    side === "followers" ? (["target_account_id", "account_id"] as const) : (["account_id", "target_account_id"] as const);
+export async function followPage(db: Db, accountId: string, side: "followers" | "following", page: PageRequest): Promise<RelationshipPageEntry[]> {
+  const [own, other] = side === "followers" ? (["target_account_id", "account_id"] as const) : (["account_id", "target_account_id"] as const);
   const rows = await fetchIdPage(
     db
       .selectFrom("follows")
@@ -208,11 +188,7 @@ export async function incomingRequestPage(db: Db, accountId: string, page: PageR
 }
 
 export async function blockPage(db: Db, accountId: string, page: PageRequest): Promise<RelationshipPageEntry[]> {
-  const rows = await fetchIdPage(
-    db.selectFrom("blocks").select(["id", "target_account_id"]).where("account_id", "=", accountId),
-    "id",
-    page,
-  );
+  const rows = await fetchIdPage(db.selectFrom("blocks").select(["id", "target_account_id"]).where("account_id", "=", accountId), "id", page);
   return rows.map((row) => ({ id: row.id, accountId: row.target_account_id }));
 }
 

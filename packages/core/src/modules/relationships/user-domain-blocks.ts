@@ -60,17 +60,16 @@ export class UserDomainBlockService {
         await adjustFollowCounters(trx, account_id, accountId, -1);
         await deleteFollowNotifications(trx, account_id, accountId);
       }
-      await trx.deleteFrom("follow_requests").where("target_account_id", "=", accountId).where("account_id", "in", ofDomain).execute();
+      await trx
+        .deleteFrom("follow_requests")
+        .where("target_account_id", "=", accountId)
+        .where("account_id", "in", ofDomain)
+        .execute();
       return { inserted: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0, removedFollowers: followers };
     });
     // With the Follow's id, the follower's server is told (a Reject of it) that the follow is gone.
     for (const follower of created.removedFollowers) {
-      await this.events.emit({
-        type: "follow.removed",
-        accountId: follower.account_id,
-        targetAccountId: accountId,
-        followUri: follower.uri,
-      });
+      await this.events.emit({ type: "follow.removed", accountId: follower.account_id, targetAccountId: accountId, followUri: follower.uri });
     }
     if (created.inserted) await this.events.emit({ type: "domain_block.created", accountId, domain });
     return domain;

@@ -123,12 +123,7 @@ export async function holdersOfRole(db: Kysely<Database>, roleId: string): Promi
 
 /** Whether the actor holds the role. */
 export async function holdsRole(db: Kysely<Database>, actorId: string, roleId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("actor_roles")
-    .select("role_id")
-    .where("actor_id", "=", actorId)
-    .where("role_id", "=", roleId)
-    .executeTakeFirst();
+  const row = await db.selectFrom("actor_roles").select("role_id").where("actor_id", "=", actorId).where("role_id", "=", roleId).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -158,12 +153,7 @@ export async function rolesOfActorInGroups(
 }
 
 /** The actors holding, through the group's roles, every one of `access` on `resource` in the group. */
-export async function groupHoldersOf(
-  db: Kysely<Database>,
-  groupId: string,
-  resource: string,
-  access: readonly AccessType[],
-): Promise<string[]> {
+export async function groupHoldersOf(db: Kysely<Database>, groupId: string, resource: string, access: readonly AccessType[]): Promise<string[]> {
   const rows = await db
     .selectFrom("actor_roles")
     .innerJoin("roles", "roles.id", "actor_roles.role_id")

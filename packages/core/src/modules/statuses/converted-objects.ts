@@ -63,17 +63,9 @@ export function quotedUriOf(object: unknown): string | null {
 }
 
 /** Keeps what an Event says beyond its status: its title, times, place and link. */
-export async function recordRemoteEvent(
-  db: Kysely<Database>,
-  statusId: string,
-  event: Event,
-  url: string | null,
-  now: string,
-): Promise<void> {
+export async function recordRemoteEvent(db: Kysely<Database>, statusId: string, event: Event, url: string | null, now: string): Promise<void> {
   const place =
-    event.locationId === null
-      ? await event.getLocation({ documentLoader: embeddedOnly, contextLoader: embeddedOnly }).catch(() => null)
-      : null;
+    event.locationId === null ? await event.getLocation({ documentLoader: embeddedOnly, contextLoader: embeddedOnly }).catch(() => null) : null;
   const location = place instanceof Place ? String(place.name ?? "").trim() || null : null;
   await db
     .insertInto("remote_events")

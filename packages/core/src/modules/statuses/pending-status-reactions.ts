@@ -2,7 +2,11 @@ import type { Kysely } from "kysely";
 import { getLogger } from "../../logging.js";
 import type { Queue } from "../../ports/queue.js";
 import type { BatchedWriteKind, BatchedWrites } from "../../platform/storage/batched-writes.js";
-import { deletePendingReactions, pendingReactionsBefore, recordPendingReactions } from "./pending-status-reactions-store.js";
+import {
+  deletePendingReactions,
+  pendingReactionsBefore,
+  recordPendingReactions,
+} from "./pending-status-reactions-store.js";
 import { indexStatusesForSearch } from "../search/search-index-writes-store.js";
 import { findStatus } from "./statuses-store.js";
 import type { Database } from "../../ports/storage-schema.js";

@@ -88,3 +88,4 @@ export function listenForReactions(inbox: InboxListenerSetters<FederationContext
 
   inbox.on(EmojiReact, (ctx, react) => onEmojiReact(ctx, react)).on(Undo, (ctx, undo) => onUndo(ctx, undo));
 }
+

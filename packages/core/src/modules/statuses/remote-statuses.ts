@@ -184,12 +184,7 @@ interface IncomingStatusFields {
   readonly quoteUri: string | null;
 }
 
-async function fieldsOf(
-  ctx: Context<FederationContextData>,
-  object: IncomingStatusObject,
-  author: AccountRow,
-  now: string,
-): Promise<IncomingStatusFields> {
+async function fieldsOf(ctx: Context<FederationContextData>, object: IncomingStatusObject, author: AccountRow, now: string): Promise<IncomingStatusFields> {
   const attachments = await readProperty(ctx, (options) => listOf(object.getAttachments(options), 16));
   const content = sanitizeHtml(isConvertedObject(object) ? titledContent(object, attachments) : textOf(object.content));
   const url = object.url instanceof URL ? object.url.href : object.url instanceof Link ? (object.url.href?.href ?? null) : null;
@@ -365,8 +360,7 @@ export async function storeRemoteStatus(
       };
       const followers = await insertCountedStatusReadingFollowers(trx, row, fields.published, FIRST_FOLLOWERS_LIMIT);
       const relations = await writeRelations(ctx, env, trx, author, id, fields, now, { fresh: true });
-      if (fields.attachments.length > 0)
-        await attachMedia(env, trx, author, id, fields, blurhashesIn([documentOf(object), options.source]));
+      if (fields.attachments.length > 0) await attachMedia(env, trx, author, id, fields, blurhashesIn([documentOf(object), options.source]));
       if (object instanceof Event) await recordRemoteEvent(trx, id, object, fields.url, now);
       if (poll) await writePoll(env, trx, id, author.id, poll, now);
       if (parent) await bumpStatusCounter(trx, parent.id, "replies_count", 1);

@@ -18,7 +18,11 @@ export interface NewReaction {
 
 /** A status's version, raised without naming a versioned column: only what renderers kept of it is made again. */
 async function raiseVersion(db: Kysely<Database>, statusId: string): Promise<void> {
-  await db.updateTable("statuses").set({ version: sql`version + 1` }).where("id", "=", statusId).execute();
+  await db
+    .updateTable("statuses")
+    .set({ version: sql`version + 1` })
+    .where("id", "=", statusId)
+    .execute();
 }
 
 /** Adds a reaction; false when the account had already reacted so, or the activity was seen. */

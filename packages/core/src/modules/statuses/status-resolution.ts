@@ -33,8 +33,7 @@ export function statusResolver(options: StatusResolutionOptions): RemoteStatusRe
       if (known) return known.id;
       if ((await options.services.domainPolicy.policyFor(new URL(url).host)).blocked) return null;
       const object = await options.lookup(url);
-      if (!isIncomingStatusObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId))
-        return null;
+      if (!isIncomingStatusObject(object) || !object.id || !object.attributionId || !sameOrigin(object.id, object.attributionId)) return null;
       const stored = await findStatusByUri(db, object.id.href);
       if (stored) return stored.id;
       let author = await findAccountByUri(db, object.attributionId.href);

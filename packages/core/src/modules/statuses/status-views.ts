@@ -12,7 +12,14 @@ import {
   serializePoll,
   serializeTag,
 } from "../../mastodon/serializers/status.js";
-import { loadApplications, loadMentions, loadOwnVotes, loadPolls, loadStatusRows, loadStatusTags } from "./status-view-loads-store.js";
+import {
+  loadApplications,
+  loadMentions,
+  loadOwnVotes,
+  loadPolls,
+  loadStatusRows,
+  loadStatusTags,
+} from "./status-view-loads-store.js";
 import type { AccountVersionRow } from "../accounts/accounts-store.js";
 import { loadReactions } from "./status-reactions-store.js";
 import {

@@ -109,11 +109,7 @@ export class StreamingService {
   }
 
   /** What accepts a WebSocket for a viewer; `initial` is the stream named in the URL (`?stream=`), if any. */
-  webSocketAcceptor(
-    holder: StreamHolder,
-    protocol: string | null,
-    initial: { name: string; params: StreamParams } | null,
-  ): WebSocketAcceptor {
+  webSocketAcceptor(holder: StreamHolder, protocol: string | null, initial: { name: string; params: StreamParams } | null): WebSocketAcceptor {
     return { protocol, open: (peer) => this.#open(holder, peer, initial) };
   }
 

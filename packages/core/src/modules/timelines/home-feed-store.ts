@@ -4,13 +4,7 @@ import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
 import { type PageBounds, idPageQuery } from "../../platform/storage/paginate-by-id.js";
 import type { Database } from "../../ports/storage-schema.js";
-import {
-  type PlacedVisibleStatusRow,
-  type VisiblePage,
-  visiblePageOf,
-  visibleStatusesOn,
-  visibleStatusesOnPages,
-} from "../statuses/visible-statuses-store.js";
+import { type PlacedVisibleStatusRow, type VisiblePage, visiblePageOf, visibleStatusesOn, visibleStatusesOnPages } from "../statuses/visible-statuses-store.js";
 
 /** One entry of someone's home feed. */
 export interface HomeFeedEntry {

@@ -4,7 +4,8 @@
  * `fields_attributes[0][name]=x`. Objects whose keys are all indexes become
  * arrays, below the top: the parameters themselves are always an object, as
  * Rails' are, so `?0=id` (how some clients write a list) is a parameter named
- * `0` that routes do not take, not a list in place of every parameter. A repeated plain key keeps its last value, as Rails does. A key
+ * `0` that routes do not take, not a list in place of every parameter. A
+ * repeated plain key keeps its last value, as Rails does. A key
  * nested past `MAX_PARAMETER_DEPTH` is refused with 422, as Rack refuses
  * one past its own depth limit.
  */

@@ -78,11 +78,7 @@ export class Router {
     const compiled = routes.map(compile).sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
     this.#unprefixed = compiled.filter((entry) => entry.prefix === null);
     for (const prefix of new Set(compiled.map((entry) => entry.prefix))) {
-      if (prefix !== null)
-        this.#byPrefix.set(
-          prefix,
-          compiled.filter((entry) => entry.prefix === null || entry.prefix === prefix),
-        );
+      if (prefix !== null) this.#byPrefix.set(prefix, compiled.filter((entry) => entry.prefix === null || entry.prefix === prefix));
     }
   }
 
