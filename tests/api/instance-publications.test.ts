@@ -4,8 +4,6 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeOnEngines } from "../support/engines.js";
 import { makePng } from "../support/media-files.js";
 import { remoteAccount } from "./timelines-fixtures.js";
-import { writeFlag } from "../../packages/core/src/platform/storage/boolean-columns.js";
-import type { DbBool } from "../../packages/core/src/ports/storage-schema.js";
 
 // Mastodon's `/api/v1/instance/*` beyond the instance document, the profile images' removal and identity proofs.
 describeOnEngines("instance publications and profile extras", (engine) => {
@@ -53,7 +51,7 @@ describeOnEngines("instance publications and profile extras", (engine) => {
 
   it("publishes domain blocks only as the setting says, with comments only as their own setting says", async () => {
     const now = kith.clock.now().toISOString();
-    const block = (id: string, domain: string, severity: string, extra: { obfuscate?: DbBool; reject_media?: DbBool } = {}) =>
+    const block = (id: string, domain: string, severity: string, extra: { obfuscate?: boolean; reject_media?: boolean } = {}) =>
       kith.storage.db
         .insertInto("domain_blocks")
         .values({
@@ -68,8 +66,8 @@ describeOnEngines("instance publications and profile extras", (engine) => {
         })
         .execute();
     await block("db_1", "suspended.example", "SUSPEND");
-    await block("db_2", "limited.example", "LIMIT", { obfuscate: writeFlag(true) });
-    await block("db_3", "noop.example", "NOOP", { reject_media: writeFlag(true) });
+    await block("db_2", "limited.example", "LIMIT", { obfuscate: true });
+    await block("db_3", "noop.example", "NOOP", { reject_media: true });
 
     // Off by default, as in Mastodon: no list for anyone.
     expect((await get("/api/v1/instance/domain_blocks")).status).toBe(404);
