@@ -1,6 +1,7 @@
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeOnEngines } from "../support/engines.js";
+import { routeTable } from "../../packages/core/src/modules/default-modules.js";
 
 // Parameters as Rails reads them: an index as a query key is a parameter a route does not take (ignored), and a
 // form's text where a structure is expected is dropped, as strong parameters drop it.
@@ -30,6 +31,18 @@ describeOnEngines("lenient parameters", (engine) => {
     expect(posted.status).toBe(200);
     // Parameters a route does take keep their checks.
     expect((await kith.request("GET", "/api/v1/timelines/public?0=id&limit=nope")).status).toBe(400);
+  });
+
+  it("no GET route answers `?0=id` otherwise than without it", async () => {
+    const differing: string[] = [];
+    for (const route of routeTable.filter((candidate) => candidate.method === "GET")) {
+      const path = route.path.replace(/\{\w+\}/g, "sample");
+      const plain = await kith.request("GET", path, { token: alice.token });
+      const indexed = await kith.request("GET", `${path}${path.includes("?") ? "&" : "?"}0=id&1=x`, { token: alice.token });
+      await Promise.all([plain.body?.cancel(), indexed.body?.cancel()]);
+      if (plain.status !== indexed.status) differing.push(`${route.path}: ${plain.status} then ${indexed.status}`);
+    }
+    expect(differing).toEqual([]);
   });
 
   it("multipart `fields_attributes=undefined` or empty leaves the fields as they are, and the rest is applied", async () => {
