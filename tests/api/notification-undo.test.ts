@@ -101,4 +101,16 @@ describeOnEngines("notifications of undone acts", (engine) => {
     await call(bob, "DELETE", `/api/v1/statuses/${id}`);
     expect(await seen(alice)).toEqual({ listed: [], unread: 0, groups: [] });
   });
+
+  it("an edit that drops a mention takes its notification; one it keeps stays", async () => {
+    const [alice, bob, carol] = [await user(), await user(), await user()];
+    const text = (who: TestUser[]) => `hi ${who.map((u) => `@${u.account.username}`).join(" ")}`;
+    const response = await call(bob, "POST", "/api/v1/statuses", { status: text([alice, carol]) });
+    const { id } = (await response.json()) as { id: string };
+    expect((await seen(alice)).listed).toEqual(["mention"]);
+    expect((await seen(carol)).listed).toEqual(["mention"]);
+    await call(bob, "PUT", `/api/v1/statuses/${id}`, { status: text([carol]) });
+    expect(await seen(alice)).toEqual({ listed: [], unread: 0, groups: [] });
+    expect((await seen(carol)).listed).toEqual(["mention"]);
+  });
 });

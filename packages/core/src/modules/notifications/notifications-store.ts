@@ -313,6 +313,13 @@ export async function deleteActNotifications(
     .execute();
 }
 
+/** Takes the mention notifications of `statusId` but those of `keptIds`: an edit that drops a mention takes its notice. */
+export async function deleteMentionNotificationsBut(db: Kysely<Database>, statusId: string, keptIds: readonly string[]): Promise<void> {
+  let query = db.deleteFrom("notifications").where("status_id", "=", statusId).where("type", "=", "mention");
+  if (keptIds.length > 0) query = query.where("account_id", "not in", keptIds);
+  await query.execute();
+}
+
 /** Who a notification is for, and what it is about. */
 export interface NotificationAudience {
   readonly recipientIds: readonly string[];
