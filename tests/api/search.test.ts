@@ -258,6 +258,13 @@ describeOnEngines("search", (engine) => {
     expect((await kith.request("GET", "/api/v1/accounts/search?q=carol")).status).toBe(401);
   });
 
+  it("finds the caller too, as Mastodon does, in following-only search as well", async () => {
+    expect((await search("q=searcher&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([alice.account.id]);
+    expect((await search("q=searcher&type=accounts&following=true", alice.token)).accounts.map((a) => a.id)).toEqual([alice.account.id]);
+    const response = await kith.request("GET", "/api/v1/accounts/search?q=searcher&following=true", { token: alice.token });
+    expect(((await response.json()) as { id: string }[]).map((a) => a.id)).toEqual([alice.account.id]);
+  });
+
   it("keeps accounts of a limited domain out of account search, except for their followers and their exact handle", async () => {
     const limited = await remoteAccount(kith, "limitedbaker", "limited.example");
     expect((await search("q=limitedbaker&type=accounts", alice.token)).accounts.map((a) => a.id)).toEqual([limited]);

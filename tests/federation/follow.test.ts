@@ -181,4 +181,24 @@ describeOnEngines("the social graph between two server processes", (engine) => {
     expect(after).toMatchObject({ following: false, requested: false });
     expect(await totalItems(b, "/users/frank/followers")).toBe(0);
   }, 90_000);
+
+  it("an Undo from the other server takes the notification of what it undoes: a favourite, a boost", async () => {
+    const gina = await accountWithToken(b, "gina");
+    const types = async () =>
+      ((await call(b, gina.token, "GET", "/api/v1/notifications")).body as Json[]).map((notification) => notification.type).sort();
+    const posted = (await call(b, gina.token, "POST", "/api/v1/statuses", { status: "undo me", visibility: "public" })).body as Json;
+    const search = `/api/v2/search?q=${encodeURIComponent(String(posted.uri))}&resolve=true&type=statuses`;
+    const found = ((await call(a, tokens.alice as string, "GET", search)).body as { statuses: Json[] }).statuses;
+    const onA = (found[0] as Json).id as string;
+    await call(a, tokens.alice as string, "POST", `/api/v1/statuses/${onA}/favourite`);
+    await call(a, tokens.alice as string, "POST", `/api/v1/statuses/${onA}/reblog`);
+    expect(await eventually(types, (seen) => seen.length === 2)).toEqual(["favourite", "reblog"]);
+
+    await call(a, tokens.alice as string, "POST", `/api/v1/statuses/${onA}/unfavourite`);
+    expect(await eventually(types, (seen) => seen.length === 1)).toEqual(["reblog"]);
+    await call(a, tokens.alice as string, "POST", `/api/v1/statuses/${onA}/unreblog`);
+    expect(await eventually(types, (seen) => seen.length === 0)).toEqual([]);
+    const unread = (await call(b, gina.token, "GET", "/api/v1/notifications/unread_count")).body as Json;
+    expect(unread.count).toBe(0);
+  }, 90_000);
 });

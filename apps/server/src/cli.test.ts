@@ -59,6 +59,19 @@ describe("kith command line", () => {
     expect(role.stderr[0]).toMatch(/No global role named Wizard/);
   });
 
+  it("takes the addresses tootctl takes for an account it creates, such as admin@localhost, and refuses what is no address", async () => {
+    const local = io(env);
+    expect(await runCli(["accounts", "create", "admin", "--email=admin@localhost", "--confirmed", "--role=Owner"], local)).toBe(0);
+    const storage = createSqliteStorage({ filename: join(dataDir, "kith.sqlite") });
+    const row = await storage.db.selectFrom("users").select("email").executeTakeFirstOrThrow();
+    await storage.close();
+    expect(row.email).toBe("admin@localhost");
+    for (const email of ["no-at-sign", "two@@example.com", "a b@example.com", "@example.com", "someone@"]) {
+      const refused = io(env);
+      expect(await runCli(["accounts", "create", "other", `--email=${email}`], refused), email).toBe(1);
+    }
+  });
+
   it("modifies role and state of an account", async () => {
     await runCli(["accounts", "create", "dave", "--email=dave@example.com"], io(env));
     const run = io(env);

@@ -36,6 +36,7 @@ const ROOT_VALUES = [
   "NOT_READY_DELAY_MS",
   "OutgoingFetchError",
   "POSTS_PAGE",
+  "PUBLICATION_LEVELS",
   "PendingWork",
   "REGISTRATION_MODES",
   "RESOURCES",

@@ -8,6 +8,10 @@ import { z } from "zod";
 export const REGISTRATION_MODES = ["open", "approval", "closed"] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
+/** Who may read a list the server publishes: no one, signed-in users, or anyone (Mastodon's `show_domain_blocks`). */
+export const PUBLICATION_LEVELS = ["disabled", "users", "all"] as const;
+export type PublicationLevel = (typeof PUBLICATION_LEVELS)[number];
+
 export const instanceSettingsSchema = z.object({
   /** Who may sign up: anyone, anyone after approval, or no one. */
   registrationsMode: z.enum(REGISTRATION_MODES).default("open"),
@@ -22,6 +26,12 @@ export const instanceSettingsSchema = z.object({
   description: z.string().max(5_000).default("A Kith server."),
   contactEmail: z.string().max(320).default(""),
   rules: z.array(z.object({ id: z.string(), text: z.string().min(1).max(1_000), hint: z.string().max(1_000).default("") })).default([]),
+  /** The longer text of the about page (`GET /api/v1/instance/extended_description`), plain text in paragraphs. */
+  extendedDescription: z.string().max(100_000).default(""),
+  /** Who may read the server's domain blocks (`GET /api/v1/instance/domain_blocks`); off by default, as in Mastodon. */
+  showDomainBlocks: z.enum(PUBLICATION_LEVELS).default("disabled"),
+  /** Who may read the public comments of those blocks. */
+  showDomainBlocksRationale: z.enum(PUBLICATION_LEVELS).default("disabled"),
 });
 
 export type InstanceSettings = z.infer<typeof instanceSettingsSchema>;

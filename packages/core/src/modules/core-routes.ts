@@ -19,6 +19,7 @@ import { emailAllowRoutes } from "./registration/email-allow-routes.js";
 import { filterRoutes } from "./filters/routes.js";
 import { announcementRoutes } from "./instance/announcement-routes.js";
 import { instanceActivityRoutes } from "./instance/instance-activity-routes.js";
+import { instancePublicationRoutes } from "./instance/instance-publication-routes.js";
 import { searchRoutes } from "./search/routes.js";
 import { remoteUserRoutes } from "./federation/remote-user-routes.js";
 import { streamingRoutes } from "./streaming/routes.js";
@@ -80,6 +81,7 @@ const coreRoutes: readonly AnyRoute[] = [
   ...remoteUserRoutes,
   ...announcementRoutes,
   ...instanceActivityRoutes,
+  ...instancePublicationRoutes,
   ...streamingRoutes,
   ...tagRoutes,
   ...timelineRoutes,

@@ -24,6 +24,7 @@ import { FlagSender } from "./federation/flag-sender.js";
 import { RemoteAccountService } from "./federation/remote-account-service.js";
 import { RelayDirectory } from "./federation/relay-directory.js";
 import { InstanceService } from "./instance/instance-service.js";
+import { InstancePublications } from "./instance/instance-publications.js";
 import { JobsService } from "./jobs/jobs-service.js";
 import { MediaService } from "./media/media-service.js";
 import { AccountViews } from "./accounts/account-views.js";
@@ -59,6 +60,7 @@ export interface KithServices {
   readonly oauth: OAuthService;
   readonly settings: SettingsService;
   readonly instance: InstanceService;
+  readonly instancePublications: InstancePublications;
   readonly jobs: JobsService;
   readonly registration: RegistrationService;
   readonly emailAllow: EmailAllowService;
@@ -203,7 +205,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     filters,
     tags,
     search: new SearchService(deps, statusViews, accountViews, tags, searchEntries, groupAccounts, remoteAccounts),
-    instanceActivity: new InstanceActivityService(deps),
+    instanceActivity: new InstanceActivityService(deps, settings),
     streaming: new StreamingService(
       deps,
       streamRenderers(deps, {
@@ -219,6 +221,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     oauth: new OAuthService(deps, sessions),
     settings,
     instance: new InstanceService(deps, settings),
+    instancePublications: new InstancePublications(deps, settings),
     jobs: new JobsService(deps),
     registration: new RegistrationService(deps, accounts, sessions, settings, emailAllow),
     emailAllow,

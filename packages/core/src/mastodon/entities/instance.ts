@@ -90,3 +90,17 @@ export const InstanceV1Json = z.object({
 
 export type InstanceV2 = z.infer<typeof InstanceV2Json>;
 export type InstanceV1 = z.infer<typeof InstanceV1Json>;
+
+/** Mastodon's Language entity: an ISO 639 code and its English name. */
+export const LanguageJson = z.object({ code: z.string(), name: z.string() });
+
+/** Mastodon's ExtendedDescription entity: the about page's longer text, as HTML. */
+export const ExtendedDescriptionJson = z.object({ updated_at: z.string().nullable(), content: z.string() });
+
+/** Mastodon's DomainBlock entity: a domain the server limits (`silence`) or suspends, as it publishes it. */
+export const DomainBlockJson = z.object({
+  domain: z.string(),
+  digest: z.string(),
+  severity: z.enum(["silence", "suspend"]),
+  comment: z.string().optional(),
+});

@@ -11,6 +11,28 @@ import { route } from "../core-route.js";
 import { zBool, zList } from "../../platform/http/schemas.js";
 import { serializeCredentialAccount } from "../../mastodon/serializers/account.js";
 import { AccountParams, accountPageReply, renderInOrder, userOf } from "../lists/account-list-routes.js";
+import type { KithServices } from "../core-services.js";
+
+/** Mastodon's IdentityProof entity, which no account has any more (Mastodon dropped Keybase proofs). */
+const IdentityProofJson = z.object({
+  provider: z.string(),
+  provider_username: z.string(),
+  profile_url: z.string(),
+  proof_url: z.string(),
+  updated_at: z.string(),
+});
+
+/** The caller's own account with its source and role, as `update_credentials` answers it. */
+async function credentialAccount(services: KithServices, accountId: string) {
+  const [account, source, role] = await Promise.all([
+    services.accountViews.renderOne(accountId),
+    services.profiles.credentialSource(accountId),
+    services.accounts.globalRole(accountId),
+  ]);
+  if (!account) throw new KithError("account.not_found");
+  const administrator = role !== null && ["owner", "admin"].includes(role.name.toLowerCase());
+  return serializeCredentialAccount(account, source, role && { ...role, administrator });
+}
 
 /**
  * Profiles: Mastodon's account endpoints that read an account, list its
@@ -164,14 +186,40 @@ export const profileRoutes = [
     handler: async ({ caller, body, services }) => {
       const { accountId } = userOf(caller);
       await services.profiles.update(accountId, profileUpdate(body));
-      const [account, source, role] = await Promise.all([
-        services.accountViews.renderOne(accountId),
-        services.profiles.credentialSource(accountId),
-        services.accounts.globalRole(accountId),
-      ]);
-      if (!account) throw new KithError("account.not_found");
-      const administrator = role !== null && ["owner", "admin"].includes(role.name.toLowerCase());
-      return serializeCredentialAccount(account, source, role && { ...role, administrator });
+      return credentialAccount(services, accountId);
+    },
+  }),
+  ...(["avatar", "header"] as const).map((image) =>
+    route({
+      method: "DELETE",
+      path: `/api/v1/profile/${image}`,
+      summary: `Takes the caller's ${image} away, back to the default image; answers the CredentialAccount, as Mastodon does`,
+      description:
+        "Other servers are sent an Update of the actor, as after `update_credentials`. Taking an image that is not there is no error.",
+      tags: ["accounts"],
+      access: authenticated,
+      scopes: ["write:accounts"],
+      response: CredentialAccountJson,
+      handler: async ({ caller, services }) => {
+        const { accountId } = userOf(caller);
+        await services.profiles.removeImage(accountId, image);
+        return credentialAccount(services, accountId);
+      },
+    }),
+  ),
+  route({
+    method: "GET",
+    path: "/api/v1/accounts/{id}/identity_proofs",
+    summary: "Identity proofs of an account: always an empty list, as Mastodon answers since it dropped them",
+    tags: ["accounts"],
+    access: authenticated,
+    scopes: ["read:accounts"],
+    params: AccountParams,
+    response: z.array(IdentityProofJson),
+    handler: async ({ caller, params, services }) => {
+      await services.groupAccounts.assertVisible(viewerOf(caller), params.id);
+      if (!(await services.accountViews.renderOne(params.id))) throw new KithError("account.not_found");
+      return [];
     },
   }),
   route({

@@ -107,6 +107,22 @@ export class ProfileService {
     await this.events.emit({ type: "account.updated", accountId });
   }
 
+  /**
+   * Takes the caller's avatar or header away (Mastodon's `DELETE /api/v1/profile/avatar` and `/header`): the account
+   * shows the default image again, and other servers hear of it with an Update of the actor, as after an edit.
+   * Taking one that is not there is no error.
+   */
+  async removeImage(accountId: string, image: "avatar" | "header"): Promise<void> {
+    const column = image === "avatar" ? "avatar_media_id" : "header_media_id";
+    const result = await this.deps.storage.db
+      .updateTable("accounts")
+      .set({ [column]: null, updated_at: this.deps.clock.now().toISOString() })
+      .where("id", "=", accountId)
+      .where(column, "is not", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) await this.events.emit({ type: "account.updated", accountId });
+  }
+
   /** The id of the account with this acct key (`user` or `user@domain`, lower-cased), if known here. */
   async idByAcctKey(key: string): Promise<string | null> {
     const row = await this.deps.storage.db.selectFrom("accounts").select("id").where("acct_key", "=", key).executeTakeFirst();

@@ -52,13 +52,23 @@ export async function weeklyActivity(db: Kysely<Database>, weekStarts: readonly 
   }));
 }
 
-/** Hosts of the other servers this one knows accounts of. */
+/** Hosts of the other servers this one knows accounts of, but those a suspension covers (its domain or a parent's). */
 export async function knownPeers(db: Kysely<Database>): Promise<string[]> {
   const rows = await db
     .selectFrom("accounts")
     .select("domain")
     .distinct()
     .where("domain", "is not", null)
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("domain_blocks")
+            .select("domain_blocks.id")
+            .where("domain_blocks.severity", "=", "SUSPEND")
+            .where(sql<SqlBool>`(accounts.domain = domain_blocks.domain or accounts.domain like '%.' || domain_blocks.domain)`),
+        ),
+      ),
+    )
     .orderBy("domain", "asc")
     .execute();
   return rows.flatMap((row) => (row.domain ? [row.domain] : []));

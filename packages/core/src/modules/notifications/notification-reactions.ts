@@ -88,10 +88,7 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
   events.on("follow.rejected", async (event) => {
     await notifications.settleFollowRequest(event.targetAccountId, event.accountId);
   });
-  // A withdrawn request takes its notification with it.
-  events.on("follow.removed", async (event) => {
-    await notifications.settleFollowRequest(event.targetAccountId, event.accountId);
-  });
+  // A follow or request taken back takes its notification in the transaction that takes it (`deleteFollowNotifications`).
   events.on("follow.requested", async (event) => {
     await notifications.notify({ recipientId: event.targetAccountId, fromAccountId: event.accountId, type: "follow_request" });
   });

@@ -282,6 +282,44 @@ export async function deleteFollowRequestNotifications(db: Kysely<Database>, rec
   return Number(result.numDeletedRows);
 }
 
+/**
+ * Takes the notifications a follow of `followerId`, or its request, gave `targetId`: undone, the follow leaves no
+ * notice of itself, as in Mastodon. One statement, for the transaction that takes the follow.
+ */
+export async function deleteFollowNotifications(db: Kysely<Database>, followerId: string, targetId: string): Promise<void> {
+  await db
+    .deleteFrom("notifications")
+    .where("account_id", "=", targetId)
+    .where("from_account_id", "=", followerId)
+    .where("type", "in", ["follow", "follow_request"])
+    .execute();
+}
+
+/**
+ * Takes the notification `fromId`'s favourite or boost of `statusId` gave its author, for the transaction that undoes
+ * it. A boost's notification is about the boosted status, so deleting the boost does not take it by its own id.
+ */
+export async function deleteActNotifications(
+  db: Kysely<Database>,
+  fromId: string,
+  type: "favourite" | "reblog",
+  statusId: string,
+): Promise<void> {
+  await db
+    .deleteFrom("notifications")
+    .where("status_id", "=", statusId)
+    .where("from_account_id", "=", fromId)
+    .where("type", "=", type)
+    .execute();
+}
+
+/** Takes the mention notifications of `statusId` but those of `keptIds`: an edit that drops a mention takes its notice. */
+export async function deleteMentionNotificationsBut(db: Kysely<Database>, statusId: string, keptIds: readonly string[]): Promise<void> {
+  let query = db.deleteFrom("notifications").where("status_id", "=", statusId).where("type", "=", "mention");
+  if (keptIds.length > 0) query = query.where("account_id", "not in", keptIds);
+  await query.execute();
+}
+
 /** Who a notification is for, and what it is about. */
 export interface NotificationAudience {
   readonly recipientIds: readonly string[];

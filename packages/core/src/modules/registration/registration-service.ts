@@ -11,6 +11,7 @@ import { hashSecret, newToken } from "../auth/secrets.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { SettingsService } from "../settings/settings-service.js";
 import { checkEmailAddress } from "./email-address.js";
+import { knownLocale } from "../../domain/languages.js";
 import type { EmailAllowService } from "./email-allow-service.js";
 import {
   CONFIRMATION_RESENDS_PER_ACCOUNT,
@@ -42,7 +43,6 @@ export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
   "security",
   "staff",
 ]);
-const LOCALE = /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
 /**
  * Mastodon's per-field validation codes, which clients show (or translate).
@@ -141,8 +141,11 @@ export class RegistrationService {
 
     const email = checkEmailAddress(input.email);
     if (!email.ok) {
-      if (email.problem === "blank") fail("email", "ERR_BLANK", "can't be blank");
-      else if (email.problem === "too_long") fail("email", "ERR_TOO_LONG", "is too long");
+      if (email.problem === "blank") {
+        // Mastodon checks presence and form apart, and a blank address fails both.
+        fail("email", "ERR_BLANK", "can't be blank");
+        fail("email", "ERR_INVALID", "is invalid");
+      } else if (email.problem === "too_long") fail("email", "ERR_TOO_LONG", "is too long");
       else fail("email", "ERR_INVALID", "is invalid");
     } else if (settings.emailAllowlistEnabled && !(await this.emailAllow.allows(email.domain))) {
       fail("email", "ERR_BLOCKED", "is from a domain that is not allowed to register here");
@@ -159,8 +162,8 @@ export class RegistrationService {
 
     if (input.agreement !== true) fail("agreement", "ERR_ACCEPTED", "must be accepted");
 
-    const locale = input.locale?.trim() || null;
-    if (locale !== null && !LOCALE.test(locale)) fail("locale", "ERR_INCLUSION", "is not included in the list");
+    // An unknown locale is dropped, not refused, as Mastodon drops it.
+    const locale = knownLocale(input.locale ?? "");
 
     const reason = input.reason?.trim() || null;
     if (mode === "approval" && reason === null) fail("reason", "ERR_BLANK", "can't be blank");

@@ -1,6 +1,7 @@
 import { KithError } from "../../domain/errors.js";
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { deletePair, removeFollow } from "./relationships-store.js";
+import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvent, DomainEvents } from "../../platform/events/domain-events.js";
 
@@ -36,6 +37,9 @@ export class BlockMuteService {
       const unfollowedBy = await removeFollow(trx, targetId, accountId);
       await deletePair(trx, "follow_requests", accountId, targetId);
       await deletePair(trx, "follow_requests", targetId, accountId);
+      // The follows go with their notices, which an unblock would otherwise show again.
+      await deleteFollowNotifications(trx, accountId, targetId);
+      await deleteFollowNotifications(trx, targetId, accountId);
       return { unfollowed, unfollowedBy };
     });
     const events: DomainEvent[] = [];

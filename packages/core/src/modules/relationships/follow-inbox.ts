@@ -18,6 +18,7 @@ import { type GraphInboxDeps, undoBlock } from "./graph-inbox.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 import { flag } from "../statuses/notes.js";
 import type { RemoteActors } from "../federation/remote-actors.js";
+import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 
 const logger = getLogger(["federation", "inbox"]);
 
@@ -100,6 +101,7 @@ async function onUndo(ctx: Ctx, deps: FollowInboxDeps, undo: Undo): Promise<void
   await deps.deps.storage.transaction(async (trx) => {
     await deleteFollow(trx, follower.id, target.id);
     await takeFollowRequest(trx, follower.id, target.id);
+    await deleteFollowNotifications(trx, follower.id, target.id);
   });
 }
 

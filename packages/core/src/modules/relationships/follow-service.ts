@@ -14,6 +14,7 @@ import {
 import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
+import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 
 /** What a follower chooses: boosts in home, a notification per status, which languages. */
 export interface FollowOptions {
@@ -115,6 +116,7 @@ export class FollowService {
       // Read after the request is taken: an Accept taking it at the same time has made its follow by now, which goes too.
       const followUri = (await findPair(trx, "follows", followerId, targetId))?.uri;
       const followed = await removeFollow(trx, followerId, targetId);
+      if (followed || requested) await deleteFollowNotifications(trx, followerId, targetId);
       return followed || requested ? { uri: followUri ?? requestUri ?? null } : null;
     });
     if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
@@ -125,7 +127,9 @@ export class FollowService {
     await this.#accountExists(followerId);
     const removed = await this.deps.storage.transaction(async (trx) => {
       const uri = (await findPair(trx, "follows", followerId, accountId))?.uri ?? null;
-      return (await removeFollow(trx, followerId, accountId)) ? { uri } : null;
+      if (!(await removeFollow(trx, followerId, accountId))) return null;
+      await deleteFollowNotifications(trx, followerId, accountId);
+      return { uri };
     });
     if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
   }

@@ -1,6 +1,7 @@
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { adjustFollowCounters, domainBlockPage } from "./relationships-store.js";
+import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { hostWithoutPort, normalizeDomain } from "../domain-policy/domain-names.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
@@ -57,6 +58,7 @@ export class UserDomainBlockService {
       for (const { account_id } of followers) {
         await trx.deleteFrom("follows").where("account_id", "=", account_id).where("target_account_id", "=", accountId).execute();
         await adjustFollowCounters(trx, account_id, accountId, -1);
+        await deleteFollowNotifications(trx, account_id, accountId);
       }
       await trx
         .deleteFrom("follow_requests")

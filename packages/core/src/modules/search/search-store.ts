@@ -411,7 +411,7 @@ export interface AccountSearch {
 }
 
 /**
- * Ids of accounts matching a query: the exact `username` or `username@domain`
+ * Ids of accounts matching a query, the viewer's own among them: the exact `username` or `username@domain`
  * first, then accounts whose names start with the words typed, those the
  * viewer follows before others, then the most followed. Accounts of a
  * limited domain only when the viewer follows them or asked for their exact handle.
@@ -430,10 +430,14 @@ export async function searchAccountIds(db: Kysely<Database>, flavour: FullTextFl
     .select("accounts.id")
     .where("accounts.suspended_at", "is", null)
     .where(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
-  if (viewer !== null) query = query.where(notHiddenFrom("accounts.id", viewer, search.now)).where("accounts.id", "!=", viewer);
+  // The viewer is found too, as Mastodon finds them (and counts as one they follow).
+  if (viewer !== null) query = query.where(notHiddenFrom("accounts.id", viewer, search.now));
   // Accounts of a limited domain are found only by those who follow them, or by their exact handle (to follow them).
   query = query.where(sql<SqlBool>`(accounts.acct_key = ${acct} or ${notFromLimitedDomain("accounts.domain", "accounts.id", viewer)})`);
-  if (search.following) query = query.where(follows("accounts.id"));
+  if (search.following)
+    query = query.where((eb) =>
+      viewer === null ? follows("accounts.id") : eb.or([eb("accounts.id", "=", viewer), follows("accounts.id")]),
+    );
   const rows = await query
     .orderBy(sql`case when accounts.acct_key = ${acct} then 0 else 1 end`)
     .orderBy(sql`case when ${follows("accounts.id")} then 0 else 1 end`)

@@ -7,6 +7,12 @@ export async function readStoredSettings(db: Kysely<Database>): Promise<Record<s
   return Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
 }
 
+/** When a setting was last stored, or null when it never was (it has its default). */
+export async function settingUpdatedAt(db: Kysely<Database>, key: string): Promise<string | null> {
+  const row = await db.selectFrom("instance_settings").select("updated_at").where("key", "=", key).executeTakeFirst();
+  return row?.updated_at ?? null;
+}
+
 export async function writeSettings(db: Kysely<Database>, values: Record<string, unknown>, now: string): Promise<void> {
   for (const [key, value] of Object.entries(values)) {
     const json = JSON.stringify(value);

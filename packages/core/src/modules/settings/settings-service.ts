@@ -1,6 +1,6 @@
 import { KithError } from "../../domain/errors.js";
 import { type InstanceSettings, instanceSettingsSchema } from "../../domain/instance-settings.js";
-import { readStoredSettings, writeSettings } from "./instance-settings-store.js";
+import { readStoredSettings, settingUpdatedAt, writeSettings } from "./instance-settings-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 
 /** Server settings administrators change at run time. */
@@ -23,6 +23,11 @@ export class SettingsService {
 
   async get<K extends keyof InstanceSettings>(key: K): Promise<InstanceSettings[K]> {
     return (await this.all())[key];
+  }
+
+  /** When a setting was last changed; null while it has its default. */
+  updatedAt(key: keyof InstanceSettings): Promise<string | null> {
+    return settingUpdatedAt(this.deps.storage.db, key);
   }
 
   /** Changes some settings; refuses unknown keys and bad values, writing nothing then. */

@@ -2,7 +2,12 @@ import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { Database } from "../../ports/storage-schema.js";
 import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
-import { type NotificationRecord, insertNotifications, reachedAccounts } from "../notifications/notifications-store.js";
+import {
+  type NotificationRecord,
+  deleteActNotifications,
+  insertNotifications,
+  reachedAccounts,
+} from "../notifications/notifications-store.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { bumpStatusCounter } from "./statuses-store.js";
 
@@ -100,6 +105,7 @@ export async function removeFavourite(
     .execute();
   if (!row) return null;
   await bumpStatusCounter(db, row.status_id, "favourites_count", -1);
+  await deleteActNotifications(db, accountId, "favourite", row.status_id);
   return row.status_id;
 }
 

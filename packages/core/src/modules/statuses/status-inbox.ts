@@ -3,6 +3,7 @@ import { type Activity, Add, Announce, Create, Delete, Like, Note, Remove, Undo,
 import { parseJsonArray, pollExpired } from "../../mastodon/serializers/status.js";
 import { getLogger } from "../../logging.js";
 import { favouriteNotice } from "../notifications/favourite-notice.js";
+import { deleteActNotifications } from "../notifications/notifications-store.js";
 import { deletePin, findStatusByUri, insertPin, listStatusIdsOfAccount } from "./federated-statuses-store.js";
 import { insertVote } from "./polls-store.js";
 import { addFavourite, removeFavourite } from "./favourites-store.js";
@@ -159,7 +160,10 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
     const boosts = await env.deps.storage.transaction(async (trx) => {
       const removed = await deleteStatusRows(trx, [row.id]);
       if (row.in_reply_to_id) await bumpStatusCounter(trx, row.in_reply_to_id, "replies_count", -1);
-      if (row.reblog_of_id) await bumpStatusCounter(trx, row.reblog_of_id, "reblogs_count", -1);
+      if (row.reblog_of_id) {
+        await bumpStatusCounter(trx, row.reblog_of_id, "reblogs_count", -1);
+        await deleteActNotifications(trx, row.account_id, "reblog", row.reblog_of_id);
+      }
       await countAccountStatuses(trx, row.account_id, -1, null);
       for (const boost of removed) await countAccountStatuses(trx, boost.account_id, -1, null);
       return removed;

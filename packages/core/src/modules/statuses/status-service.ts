@@ -15,6 +15,7 @@ import {
   replaceMentions,
   replaceStatusTags,
 } from "./statuses-store.js";
+import { deleteActNotifications } from "../notifications/notifications-store.js";
 import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { insertHomeFeedEntries } from "../timelines/home-feed-store.js";
 import type { AccountRow, Database, StatusRow, Visibility } from "../../ports/storage-schema.js";
@@ -468,7 +469,10 @@ export class StatusService {
     const boosts = await this.deps.storage.transaction(async (trx) => {
       const removedBoosts = await deleteStatusRows(trx, [row.id]);
       if (row.in_reply_to_id) await bumpStatusCounter(trx, row.in_reply_to_id, "replies_count", -1);
-      if (row.reblog_of_id) await bumpStatusCounter(trx, row.reblog_of_id, "reblogs_count", -1);
+      if (row.reblog_of_id) {
+        await bumpStatusCounter(trx, row.reblog_of_id, "reblogs_count", -1);
+        await deleteActNotifications(trx, row.account_id, "reblog", row.reblog_of_id);
+      }
       await bumpAccountStatuses(trx, row.account_id, -1, null);
       for (const boost of removedBoosts) await bumpAccountStatuses(trx, boost.account_id, -1, null);
       return removedBoosts;

@@ -5,6 +5,7 @@ import type { AccountRow, Database, DbBool, StatusRow, StatusesTable } from "../
 import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type FollowerReader, followerReaderOf, localFollowersQuery } from "../timelines/fan-out-store.js";
 import type { StatusCounter } from "./visible-statuses-store.js";
+import { deleteMentionNotificationsBut } from "../notifications/notifications-store.js";
 
 /** Reads and writes of statuses and what hangs off them; callers pass the transaction they work in. */
 
@@ -217,7 +218,11 @@ export async function replaceMentions(
   now: string,
   options: { fresh?: boolean } = {},
 ): Promise<void> {
-  if (!options.fresh) await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
+  if (!options.fresh) {
+    await db.deleteFrom("mentions").where("status_id", "=", statusId).execute();
+    // A mention an edit drops takes its notification with it, as in Mastodon.
+    await deleteMentionNotificationsBut(db, statusId, accountIds);
+  }
   if (accountIds.length === 0) return;
   await db
     .insertInto("mentions")

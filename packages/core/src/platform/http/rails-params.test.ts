@@ -84,10 +84,12 @@ describe("Rails-style parameters", () => {
     expect(JSON.stringify(result)).not.toContain("polluted");
   });
 
-  it("keep plain keys as they are, the last of a repeated one winning, and turn top-level indexes into a list", () => {
+  it("keep plain keys as they are, the last of a repeated one winning, and top-level indexes as keys", () => {
     expect(expand("limit=40&max_id=7&limit=20&only_media=true")).toEqual({ limit: "20", max_id: "7", only_media: "true" });
     expect(expand("=x&a=1")).toEqual({ "": "x", a: "1" });
-    expect(expand("0=a&1=b")).toEqual(["a", "b"]);
+    expect(expand("0=a&1=b")).toEqual({ 0: "a", 1: "b" });
+    expect(expand("0=id&ids[]=1")).toEqual({ 0: "id", ids: ["1"] });
+    expect(expand("0[name]=a&0[value]=b")).toEqual({ 0: { name: "a", value: "b" } });
     expect(expand("limit=40&ids[]=1")).toEqual({ limit: "40", ids: ["1"] });
   });
 

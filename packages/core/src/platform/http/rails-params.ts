@@ -2,7 +2,10 @@
  * Expands Rails-style keys, as Mastodon clients send them in forms and query
  * strings: `media_ids[]=1&media_ids[]=2`, `poll[options][]=a`,
  * `fields_attributes[0][name]=x`. Objects whose keys are all indexes become
- * arrays. A repeated plain key keeps its last value, as Rails does. A key
+ * arrays, below the top: the parameters themselves are always an object, as
+ * Rails' are, so `?0=id` (how some clients write a list) is a parameter named
+ * `0` that routes do not take, not a list in place of every parameter. A
+ * repeated plain key keeps its last value, as Rails does. A key
  * nested past `MAX_PARAMETER_DEPTH` is refused with 422, as Rack refuses
  * one past its own depth limit.
  */
@@ -70,8 +73,25 @@ function indexObjectsToArrays(value: unknown): unknown {
   return Object.fromEntries(entries);
 }
 
+/** The parameters built from forms and query strings, which carry text only: see `isTextParameters`. */
+const fromText = new WeakSet<object>();
+
+/**
+ * Whether `value` is parameters built from a form, multipart body or query string (not JSON): there every value is
+ * text, and validation may drop a text where a structure is expected, as Rails' strong parameters do.
+ */
+export function isTextParameters(value: unknown): boolean {
+  return typeof value === "object" && value !== null && fromText.has(value);
+}
+
 /** Builds a nested object from flat form or query entries. */
 export function expandRailsParams(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
+  const tree = expandEntries(entries);
+  fromText.add(tree);
+  return tree;
+}
+
+function expandEntries(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
   const tree: Tree = {};
   // Most requests name plain keys only (`limit=40`): those skip the parsing and the walk that turns indexes into arrays.
   let plain = true;
@@ -86,10 +106,13 @@ export function expandRailsParams(entries: Iterable<readonly [string, unknown]>)
     if (segments) assign(tree, segments, value);
     else if (!FORBIDDEN.has(key)) tree[key] = value;
   }
-  return plain ? tree : (indexObjectsToArrays(tree) as Record<string, unknown>);
+  if (plain) return tree;
+  const expanded: Tree = {};
+  for (const [key, value] of Object.entries(tree)) expanded[key] = indexObjectsToArrays(value);
+  return expanded;
 }
 
-/** A key that is neither empty nor an index, nor holds brackets: its value goes under it as it is. */
+/** A key that is not empty and holds no brackets: its value goes under it as it is. */
 function isPlainKey(key: string): boolean {
-  return key !== "" && !key.includes("[") && !key.includes("]") && !/^\d+$/.test(key);
+  return key !== "" && !key.includes("[") && !key.includes("]");
 }

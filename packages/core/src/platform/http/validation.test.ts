@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
+import { expandRailsParams } from "./rails-params.js";
 import { validate } from "./validation.js";
 
 /** The Kith error a call throws. */
@@ -100,5 +101,55 @@ describe("validating request input", () => {
     const error = errorOf(() => validate(params, { reportId: "us_1" }, "params"));
     expect(error.code).toBe("request.not_found");
     expect(error.details).toBeUndefined();
+  });
+
+  describe("a form's text where a structure is expected", () => {
+    const profile = z.object({
+      note: z.string().optional(),
+      fields_attributes: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
+      source: z.object({ privacy: z.string().optional() }).optional(),
+      required: z.object({ a: z.string() }).optional(),
+    });
+    const form = (entries: [string, string][]) => expandRailsParams(entries);
+
+    it("drops it, as Rails' strong parameters do: `undefined` and the empty text, at the top and nested", () => {
+      expect(
+        validate(
+          profile,
+          form([
+            ["fields_attributes", "undefined"],
+            ["note", "undefined"],
+          ]),
+          "body",
+        ),
+      ).toEqual({ note: "undefined" });
+      expect(
+        validate(
+          profile,
+          form([
+            ["fields_attributes", ""],
+            ["source", ""],
+          ]),
+          "body",
+        ),
+      ).toEqual({});
+      expect(
+        validate(
+          profile,
+          form([
+            ["fields_attributes[]", "undefined"],
+            ["fields_attributes[1][name]", "a"],
+            ["fields_attributes[1][value]", "b"],
+          ]),
+          "body",
+        ),
+      ).toEqual({ fields_attributes: [{ name: "a", value: "b" }] });
+    });
+
+    it("still refuses it from JSON, and a required structure dropped is still missing", () => {
+      expect(errorOf(() => validate(profile, { fields_attributes: "undefined" }, "body")).code).toBe("request.invalid_parameters");
+      const strict = z.object({ poll: z.object({ options: z.array(z.string()) }) });
+      expect(errorOf(() => validate(strict, form([["poll", "undefined"]]), "body")).code).toBe("request.invalid_parameters");
+    });
   });
 });
