@@ -4,6 +4,8 @@ import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { auditModule } from "./audit/index.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
+import { endorsementsModule } from "./endorsements/index.js";
+import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { relaysModule } from "./relays/index.js";
@@ -25,6 +27,8 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   groupsModule,
   reportsModule,
   auditModule,
+  endorsementsModule,
+  featuredTagsModule,
 ];
 
 /**

@@ -44,6 +44,7 @@ import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { NOTE_PATH } from "../statuses/local-note-uris.js";
 import { actorUriOf, flag } from "../statuses/notes.js";
 import { dispatchStatusActivities } from "../statuses/status-dispatchers.js";
+import { dispatchProfileCollections } from "./profile-collections.js";
 import { type StatusObjectSource, loadStatusObjects, statusObjectOf } from "../statuses/status-objects.js";
 import { remoteReplies } from "../statuses/remote-replies.js";
 import { RemoteActors } from "./remote-actors.js";
@@ -347,6 +348,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     return statusObjectOf(statusObjects, status);
   });
   dispatchStatusActivities(federation, { db, statusObjects, accountFor });
+  dispatchProfileCollections(federation, { db, origin: config.origin, features: services.profileFeatures, accountFor });
 
   const nodeInfo = () => nodeInfoOf(deps, services);
   federation.setNodeInfoDispatcher("/nodeinfo/2.1", nodeInfo);
