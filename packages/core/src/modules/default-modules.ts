@@ -4,6 +4,7 @@ import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { auditModule } from "./audit/index.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
+import { directoryModule } from "./directory/index.js";
 import { endorsementsModule } from "./endorsements/index.js";
 import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
@@ -29,6 +30,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   auditModule,
   endorsementsModule,
   featuredTagsModule,
+  directoryModule,
 ];
 
 /**
