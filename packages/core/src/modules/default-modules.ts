@@ -3,6 +3,7 @@ import { serverRoutes } from "./core-routes.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { auditModule } from "./audit/index.js";
+import { collectionsModule } from "./collections/index.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
 import { directoryModule } from "./directory/index.js";
 import { endorsementsModule } from "./endorsements/index.js";
@@ -31,6 +32,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   endorsementsModule,
   featuredTagsModule,
   directoryModule,
+  collectionsModule,
 ];
 
 /**
