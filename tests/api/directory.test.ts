@@ -68,10 +68,16 @@ describeOnEngines("profile directory", (engine) => {
     expect(ids((await call(kith, "GET", "/api/v1/directory", viewer.token)).body)).not.toContain(quiet.account.id);
   });
 
-  it("refuses a bad order, offset, limit or local with 422", async () => {
-    for (const query of ["order=oldest", "offset=-1", "limit=abc", "local=maybe"]) {
+  it("refuses a bad order, offset or local with 422, and a limit that is no number with 400", async () => {
+    const cases: [string, number][] = [
+      ["order=oldest", 422],
+      ["offset=-1", 422],
+      ["local=maybe", 422],
+      ["limit=abc", 400],
+    ];
+    for (const [query, status] of cases) {
       const refused = await call(kith, "GET", `/api/v1/directory?${query}`);
-      expect(refused.status).toBe(422);
+      expect([query, refused.status]).toEqual([query, status]);
       expect(refused.body).toMatchObject({ code: expect.any(String), error: expect.any(String) });
     }
   });
