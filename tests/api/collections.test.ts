@@ -129,7 +129,10 @@ describeOnEngines("collections", (engine) => {
     const itemId = made.items[0].id;
     const inList = await call(kith, "GET", `/api/v1/accounts/${member.account.id}/in_collections`, member.token);
     expect(inList.body.collections.map((collection: { id: string }) => collection.id)).toEqual([made.id]);
-    expect((await call(kith, "GET", `/api/v1/accounts/${member.account.id}/in_collections`, other.token)).status).toBe(403);
+    // Others see the same: the collection is discoverable.
+    const seenByOther = await call(kith, "GET", `/api/v1/accounts/${member.account.id}/in_collections`, other.token);
+    expect(seenByOther.body.collections.map((collection: { id: string }) => collection.id)).toEqual([made.id]);
+    expect((await call(kith, "GET", "/api/v1/accounts/us_nobody/in_collections", other.token)).status).toBe(404);
     expect((await call(kith, "POST", `/api/v1/collections/${made.id}/items/${itemId}/revoke`, other.token)).status).toBe(404);
     expect((await call(kith, "POST", `/api/v1/collections/${made.id}/items/${itemId}/revoke`, member.token)).status).toBe(200);
     expect((await call(kith, "GET", `/api/v1/collections/${made.id}`)).body.collection.item_count).toBe(0);

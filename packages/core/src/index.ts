@@ -87,6 +87,10 @@ export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
+export { endorsementsModule } from "./modules/endorsements/index.js";
+export { featuredTagsModule } from "./modules/featured-tags/index.js";
+export { directoryModule } from "./modules/directory/index.js";
+export { collectionsModule } from "./modules/collections/index.js";
 export {
   groupsModule,
   type GroupsServices,

@@ -14,7 +14,3 @@ export const collectionErrors = defineErrorCodes({
   "collection.not_owner": { status: 403, message: "Only the collection's owner may change it" },
 });
 
-/** The collection-ish errors that are not about one collection. */
-export const collectionListErrors = defineErrorCodes({
-  "collection.others_memberships": { status: 403, message: "Only an account itself may list the collections it is in" },
-});

@@ -3,7 +3,7 @@ import type { AccountEntity } from "../../mastodon/entities/account.js";
 import type { AccountViews } from "../accounts/index.js";
 import type { TagService } from "../tags/index.js";
 import type { ServiceDeps } from "../service-deps.js";
-import { collectionErrors, collectionIds, collectionListErrors } from "./collection-ids.js";
+import { collectionErrors, collectionIds } from "./collection-ids.js";
 import type { CollectionChange, CollectionItemRow, CollectionRow, CollectionsStore } from "./collections-store.js";
 
 /** At most this many accounts in one collection. */
@@ -160,9 +160,13 @@ export class CollectionService {
     return this.#render(await this.store.ofAccount(accountId, { ...page, withUndiscoverable: viewerId === accountId }));
   }
 
-  /** The discoverable collections the caller is in (an account asks only about itself). */
+  /**
+   * The discoverable collections an account is in: what its owners show on
+   * their profiles anyway, so anyone signed in may ask about any account.
+   */
   async including(viewerId: string, accountId: string, page: { offset: number; limit: number }): Promise<CollectionEntity[]> {
-    if (viewerId !== accountId) throw new KithError(collectionListErrors["collection.others_memberships"]);
+    const account = await this.store.activeAccount(accountId, viewerId);
+    if (!account) throw new KithError("account.not_found");
     return this.#render(await this.store.including(accountId, page));
   }
 

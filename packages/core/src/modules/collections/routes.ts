@@ -199,7 +199,7 @@ export const collectionRoutes = [
   route({
     method: "GET",
     path: "/api/v1/accounts/{id}/in_collections",
-    summary: "The discoverable collections the caller is in (`id` is the caller's own), newest first, paged with `offset` and `limit`",
+    summary: "The discoverable collections an account is in, newest first, paged with `offset` and `limit`",
     tags: ["accounts"],
     access: authenticated,
     scopes: ["read:accounts"],
