@@ -54,7 +54,11 @@ describeOnEngines("collections", (engine) => {
   it("edits, adds and removes accounts, and deletes", async () => {
     const [owner, one] = [await fresh(), await fresh()];
     const { id } = (await call(kith, "POST", "/api/v1/collections", owner.token, { name: "Mine" })).body.collection;
-    const edited = await call(kith, "PATCH", `/api/v1/collections/${id}`, owner.token, { name: "Renamed", sensitive: true, tag_name: null });
+    const edited = await call(kith, "PATCH", `/api/v1/collections/${id}`, owner.token, {
+      name: "Renamed",
+      sensitive: true,
+      tag_name: null,
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.collection).toMatchObject({ name: "Renamed", sensitive: true, tag: null });
 
@@ -112,7 +116,9 @@ describeOnEngines("collections", (engine) => {
     const quiet = (await call(kith, "POST", "/api/v1/collections", owner.token, { name: "Quiet", discoverable: false })).body.collection;
     expect((await call(kith, "PATCH", `/api/v1/collections/${open.id}`, other.token, { name: "Mine now" })).status).toBe(403);
     expect((await call(kith, "DELETE", `/api/v1/collections/${open.id}`, other.token)).status).toBe(403);
-    expect((await call(kith, "POST", `/api/v1/collections/${open.id}/items`, other.token, { account_id: other.account.id })).status).toBe(403);
+    expect((await call(kith, "POST", `/api/v1/collections/${open.id}/items`, other.token, { account_id: other.account.id })).status).toBe(
+      403,
+    );
 
     const seen = await call(kith, "GET", `/api/v1/accounts/${owner.account.id}/collections`, other.token);
     expect(seen.body.collections.map((collection: { id: string }) => collection.id)).toEqual([open.id]);

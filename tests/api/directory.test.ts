@@ -33,7 +33,11 @@ describeOnEngines("profile directory", (engine) => {
     await discoverable(hidden, false);
     expect((await call(kith, "POST", "/api/v1/statuses", listed.token, { status: "hello" })).status).toBe(200);
     remoteId = await remoteAccount(kith, "faraway", "remote.test");
-    await kith.storage.db.updateTable("accounts").set({ suspended_at: kith.clock.now().toISOString() }).where("id", "=", suspended.account.id).execute();
+    await kith.storage.db
+      .updateTable("accounts")
+      .set({ suspended_at: kith.clock.now().toISOString() })
+      .where("id", "=", suspended.account.id)
+      .execute();
   });
   afterAll(() => kith.close());
 

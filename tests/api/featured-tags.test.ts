@@ -56,7 +56,8 @@ describeOnEngines("featured hashtags", (engine) => {
 
   it("refuses an eleventh hashtag and a name that is not a hashtag, with 422", async () => {
     const me = await fresh();
-    for (let i = 0; i < 10; i++) expect((await call(kith, "POST", "/api/v1/featured_tags", me.token, { name: `tag${i}x` })).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await call(kith, "POST", "/api/v1/featured_tags", me.token, { name: `tag${i}x` })).status).toBe(200);
     const eleventh = await call(kith, "POST", "/api/v1/featured_tags", me.token, { name: "onemore" });
     expect(eleventh.status).toBe(422);
     expect(eleventh.body.code).toBe("featured_tag.limit_reached");

@@ -13,4 +13,3 @@ export const collectionErrors = defineErrorCodes({
   "collection.already_added": { status: 422, message: "The account is in the collection already" },
   "collection.not_owner": { status: 403, message: "Only the collection's owner may change it" },
 });
-

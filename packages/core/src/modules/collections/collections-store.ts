@@ -26,7 +26,9 @@ export interface CollectionItemRow {
 type CollectionTables = Database & { account_collections: CollectionRow; account_collection_items: CollectionItemRow };
 
 /** What an edit of a collection may change. */
-export type CollectionChange = Partial<Pick<CollectionRow, "name" | "description" | "language" | "tag_id" | "sensitive" | "discoverable">> & {
+export type CollectionChange = Partial<
+  Pick<CollectionRow, "name" | "description" | "language" | "tag_id" | "sensitive" | "discoverable">
+> & {
   readonly updated_at: string;
 };
 
@@ -43,7 +45,11 @@ export class CollectionsStore {
     await this.storage.transaction(async (trx) => {
       const db = tablesOf(trx);
       await db.insertInto("account_collections").values(row).execute();
-      if (items.length > 0) await db.insertInto("account_collection_items").values([...items]).execute();
+      if (items.length > 0)
+        await db
+          .insertInto("account_collection_items")
+          .values([...items])
+          .execute();
     });
   }
 
@@ -136,7 +142,10 @@ export class CollectionsStore {
   }
 
   /** The account, when it exists and is not suspended, and whether it blocks `viewerId`. */
-  async activeAccount(id: string, viewerId: string | null): Promise<{ id: string; domain: string | null; blocksViewer: boolean } | undefined> {
+  async activeAccount(
+    id: string,
+    viewerId: string | null,
+  ): Promise<{ id: string; domain: string | null; blocksViewer: boolean } | undefined> {
     const account = await this.#db
       .selectFrom("accounts")
       .select(["id", "domain"])
@@ -147,20 +156,32 @@ export class CollectionsStore {
     const block =
       viewerId === null
         ? undefined
-        : await this.#db.selectFrom("blocks").select("id").where("account_id", "=", id).where("target_account_id", "=", viewerId).executeTakeFirst();
+        : await this.#db
+            .selectFrom("blocks")
+            .select("id")
+            .where("account_id", "=", id)
+            .where("target_account_id", "=", viewerId)
+            .executeTakeFirst();
     return { ...account, blocksViewer: block !== undefined };
   }
 
   /** The names of the tags, by id. */
   async tagNames(tagIds: readonly string[]): Promise<Map<string, string>> {
     if (tagIds.length === 0) return new Map();
-    const rows = await this.#db.selectFrom("tags").select(["id", "name", "display_name"]).where("id", "in", [...tagIds]).execute();
+    const rows = await this.#db
+      .selectFrom("tags")
+      .select(["id", "name", "display_name"])
+      .where("id", "in", [...tagIds])
+      .execute();
     return new Map(rows.map((row) => [row.id, row.display_name || row.name]));
   }
 }
 
 function tablesOf(db: Kysely<Database>): Kysely<CollectionTables> {
-  return db.withTables<{ account_collections: CollectionRow; account_collection_items: CollectionItemRow }>() as unknown as Kysely<CollectionTables>;
+  return db.withTables<{
+    account_collections: CollectionRow;
+    account_collection_items: CollectionItemRow;
+  }>() as unknown as Kysely<CollectionTables>;
 }
 
 /** Booleans as booleans on both engines (SQLite keeps 0 and 1). */

@@ -69,7 +69,11 @@ export class EndorsementsStore {
   }
 
   async delete(accountId: string, targetId: string): Promise<void> {
-    await this.#db.deleteFrom("account_endorsements").where("account_id", "=", accountId).where("target_account_id", "=", targetId).execute();
+    await this.#db
+      .deleteFrom("account_endorsements")
+      .where("account_id", "=", accountId)
+      .where("target_account_id", "=", targetId)
+      .execute();
   }
 
   async endorsedAmong(accountId: string, targetIds: readonly string[]): Promise<Set<string>> {

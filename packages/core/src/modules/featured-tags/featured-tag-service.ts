@@ -86,7 +86,12 @@ export class FeaturedTagService implements FeaturedTagSource {
   async #insert(accountId: string, tag: TagRecord): Promise<void> {
     const limit = this.deps.config.limits.accounts.maxFeaturedTags;
     const written = await this.store.insertWithin(
-      { id: this.deps.ids.next(featuredTagIds.featuredTag), account_id: accountId, tag_id: tag.id, created_at: this.deps.clock.now().toISOString() },
+      {
+        id: this.deps.ids.next(featuredTagIds.featuredTag),
+        account_id: accountId,
+        tag_id: tag.id,
+        created_at: this.deps.clock.now().toISOString(),
+      },
       limit,
     );
     if (written) return;

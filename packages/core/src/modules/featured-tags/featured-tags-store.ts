@@ -122,7 +122,12 @@ export class FeaturedTagsStore {
 
   /** The account's username and domain, when it exists and is not suspended. */
   async activeAccount(id: string): Promise<{ username: string; domain: string | null } | undefined> {
-    return this.#db.selectFrom("accounts").select(["username", "domain"]).where("id", "=", id).where("suspended_at", "is", null).executeTakeFirst();
+    return this.#db
+      .selectFrom("accounts")
+      .select(["username", "domain"])
+      .where("id", "=", id)
+      .where("suspended_at", "is", null)
+      .executeTakeFirst();
   }
 }
 

@@ -78,7 +78,6 @@ import { forwardedCreates } from "../statuses/forwarded-creates.js";
 import type { JobHandler } from "../../ports/queue.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
 
-
 /** Fedify wired to Kith's storage, queue, services and safe outgoing fetch. */
 export interface KithFederation {
   readonly federation: Federation<FederationContextData>;

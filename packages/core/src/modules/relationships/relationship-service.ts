@@ -111,7 +111,8 @@ export class RelationshipService {
 
   /** Sets (or with an empty comment, removes) the viewer's private note on an account. */
   async setNote(viewerId: string, targetId: string, comment: string): Promise<RelationshipEntity> {
-    if (comment.length > MAX_NOTE_LENGTH) throw new KithError("request.validation_failed", { message: `A note has at most ${MAX_NOTE_LENGTH} characters` });
+    if (comment.length > MAX_NOTE_LENGTH)
+      throw new KithError("request.validation_failed", { message: `A note has at most ${MAX_NOTE_LENGTH} characters` });
     const db = this.deps.storage.db;
     const target = await db.selectFrom("accounts").select("id").where("id", "=", targetId).executeTakeFirst();
     if (!target) throw new KithError("account.not_found");
