@@ -72,11 +72,11 @@ describeOnEngines("profile directory", (engine) => {
     expect(ids((await call(kith, "GET", "/api/v1/directory", viewer.token)).body)).not.toContain(quiet.account.id);
   });
 
-  it("refuses a bad order, offset or local with 422, and a limit that is no number with 400", async () => {
+  it("refuses a bad order or offset with 422, and a limit or local of the wrong type with 400", async () => {
     const cases: [string, number][] = [
       ["order=oldest", 422],
       ["offset=-1", 422],
-      ["local=maybe", 422],
+      ["local=maybe", 400],
       ["limit=abc", 400],
     ];
     for (const [query, status] of cases) {
