@@ -89,6 +89,10 @@ export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
 export { scheduledStatusesModule, type ScheduledStatusService } from "./modules/scheduled-statuses/index.js";
 export { translationsModule, type TranslationService } from "./modules/translations/index.js";
+export { endorsementsModule } from "./modules/endorsements/index.js";
+export { featuredTagsModule } from "./modules/featured-tags/index.js";
+export { directoryModule } from "./modules/directory/index.js";
+export { collectionsModule } from "./modules/collections/index.js";
 export {
   groupsModule,
   type GroupsServices,

@@ -1,3 +1,4 @@
+import { ProfileFeatures } from "./accounts/profile-features.js";
 import { AccountService } from "./accounts/account-service.js";
 import { AdminAccountService } from "./admin-accounts/admin-account-service.js";
 import { SessionService } from "./auth/session-service.js";
@@ -151,6 +152,8 @@ export interface KithServices {
   readonly flagReceipts: FlagReceipts;
   /** The relays subscribed to, as the federation asks about them (answered by the relays module). */
   readonly relays: RelayDirectory;
+  /** Endorsed accounts and featured hashtags, as the profile-feature modules answer (nothing featured without them). */
+  readonly profileFeatures: ProfileFeatures;
 }
 
 export function createServices(deps: ServiceDeps): KithServices {
@@ -165,7 +168,8 @@ export function createServices(deps: ServiceDeps): KithServices {
   const media = new MediaService(deps);
   const accountViews = new AccountViews(deps, media);
   const statusViews = new StatusViews(deps, accountViews, media, events);
-  const tags = new TagService(deps);
+  const profileFeatures = new ProfileFeatures();
+  const tags = new TagService(deps, profileFeatures);
   publishPublicStreams(events, deps);
   const polls = new PollService(deps, events);
   const remoteAccounts = new RemoteAccountService(deps, accountViews);
@@ -187,7 +191,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     accountViews,
     groupAccounts,
     profiles: new ProfileService(deps, events, media, groupAccounts),
-    relationships: new RelationshipService(deps, groupAccounts),
+    relationships: new RelationshipService(deps, groupAccounts, profileFeatures),
     follows,
     blocksMutes: new BlockMuteService(deps, events),
     userDomainBlocks: new UserDomainBlockService(deps, events),
@@ -240,6 +244,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     flags: new FlagSender(deps, remoteAccounts),
     flagReceipts: new FlagReceipts(deps),
     relays: new RelayDirectory(),
+    profileFeatures,
   };
 }
 

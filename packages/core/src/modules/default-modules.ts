@@ -3,7 +3,11 @@ import { serverRoutes } from "./core-routes.js";
 import { routesOfModules } from "./composed-modules.js";
 import type { KithModule } from "./module.js";
 import { auditModule } from "./audit/index.js";
+import { collectionsModule } from "./collections/index.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
+import { directoryModule } from "./directory/index.js";
+import { endorsementsModule } from "./endorsements/index.js";
+import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { relaysModule } from "./relays/index.js";
@@ -29,6 +33,10 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   auditModule,
   scheduledStatusesModule,
   translationsModule,
+  endorsementsModule,
+  featuredTagsModule,
+  directoryModule,
+  collectionsModule,
 ];
 
 /**

@@ -3,3 +3,4 @@ export type { AccountViews } from "./account-views.js";
 export { usernameTaken } from "./accounts-store.js";
 export type { GroupAccountsProvider, GroupStanding, GroupStatusesPage } from "./group-accounts.js";
 export type { ProfileImageStore } from "./profile-service.js";
+export type { EndorsementSource, FeaturedTagName, FeaturedTagSource } from "./profile-features.js";

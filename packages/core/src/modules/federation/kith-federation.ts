@@ -44,6 +44,7 @@ import { INSTANCE_KEY_OWNER, KeyPairStore } from "./key-pairs.js";
 import { NOTE_PATH } from "../statuses/local-note-uris.js";
 import { actorUriOf, flag } from "../statuses/notes.js";
 import { dispatchStatusActivities } from "../statuses/status-dispatchers.js";
+import { dispatchProfileCollections } from "./profile-collections.js";
 import { type StatusObjectSource, loadStatusObjects, statusObjectOf } from "../statuses/status-objects.js";
 import { remoteReplies } from "../statuses/remote-replies.js";
 import { RemoteActors } from "./remote-actors.js";
@@ -76,7 +77,6 @@ import {
 import { forwardedCreates } from "../statuses/forwarded-creates.js";
 import type { JobHandler } from "../../ports/queue.js";
 import type { FederationContextData } from "../../platform/federation/federation-context-data.js";
-
 
 /** Fedify wired to Kith's storage, queue, services and safe outgoing fetch. */
 export interface KithFederation {
@@ -347,6 +347,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     return statusObjectOf(statusObjects, status);
   });
   dispatchStatusActivities(federation, { db, statusObjects, accountFor });
+  dispatchProfileCollections(federation, { db, origin: config.origin, features: services.profileFeatures, accountFor });
 
   const nodeInfo = () => nodeInfoOf(deps, services);
   federation.setNodeInfoDispatcher("/nodeinfo/2.1", nodeInfo);

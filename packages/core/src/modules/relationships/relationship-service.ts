@@ -1,3 +1,4 @@
+import type { EndorsementSource } from "../accounts/profile-features.js";
 import { type GroupAccounts, type GroupStanding, isGroupAccountId } from "../accounts/group-accounts.js";
 import type { RelationshipEntity } from "../../mastodon/entities/relationship.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
@@ -33,6 +34,8 @@ export class RelationshipService {
     private readonly deps: ServiceDeps,
     /** Groups' accounts: hidden from those who may not see their group; followed by its members. */
     private readonly groupAccounts: Pick<GroupAccounts, "hidden" | "assertVisible" | "provider">,
+    /** Whom the viewer endorses: read once for the whole list. */
+    private readonly endorsements: Pick<EndorsementSource, "endorsedAmong">,
   ) {}
 
   /** Relationships of the viewer with each account, in the order asked; unknown ids (and suspended ones unless asked) left out. */
@@ -47,12 +50,13 @@ export class RelationshipService {
     const present = unique.filter((id) => existing.has(id) && !hidden.has(id));
     if (present.length === 0) return [];
     const groups = present.filter(isGroupAccountId);
-    const [rows, standings] = await Promise.all([
+    const [rows, standings, endorsed] = await Promise.all([
       loadRelationshipRows(db, viewerId, present, this.deps.clock.now().toISOString()),
       groups.length > 0 ? this.groupAccounts.provider().standings(viewerId, groups) : new Map<string, GroupStanding>(),
+      this.endorsements.endorsedAmong(viewerId, present),
     ]);
     return present.map((id) => {
-      const relationship = relationshipOf(id, rows);
+      const relationship = relationshipOf(id, rows, endorsed);
       const standing = standings.get(id);
       // A member follows the group, reblogs shown as any follow's; a pending join request is a follow request.
       return standing
@@ -107,7 +111,8 @@ export class RelationshipService {
 
   /** Sets (or with an empty comment, removes) the viewer's private note on an account. */
   async setNote(viewerId: string, targetId: string, comment: string): Promise<RelationshipEntity> {
-    if (comment.length > MAX_NOTE_LENGTH) throw new KithError("request.validation_failed", { message: `A note has at most ${MAX_NOTE_LENGTH} characters` });
+    if (comment.length > MAX_NOTE_LENGTH)
+      throw new KithError("request.validation_failed", { message: `A note has at most ${MAX_NOTE_LENGTH} characters` });
     const db = this.deps.storage.db;
     const target = await db.selectFrom("accounts").select("id").where("id", "=", targetId).executeTakeFirst();
     if (!target) throw new KithError("account.not_found");
@@ -136,7 +141,7 @@ export class RelationshipService {
   }
 }
 
-function relationshipOf(id: string, rows: RelationshipRows): RelationshipEntity {
+function relationshipOf(id: string, rows: RelationshipRows, endorsed: ReadonlySet<string>): RelationshipEntity {
   const follow = rows.following.get(id);
   const request = rows.requested.get(id);
   const options = follow ?? request;
@@ -155,7 +160,7 @@ function relationshipOf(id: string, rows: RelationshipRows): RelationshipEntity 
     requested: request !== undefined,
     requested_by: rows.requestedBy.has(id),
     domain_blocking: rows.domainBlocking.has(id),
-    endorsed: false,
+    endorsed: endorsed.has(id),
     note: rows.notes.get(id) ?? "",
   };
 }

@@ -22,14 +22,10 @@ type Ctx = RequestContext<FederationContextData>;
 /** Replies listed a page. */
 const REPLIES_PAGE_SIZE = 40;
 
-/** Where the actor's featured hashtags are listed (Mastodon's path). */
-export const FEATURED_TAGS_PATH = "/users/{identifier}/collections/tags";
-
 /**
  * Serves what a local status's object points to beside itself: the activity
  * of its id with `/activity` (the Create delivered to followers, or the
- * Announce of a boost), the collection of its replies, and the author's
- * featured hashtags. Served to whoever may fetch the status itself (anyone
+ * Announce of a boost) and the collection of its replies. Served to whoever may fetch the status itself (anyone
  * for public and unlisted ones, a signed fetch of an allowed actor for the
  * rest, see `mayFetchStatus`); others get 404, as from its object.
  */
@@ -79,9 +75,4 @@ export function dispatchStatusActivities(federation: Federation<FederationContex
       return status ? countPublicReplies(db, status.id) : null;
     })
     .setFirstCursor(async (ctx, values) => ((await repliedAt(ctx, values)) ? "" : null));
-
-  // Kith keeps no featured hashtags yet: the collection is served, empty, so the actor's link to it resolves.
-  federation
-    .setFeaturedTagsDispatcher(FEATURED_TAGS_PATH, async (_ctx, identifier) => ((await deps.accountFor(identifier)) ? { items: [] } : null))
-    .setCounter(async (_ctx, identifier) => ((await deps.accountFor(identifier)) ? 0 : null));
 }

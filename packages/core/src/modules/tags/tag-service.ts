@@ -1,9 +1,11 @@
+import type { FeaturedTagSource } from "../accounts/profile-features.js";
 import type { FullTagEntity } from "../../mastodon/entities/tag.js";
 import { KithError } from "../../domain/errors.js";
 import {
   deleteTagFollow,
   ensureTag,
   findTagByName,
+  findTagsByIds,
   followedTagIds,
   insertTagFollow,
   listTagFollows,
@@ -23,21 +25,26 @@ export interface TagPage {
 
 /** Hashtags as Mastodon shows them (with a week of history), and the tags people follow. */
 export class TagService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    /** Which tags the viewer features on their profile (Tag's `featuring`). */
+    private readonly featuredTags: Pick<FeaturedTagSource, "featuredAmong">,
+  ) {}
 
   /** Tags as entities: the week's history for each and, for a signed-in viewer, whether they follow it. */
   async render(tags: readonly TagRecord[], viewerId: string | null): Promise<FullTagEntity[]> {
     const ids = tags.map((tag) => tag.id);
-    const [histories, followed] = await Promise.all([
+    const [histories, followed, featured] = await Promise.all([
       tagHistories(this.deps.storage.db, ids, this.deps.clock.now()),
       viewerId ? followedTagIds(this.deps.storage.db, viewerId, ids) : Promise.resolve(null),
+      viewerId ? this.featuredTags.featuredAmong(viewerId, ids) : Promise.resolve(null),
     ]);
     return tags.map((tag) => ({
       id: tag.id,
       name: tag.displayName || tag.name,
       url: `${this.deps.config.origin}/tags/${encodeURIComponent(tag.name)}`,
       history: histories.get(tag.id) ?? [],
-      ...(followed && { following: followed.has(tag.id), featuring: false }),
+      ...(followed && { following: followed.has(tag.id), featuring: featured?.has(tag.id) ?? false }),
     }));
   }
 
@@ -46,6 +53,29 @@ export class TagService {
     const tag = name ? await findTagByName(this.deps.storage.db, name) : null;
     if (!tag) throw new KithError("tag.not_found");
     return (await this.render([tag], viewerId))[0] as FullTagEntity;
+  }
+
+  /**
+   * The tag of a name as a person wrote it, made when nobody used it yet
+   * (featuring a tag, like following one, may come first); `tag.invalid`
+   * when the name is not a hashtag.
+   */
+  async ensure(rawName: string): Promise<TagRecord> {
+    const name = normalizeTagName(rawName);
+    if (!name) throw new KithError("tag.invalid");
+    const now = this.deps.clock.now().toISOString();
+    return ensureTag(this.deps.storage.db, { id: this.deps.ids.next("tag"), name, displayName: displayTagName(rawName), now });
+  }
+
+  /** Tags by id, in no particular order; unknown ids left out. */
+  async records(ids: readonly string[]): Promise<TagRecord[]> {
+    return findTagsByIds(this.deps.storage.db, ids);
+  }
+
+  /** The tag of a name as a person wrote it, or null when there is none. */
+  async find(rawName: string): Promise<TagRecord | null> {
+    const name = normalizeTagName(rawName);
+    return name ? findTagByName(this.deps.storage.db, name) : null;
   }
 
   /** Follows a tag (made on first follow, as Mastodon does); following twice changes nothing. */
