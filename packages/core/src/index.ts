@@ -87,6 +87,8 @@ export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
+export { signUpBlocksModule } from "./modules/sign-up-blocks/index.js";
+export { adminMetricsModule } from "./modules/admin-metrics/index.js";
 export {
   groupsModule,
   type GroupsServices,

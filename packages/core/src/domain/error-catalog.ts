@@ -57,6 +57,7 @@ export const errorCatalog = {
 
   // Registration, email confirmation, the email-domain allowlist, signup requests
   "registration.closed": { status: 403, message: "Registrations are closed on this server" },
+  "registration.address_blocked": { status: 403, message: "Sign-ups from your network address are not allowed" },
   "registration.invalid": { status: 422, message: "Validation failed" },
   "registration.confirmation_invalid": { status: 404, message: "This confirmation link is invalid, used or expired" },
   "registration.already_confirmed": { status: 409, message: "The email address is already confirmed" },

@@ -8,6 +8,8 @@ import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
+import { signUpBlocksModule } from "./sign-up-blocks/index.js";
+import { adminMetricsModule } from "./admin-metrics/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
 import { trendsModule } from "./trends/index.js";
 
@@ -25,6 +27,8 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   groupsModule,
   reportsModule,
   auditModule,
+  signUpBlocksModule,
+  adminMetricsModule,
 ];
 
 /**

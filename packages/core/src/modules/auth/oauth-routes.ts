@@ -156,6 +156,8 @@ export const oauthRoutes = [
         throw error;
       }
       if (!result.ok) {
+        if (result.reason === "address_blocked")
+          return html(messagePage("Cannot sign in", "Access from your network address is blocked on this server."), 403);
         return result.reason === "cannot_sign_in"
           ? html(messagePage("Cannot sign in", "This account cannot sign in: it is disabled, suspended, or not yet approved."), 403)
           : again("Invalid username, email or password.", 422);
@@ -178,7 +180,10 @@ export const oauthRoutes = [
     response: TokenResponseJson,
     handler: ({ body, services, request, clientIp }) =>
       answeringOAuthErrors(async () => {
-        const token = await services.oauth.token(withBasicClientCredentials(oauthParams(body), request), { userAgent: request.headers.get("user-agent"), ip: clientIp });
+        const token = await services.oauth.token(withBasicClientCredentials(oauthParams(body), request), {
+          userAgent: request.headers.get("user-agent"),
+          ip: clientIp,
+        });
         return Reply.json(token, { headers: { ...NO_STORE } });
       }),
   }),
