@@ -147,6 +147,8 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
     "timelines.fan_out": { statusId: poll.id },
     "statuses.unfinished_reactions": {},
     "groups.prune-join-tokens": {},
+    // bob is not A's own: the job finishes with nothing to write.
+    "annual-reports.generate": { accountId: bobOnA, year: 2026 },
     // As if a relay had forwarded bob's Create: A fetches it again from B, by its id.
     "federation.forwarded-creates": { objectId: String(bobsPost.uri), actorId: String(bobsPost.uri).replace(/\/statuses\/[^/]+$/, "") },
     media: null,

@@ -89,6 +89,7 @@ export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
 export { signUpBlocksModule } from "./modules/sign-up-blocks/index.js";
 export { adminMetricsModule } from "./modules/admin-metrics/index.js";
+export { annualReportsModule } from "./modules/annual-reports/index.js";
 export {
   groupsModule,
   type GroupsServices,

@@ -10,6 +10,7 @@ import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
 import { signUpBlocksModule } from "./sign-up-blocks/index.js";
 import { adminMetricsModule } from "./admin-metrics/index.js";
+import { annualReportsModule } from "./annual-reports/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
 import { trendsModule } from "./trends/index.js";
 
@@ -29,6 +30,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   auditModule,
   signUpBlocksModule,
   adminMetricsModule,
+  annualReportsModule,
 ];
 
 /**

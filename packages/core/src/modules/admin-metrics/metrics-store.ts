@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, type SqlBool, sql } from "kysely";
 import type { Database } from "../../ports/storage-schema.js";
 import type { Storage } from "../../ports/storage.js";
 
@@ -48,7 +48,7 @@ export class MetricsStore {
       this.#db
         .selectFrom("statuses")
         .select(["account_id", "created_at"])
-        .where("local", "=", true as never)
+        .where(sql<SqlBool>`statuses.local = ${sql.lit(true)}`)
         .where("created_at", ">=", range.from)
         .where("created_at", "<", range.to)
         .execute(),
@@ -82,7 +82,7 @@ export class MetricsStore {
         .selectFrom("favourites")
         .innerJoin("statuses", "statuses.id", "favourites.status_id")
         .select(["favourites.id", "favourites.created_at"])
-        .where("statuses.local", "=", true as never)
+        .where(sql<SqlBool>`statuses.local = ${sql.lit(true)}`)
         .where("favourites.created_at", ">=", range.from)
         .where("favourites.created_at", "<", range.to)
         .execute(),
@@ -90,7 +90,7 @@ export class MetricsStore {
         .selectFrom("statuses as boost")
         .innerJoin("statuses as target", "target.id", "boost.reblog_of_id")
         .select(["boost.id", "boost.created_at"])
-        .where("target.local", "=", true as never)
+        .where(sql<SqlBool>`target.local = ${sql.lit(true)}`)
         .where("boost.created_at", ">=", range.from)
         .where("boost.created_at", "<", range.to)
         .execute(),
@@ -98,7 +98,7 @@ export class MetricsStore {
         .selectFrom("statuses as reply")
         .innerJoin("statuses as target", "target.id", "reply.in_reply_to_id")
         .select(["reply.id", "reply.created_at"])
-        .where("target.local", "=", true as never)
+        .where(sql<SqlBool>`target.local = ${sql.lit(true)}`)
         .where("reply.created_at", ">=", range.from)
         .where("reply.created_at", "<", range.to)
         .execute(),

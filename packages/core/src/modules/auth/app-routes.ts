@@ -70,9 +70,7 @@ export const appRoutes = [
       const tooLong = uris.filter((uri) => uri.length > MAX_REDIRECT_URI_LENGTH);
       if (uris.length > MAX_REDIRECT_URIS || tooLong.length > 0) {
         throw new KithError("request.validation_failed", {
-          details: [
-            { field: "redirect_uris", message: `At most ${MAX_REDIRECT_URIS} URIs of at most ${MAX_REDIRECT_URI_LENGTH} characters` },
-          ],
+          details: [{ field: "redirect_uris", message: `At most ${MAX_REDIRECT_URIS} URIs of at most ${MAX_REDIRECT_URI_LENGTH} characters` }],
         });
       }
       const { app, clientSecret } = await services.oauth.registerApp({

@@ -28,10 +28,7 @@ export async function answeringOAuthErrors(work: () => Promise<HandlerResult>): 
  * form-url-encoded, then base64), added to the body's parameters unless the
  * body names the client itself.
  */
-export function withBasicClientCredentials(
-  params: Record<string, string | undefined>,
-  request: Request,
-): Record<string, string | undefined> {
+export function withBasicClientCredentials(params: Record<string, string | undefined>, request: Request): Record<string, string | undefined> {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(request.headers.get("authorization") ?? "");
   if (!match || params.client_id !== undefined) return params;
   const decoded = Buffer.from(match[1] ?? "", "base64").toString("utf8");

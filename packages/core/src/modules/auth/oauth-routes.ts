@@ -180,10 +180,7 @@ export const oauthRoutes = [
     response: TokenResponseJson,
     handler: ({ body, services, request, clientIp }) =>
       answeringOAuthErrors(async () => {
-        const token = await services.oauth.token(withBasicClientCredentials(oauthParams(body), request), {
-          userAgent: request.headers.get("user-agent"),
-          ip: clientIp,
-        });
+        const token = await services.oauth.token(withBasicClientCredentials(oauthParams(body), request), { userAgent: request.headers.get("user-agent"), ip: clientIp });
         return Reply.json(token, { headers: { ...NO_STORE } });
       }),
   }),

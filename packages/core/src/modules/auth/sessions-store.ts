@@ -72,11 +72,7 @@ function selectSessionsWithSigner(db: Kysely<Database>) {
         user("approved").as("signer_approved"),
         user("disabled_at").as("signer_disabled_at"),
         user("email_confirmed_at").as("signer_email_confirmed_at"),
-        eb
-          .selectFrom("accounts")
-          .select("accounts.suspended_at")
-          .whereRef("accounts.id", "=", "sessions.account_id")
-          .as("signer_suspended_at"),
+        eb.selectFrom("accounts").select("accounts.suspended_at").whereRef("accounts.id", "=", "sessions.account_id").as("signer_suspended_at"),
       ];
     });
 }
@@ -89,9 +85,7 @@ const selectSessionWithSigner = compiledOnce((db, args: { tokenHash: string }) =
 /** The sessions of these ids with their signers' sign-in state; unknown ids are absent. */
 export async function findSessionsWithSignerByIds(db: Kysely<Database>, ids: readonly string[]): Promise<SessionWithSigner[]> {
   if (ids.length === 0) return [];
-  return (await selectSessionsWithSigner(db)
-    .where("sessions.id", "in", [...ids])
-    .execute()) as SessionWithSigner[];
+  return (await selectSessionsWithSigner(db).where("sessions.id", "in", [...ids]).execute()) as SessionWithSigner[];
 }
 
 export async function touchSession(db: Kysely<Database>, id: string, at: string): Promise<void> {

@@ -1,6 +1,12 @@
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
-import { type SignupRow, approvePendingSignup, deletePendingSignup, findSignup, listPendingSignups } from "./signups-store.js";
+import {
+  type SignupRow,
+  approvePendingSignup,
+  deletePendingSignup,
+  findSignup,
+  listPendingSignups,
+} from "./signups-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { SessionService } from "../auth/session-service.js";
 
