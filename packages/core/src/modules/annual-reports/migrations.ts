@@ -3,7 +3,7 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
 /** Annual reports ("wrapstodon"): one per account and year, generated on the queue. */
 export const annualReportMigrations: readonly MigrationSpec[] = [
   {
-    name: "annual_reports_0001_reports",
+    name: "annual-reports_0001_reports",
     tables: [
       {
         name: "annual_reports",

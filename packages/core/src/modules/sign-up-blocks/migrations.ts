@@ -3,7 +3,7 @@ import type { MigrationSpec } from "../../ports/migration-spec.js";
 /** The blocks on sign-ups and sign-ins: canonical email addresses, email domains, IP ranges. */
 export const signUpBlockMigrations: readonly MigrationSpec[] = [
   {
-    name: "sign_up_blocks_0001_blocks",
+    name: "sign-up-blocks_0001_blocks",
     tables: [
       {
         name: "canonical_email_blocks",
