@@ -113,6 +113,9 @@ const ROOT_VALUES = [
   "systemRandom",
   "transactionWithCommitHooks",
   "trendsModule",
+  "signUpBlocksModule",
+  "adminMetricsModule",
+  "annualReportsModule",
 ];
 
 describe("the public surface of @kith/core", () => {
