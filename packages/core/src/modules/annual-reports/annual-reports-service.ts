@@ -213,7 +213,7 @@ export class AnnualReportService {
   async report(accountId: string, year: number): Promise<WrappedAnnualReports> {
     this.#checkYear(year);
     const row = await this.store.get(accountId, year);
-    if (!row || row.state !== "available") throw new KithError("request.not_found", { message: "Record not found" });
+    if (row?.state !== "available") throw new KithError("request.not_found", { message: "Record not found" });
     return this.#wrap([row], accountId);
   }
 

@@ -1,7 +1,7 @@
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
-import type { AccessBlocks, SignUpAttempt, SignUpVerdict } from "../registration/access-blocks.js";
-import { domainAndParents, normalizeDomain } from "../registration/email-address.js";
+import type { AccessBlocks, SignUpAttempt, SignUpVerdict } from "../registration/index.js";
+import { domainAndParents, normalizeDomain } from "../registration/index.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { signUpBlockErrors, signUpBlockIds } from "./block-ids.js";
 import type { BlocksStore, CanonicalEmailBlockRow, EmailDomainBlockRow, IpBlockRow, IpBlockSeverity } from "./blocks-store.js";
