@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { describeOnEngines } from "../support/engines.js";
 import { appToken, signUp, signupFields } from "../support/registration.js";
-import { registerApp } from "../support/oauth.js";
+import { authorizeQuery, obtainCode, openAuthorizePage, registerApp, submitAuthorizeForm } from "../support/oauth.js";
 
 const CANONICAL = "/api/v1/admin/canonical_email_blocks";
 const DOMAINS = "/api/v1/admin/email_domain_blocks";
@@ -228,6 +228,37 @@ describeOnEngines("sign-up blocks", (engine) => {
       expect((await passwordGrant(user, "100.81.0.1")).status).toBe(200);
       await call("DELETE", `${IPS}/${block.body.id}`, admin.token);
       expect((await passwordGrant(user, "100.80.9.9")).status).toBe(200);
+    });
+
+    it("no_access refuses the authorize page's sign-in and the exchange of a code from the range", async () => {
+      const user = await kith.createUser("sub_signin3");
+      const app = await registerApp(kith, { scopes: "read" });
+      const code = await obtainCode(kith, app, { username: user.account.username, password: user.password });
+      const block = await call("POST", IPS, admin.token, { ip: "100.70.0.0/16", severity: "no_access" });
+
+      const page = await openAuthorizePage(kith, authorizeQuery(app));
+      const refused = await submitAuthorizeForm(
+        kith,
+        page,
+        { username: user.account.username, password: user.password },
+        { clientIp: "100.70.2.2" },
+      );
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain("network address is blocked");
+
+      const exchange = await kith.request("POST", "/oauth/token", {
+        clientIp: "100.70.2.2",
+        form: {
+          grant_type: "authorization_code",
+          code,
+          client_id: app.client_id,
+          client_secret: app.client_secret,
+          redirect_uri: app.redirect_uris[0] ?? "",
+        },
+      });
+      expect(exchange.status).toBe(400);
+      expect(await exchange.json()).toMatchObject({ error: "invalid_grant" });
+      await call("DELETE", `${IPS}/${block.body.id}`, admin.token);
     });
 
     it("sign_up_requires_approval holds the sign-up for approval; an expired block is gone", async () => {
