@@ -225,7 +225,19 @@ describeOnEngines("sign-up blocks", (engine) => {
       const refused = await passwordGrant(user, "::ffff:100.80.9.9");
       expect(refused.status).toBe(400);
       expect(await refused.json()).toMatchObject({ error: "invalid_grant" });
-      expect((await passwordGrant(user, "100.81.0.1")).status).toBe(200);
+      const granted = await passwordGrant(user, "100.81.0.1");
+      expect(granted.status).toBe(200);
+      const { refresh_token } = (await granted.json()) as { refresh_token: string };
+      const app = await registerApp(kith, { scopes: "read" });
+      const refreshed = await kith.request("POST", "/oauth/token", {
+        clientIp: "100.80.1.1",
+        form: { grant_type: "refresh_token", refresh_token, client_id: app.client_id, client_secret: app.client_secret },
+      });
+      // Refused for the blocked address before the token's own app is even compared.
+      expect(await refreshed.json()).toMatchObject({
+        error: "invalid_grant",
+        error_description: expect.stringContaining("network address"),
+      });
       await call("DELETE", `${IPS}/${block.body.id}`, admin.token);
       expect((await passwordGrant(user, "100.80.9.9")).status).toBe(200);
     });

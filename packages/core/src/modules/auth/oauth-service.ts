@@ -360,7 +360,7 @@ export class OAuthService {
         return this.#respond(await this.sessions.issue({ accountId: null, appId: app.id, scopes, ...context }));
       }
       case "refresh_token":
-        return this.#refresh(app, params);
+        return this.#refresh(app, params, context);
       default:
         return this.#password(app, params, context);
     }
@@ -417,8 +417,9 @@ export class OAuthService {
     );
   }
 
-  async #refresh(app: AppView, params: TokenParams): Promise<TokenResponse> {
+  async #refresh(app: AppView, params: TokenParams, context: ClientContext): Promise<TokenResponse> {
     if (!params.refresh_token) throw new OAuthError("invalid_request", "Missing required parameter: refresh_token.");
+    if (!(await this.blocks.signInAllowed(context.ip))) throw new OAuthError("invalid_grant", ADDRESS_BLOCKED);
     const session = await this.sessions.findByRefreshToken(params.refresh_token);
     if (!session || session.app_id !== app.id) throw new OAuthError("invalid_grant");
     const held = parseScopes(session.scopes);
