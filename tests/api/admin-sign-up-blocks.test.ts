@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestKith, TestUser } from "@kith/core/testing";
 import { describeOnEngines } from "../support/engines.js";
+import { SoftwareAuthenticator, toEntries } from "../support/software-authenticator.js";
 import { appToken, signUp, signupFields } from "../support/registration.js";
 import { authorizeQuery, obtainCode, openAuthorizePage, registerApp, submitAuthorizeForm } from "../support/oauth.js";
 
@@ -270,6 +271,26 @@ describeOnEngines("sign-up blocks", (engine) => {
       });
       expect(exchange.status).toBe(400);
       expect(await exchange.json()).toMatchObject({ error: "invalid_grant" });
+      await call("DELETE", `${IPS}/${block.body.id}`, admin.token);
+    });
+
+    it("no_access refuses a passkey sign-in from the range", async () => {
+      const user = await kith.createUser("sub_passkey");
+      const authenticator = new SoftwareAuthenticator("https://kith.test");
+      const options = await (await kith.request("GET", "/api/v1/passkeys/begin-register", { token: user.token })).json();
+      const registered = await kith.request("POST", "/api/v1/passkeys/finish-register", {
+        token: user.token,
+        json: toEntries(authenticator.register(options)),
+      });
+      expect(registered.status).toBe(200);
+      const block = await call("POST", IPS, admin.token, { ip: "100.75.0.0/16", severity: "no_access" });
+      const assertion = async () =>
+        toEntries(authenticator.assert(await (await kith.request("GET", "/api/v1/passkeys/begin-auth?username=sub_passkey")).json()));
+      const refused = await kith.request("POST", "/api/v1/passkeys/finish-auth", { json: await assertion(), clientIp: "100.75.0.9" });
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error).toBe("Access from your network address is blocked");
+      const allowed = await kith.request("POST", "/api/v1/passkeys/finish-auth", { json: await assertion(), clientIp: "100.76.0.9" });
+      expect(allowed.status).toBe(200);
       await call("DELETE", `${IPS}/${block.body.id}`, admin.token);
     });
 

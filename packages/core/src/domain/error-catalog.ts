@@ -21,6 +21,7 @@ export const errorCatalog = {
   "auth.unauthenticated": { status: 401, message: "The access token is missing or invalid" },
   "auth.forbidden": { status: 403, message: "You are not allowed to do that" },
   "auth.insufficient_scope": { status: 403, message: "This action is outside the token's scope" },
+  "auth.address_blocked": { status: 403, message: "Access from your network address is blocked" },
   "auth.must_not_be_authenticated": { status: 403, message: "This action is only available when signed out" },
 
   // Accounts

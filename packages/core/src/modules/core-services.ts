@@ -227,7 +227,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     loginMethods: new LoginMethodService(deps, verificationCodes, loginAudit, sessions),
     loginAudit,
     phoneChange: new PhoneChangeService(deps, verificationCodes, loginAudit),
-    passkeys: new PasskeyService(deps, sessions, loginAudit),
+    passkeys: new PasskeyService(deps, sessions, loginAudit, accessBlocks),
     remoteAccounts,
     migrations: new AccountMigrationService(deps, events, remoteAccounts, follows),
     flags: new FlagSender(deps, remoteAccounts),
