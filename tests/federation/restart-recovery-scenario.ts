@@ -149,6 +149,8 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
     "groups.prune-join-tokens": {},
     // A scheduled status since cancelled: the job finds nothing to post.
     "scheduled_statuses.publish": { id: "sd_cancelled", scheduledAt: "2000-01-01T00:00:00.000Z" },
+    // bob is not A's own: the job finishes with nothing to write.
+    "annual-reports.generate": { accountId: bobOnA, year: 2026 },
     // As if a relay had forwarded bob's Create: A fetches it again from B, by its id.
     "federation.forwarded-creates": { objectId: String(bobsPost.uri), actorId: String(bobsPost.uri).replace(/\/statuses\/[^/]+$/, "") },
     media: null,

@@ -93,6 +93,9 @@ export { endorsementsModule } from "./modules/endorsements/index.js";
 export { featuredTagsModule } from "./modules/featured-tags/index.js";
 export { directoryModule } from "./modules/directory/index.js";
 export { collectionsModule } from "./modules/collections/index.js";
+export { signUpBlocksModule } from "./modules/sign-up-blocks/index.js";
+export { adminMetricsModule } from "./modules/admin-metrics/index.js";
+export { annualReportsModule } from "./modules/annual-reports/index.js";
 export {
   groupsModule,
   type GroupsServices,

@@ -121,6 +121,9 @@ const ROOT_VALUES = [
   "transactionWithCommitHooks",
   "translationsModule",
   "trendsModule",
+  "signUpBlocksModule",
+  "adminMetricsModule",
+  "annualReportsModule",
 ];
 
 describe("the public surface of @kith/core", () => {

@@ -21,6 +21,7 @@ export const errorCatalog = {
   "auth.unauthenticated": { status: 401, message: "The access token is missing or invalid" },
   "auth.forbidden": { status: 403, message: "You are not allowed to do that" },
   "auth.insufficient_scope": { status: 403, message: "This action is outside the token's scope" },
+  "auth.address_blocked": { status: 403, message: "Access from your network address is blocked" },
   "auth.must_not_be_authenticated": { status: 403, message: "This action is only available when signed out" },
 
   // Accounts
@@ -57,6 +58,7 @@ export const errorCatalog = {
 
   // Registration, email confirmation, the email-domain allowlist, signup requests
   "registration.closed": { status: 403, message: "Registrations are closed on this server" },
+  "registration.address_blocked": { status: 403, message: "Sign-ups from your network address are not allowed" },
   "registration.invalid": { status: 422, message: "Validation failed" },
   "registration.confirmation_invalid": { status: 404, message: "This confirmation link is invalid, used or expired" },
   "registration.already_confirmed": { status: 409, message: "The email address is already confirmed" },

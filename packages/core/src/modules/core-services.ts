@@ -38,6 +38,7 @@ import { UserDomainBlockService } from "./relationships/user-domain-blocks.js";
 import { OAuthService } from "./auth/oauth-service.js";
 import { EmailAllowService } from "./registration/email-allow-service.js";
 import { RegistrationService } from "./registration/registration-service.js";
+import { AccessBlockDirectory } from "./registration/access-blocks.js";
 import { RoleService } from "./roles/role-service.js";
 import { SettingsService } from "./settings/settings-service.js";
 import { SignupService } from "./registration/signup-service.js";
@@ -154,6 +155,8 @@ export interface KithServices {
   readonly relays: RelayDirectory;
   /** Endorsed accounts and featured hashtags, as the profile-feature modules answer (nothing featured without them). */
   readonly profileFeatures: ProfileFeatures;
+  /** The blocks on email addresses, email domains and IP addresses, as sign-up and sign-in ask about them (answered by the sign-up-blocks module). */
+  readonly accessBlocks: AccessBlockDirectory;
 }
 
 export function createServices(deps: ServiceDeps): KithServices {
@@ -163,6 +166,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const sessions = new SessionService(deps);
   const accounts = new AccountService(deps, sessions);
   const emailAllow = new EmailAllowService(deps);
+  const accessBlocks = new AccessBlockDirectory();
   const events = new DomainEvents();
   const batchedWrites = new BatchedWrites(deps.storage, BatchedWrites.optionsFor(deps.storage));
   const media = new MediaService(deps);
@@ -222,12 +226,12 @@ export function createServices(deps: ServiceDeps): KithServices {
     ),
     accounts,
     sessions,
-    oauth: new OAuthService(deps, sessions),
+    oauth: new OAuthService(deps, sessions, accessBlocks),
     settings,
     instance: new InstanceService(deps, settings),
     instancePublications: new InstancePublications(deps, settings),
     jobs: new JobsService(deps),
-    registration: new RegistrationService(deps, accounts, sessions, settings, emailAllow),
+    registration: new RegistrationService(deps, accounts, sessions, settings, emailAllow, accessBlocks),
     emailAllow,
     signups: new SignupService(deps, sessions),
     roles: new RoleService(deps, events),
@@ -238,13 +242,14 @@ export function createServices(deps: ServiceDeps): KithServices {
     loginMethods: new LoginMethodService(deps, verificationCodes, loginAudit, sessions),
     loginAudit,
     phoneChange: new PhoneChangeService(deps, verificationCodes, loginAudit),
-    passkeys: new PasskeyService(deps, sessions, loginAudit),
+    passkeys: new PasskeyService(deps, sessions, loginAudit, accessBlocks),
     remoteAccounts,
     migrations: new AccountMigrationService(deps, events, remoteAccounts, follows),
     flags: new FlagSender(deps, remoteAccounts),
     flagReceipts: new FlagReceipts(deps),
     relays: new RelayDirectory(),
     profileFeatures,
+    accessBlocks,
   };
 }
 

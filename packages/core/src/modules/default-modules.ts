@@ -13,6 +13,9 @@ import { preferencesModule } from "./preferences/index.js";
 import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
 import { scheduledStatusesModule } from "./scheduled-statuses/index.js";
+import { signUpBlocksModule } from "./sign-up-blocks/index.js";
+import { adminMetricsModule } from "./admin-metrics/index.js";
+import { annualReportsModule } from "./annual-reports/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
 import { translationsModule } from "./translations/index.js";
 import { trendsModule } from "./trends/index.js";
@@ -37,6 +40,9 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   featuredTagsModule,
   directoryModule,
   collectionsModule,
+  signUpBlocksModule,
+  adminMetricsModule,
+  annualReportsModule,
 ];
 
 /**

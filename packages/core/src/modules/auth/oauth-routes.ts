@@ -139,6 +139,8 @@ export const oauthRoutes = [
       const passkeyResponse = form[PASSKEY_FIELD];
       if (passkeyResponse) {
         // The passkey button: the assertion is verified as finish-auth does, then the authorization completes.
+        if (!(await services.accessBlocks.signInAllowed(clientIp)))
+          return html(messagePage("Cannot sign in", "Access from your network address is blocked on this server."), 403);
         const accountId = await passkeyAccount(services, passkeyResponse);
         if (accountId === null) return again("Passkey sign-in failed. Try again, or use your password.", 422);
         const { code, location } = await services.oauth.issueCode(authorization, accountId);
@@ -156,6 +158,8 @@ export const oauthRoutes = [
         throw error;
       }
       if (!result.ok) {
+        if (result.reason === "address_blocked")
+          return html(messagePage("Cannot sign in", "Access from your network address is blocked on this server."), 403);
         return result.reason === "cannot_sign_in"
           ? html(messagePage("Cannot sign in", "This account cannot sign in: it is disabled, suspended, or not yet approved."), 403)
           : again("Invalid username, email or password.", 422);

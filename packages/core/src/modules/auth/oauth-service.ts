@@ -10,6 +10,7 @@ import { peekCounter } from "./rate-counters-store.js";
 import type { IssuedSession, SessionService } from "./session-service.js";
 import { constantTimeEqual, hashSecret, newToken } from "./secrets.js";
 import type { ServiceDeps } from "../service-deps.js";
+import type { AccessBlocks } from "../registration/access-blocks.js";
 import { OAuthError, type OAuthErrorCode } from "./oauth-error.js";
 import {
   APP_REGISTRATIONS_PER_IP,
@@ -90,9 +91,11 @@ export type AuthorizationCheck =
   | { readonly kind: "redirect"; readonly location: string }
   | { readonly kind: "invalid"; readonly message: string };
 
+const ADDRESS_BLOCKED = "Access from your network address is blocked.";
+
 export type SignInResult =
   | { readonly ok: true; readonly account: LocalAccount }
-  | { readonly ok: false; readonly reason: "invalid_credentials" | "cannot_sign_in" };
+  | { readonly ok: false; readonly reason: "invalid_credentials" | "cannot_sign_in" | "address_blocked" };
 
 /** Where a token request comes from, recorded on the session. */
 export interface ClientContext {
@@ -169,6 +172,7 @@ export class OAuthService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "passwords">,
     private readonly sessions: SessionService,
+    private readonly blocks: Pick<AccessBlocks, "signInAllowed">,
   ) {}
 
   // --- Applications -------------------------------------------------------
@@ -310,6 +314,8 @@ export class OAuthService {
    * Retry-After when over; see rate-limits.ts).
    */
   async signIn(identifier: string, password: string, ip: string | null): Promise<SignInResult> {
+    // Before the password is checked: a blocked network learns nothing about the password either.
+    if (!(await this.blocks.signInAllowed(ip))) return { ok: false, reason: "address_blocked" };
     const now = this.deps.clock.now();
     const login = await findLoginByIdentifier(this.deps.storage.db, identifier.trim());
     // Counted per account when the identifier names one, so its username and its email share one limit.
@@ -354,7 +360,7 @@ export class OAuthService {
         return this.#respond(await this.sessions.issue({ accountId: null, appId: app.id, scopes, ...context }));
       }
       case "refresh_token":
-        return this.#refresh(app, params);
+        return this.#refresh(app, params, context);
       default:
         return this.#password(app, params, context);
     }
@@ -363,6 +369,7 @@ export class OAuthService {
   async #authorizationCode(app: AppView, params: TokenParams, context: ClientContext): Promise<TokenResponse> {
     if (!params.code) throw new OAuthError("invalid_request", "Missing required parameter: code.");
     if (!params.redirect_uri) throw new OAuthError("invalid_request", "Missing required parameter: redirect_uri.");
+    if (!(await this.blocks.signInAllowed(context.ip))) throw new OAuthError("invalid_grant", ADDRESS_BLOCKED);
     // Consumed before any other check: a code presented with the wrong client or verifier is spent all the same.
     const row = await this.deps.storage.consumeOnce({
       kind: AUTHORIZATION_CODE_KIND,
@@ -398,7 +405,11 @@ export class OAuthService {
     if (!result.ok) {
       throw new OAuthError(
         "invalid_grant",
-        result.reason === "cannot_sign_in" ? "The account cannot sign in." : "Invalid username, email or password.",
+        result.reason === "cannot_sign_in"
+          ? "The account cannot sign in."
+          : result.reason === "address_blocked"
+            ? ADDRESS_BLOCKED
+            : "Invalid username, email or password.",
       );
     }
     return this.#respond(
@@ -406,8 +417,9 @@ export class OAuthService {
     );
   }
 
-  async #refresh(app: AppView, params: TokenParams): Promise<TokenResponse> {
+  async #refresh(app: AppView, params: TokenParams, context: ClientContext): Promise<TokenResponse> {
     if (!params.refresh_token) throw new OAuthError("invalid_request", "Missing required parameter: refresh_token.");
+    if (!(await this.blocks.signInAllowed(context.ip))) throw new OAuthError("invalid_grant", ADDRESS_BLOCKED);
     const session = await this.sessions.findByRefreshToken(params.refresh_token);
     if (!session || session.app_id !== app.id) throw new OAuthError("invalid_grant");
     const held = parseScopes(session.scopes);

@@ -16,6 +16,7 @@ import type { SessionService } from "../auth/session-service.js";
 import { hashSecret } from "../auth/secrets.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { LoginAudit } from "../credentials/login-audit.js";
+import type { AccessBlocks } from "../registration/index.js";
 import { type KeyValueEntry, authenticationResponseOf, challengeOf, registrationResponseOf } from "./passkey-responses.js";
 import { relyingPartyOf } from "./relying-party.js";
 import { requireLocalAccount } from "../accounts/require-local-account.js";
@@ -112,6 +113,7 @@ export class PasskeyService {
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "config">,
     private readonly sessions: SessionService,
     private readonly audit: LoginAudit,
+    private readonly blocks: Pick<AccessBlocks, "signInAllowed">,
   ) {}
 
   get #rp() {
@@ -294,6 +296,7 @@ export class PasskeyService {
 
   /** finish-auth: a verified assertion becomes a session; its access token is the `sessionKey`. */
   async finishAuth(entries: readonly KeyValueEntry[], context: PasskeySignInContext): Promise<{ sessionKey: string }> {
+    if (!(await this.blocks.signInAllowed(context.ip ?? null))) throw new KithError("auth.address_blocked");
     const accountId = await this.verifyAssertion(entries);
     const issued = await this.sessions.issue({ accountId, scopes: ALL_SCOPES, userAgent: context.userAgent ?? null, ip: context.ip ?? null });
     return { sessionKey: issued.accessToken };

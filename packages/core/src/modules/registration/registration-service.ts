@@ -13,6 +13,7 @@ import type { SettingsService } from "../settings/settings-service.js";
 import { checkEmailAddress } from "./email-address.js";
 import { knownLocale } from "../../domain/languages.js";
 import type { EmailAllowService } from "./email-allow-service.js";
+import type { AccessBlocks } from "./access-blocks.js";
 import {
   CONFIRMATION_RESENDS_PER_ACCOUNT,
   CONFIRMATION_RESEND_WINDOW_SECONDS,
@@ -108,6 +109,7 @@ export class RegistrationService {
     private readonly sessions: SessionService,
     private readonly settings: SettingsService,
     private readonly emailAllow: EmailAllowService,
+    private readonly blocks: AccessBlocks,
   ) {}
 
   async register(input: RegistrationInput, context: RegistrationContext): Promise<Registration> {
@@ -140,6 +142,12 @@ export class RegistrationService {
     else if (await usernameTaken(db, username)) fail("username", "ERR_TAKEN", "is taken");
 
     const email = checkEmailAddress(input.email);
+    const verdict = await this.blocks.signUp({
+      email: email.ok ? { address: email.address, domain: email.domain } : null,
+      ip: context.ip,
+    });
+    // As Mastodon: an address blocked from signing up is refused before its fields are looked at.
+    if (verdict.refused === "ip") throw new KithError("registration.address_blocked");
     if (!email.ok) {
       if (email.problem === "blank") {
         // Mastodon checks presence and form apart, and a blank address fails both.
@@ -149,6 +157,8 @@ export class RegistrationService {
       else fail("email", "ERR_INVALID", "is invalid");
     } else if (settings.emailAllowlistEnabled && !(await this.emailAllow.allows(email.domain))) {
       fail("email", "ERR_BLOCKED", "is from a domain that is not allowed to register here");
+    } else if (verdict.refused === "email") {
+      fail("email", "ERR_BLOCKED", "is not allowed to register here");
     } else if (await emailExists(db, email.address)) {
       fail("email", "ERR_TAKEN", "is taken");
     }
@@ -179,7 +189,7 @@ export class RegistrationService {
         email: email.address,
         password,
         confirmed: false,
-        approved: mode === "open",
+        approved: mode === "open" && !verdict.requiresApproval,
       }));
     } catch (error) {
       // A concurrent sign-up took the name or address between the checks above and the insert.
@@ -202,7 +212,7 @@ export class RegistrationService {
     });
     return {
       account,
-      mode,
+      mode: verdict.requiresApproval ? "approval" : mode,
       accessToken: issued.accessToken,
       refreshToken: issued.refreshToken,
       scopes: issued.scopes,

@@ -7,6 +7,10 @@ import { StatusJson } from "../../mastodon/entities/status.js";
 import { clampLimit } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { zInt } from "../../platform/http/schemas.js";
+import { any } from "../../domain/permissions.js";
+import { permission } from "../../platform/http/access.js";
+import { KithError } from "../../domain/errors.js";
+import type { Caller } from "../../domain/caller.js";
 
 const route = moduleRoute<TrendsService>();
 
@@ -52,7 +56,128 @@ function tagsRoute(path: string, summary: string) {
   });
 }
 
+/**
+ * Mastodon's review of trends at `/api/v1/admin/trends/...` (Mastodon asks
+ * `manage_taxonomies`): moderators see every candidate and approve or
+ * reject it; a rejected one leaves the public trends. Reads need
+ * Reports.Read or AdminSettings.Read (or their Manage), reviews
+ * Reports.Manage or AdminSettings.Manage.
+ */
+const reviewRead = permission(any("Reports.Read", "Reports.Manage", "AdminSettings.Read", "AdminSettings.Manage"));
+const reviewManage = permission(any("Reports.Manage", "AdminSettings.Manage"));
+const ADMIN_TAGS = ["admin/trends"];
+const ADMIN = "/api/v1/admin/trends";
+const IdParams = z.object({ id: z.string().min(1).max(64) });
+const AdminTagJson = FullTagJson.extend({
+  trendable: z.boolean(),
+  usable: z.boolean(),
+  listable: z.boolean(),
+  requires_review: z.boolean(),
+});
+const AdminStatusJson = StatusJson.and(z.object({ requires_review: z.boolean() }));
+
+function reviewerOf(caller: Caller): string {
+  if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
+  return caller.accountId;
+}
+
+function reviewRoutes(kind: "tags" | "statuses") {
+  return (["approve", "reject"] as const).map((decision) =>
+    route({
+      method: "POST",
+      path: `${ADMIN}/${kind}/{id}/${decision}`,
+      summary:
+        decision === "approve"
+          ? `Approves a ${kind === "tags" ? "hashtag" : "status"} for the public trends`
+          : `Rejects a ${kind === "tags" ? "hashtag" : "status"}: it leaves the public trends`,
+      tags: ADMIN_TAGS,
+      access: reviewManage,
+      scopes: ["admin:write"],
+      params: IdParams,
+      response: kind === "tags" ? AdminTagJson : AdminStatusJson,
+      handler: async ({ module, params, caller }) => {
+        const state = decision === "approve" ? "approved" : "rejected";
+        const reviewer = reviewerOf(caller);
+        return kind === "tags" ? module.reviewTag(params.id, state, reviewer) : module.reviewStatus(params.id, state, reviewer);
+      },
+    }),
+  );
+}
+
+function noLinks(path: string, summary: string) {
+  return route({
+    method: "GET",
+    path,
+    summary,
+    tags: ADMIN_TAGS,
+    access: reviewRead,
+    scopes: ["admin:read"],
+    query: TrendQuery,
+    response: z.array(z.object({})),
+    handler: () => [],
+  });
+}
+
+function noLinkReview(path: string, summary: string) {
+  return route({
+    method: "POST",
+    path,
+    summary,
+    tags: ADMIN_TAGS,
+    access: reviewManage,
+    scopes: ["admin:write"],
+    params: IdParams,
+    response: z.object({}),
+    handler: () => {
+      throw new KithError("request.not_found", { message: "Record not found" });
+    },
+  });
+}
+
+const adminTrendRoutes = [
+  route({
+    method: "GET",
+    path: `${ADMIN}/tags`,
+    summary: "Trending hashtags as moderators review them: every candidate, as Admin::Tag with `requires_review`",
+    tags: ADMIN_TAGS,
+    access: reviewRead,
+    scopes: ["admin:read"],
+    query: TrendQuery,
+    response: z.array(AdminTagJson),
+    handler: async ({ module, query, url }) => {
+      const limit = clampLimit(query.limit, TAGS_PAGE);
+      const offset = query.offset ?? 0;
+      return offsetReply(url, await module.reviewTags({ limit, offset }), limit, offset);
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${ADMIN}/statuses`,
+    summary: "Trending statuses as moderators review them: every candidate, with `requires_review`",
+    tags: ADMIN_TAGS,
+    access: reviewRead,
+    scopes: ["admin:read"],
+    query: TrendQuery,
+    response: z.array(AdminStatusJson),
+    handler: async ({ module, query, url, caller }) => {
+      const limit = clampLimit(query.limit, STATUSES_PAGE);
+      const offset = query.offset ?? 0;
+      const reviewer = reviewerOf(caller);
+      return offsetReply(url, await module.reviewStatuses(reviewer, { limit, offset }), limit, offset);
+    },
+  }),
+  noLinks(`${ADMIN}/links`, "Trending links to review: always empty, since links get no preview cards yet"),
+  noLinks(`${ADMIN}/links/publishers`, "Publishers of trending links to review: always empty, since links are not tracked"),
+  ...reviewRoutes("tags"),
+  ...reviewRoutes("statuses"),
+  noLinkReview(`${ADMIN}/links/{id}/approve`, "Approves a trending link: 404, since no links are tracked"),
+  noLinkReview(`${ADMIN}/links/{id}/reject`, "Rejects a trending link: 404, since no links are tracked"),
+  noLinkReview(`${ADMIN}/links/publishers/{id}/approve`, "Approves a link publisher: 404, since no links are tracked"),
+  noLinkReview(`${ADMIN}/links/publishers/{id}/reject`, "Rejects a link publisher: 404, since no links are tracked"),
+];
+
 export const trendRoutes = [
+  ...adminTrendRoutes,
   tagsRoute("/api/v1/trends", "Trending hashtags (the older path of /api/v1/trends/tags)"),
   tagsRoute("/api/v1/trends/tags", "Hashtags used by the most accounts in public posts lately, with a week of daily history"),
   route({

@@ -73,3 +73,40 @@ export async function recentEngagement(
   }
   return [...byStatus].map(([statusId, counts]) => ({ statusId, ...counts }));
 }
+
+export type TrendKind = "tag" | "status";
+export type ReviewState = "approved" | "rejected";
+
+interface TrendReviewRow {
+  kind: TrendKind;
+  target_id: string;
+  state: ReviewState;
+  reviewed_by_id: string | null;
+  reviewed_at: string;
+}
+
+/** The trends module's own table: reviews of trending hashtags and statuses. */
+export class TrendReviewsStore {
+  readonly #db: Kysely<{ trend_reviews: TrendReviewRow }>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db.withTables<{ trend_reviews: TrendReviewRow }>() as unknown as Kysely<{ trend_reviews: TrendReviewRow }>;
+  }
+
+  async states(kind: TrendKind): Promise<Map<string, ReviewState>> {
+    const rows = await this.#db.selectFrom("trend_reviews").select(["target_id", "state"]).where("kind", "=", kind).execute();
+    return new Map(rows.map((row) => [row.target_id, row.state]));
+  }
+
+  async set(row: TrendReviewRow): Promise<void> {
+    await this.#db
+      .insertInto("trend_reviews")
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .columns(["kind", "target_id"])
+          .doUpdateSet({ state: row.state, reviewed_by_id: row.reviewed_by_id, reviewed_at: row.reviewed_at }),
+      )
+      .execute();
+  }
+}
