@@ -7,8 +7,12 @@ import { migrationStatements } from "./migrations/ddl.js";
 
 const log = getLogger(["kith", "storage", "migrations"]);
 
-/** A module's migration name: `<module>_NNNN_<what>`; the core's start with their number. */
-const MODULE_MIGRATION = /^([a-z][a-z0-9-]*)_\d{4}_/;
+/**
+ * A module's migration name: `<module>_NNNN_<what>`, the module's name in
+ * hyphens or underscores (`featured_tags_0001_…`); the core's start with
+ * their number.
+ */
+const MODULE_MIGRATION = /^([a-z][a-z0-9_-]*?)_\d{4}_/;
 
 /** Kysely's record of applied migrations. */
 const MIGRATION_TABLE = "kysely_migration";

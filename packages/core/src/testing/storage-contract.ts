@@ -106,6 +106,13 @@ export function describeStorageContract(
       await expect(storage.migrate([...coreMigrations, table("beta_0002_second"), table("beta_0001_first")])).rejects.toThrow(
         /beta_0001_first follows beta_0002_second/,
       );
+      // A module named with an underscore is one owner too, whatever other modules sit between its migrations.
+      const underscored = [table("gamma_ray_0001_first"), table("delta_0001_first"), table("gamma_ray_0002_second")];
+      expect((await storage.migrate([...coreMigrations, ...later, ...underscored])).applied).toEqual([
+        "delta_0001_first",
+        "gamma_ray_0001_first",
+        "gamma_ray_0002_second",
+      ]);
     });
 
     it("seeds the built-in roles with their permissions", async () => {
