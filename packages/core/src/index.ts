@@ -87,6 +87,7 @@ export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";
 export { suggestionsModule } from "./modules/suggestions/index.js";
 export { relaysModule } from "./modules/relays/index.js";
+export { pushModule, type PushService, type WebPushSubscriptionEntity } from "./modules/push/index.js";
 export {
   groupsModule,
   type GroupsServices,

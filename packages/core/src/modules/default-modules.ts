@@ -6,6 +6,7 @@ import { auditModule } from "./audit/index.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
+import { pushModule } from "./push/index.js";
 import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
@@ -25,6 +26,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   groupsModule,
   reportsModule,
   auditModule,
+  pushModule,
 ];
 
 /**

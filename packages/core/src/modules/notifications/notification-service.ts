@@ -78,6 +78,8 @@ export const UNREAD_COUNT_MAX = 1000;
  * read/unread filter and the marker.
  */
 export class NotificationService {
+  readonly #announced: ((recipientId: string, notificationId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "pubsub">,
     private readonly batchedWrites: BatchedWrites,
@@ -148,6 +150,12 @@ export class NotificationService {
   /** Tells the recipient's streams of a notification written (by `notifyMany`, or with a favourite: `addFavourite`). */
   async announce(recipientId: string, notificationId: string): Promise<void> {
     await this.deps.pubsub.publish(streamChannels.user(recipientId), { event: "notification", notificationId });
+    for (const listener of this.#announced) await listener(recipientId, notificationId);
+  }
+
+  /** Runs `listener` for every notification announced, after its recipient's streams are told (Web Push listens). */
+  onAnnounced(listener: (recipientId: string, notificationId: string) => Promise<void>): void {
+    this.#announced.push(listener);
   }
 
   /**
