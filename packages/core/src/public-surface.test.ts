@@ -100,6 +100,7 @@ const ROOT_VALUES = [
   "permissionNames",
   "preferencesModule",
   "publicAccess",
+  "pushModule",
   "relaysModule",
   "reportsModule",
   "requiresCredentials",
