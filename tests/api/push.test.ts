@@ -387,8 +387,8 @@ describeOnEngines("Web Push", (engine) => {
       });
       expect(made.serverKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
       expect(await client.v1.push.subscription.fetch()).toMatchObject({ id: made.id });
-      const changed = await client.v1.push.subscription.update({ data: { alerts: { follow: false } }, policy: "all" });
-      expect(changed).toMatchObject({ id: made.id, policy: "all", alerts: { mention: true, follow: false } });
+      const changed = await client.v1.push.subscription.update({ data: { alerts: { follow: false } } });
+      expect(changed).toMatchObject({ id: made.id, policy: "follower", alerts: { mention: true, follow: false } });
       await client.v1.push.subscription.remove();
       await expect(client.v1.push.subscription.fetch()).rejects.toMatchObject({ statusCode: 404 });
     });
