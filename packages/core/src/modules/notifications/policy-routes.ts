@@ -99,17 +99,20 @@ export const notificationPolicyRoutes = [
     response: PolicyJson,
     handler: ({ caller, services }) => services.notificationPolicy.policy(signedInUser(caller).accountId),
   }),
-  route({
-    method: "PATCH",
-    path: "/api/v2/notifications/policy",
-    summary: "Changes the caller's notification policy (each of accept, filter, drop); values not given stay",
-    tags: TAGS,
-    access: authenticated,
-    scopes: WRITE,
-    body: PolicyBody,
-    response: PolicyJson,
-    handler: ({ caller, body, services }) => services.notificationPolicy.changePolicy(signedInUser(caller).accountId, body),
-  }),
+  // PATCH as Mastodon documents it; PUT as some clients (masto.js) send it.
+  ...(["PATCH", "PUT"] as const).map((method) =>
+    route({
+      method,
+      path: "/api/v2/notifications/policy",
+      summary: "Changes the caller's notification policy (each of accept, filter, drop); values not given stay",
+      tags: TAGS,
+      access: authenticated,
+      scopes: WRITE,
+      body: PolicyBody,
+      response: PolicyJson,
+      handler: ({ caller, body, services }) => services.notificationPolicy.changePolicy(signedInUser(caller).accountId, body),
+    }),
+  ),
   route({
     method: "GET",
     path: "/api/v1/notifications/policy",
