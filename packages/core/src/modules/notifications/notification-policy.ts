@@ -4,14 +4,12 @@
  * is new, that mentions them privately, or of a limited domain: accepted,
  * filtered (held as a notification request) or dropped (never written).
  */
+import { newAccountsSince } from "./notifications-store.js";
 
 /** Types no policy holds back, as Mastodon's: a poll's end, an edit, the moderators' notices; and groups' own. */
 export function unfilteredType(type: string): boolean {
   return type === "poll" || type === "update" || type.startsWith("admin.") || type.startsWith("group.");
 }
-
-/** How long an account is new to the policy on new accounts: Mastodon's 30 days. */
-const NEW_ACCOUNT_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** What the policy check of a notification of `type` written at `now` needs to know besides its sender. */
 export function policyRules(type: string, now: Date): { unfiltered: boolean; mention: boolean; newAccountsSince: string } {
@@ -20,9 +18,4 @@ export function policyRules(type: string, now: Date): { unfiltered: boolean; men
     mention: type === "mention",
     newAccountsSince: newAccountsSince(now),
   };
-}
-
-/** Accounts made after this are new. */
-export function newAccountsSince(now: Date): string {
-  return new Date(now.getTime() - NEW_ACCOUNT_MS).toISOString();
 }

@@ -372,6 +372,14 @@ export function reachedPolicyVerdict(db: Kysely<Database>, args: ReachRules) {
   return reachedAccounts(db, args).select(policyVerdict(args).as("verdict"));
 }
 
+/** How long an account is new to the policy on new accounts: Mastodon's 30 days. */
+const NEW_ACCOUNT_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Accounts made after this are new to the policy on new accounts. */
+export function newAccountsSince(now: Date): string {
+  return new Date(now.getTime() - NEW_ACCOUNT_MS).toISOString();
+}
+
 /** Notification policy values, as Mastodon names them. */
 export const POLICY_VALUES = ["accept", "filter", "drop"] as const;
 export type PolicyValue = (typeof POLICY_VALUES)[number];

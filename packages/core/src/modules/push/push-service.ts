@@ -269,10 +269,10 @@ function decodeBase64Url(text: string): Buffer | null {
 function checkKeys(p256dh: string, auth: string): void {
   const key = decodeBase64Url(p256dh);
   const secret = decodeBase64Url(auth);
-  if (!key || key.length !== 65 || key[0] !== 0x04) {
+  if (key?.length !== 65 || key[0] !== 0x04) {
     throw new KithError(pushErrors["push.invalid_subscription"], { message: "keys.p256dh is not an uncompressed P-256 public key" });
   }
-  if (!secret || secret.length !== 16) {
+  if (secret?.length !== 16) {
     throw new KithError(pushErrors["push.invalid_subscription"], { message: "keys.auth is not a 16-byte secret" });
   }
 }

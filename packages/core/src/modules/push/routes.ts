@@ -2,7 +2,7 @@ import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
 import { authenticated } from "../../platform/http/access.js";
 import { zBool } from "../../platform/http/schemas.js";
-import { signedInUser } from "../timelines/routes.js";
+import type { Caller, UserCaller } from "../../domain/caller.js";
 import { moduleRoute } from "../module.js";
 import { PUSH_ALERTS, type PushAlerts, type PushService, WebPushSubscriptionJson } from "./push-service.js";
 import { PUSH_POLICIES } from "./push-store.js";
@@ -44,6 +44,11 @@ function alertsGiven(data: z.infer<typeof Data> | undefined): Partial<PushAlerts
   const alerts: Partial<PushAlerts> = {};
   for (const [alert, on] of Object.entries(data?.alerts ?? {})) if (on !== undefined) alerts[alert as keyof PushAlerts] = on;
   return alerts;
+}
+
+function signedInUser(caller: Caller): UserCaller {
+  if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
+  return caller;
 }
 
 /** The token the request came with: the push message carries it, for the client to fetch the notification. */

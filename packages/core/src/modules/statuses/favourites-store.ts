@@ -5,10 +5,10 @@ import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import {
   type NotificationRecord,
   insertNotifications,
+  newAccountsSince,
   reachedAccounts,
   reachedPolicyVerdict,
 } from "../notifications/notifications-store.js";
-import { newAccountsSince } from "../notifications/notification-policy.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { bumpStatusCounter } from "./statuses-store.js";
 
