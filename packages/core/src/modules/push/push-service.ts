@@ -63,6 +63,9 @@ const TTL_SECONDS = 48 * 60 * 60;
 /** A push message's plaintext is at most 4078 bytes once encrypted with one record (RFC 8291); the body is cut well before. */
 const BODY_CHARS = 140;
 
+/** How long the answer to "has the instance any subscription" is kept. */
+const ANY_SUBSCRIPTION_TTL_MS = 60_000;
+
 /** Outcomes of one push: sent, the subscription gone (dropped), or worth trying again. */
 type Outcome = "sent" | "gone" | "retry" | "refused";
 
@@ -77,6 +80,7 @@ type Outcome = "sent" | "gone" | "retry" | "refused";
 export class PushService {
   readonly #fetch: SafeFetch;
   #keys: Promise<VapidKeys> | null = null;
+  #any: { readonly value: boolean; readonly at: number } | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -122,6 +126,7 @@ export class PushService {
       created_at: now,
       updated_at: now,
     });
+    this.#any = { value: true, at: Date.now() };
     return this.get(input.sessionId);
   }
 
@@ -147,8 +152,22 @@ export class PushService {
     await this.store.deleteOfSession(sessionId);
   }
 
-  /** Queues a notification's push to each subscription of its recipient (nothing, and one read, when there is none). */
+  /**
+   * Whether the instance has any subscription, read again at most every `ANY_SUBSCRIPTION_TTL_MS`: an instance with
+   * none (most, and every test of statements) pays no statement per notification. One made here counts at once; one
+   * made in another process, within that time.
+   */
+  async #anySubscription(): Promise<boolean> {
+    const now = Date.now();
+    if (this.#any === null || now - this.#any.at > ANY_SUBSCRIPTION_TTL_MS) {
+      this.#any = { value: await this.store.anySubscription(), at: now };
+    }
+    return this.#any.value;
+  }
+
+  /** Queues a notification's push to each subscription of its recipient. */
   async notificationAnnounced(recipientId: string, notificationId: string): Promise<void> {
+    if (!(await this.#anySubscription())) return;
     const ids = await this.store.idsOfAccount(recipientId, this.#now());
     if (ids.length === 0) return;
     const payloads = ids.map((subscriptionId) => ({ subscriptionId, notificationId, recipientId }));

@@ -97,6 +97,11 @@ export class PushStore {
     await this.#db.deleteFrom("push_subscriptions").where("id", "=", id).execute();
   }
 
+  async anySubscription(): Promise<boolean> {
+    const row = await this.#db.selectFrom("push_subscriptions").select("id").limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The ids of an account's subscriptions whose tokens still hold. */
   async idsOfAccount(accountId: string, now: string): Promise<string[]> {
     const rows = await this.#db
