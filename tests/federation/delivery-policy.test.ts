@@ -63,10 +63,7 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
 
   async function followCount(): Promise<number> {
     await settle();
-    const row = await kith.storage.db
-      .selectFrom("follows")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
+    const row = await kith.storage.db.selectFrom("follows").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -199,12 +196,7 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
       expect(await kith.federation.sendFollow("alice", eve().id.href)).not.toBeNull();
       expect(await followCount()).toBe(2);
       const counts = () =>
-        kith.storage.db
-          .selectFrom("accounts")
-          .select(["followers_count", "following_count"])
-          .where("username", "=", "alice")
-          .where("domain", "is", null)
-          .executeTakeFirstOrThrow();
+        kith.storage.db.selectFrom("accounts").select(["followers_count", "following_count"]).where("username", "=", "alice").where("domain", "is", null).executeTakeFirstOrThrow();
       expect(await counts()).toEqual({ followers_count: 1, following_count: 1 });
       const requests = () => kith.storage.db.selectFrom("follow_requests").select("id").execute();
       expect(await requests()).toHaveLength(1);
@@ -226,8 +218,7 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
       const ctx = (await kith.federation.load()).context();
       const alice = ctx.getActorUri("alice");
       const to = (actor = mallory()) => ({ id: actor.id, inboxId: new URL(actor.inbox) });
-      const like = () =>
-        new vocab.Like({ id: new URL(`${alice.href}#likes/${++serial}`), actor: alice, object: new URL(`${mallory().id.href}/notes/1`) });
+      const like = () => new vocab.Like({ id: new URL(`${alice.href}#likes/${++serial}`), actor: alice, object: new URL(`${mallory().id.href}/notes/1`) });
       // The same send reaches the domain while it federates, so what follows can fail.
       await ctx.sendActivity({ identifier: "alice" }, to(), like(), { immediate: true });
       expect(remote.received).toHaveLength(1);
@@ -272,27 +263,14 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
     it("LIMIT keeps follows but hides the domain's posts from public timelines, except to followers", async () => {
       expect((await follow()).status).toBe(202);
       await settle();
-      const remoteAccount = await kith.storage.db
-        .selectFrom("accounts")
-        .select("id")
-        .where("domain", "=", remote.host)
-        .executeTakeFirstOrThrow();
+      const remoteAccount = await kith.storage.db.selectFrom("accounts").select("id").where("domain", "=", remote.host).executeTakeFirstOrThrow();
       const now = kith.clock.now().toISOString();
       await post(kith, remoteAccount.id, { local: false, text: "remote post" });
       const bob = await kith.createUser("bob");
       const carol = await kith.createUser("carol");
       await kith.storage.db
         .insertInto("follows")
-        .values({
-          id: kith.ids.next("follow"),
-          account_id: carol.account.id,
-          target_account_id: remoteAccount.id,
-          follower_local: true,
-          uri: null,
-          languages: null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, follower_local: true, uri: null, languages: null, created_at: now, updated_at: now })
         .execute();
       const publicIds = async (token?: string) => {
         const response = await kith.request("GET", "/api/v1/timelines/public", token ? { token } : {});
@@ -325,26 +303,13 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
         .select(["id", "acct_key"])
         .where("uri", "=", mallory().id.href)
         .executeTakeFirstOrThrow();
-      await kith.storage.db
-        .updateTable("accounts")
-        .set({ discoverable: true } as never)
-        .where("id", "=", remoteAccount.id)
-        .execute();
+      await kith.storage.db.updateTable("accounts").set({ discoverable: true } as never).where("id", "=", remoteAccount.id).execute();
       const bob = await kith.createUser("bob");
       const carol = await kith.createUser("carol");
       const now = kith.clock.now().toISOString();
       await kith.storage.db
         .insertInto("follows")
-        .values({
-          id: kith.ids.next("follow"),
-          account_id: carol.account.id,
-          target_account_id: remoteAccount.id,
-          follower_local: true,
-          uri: null,
-          languages: null,
-          created_at: now,
-          updated_at: now,
-        })
+        .values({ id: kith.ids.next("follow"), account_id: carol.account.id, target_account_id: remoteAccount.id, follower_local: true, uri: null, languages: null, created_at: now, updated_at: now })
         .execute();
       const statusId = await post(kith, remoteAccount.id, { local: false, text: "limited #limitedtag", tags: ["limitedtag"] });
       await favourite(kith, bob.account.id, statusId);
@@ -394,10 +359,7 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
 
   describe("reach of a Delete", () => {
     it("a deleted post's Delete reaches a remote account that favourited it without following its author", async () => {
-      const created = await kith.request("POST", "/api/v1/statuses", {
-        token: aliceToken,
-        json: { status: "soon gone", visibility: "public" },
-      });
+      const created = await kith.request("POST", "/api/v1/statuses", { token: aliceToken, json: { status: "soon gone", visibility: "public" } });
       const status = (await created.json()) as { id: string; uri: string };
       const like = {
         "@context": "https://www.w3.org/ns/activitystreams",
@@ -474,13 +436,9 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
     it("lets an administrator clear the mark, and answers 404 for a domain not marked", async () => {
       await failOnThreeDays(new URL(mallory().inbox));
       const reader = await admin(["Read"]);
-      expect((await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: reader })).status).toBe(
-        403,
-      );
+      expect((await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: reader })).status).toBe(403);
       const manager = await admin(MANAGE);
-      expect((await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: manager })).status).toBe(
-        200,
-      );
+      expect((await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: manager })).status).toBe(200);
       const again = await kith.request("DELETE", `/api/v1/admin/federation/unreachable-domains/${remote.host}`, { token: manager });
       expect(again.status).toBe(404);
       expect(await again.json()).toMatchObject({ code: "federation.domain_not_unreachable" });
@@ -489,26 +447,13 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
     it("counts accepted incoming activities per minute over a sliding window, and lists connected domains", async () => {
       expect((await follow()).status).toBe(202);
       expect((await follow(eve())).status).toBe(202);
-      const unsigned = {
-        "@context": "https://www.w3.org/ns/activitystreams",
-        id: `${eve().id.href}/x`,
-        type: "Follow",
-        actor: eve().id.href,
-        object: "https://kith.test/users/alice",
-      };
-      expect((await kith.fetch(new Request("https://kith.test/inbox", { method: "POST", body: JSON.stringify(unsigned) }))).status).toBe(
-        401,
-      );
+      const unsigned = { "@context": "https://www.w3.org/ns/activitystreams", id: `${eve().id.href}/x`, type: "Follow", actor: eve().id.href, object: "https://kith.test/users/alice" };
+      expect((await kith.fetch(new Request("https://kith.test/inbox", { method: "POST", body: JSON.stringify(unsigned) }))).status).toBe(401);
       kith.clock.advance(2 * 60_000);
       expect((await follow()).status).toBe(202);
       await settle();
       const token = await admin();
-      type Metrics = {
-        total: number;
-        minutes: number;
-        perMinute: { minute: string; received: number }[];
-        topDomains: { domain: string; received: number }[];
-      };
+      type Metrics = { total: number; minutes: number; perMinute: { minute: string; received: number }[]; topDomains: { domain: string; received: number }[] };
       const metrics = await getJson<Metrics>("/api/v1/admin/federation/inbox-metrics", token);
       expect(metrics.minutes).toBe(60);
       expect(metrics.perMinute).toHaveLength(60);

@@ -4,12 +4,7 @@ import type { KithServices } from "../core-services.js";
 import type { NotificationFilter, NotificationRecord } from "./notification-service.js";
 import { authenticated } from "../../platform/http/access.js";
 import { AccountJson } from "../../mastodon/entities/account.js";
-import {
-  GroupedNotificationsJson,
-  type NotificationEntity,
-  NotificationJson,
-  UnreadCountJson,
-} from "../../mastodon/entities/notification.js";
+import { GroupedNotificationsJson, type NotificationEntity, NotificationJson, UnreadCountJson } from "../../mastodon/entities/notification.js";
 import type { JsonTexts } from "../../platform/http/json-text.js";
 import { type PageSize, clampLimit, idPageLinks, idPageQuery, pageRequest } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
