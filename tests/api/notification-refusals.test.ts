@@ -127,6 +127,12 @@ describeOnEngines("recipients a notification reaches", (engine) => {
       })
       .execute();
     await kith.services.domainPolicy.createBlock({ domain: "example", severity: "LIMIT" });
+    // Of a type no notification policy holds back (a poll's end), only followers; of the others, the recipient's
+    // policy decides (`for_limited_accounts`: filtered by default, as a request; dropped, not reached).
+    const unfiltered = { ...fromRemote, unfiltered: true };
+    expect(await reached(ids(["domainBlocking", "bystander", "mutingPostsOnly"]), unfiltered)).toEqual(ids(["bystander"]));
+    expect(await reached(ids(["domainBlocking", "bystander", "mutingPostsOnly"]), fromRemote)).toEqual(ids(["bystander", "mutingPostsOnly"]));
+    await ok(users.mutingPostsOnly as TestUser, "PATCH", "/api/v2/notifications/policy", { for_limited_accounts: "drop" });
     expect(await reached(ids(["domainBlocking", "bystander", "mutingPostsOnly"]), fromRemote)).toEqual(ids(["bystander"]));
     // A local sender is on no domain.
     expect(await reached(ids(["bystander", "mutingPostsOnly"]))).toEqual(ids(["bystander", "mutingPostsOnly"]));

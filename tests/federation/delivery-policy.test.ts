@@ -282,8 +282,13 @@ describeOnEngines("deliveries, domain policy and monitoring", (engine) => {
       expect(await publicIds(bob.token)).not.toContain("<p>remote post</p>");
       expect(await publicIds()).not.toContain("<p>remote post</p>");
       expect(await publicIds(carol.token)).toContain("<p>remote post</p>");
-      // Its notifications reach only those who follow it.
+      // Its notifications reach only those who follow it: the others' policies hold them back (Mastodon's
+      // `for_limited_accounts`, filter by default) or drop them.
       const mention = { fromAccountId: remoteAccount.id, type: "mention" as const, statusId: null };
+      const held = await kith.services.notifications.notify({ ...mention, recipientId: bob.account.id });
+      expect(held).not.toBeNull();
+      await expect(kith.services.notifications.get(bob.account.id, held ?? "")).rejects.toMatchObject({ code: "notification.not_found" });
+      await kith.services.notificationPolicy.changePolicy(bob.account.id, { for_limited_accounts: "drop" });
       expect(await kith.services.notifications.notify({ ...mention, recipientId: bob.account.id })).toBeNull();
       expect(await kith.services.notifications.notify({ ...mention, recipientId: carol.account.id })).not.toBeNull();
       // Federation goes on: the follow stays.

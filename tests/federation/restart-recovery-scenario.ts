@@ -154,6 +154,8 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
     // As if a relay had forwarded bob's Create: A fetches it again from B, by its id.
     "federation.forwarded-creates": { objectId: String(bobsPost.uri), actorId: String(bobsPost.uri).replace(/\/statuses\/[^/]+$/, "") },
     media: null,
+    // A notification no longer there: the job finds nothing to push, and finishes.
+    "push.deliver": { subscriptionId: "ps_none", notificationId: "no_none", recipientId: "us_none" },
   };
   const queues = await probe<string[]>(a, "queues");
   expect(queues.filter((queue) => !(queue in payloads)), "a queue this test does not fill").toEqual([]);

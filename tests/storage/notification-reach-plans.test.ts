@@ -76,14 +76,25 @@ describeIfPostgres("the sender of a notification, on PostgreSQL", () => {
       storage.db,
     );
     try {
-      // A limited domain's account reaches only those who follow it.
+      // A limited domain's account reaches only those who follow it, with a notification no policy holds back; with
+      // the others, the recipients' policies decide (filtered by default: reached, held as a request).
       await sql`insert into follows (id, account_id, target_account_id, follower_local, created_at, updated_at) values ('f1', 'l2', 'r7', true, now(), now())`.execute(
         storage.db,
       );
-      const limited = await reachedAccounts(storage.db, { fromId: "r7", conversationOf: "s1", now: "2026-11-02T00:00:00.000Z" })
+      const limited = await reachedAccounts(storage.db, {
+        fromId: "r7",
+        conversationOf: "s1",
+        now: "2026-11-02T00:00:00.000Z",
+        unfiltered: true,
+      })
         .where("recipient.id", "in", ["l1", "l2"])
         .execute();
       expect(limited.map((row) => row.id)).toEqual(["l2"]);
+      const filtered = await reachedAccounts(storage.db, { fromId: "r7", conversationOf: "s1", now: "2026-11-02T00:00:00.000Z" })
+        .where("recipient.id", "in", ["l1", "l2"])
+        .orderBy("recipient.id")
+        .execute();
+      expect(filtered.map((row) => row.id)).toEqual(["l1", "l2"]);
     } finally {
       await sql`delete from domain_blocks`.execute(storage.db);
       await sql`delete from follows`.execute(storage.db);

@@ -96,6 +96,7 @@ export { collectionsModule } from "./modules/collections/index.js";
 export { signUpBlocksModule } from "./modules/sign-up-blocks/index.js";
 export { adminMetricsModule } from "./modules/admin-metrics/index.js";
 export { annualReportsModule } from "./modules/annual-reports/index.js";
+export { pushModule, type PushService, type WebPushSubscriptionEntity } from "./modules/push/index.js";
 export {
   groupsModule,
   type GroupsServices,

@@ -106,6 +106,7 @@ const ROOT_VALUES = [
   "directoryModule",
   "collectionsModule",
   "publicAccess",
+  "pushModule",
   "relaysModule",
   "reportsModule",
   "requiresCredentials",

@@ -160,6 +160,7 @@ export const errorCatalog = {
   "marker.stale": { status: 409, message: "The marker was changed meanwhile; read it again" },
   "conversation.not_found": { status: 404, message: "Conversation not found" },
   "notification.not_found": { status: 404, message: "Notification not found" },
+  "notification_request.not_found": { status: 404, message: "Notification request not found" },
 
   // Credentials: codes, password change and recovery, login methods, phone, passkeys
   "credentials.code_invalid": { status: 422, message: "The code is wrong, expired or already used" },

@@ -44,6 +44,7 @@ import { conversationRoutes } from "./conversations/routes.js";
 import { listRoutes } from "./lists/list-routes.js";
 import { markerRoutes } from "./markers/routes.js";
 import { notificationRoutes } from "./notifications/routes.js";
+import { notificationPolicyRoutes } from "./notifications/policy-routes.js";
 import { timelineRoutes } from "./timelines/routes.js";
 
 /** The endpoints of the social core, each declared once; the feature modules bring the rest. */
@@ -88,6 +89,7 @@ const coreRoutes: readonly AnyRoute[] = [
   ...listRoutes,
   ...markerRoutes,
   ...conversationRoutes,
+  ...notificationPolicyRoutes,
   ...notificationRoutes,
   ...statusRoutes,
   ...pollRoutes,

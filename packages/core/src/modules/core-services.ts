@@ -1,4 +1,5 @@
 import { ProfileFeatures } from "./accounts/profile-features.js";
+import { NotificationPolicyService } from "./notifications/notification-policy-service.js";
 import { AccountService } from "./accounts/account-service.js";
 import { AdminAccountService } from "./admin-accounts/admin-account-service.js";
 import { SessionService } from "./auth/session-service.js";
@@ -112,6 +113,8 @@ export interface KithServices {
   readonly conversationViews: FeedServices["conversationViews"];
   readonly notifications: FeedServices["notifications"];
   readonly notificationViews: FeedServices["notificationViews"];
+  /** Notification policies, and the requests of what they filtered. */
+  readonly notificationPolicy: NotificationPolicyService;
   readonly feedAccounts: FeedServices["feedAccounts"];
   /** Administrators' domain blocks and allowlist, and the policy inboxes and deliveries apply to a host. */
   readonly domainPolicy: DomainPolicyService;
@@ -200,6 +203,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     blocksMutes: new BlockMuteService(deps, events),
     userDomainBlocks: new UserDomainBlockService(deps, events),
     ...feeds,
+    notificationPolicy: new NotificationPolicyService(deps, feeds.notificationViews),
     statusViews,
     postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,

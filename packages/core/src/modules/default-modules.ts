@@ -10,6 +10,7 @@ import { endorsementsModule } from "./endorsements/index.js";
 import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
+import { pushModule } from "./push/index.js";
 import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
 import { scheduledStatusesModule } from "./scheduled-statuses/index.js";
@@ -43,6 +44,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   signUpBlocksModule,
   adminMetricsModule,
   annualReportsModule,
+  pushModule,
 ];
 
 /**

@@ -601,6 +601,24 @@ export interface NotificationsTable {
   group_key: string;
   read_at: Timestamp | null;
   created_at: Timestamp;
+  /** Held back by the recipient's notification policy, as part of a notification request. */
+  filtered: Generated<DbBool>;
+}
+
+export interface NotificationPoliciesTable {
+  account_id: string;
+  for_not_following: string | null;
+  for_not_followers: string | null;
+  for_new_accounts: string | null;
+  for_private_mentions: string | null;
+  for_limited_accounts: string | null;
+  updated_at: Timestamp;
+}
+
+export interface NotificationPermissionsTable {
+  account_id: string;
+  from_account_id: string;
+  created_at: Timestamp;
 }
 
 export interface FiltersTable {
@@ -863,6 +881,8 @@ export interface Database {
   markers: MarkersTable;
   account_conversations: AccountConversationsTable;
   notifications: NotificationsTable;
+  notification_policies: NotificationPoliciesTable;
+  notification_permissions: NotificationPermissionsTable;
   filters: FiltersTable;
   filter_keywords: FilterKeywordsTable;
   filter_statuses: FilterStatusesTable;

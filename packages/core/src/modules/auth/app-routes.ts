@@ -22,7 +22,7 @@ const CredentialApplicationJson = ApplicationJson.extend({
   client_secret_expires_at: z.number().int(),
 });
 
-function serializeApplication(app: AppView): z.infer<typeof ApplicationJson> {
+function serializeApplication(app: AppView, vapidKey: string): z.infer<typeof ApplicationJson> {
   return {
     id: app.id,
     name: app.name,
@@ -31,8 +31,8 @@ function serializeApplication(app: AppView): z.infer<typeof ApplicationJson> {
     // Deprecated by Mastodon for redirect_uris, still read by older clients: the URIs joined by newlines.
     redirect_uri: app.redirectUris.join("\n"),
     redirect_uris: [...app.redirectUris],
-    // Kith has no Web Push yet; an empty key rather than a missing one, which clients would trip on.
-    vapid_key: "",
+    // Empty without Web Push rather than missing, which clients would trip on.
+    vapid_key: vapidKey,
   };
 }
 
@@ -70,7 +70,9 @@ export const appRoutes = [
       const tooLong = uris.filter((uri) => uri.length > MAX_REDIRECT_URI_LENGTH);
       if (uris.length > MAX_REDIRECT_URIS || tooLong.length > 0) {
         throw new KithError("request.validation_failed", {
-          details: [{ field: "redirect_uris", message: `At most ${MAX_REDIRECT_URIS} URIs of at most ${MAX_REDIRECT_URI_LENGTH} characters` }],
+          details: [
+            { field: "redirect_uris", message: `At most ${MAX_REDIRECT_URIS} URIs of at most ${MAX_REDIRECT_URI_LENGTH} characters` },
+          ],
         });
       }
       const { app, clientSecret } = await services.oauth.registerApp({
@@ -80,7 +82,12 @@ export const appRoutes = [
         website: body.website ?? null,
         ip: clientIp,
       });
-      return { ...serializeApplication(app), client_id: app.clientId, client_secret: clientSecret, client_secret_expires_at: 0 };
+      return {
+        ...serializeApplication(app, await services.instance.vapidPublicKey()),
+        client_id: app.clientId,
+        client_secret: clientSecret,
+        client_secret_expires_at: 0,
+      };
     },
   }),
   route({
@@ -95,7 +102,7 @@ export const appRoutes = [
       const appId = caller.kind === "app" ? caller.appId : await services.sessions.appIdOf(caller.sessionId);
       // Tokens made without an app (tests, the CLI) have no application to show.
       if (!appId) throw new KithError("oauth.app_not_found", { message: "This token was not issued to an application" });
-      return serializeApplication(await services.oauth.findAppById(appId));
+      return serializeApplication(await services.oauth.findAppById(appId), await services.instance.vapidPublicKey());
     },
   }),
 ];

@@ -67,7 +67,7 @@ export function serializeInstanceV2(overview: InstanceOverview, limits: Instance
         privacy_policy: null,
         terms_of_service: null,
       },
-      vapid: { public_key: "" },
+      vapid: { public_key: overview.vapidPublicKey },
       accounts: { max_featured_tags: limits.accounts.maxFeaturedTags, max_pinned_statuses: settings.maxPinnedPosts },
       statuses: statusesConfig(limits),
       media_attachments: mediaConfig(limits),

@@ -14,12 +14,13 @@ import {
   notificationsOfGroup,
   pageNotifications,
   recipientsNotifiedAbout,
-  recipientsReached,
+  verdictsOfRecipients,
   setReadAt,
 } from "./notifications-store.js";
 import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../platform/storage/batched-writes.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { streamChannels } from "../streaming/channels.js";
+import { policyRules } from "./notification-policy.js";
 import { GROUPABLE_TYPES, type NotificationGroup, groupKeyFor, groupNotifications } from "./notification-groups.js";
 
 export type { NotificationFilter, NotificationGroup, NotificationRecord };
@@ -78,6 +79,8 @@ export const UNREAD_COUNT_MAX = 1000;
  * read/unread filter and the marker.
  */
 export class NotificationService {
+  readonly #announced: ((recipientId: string, notificationId: string) => Promise<void>)[] = [];
+
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "pubsub">,
     private readonly batchedWrites: BatchedWrites,
@@ -112,13 +115,15 @@ export class NotificationService {
     const db = this.deps.storage.db;
     const now = this.#now();
     const asked = [...new Set(recipientIds)].filter((id) => options.allowSelf || id !== fromAccountId);
-    let recipients = await recipientsReached(db, {
+    const verdicts = await verdictsOfRecipients(db, {
       recipientIds: asked,
       fromId: fromAccountId,
       // A muted conversation stays quiet (Mastodon's "mute conversation"); a poll's end is still told.
       conversationOf: type === "poll" ? null : statusId,
       now,
+      ...policyRules(type, this.deps.clock.now()),
     });
+    let recipients = [...verdicts.keys()];
     if (statusId && (type === "status" || type === "mention")) {
       // One notice per status: a follower who is also mentioned, or also subscribed to the thread, hears once.
       const told = await recipientsNotifiedAbout(db, recipients, statusId, ["mention", "status"]);
@@ -136,18 +141,26 @@ export class NotificationService {
         groupKey: groupKeyFor(id, type, statusId, at),
         readAt: null,
         createdAt: now,
+        // Held back by the recipient's policy: kept as a notification request, told to no stream or push.
+        ...(verdicts.get(recipientId) === "filter" && { filtered: true }),
       };
     });
     // Committed with the other writes of the same moment (a notification is often written for each incoming Like).
     if (records.length > 0) await this.batchedWrites.write(notificationRows, records);
     if (records.length > 0) await options.onWritten?.(records);
-    await Promise.all(records.map((r) => this.announce(r.recipientId, r.id)));
+    await Promise.all(records.filter((r) => r.filtered !== true).map((r) => this.announce(r.recipientId, r.id)));
     return records.map((r) => r.id);
   }
 
   /** Tells the recipient's streams of a notification written (by `notifyMany`, or with a favourite: `addFavourite`). */
   async announce(recipientId: string, notificationId: string): Promise<void> {
     await this.deps.pubsub.publish(streamChannels.user(recipientId), { event: "notification", notificationId });
+    for (const listener of this.#announced) await listener(recipientId, notificationId);
+  }
+
+  /** Runs `listener` for every notification announced, after its recipient's streams are told (Web Push listens). */
+  onAnnounced(listener: (recipientId: string, notificationId: string) => Promise<void>): void {
+    this.#announced.push(listener);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { PageRequest } from "../../domain/page.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { fencedSubquery } from "../../platform/storage/exists-fence.js";
@@ -20,6 +20,8 @@ export interface NotificationRecord {
   readonly groupKey: string;
   readonly readAt: string | null;
   readonly createdAt: string;
+  /** Held back by the recipient's notification policy (a notification request's); absent: not. */
+  readonly filtered?: boolean;
   /**
    * The sender's version and counters, when they were read with the
    * notification (a page of them): what the sender's render needs to know
@@ -63,6 +65,9 @@ function toRecord(row: Row): NotificationRecord {
   };
 }
 
+/** Notifications a policy held back are the requests', not the list's. */
+const notFiltered = sql<boolean>`not notifications.filtered`;
+
 function visibleNotifications(
   db: Kysely<Database>,
   recipientId: string,
@@ -73,6 +78,7 @@ function visibleNotifications(
     .selectFrom("notifications")
     .select(COLUMNS)
     .where("account_id", "=", recipientId)
+    .where(notFiltered)
     .where(notHiddenFrom("notifications.from_account_id", recipientId, now, { mutes: "hiding_notifications" }));
   if (filter.types && filter.types.length > 0) query = query.where("type", "in", filter.types);
   if (filter.excludeTypes && filter.excludeTypes.length > 0) query = query.where("type", "not in", filter.excludeTypes);
@@ -203,6 +209,7 @@ export async function groupSizes(
     .select(["group_key", sql<number>`count(*)`.as("count")])
     .where("account_id", "=", recipientId)
     .where("group_key", "in", groupKeys)
+    .where(notFiltered)
     .where(notHiddenFrom("notifications.from_account_id", recipientId, now, { mutes: "hiding_notifications" }))
     .groupBy("group_key")
     .execute();
@@ -327,6 +334,12 @@ export interface NotificationAudience {
   /** The status whose muted conversation keeps it quiet; null: none does. */
   readonly conversationOf: string | null;
   readonly now: string;
+  /** A type no notification policy holds back (a poll's end, an edit, the moderators'). @default false */
+  readonly unfiltered?: boolean;
+  /** A mention: the policy on private mentions applies when `conversationOf` is a direct status. @default false */
+  readonly mention?: boolean;
+  /** Accounts made after this time are new to the policy on new accounts; absent, none is. */
+  readonly newAccountsSince?: string;
 }
 
 /**
@@ -337,11 +350,37 @@ export interface NotificationAudience {
  * conversation of `conversationOf`.
  */
 export async function recipientsReached(db: Kysely<Database>, audience: NotificationAudience): Promise<string[]> {
-  const { recipientIds, fromId, conversationOf, now } = audience;
-  if (recipientIds.length === 0) return [];
-  const rows = await readInSlices(recipientIds, (slice) => selectReached(db, { recipientIds: slice, fromId, conversationOf, now }));
-  const reached = new Set(rows.map((row) => row.id));
-  return recipientIds.filter((id) => reached.has(id));
+  return [...(await verdictsOfRecipients(db, audience)).keys()];
+}
+
+/**
+ * The recipients `recipientsReached` answers, in their order, each with what its notification policy makes of the
+ * notification: `accept`, or `filter` (held back as a request). Those whose policy drops it are not reached.
+ */
+export async function verdictsOfRecipients(
+  db: Kysely<Database>,
+  audience: NotificationAudience,
+): Promise<Map<string, "accept" | "filter">> {
+  const { recipientIds, ...rules } = audience;
+  if (recipientIds.length === 0) return new Map();
+  const rows = await readInSlices(recipientIds, (slice) =>
+    selectReached(db, {
+      recipientIds: slice,
+      fromId: rules.fromId,
+      conversationOf: rules.conversationOf,
+      now: rules.now,
+      unfiltered: rules.unfiltered ?? false,
+      mention: rules.mention ?? false,
+      newAccountsSince: rules.newAccountsSince,
+    }),
+  );
+  const verdicts = new Map(rows.map((row) => [row.id, row.verdict === "filter" ? ("filter" as const) : ("accept" as const)]));
+  const reached = new Map<string, "accept" | "filter">();
+  for (const id of recipientIds) {
+    const verdict = verdicts.get(id);
+    if (verdict) reached.set(id, verdict);
+  }
+  return reached;
 }
 
 /**
@@ -349,9 +388,88 @@ export async function recipientsReached(db: Kysely<Database>, audience: Notifica
  * server a statement's fixed cost is several times what SQLite takes to check one more rule in it.
  */
 const selectReached = compiledOnce(
-  (db, args: { recipientIds: readonly string[]; fromId: string; conversationOf: string | null; now: string }) =>
-    reachedAccounts(db, args).where("recipient.id", "in", args.recipientIds),
+  (
+    db,
+    args: {
+      recipientIds: readonly string[];
+      fromId: string;
+      conversationOf: string | null;
+      now: string;
+      unfiltered: boolean;
+      mention: boolean;
+      newAccountsSince: string | undefined;
+    },
+  ) =>
+    reachedAccounts(db, args)
+      .select((args.unfiltered ? sql<string>`'accept'` : policyVerdict(args)).as("verdict"))
+      .where("recipient.id", "in", args.recipientIds),
 );
+
+/** `reachedAccounts` with the verdict of each one's notification policy (`verdict`), for a statement to read. */
+export function reachedPolicyVerdict(db: Kysely<Database>, args: ReachRules) {
+  return reachedAccounts(db, args).select(policyVerdict(args).as("verdict"));
+}
+
+/** How long an account is new to the policy on new accounts: Mastodon's 30 days. */
+const NEW_ACCOUNT_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Accounts made after this are new to the policy on new accounts. */
+export function newAccountsSince(now: Date): string {
+  return new Date(now.getTime() - NEW_ACCOUNT_MS).toISOString();
+}
+
+/** Notification policy values, as Mastodon names them. */
+export const POLICY_VALUES = ["accept", "filter", "drop"] as const;
+export type PolicyValue = (typeof POLICY_VALUES)[number];
+
+/** What a notification policy holds when the recipient never set it: Mastodon's defaults. */
+export const POLICY_DEFAULTS = {
+  for_not_following: "accept",
+  for_not_followers: "accept",
+  for_new_accounts: "accept",
+  for_private_mentions: "filter",
+  for_limited_accounts: "filter",
+} as const satisfies Record<string, PolicyValue>;
+
+/**
+ * What the notification policy of `recipient.id` makes of a notification from `fromId`: `drop`, `filter` or
+ * `accept`, the strictest of its rules that apply; always `accept` from a sender whose request it accepted. One
+ * correlated read, inside the statement that finds the recipients: a notification costs no statement more for it.
+ */
+function policyVerdict(args: ReachRules): RawBuilder<string> {
+  const from = args.fromId;
+  const policy = (column: keyof typeof POLICY_DEFAULTS) => sql`coalesce(p.${sql.ref(column)}, ${sql.lit(POLICY_DEFAULTS[column])})`;
+  const notFollowing = sql`not exists (select 1 from follows pf where pf.account_id = r.id and pf.target_account_id = ${from})`;
+  const notFollower = sql`not exists (select 1 from follows pf where pf.account_id = ${from} and pf.target_account_id = r.id)`;
+  const limited = sql`exists (select 1 from accounts ps where ps.id = ${from} and not ${notFromLimitedDomain("ps.domain", "ps.id", null)})`;
+  const rules: [keyof typeof POLICY_DEFAULTS, RawBuilder<unknown>][] = [
+    ["for_not_following", notFollowing],
+    ["for_not_followers", notFollower],
+    ["for_limited_accounts", sql`(${limited} and ${notFollowing})`],
+  ];
+  if (args.newAccountsSince !== undefined) {
+    rules.push([
+      "for_new_accounts",
+      sql`exists (select 1 from accounts ps where ps.id = ${from} and ps.created_at > ${args.newAccountsSince})`,
+    ]);
+  }
+  if (args.mention && args.conversationOf !== null) {
+    // A private mention from an account not followed, unless it answers the recipient.
+    const direct = sql`exists (select 1 from statuses pst where pst.id = ${args.conversationOf} and pst.visibility = 'direct' and (pst.in_reply_to_account_id is null or pst.in_reply_to_account_id <> r.id))`;
+    rules.push(["for_private_mentions", sql`(${direct} and ${notFollowing})`]);
+  }
+  const any = (value: PolicyValue) =>
+    sql.join(
+      rules.map(([column, applies]) => sql`(${policy(column)} = ${sql.lit(value)} and ${applies})`),
+      sql` or `,
+    );
+  return sql<string>`(select case
+    when exists (select 1 from notification_permissions pp where pp.account_id = r.id and pp.from_account_id = ${from}) then 'accept'
+    when ${any("drop")} then 'drop'
+    when ${any("filter")} then 'filter'
+    else 'accept' end
+    from accounts r left join notification_policies p on p.account_id = r.id where r.id = recipient.id)`;
+}
 
 /** What the rules of `recipientsReached` ask of a notification besides its recipients. */
 export type ReachRules = Omit<NotificationAudience, "recipientIds">;
@@ -416,22 +534,25 @@ export function reachedAccounts(
               ),
           ),
         ),
-        // LIMIT: accounts of a limited domain reach only their followers.
-        or([
-          not(
-            exists(
-              selectFrom(sender)
-                .select("sender.id")
-                .where(sql<boolean>`not ${notFromLimitedDomain("sender.domain", "sender.id", null)}`),
-            ),
-          ),
-          exists(
-            selectFrom("follows")
-              .select("follows.account_id")
-              .whereRef("follows.account_id", "=", "recipient.id")
-              .where("follows.target_account_id", "=", args.fromId),
-          ),
-        ]),
+        // The recipient's notification policy decides what becomes of it, accounts of a limited domain included (its
+        // `for_limited_accounts`); of a type no policy holds back, those reach only their followers.
+        args.unfiltered
+          ? or([
+              not(
+                exists(
+                  selectFrom(sender)
+                    .select("sender.id")
+                    .where(sql<boolean>`not ${notFromLimitedDomain("sender.domain", "sender.id", null)}`),
+                ),
+              ),
+              exists(
+                selectFrom("follows")
+                  .select("follows.account_id")
+                  .whereRef("follows.account_id", "=", "recipient.id")
+                  .where("follows.target_account_id", "=", args.fromId),
+              ),
+            ])
+          : sql<boolean>`${policyVerdict(args)} <> 'drop'`,
       ];
       const { conversationOf } = args;
       if (conversationOf !== null) {
@@ -491,6 +612,8 @@ type NotificationColumns = {
   readonly groupKeys: readonly string[];
   readonly readAts: readonly (string | null)[];
   readonly createdAts: readonly string[];
+  /** Every row held back by a policy, or none: a statement for each kind (filtered rows are few). */
+  readonly filtered: boolean;
 };
 
 // Compiled once: likes, boosts, replies and follows from other servers write their notifications here.
@@ -505,14 +628,22 @@ const insertNotificationRows = compiledOnce((db, args: NotificationColumns) =>
       group_key: args.groupKeys[i] as string,
       read_at: args.readAts[i] ?? null,
       created_at: args.createdAts[i] as string,
+      ...(args.filtered && { filtered: writeFlag(true) }),
     })),
   ),
 );
 
-/** Writes several notifications in one statement. */
+/** Writes several notifications in one statement (two when some are held back by a policy). */
 export async function insertNotifications(db: Kysely<Database>, records: readonly NotificationRecord[]): Promise<void> {
+  const filtered = records.filter((record) => record.filtered === true);
+  await insertNotificationsOfKind(db, filtered.length === 0 ? records : records.filter((record) => record.filtered !== true), false);
+  await insertNotificationsOfKind(db, filtered, true);
+}
+
+async function insertNotificationsOfKind(db: Kysely<Database>, records: readonly NotificationRecord[], filtered: boolean): Promise<void> {
   if (records.length === 0) return;
   await insertNotificationRows(db, {
+    filtered,
     ids: records.map((record) => record.id),
     accountIds: records.map((record) => record.recipientId),
     fromAccountIds: records.map((record) => record.fromAccountId),

@@ -6,7 +6,9 @@ import {
   type NotificationRecord,
   deleteActNotifications,
   insertNotifications,
+  newAccountsSince,
   reachedAccounts,
+  reachedPolicyVerdict,
 } from "../notifications/notifications-store.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { bumpStatusCounter } from "./statuses-store.js";
@@ -61,6 +63,7 @@ export async function addFavourite(
     noticeId: notice?.id ?? null,
     recipientId: notice?.recipientId ?? null,
     groupKey: notice?.groupKey ?? null,
+    newAccountsSince: newAccountsSince(new Date(now)),
   };
   if (capabilitiesOf(db)?.writingWith) {
     const [row] = await insertCountedFavourite(db, args);
@@ -70,7 +73,7 @@ export async function addFavourite(
   if (!row) return null;
   await bumpStatusCounter(db, favourite.statusId, "favourites_count", 1);
   if (!notice || !readFlag(row.reaches_author)) return { notificationId: null };
-  await insertNotifications(db, [noticeRecord(favourite, notice, now)]);
+  await insertNotifications(db, [{ ...noticeRecord(favourite, notice, now), ...(readFlag(row.filtered) && { filtered: true }) }]);
   return { notificationId: notice.id };
 }
 
@@ -115,6 +118,8 @@ interface FavouriteArgs extends NewFavourite {
   readonly noticeId: string | null;
   readonly recipientId: string | null;
   readonly groupKey: string | null;
+  /** Accounts made after this are new to the author's notification policy. */
+  readonly newAccountsSince: string;
   readonly [key: string]: string | null;
 }
 
@@ -126,17 +131,34 @@ const favouriteInsert = (db: Kysely<Database>, args: FavouriteArgs) =>
 
 /** Whether the notice reaches its recipient, the liked status's author: read by the statement that stores the favourite. */
 const reachesRecipient = (db: Kysely<Database>, args: FavouriteArgs) =>
-  reachedAccounts(db, { fromId: args.accountId, conversationOf: args.statusId, now: args.now }).where(
-    "recipient.id",
-    "=",
-    args.recipientId ?? "",
-  );
+  reachedAccounts(db, {
+    fromId: args.accountId,
+    conversationOf: args.statusId,
+    now: args.now,
+    newAccountsSince: args.newAccountsSince,
+  }).where("recipient.id", "=", args.recipientId ?? "");
+
+/** Whether the author's notification policy holds the notice back (a notification request's). */
+const heldBack = (db: Kysely<Database>, args: FavouriteArgs) =>
+  db
+    .selectFrom(
+      reachedPolicyVerdict(db, {
+        fromId: args.accountId,
+        conversationOf: args.statusId,
+        now: args.now,
+        newAccountsSince: args.newAccountsSince,
+      })
+        .where("recipient.id", "=", args.recipientId ?? "")
+        .as("verdict"),
+    )
+    .select(sql<boolean>`verdict.verdict = 'filter'`.as("held"));
 
 // RETURNING tells whether the row was new on both engines; with no notice, there is nothing to check.
 const insertFavouriteRow = compiledOnce((db, args: FavouriteArgs) =>
-  favouriteInsert(db, args).returning((eb) =>
+  favouriteInsert(db, args).returning((eb) => [
     args.noticeId === null ? sql<boolean>`false`.as("reaches_author") : eb.exists(reachesRecipient(db, args)).as("reaches_author"),
-  ),
+    args.noticeId === null ? sql<boolean>`false`.as("filtered") : heldBack(db, args).as("filtered"),
+  ]),
 );
 
 /**
@@ -159,7 +181,7 @@ const insertCountedFavourite = compiledOnce((db, args: FavouriteArgs) => {
     .with("notified", (qc) =>
       qc
         .insertInto("notifications")
-        .columns(["id", "account_id", "from_account_id", "type", "status_id", "group_key", "read_at", "created_at"])
+        .columns(["id", "account_id", "from_account_id", "type", "status_id", "group_key", "read_at", "created_at", "filtered"])
         .expression((eb) =>
           eb
             .selectFrom("counted")
@@ -172,6 +194,7 @@ const insertCountedFavourite = compiledOnce((db, args: FavouriteArgs) => {
               sql<string>`${args.groupKey}`.as("group_key"),
               sql<null>`null`.as("read_at"),
               sql<string>`${args.now}`.as("created_at"),
+              heldBack(db, args).as("filtered"),
             ])
             .where((inner) => inner.exists(reachesRecipient(db, args))),
         )

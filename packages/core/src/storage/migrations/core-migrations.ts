@@ -21,6 +21,7 @@ import { deferredSearchEntriesMigration } from "./0023-deferred-search-entries.j
 import { federationDetailsMigration } from "./0024-federation-details.js";
 import { groupResourcesMigration } from "./0025-group-resources.js";
 import { statusAudiencesMigration } from "./0026-status-audiences.js";
+import { notificationRequestsMigration } from "./0027-notification-requests.js";
 
 /**
  * Core's migrations, in the order they run (which is their names' order).
@@ -50,4 +51,5 @@ export const coreMigrations: readonly MigrationSpec[] = [
   federationDetailsMigration,
   groupResourcesMigration,
   statusAudiencesMigration,
+  notificationRequestsMigration,
 ];
