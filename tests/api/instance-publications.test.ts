@@ -44,7 +44,7 @@ describeOnEngines("instance publications and profile extras", (engine) => {
     const { body } = await get("/api/v1/instance/extended_description");
     expect(body).toEqual({
       updated_at: kith.clock.now().toISOString(),
-      content: "<p>Welcome &lt;friends&gt;.<br>Be kind.</p><p>Second part.</p>",
+      content: "<p>Welcome &lt;friends&gt;.<br />Be kind.</p><p>Second part.</p>",
     });
     expect(await get("/api/v1/instance/rules")).toEqual({ status: 200, body: [{ id: "1", text: "No spam", hint: "Really" }] });
   });

@@ -102,7 +102,11 @@ export function describeStorageContract(
         tables: [{ name: name.replace(/\W/g, "_").toLowerCase(), columns: { id: { type: "text" } }, primaryKey: ["id"] }],
       });
       const later = [table("zeta_0001_first"), table("alpha_0001_first"), table("alpha_0002_second")];
-      expect((await storage.migrate([...coreMigrations, ...later])).applied).toEqual(["alpha_0001_first", "alpha_0002_second", "zeta_0001_first"]);
+      expect((await storage.migrate([...coreMigrations, ...later])).applied).toEqual([
+        "alpha_0001_first",
+        "alpha_0002_second",
+        "zeta_0001_first",
+      ]);
       await expect(storage.migrate([...coreMigrations, table("beta_0002_second"), table("beta_0001_first")])).rejects.toThrow(
         /beta_0001_first follows beta_0002_second/,
       );

@@ -3,7 +3,7 @@ import { KithError } from "../../domain/errors.js";
 import type { Caller } from "../../domain/caller.js";
 import type { PublicationLevel } from "../../domain/instance-settings.js";
 import { LANGUAGE_CODES, languageName } from "../../domain/languages.js";
-import { escapeHtml } from "../../platform/http/html.js";
+import { paragraphsHtml } from "../../platform/http/html.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { SettingsService } from "../settings/settings-service.js";
 import { publishedDomainBlocks } from "./instance-domain-blocks-store.js";
@@ -64,7 +64,7 @@ export class InstancePublications {
 
   async extendedDescription(): Promise<ExtendedDescription> {
     const [text, updatedAt] = await Promise.all([this.settings.get("extendedDescription"), this.settings.updatedAt("extendedDescription")]);
-    return { updatedAt: text === "" ? null : updatedAt, html: paragraphs(text) };
+    return { updatedAt: text === "" ? null : updatedAt, html: paragraphsHtml(text) };
   }
 
   async rules(): Promise<{ id: string; text: string; hint: string }[]> {
@@ -96,14 +96,4 @@ function reaches(level: PublicationLevel, caller: Caller): boolean {
 export function obfuscated(domain: string): string {
   const shown = Math.floor(domain.length / 4);
   return [...domain].map((character, i) => (character === "." || i <= shown || i >= domain.length - shown ? character : "*")).join("");
-}
-
-/** Plain text as HTML paragraphs: a blank line parts paragraphs, a single newline breaks a line. */
-function paragraphs(text: string): string {
-  return text
-    .split(/\r?\n\s*\r?\n/)
-    .map((part) => part.trim())
-    .filter((part) => part !== "")
-    .map((part) => `<p>${escapeHtml(part).replaceAll(/\r?\n/g, "<br>")}</p>`)
-    .join("");
 }

@@ -3,12 +3,16 @@ export function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 
-/** Plain text as HTML paragraphs (a blank line between them), its line breaks kept: a group's or a channel's note as its account's. */
+/**
+ * Plain text as HTML paragraphs (a blank line between them), its line breaks
+ * kept: a group's or a channel's note as its account's, the instance's
+ * extended description.
+ */
 export function paragraphsHtml(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed === "") return "";
-  return trimmed
-    .split(/\n{2,}/)
-    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br />")}</p>`)
+  return text
+    .split(/\r?\n\s*\r?\n/)
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map((part) => `<p>${escapeHtml(part).replaceAll(/\r?\n/g, "<br />")}</p>`)
     .join("");
 }
