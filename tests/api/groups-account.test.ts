@@ -344,6 +344,11 @@ describeOnEngines("groups as accounts", (engine) => {
       const changed = await call(kith, "PATCH", channels(group.id, `/${channel.id}`), owner.token, { display_name: "Headlines", note: "" });
       expect(changed.status).toBe(200);
       expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).body).toMatchObject({ display_name: "Headlines", note: "" });
+
+      // Listed as its group is.
+      const listed = (await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).body.discoverable as boolean;
+      expect((await call(kith, "PATCH", `/api/v1/groups/${group.id}`, owner.token, { discoverable: !listed })).status).toBe(200);
+      expect((await call(kith, "GET", `/api/v1/accounts/${channel.id}`)).body.discoverable).toBe(!listed);
     });
 
     it("is subscribed to by following it, members only; unfollowing unsubscribes", async () => {

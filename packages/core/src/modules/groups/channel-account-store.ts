@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import type { MigrationSpec } from "../../ports/migration-spec.js";
 import { paragraphsHtml } from "../../platform/http/html.js";
+import { noteHtmlSql } from "./group-account-store.js";
 import type { GroupChannelsTable as ChannelRow, GroupsDb } from "./group-tables-store.js";
 
 /**
@@ -108,8 +109,7 @@ export async function retireChannelAccounts(
 
 /** SQL that makes the account of every channel that has none (channels made before channels were accounts). */
 function backfill(flag: (value: boolean) => string, listed: string): string {
-  const note =
-    "CASE WHEN trim(c.note) = '' THEN '' ELSE '<p>' || replace(replace(replace(trim(c.note), '&', '&amp;'), '<', '&lt;'), '>', '&gt;') || '</p>' END";
+  const note = noteHtmlSql("c.note");
   return `INSERT INTO accounts (id, username, domain, acct_key, actor_type, display_name, note, note_source, locked, discoverable, indexable,
       hide_collections, uri, url, created_at, updated_at, suspended_at, silenced_at, followers_count, statuses_count)
     SELECT c.id, c.global_username, NULL, c.global_username_key, 'Group', c.display_name, ${note}, c.note,

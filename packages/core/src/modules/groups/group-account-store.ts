@@ -2,7 +2,6 @@ import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import type { MigrationSpec } from "../../ports/migration-spec.js";
 import { paragraphsHtml } from "../../platform/http/html.js";
 import type { GroupsDb, GroupsTable } from "./group-tables-store.js";
-import { listChannelAccounts } from "./channel-account-store.js";
 
 /**
  * A group's account (see `isGroupAccountId`): its row of `accounts`, with
@@ -73,8 +72,6 @@ export async function updateGroupAccount(
     })
     .where("id", "=", groupId)
     .execute();
-  const fields = accountFields(group);
-  if (fields.discoverable !== undefined) await listChannelAccounts(db, groupId, fields.discoverable, now);
 }
 
 /** The avatar and header media of groups' accounts, by group. */
@@ -119,10 +116,18 @@ export async function retireGroupAccount(db: GroupsDb, groupId: string, now: str
     .execute();
 }
 
+/**
+ * SQL that gives a plain-text note column as an account's note (HTML), for
+ * the migrations that make accounts of existing rows: one paragraph,
+ * escaped, where `paragraphsHtml` would split paragraphs and lines.
+ */
+export function noteHtmlSql(column: string): string {
+  return `CASE WHEN trim(${column}) = '' THEN '' ELSE '<p>' || replace(replace(replace(trim(${column}), '&', '&amp;'), '<', '&lt;'), '>', '&gt;') || '</p>' END`;
+}
+
 /** SQL that makes the account of every group that has none (groups made before groups were accounts). */
 function backfill(flag: (value: boolean) => string, listed: string): string {
-  const note =
-    "CASE WHEN trim(g.note) = '' THEN '' ELSE '<p>' || replace(replace(replace(trim(g.note), '&', '&amp;'), '<', '&lt;'), '>', '&gt;') || '</p>' END";
+  const note = noteHtmlSql("g.note");
   return `INSERT INTO accounts (id, username, domain, acct_key, actor_type, display_name, note, note_source, locked, discoverable, indexable,
       hide_collections, uri, url, created_at, updated_at, suspended_at, silenced_at, followers_count, statuses_count)
     SELECT g.id, g.name, NULL, g.name_key, 'Group', g.display_name, ${note}, g.note,

@@ -14,7 +14,7 @@ import { type GroupsDb, type JoinMode, groupsDb } from "./group-tables-store.js"
 import type { GroupViews } from "./group-views.js";
 import { type GroupImages, groupImagesMedia } from "./group-account-images.js";
 import { insertGroupAccount, retireGroupAccount, updateGroupAccount } from "./group-account-store.js";
-import { retireChannelAccounts } from "./channel-account-store.js";
+import { listChannelAccounts, retireChannelAccounts } from "./channel-account-store.js";
 import { type GroupChanges, type GroupRow, deleteGroupRow, directoryPage, findGroup, insertGroup, updateGroup } from "./groups-store.js";
 import { readIdPage } from "./id-page.js";
 import { insertMember } from "./members-store.js";
@@ -118,7 +118,10 @@ export class GroupService {
       const db = groupsDb(trx);
       await updateGroup(db, groupId, changes, now);
       const updated = await findGroup(db, groupId);
-      if (updated) await updateGroupAccount(db, groupId, updated, media, now);
+      if (updated) {
+        await updateGroupAccount(db, groupId, updated, media, now);
+        await listChannelAccounts(db, groupId, Boolean(updated.discoverable) && !toBool(updated.secret), now);
+      }
     });
     return this.get(groupId, actorId);
   }
