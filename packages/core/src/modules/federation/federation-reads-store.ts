@@ -206,3 +206,17 @@ export async function countUsage(db: Kysely<Database>, now: Date): Promise<Usage
     localStatuses: Number(posts?.count ?? 0),
   };
 }
+
+/** What names the accounts as actors (their id, username, domain and uri), suspended ones left out. */
+export async function unsuspendedActors(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Pick<AccountRow, "id" | "username" | "domain" | "uri">[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("accounts")
+    .select(["id", "username", "domain", "uri"])
+    .where("id", "in", [...ids])
+    .where("suspended_at", "is", null)
+    .execute();
+}

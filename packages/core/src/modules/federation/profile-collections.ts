@@ -6,6 +6,7 @@ import type { AccountRow, Database } from "../../ports/storage-schema.js";
 import { tagUrl } from "../../mastodon/serializers/status.js";
 import type { ProfileFeatures } from "../accounts/profile-features.js";
 import { actorUriOf, flag } from "../statuses/notes.js";
+import { unsuspendedActors } from "./federation-reads-store.js";
 
 /** Where the actor's featured hashtags are listed (Mastodon's path). */
 export const FEATURED_TAGS_PATH = "/users/{identifier}/collections/tags";
@@ -53,12 +54,7 @@ export function dispatchProfileCollections(federation: Federation<FederationCont
     if (serving && flag(account.hide_collections)) return [];
     const ids = await deps.features.endorsedIds(account.id);
     if (ids.length === 0) return [];
-    const rows = await deps.db
-      .selectFrom("accounts")
-      .select(["id", "username", "domain", "uri"])
-      .where("id", "in", [...ids])
-      .where("suspended_at", "is", null)
-      .execute();
+    const rows = await unsuspendedActors(deps.db, ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {
       const row = byId.get(id);

@@ -11,6 +11,7 @@ import {
   insertFilterKeyword,
   insertFilterStatus,
   listFilters,
+  statusExists,
   updateFilter,
   updateFilterKeyword,
 } from "./filters-store.js";
@@ -215,8 +216,7 @@ export class FilterService {
   /** Filters one status; a status already in the filter is refused with 422, as Mastodon does. */
   async addStatus(accountId: string, filterId: string, statusId: string): Promise<FilterStatusRecord> {
     await this.get(accountId, filterId);
-    const exists = await this.deps.storage.db.selectFrom("statuses").select("id").where("id", "=", statusId).executeTakeFirst();
-    if (!exists) throw new KithError("filter.status_not_found");
+    if (!(await statusExists(this.deps.storage.db, statusId))) throw new KithError("filter.status_not_found");
     const record = { id: this.deps.ids.next("filterStatus"), filterId, statusId };
     const added = await insertFilterStatus(this.deps.storage.db, { ...record, createdAt: this.deps.clock.now().toISOString() });
     if (!added) throw new KithError("filter.status_taken");

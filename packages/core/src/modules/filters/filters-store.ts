@@ -55,7 +55,9 @@ function byId<T extends { readonly id: string }>(rows: T[]): T[] {
 export async function listFilters(db: Kysely<Database>, accountId: string, filterIds?: readonly string[]): Promise<FilterRecord[]> {
   if (filterIds !== undefined && filterIds.length === 0) return [];
   // Every timeline page reads the viewer's filters: the usual answer is none, and the statement should cost no more than that.
-  const rows = byId(filterIds === undefined ? await selectFilters(db, { accountId }) : await selectFiltersAmong(db, { accountId, filterIds }));
+  const rows = byId(
+    filterIds === undefined ? await selectFilters(db, { accountId }) : await selectFiltersAmong(db, { accountId, filterIds }),
+  );
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [keywords, statuses] = await Promise.all([
@@ -196,4 +198,10 @@ export async function insertFilterStatus(
 
 export async function deleteFilterStatus(db: Kysely<Database>, filterStatusId: string): Promise<void> {
   await db.deleteFrom("filter_statuses").where("id", "=", filterStatusId).execute();
+}
+
+/** Whether a status with this id is stored (a filter may name any status, seen or not). */
+export async function statusExists(db: Kysely<Database>, statusId: string): Promise<boolean> {
+  const row = await db.selectFrom("statuses").select("id").where("id", "=", statusId).executeTakeFirst();
+  return row !== undefined;
 }

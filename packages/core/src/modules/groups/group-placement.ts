@@ -20,7 +20,7 @@ import {
 import { type GroupsDb, groupsDb } from "./group-tables-store.js";
 import type { GroupViews } from "./group-views.js";
 import type { GroupPostingRules } from "./group-settings-posting.js";
-import type { GroupRow } from "./groups-store.js";
+import { type GroupRow, findGroup } from "./groups-store.js";
 import { findMember, isBanned } from "./members-store.js";
 
 /** Where a status was placed: its group, and its channel there. */
@@ -130,7 +130,7 @@ export class GroupPlacement implements StatusPlacement {
   }
 
   async #assertMentionsMembers(db: GroupsDb, groupId: string, mentionIds: readonly string[]): Promise<void> {
-    const group = await db.selectFrom("groups").select("secret").where("id", "=", groupId).executeTakeFirst();
+    const group = await findGroup(db, groupId);
     if (!group || !toBool(group.secret)) return;
     const members = await membersAmong(db, groupId, mentionIds);
     // The group's own account (its id) is no member, and may be mentioned in it.

@@ -43,6 +43,11 @@ export async function findPoll(db: Kysely<Database>, pollId: string): Promise<Po
   return (await db.selectFrom("polls").selectAll().where("id", "=", pollId).executeTakeFirst()) ?? null;
 }
 
+/** The poll of a status (a Question), if it has one. */
+export async function findPollOfStatus(db: Kysely<Database>, statusId: string): Promise<PollRow | null> {
+  return (await db.selectFrom("polls").selectAll().where("status_id", "=", statusId).executeTakeFirst()) ?? null;
+}
+
 export async function listOwnVotes(db: Kysely<Database>, pollId: string, accountId: string): Promise<{ id: string; choice: number }[]> {
   return db
     .selectFrom("poll_votes")

@@ -5,7 +5,7 @@ import { getLogger } from "../../logging.js";
 import { favouriteNotice } from "../notifications/favourite-notice.js";
 import { deleteActNotifications } from "../notifications/notifications-store.js";
 import { deletePin, findStatusByUri, insertPin, listStatusIdsOfAccount } from "./federated-statuses-store.js";
-import { insertVote } from "./polls-store.js";
+import { findPollOfStatus, insertVote } from "./polls-store.js";
 import { addFavourite, removeFavourite } from "./favourites-store.js";
 import { type LikedLocalPost, findAccountByUri, retireRemoteAccount } from "../federation/federation-writes-store.js";
 import { bumpStatusCounter, countAccountStatuses, deleteStatusRows, findStatus, insertCountedStatus } from "./statuses-store.js";
@@ -121,7 +121,7 @@ export function listenForPosts(inbox: InboxListenerSetters<FederationContextData
   async function onVote(ctx: Ctx, note: Note, voter: AccountRow): Promise<boolean> {
     const question = await localStatusAt(ctx, db, note.replyTargetId);
     if (!question || !note.id) return false;
-    const poll = await db.selectFrom("polls").selectAll().where("status_id", "=", question.id).executeTakeFirst();
+    const poll = await findPollOfStatus(db, question.id);
     if (!poll) return false;
     if (pollExpired(poll, env.deps.clock.now())) return true;
     const choice = parseJsonArray<string>(poll.options).indexOf(String(note.name));

@@ -4,7 +4,13 @@ import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import { joinedReads } from "../../platform/storage/joined-reads.js";
 import { type PageBounds, idPageQuery } from "../../platform/storage/paginate-by-id.js";
 import type { Database } from "../../ports/storage-schema.js";
-import { type PlacedVisibleStatusRow, type VisiblePage, visiblePageOf, visibleStatusesOn, visibleStatusesOnPages } from "../statuses/visible-statuses-store.js";
+import {
+  type PlacedVisibleStatusRow,
+  type VisiblePage,
+  visiblePageOf,
+  visibleStatusesOn,
+  visibleStatusesOnPages,
+} from "../statuses/visible-statuses-store.js";
 
 /** One entry of someone's home feed. */
 export interface HomeFeedEntry {
@@ -191,4 +197,10 @@ export async function boostedStatusesShown(db: Kysely<Database>, accountId: stri
 export async function readersShowing(db: Kysely<Database>, statusId: string): Promise<string[]> {
   const rows = await db.selectFrom("home_feed").select("account_id").where("status_id", "=", statusId).execute();
   return rows.map((row) => row.account_id);
+}
+
+/** Whether the account is this server's own (false for one that does not exist). */
+export async function isLocalAccount(db: Kysely<Database>, accountId: string): Promise<boolean> {
+  const row = await db.selectFrom("accounts").select("domain").where("id", "=", accountId).executeTakeFirst();
+  return row !== undefined && row.domain === null;
 }

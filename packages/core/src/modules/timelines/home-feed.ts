@@ -64,6 +64,7 @@ import {
   readersShowing,
   removeAuthorFromFeed,
   removeDomainFromFeed,
+  isLocalAccount,
 } from "./home-feed-store.js";
 import { type BatchedWriteKind, type BatchedWrites, rowInserts } from "../../platform/storage/batched-writes.js";
 import type { Database } from "../../ports/storage-schema.js";
@@ -284,8 +285,7 @@ export class HomeFeedWriter {
   }
 
   async #isLocal(accountId: string): Promise<boolean> {
-    const row = await this.deps.storage.db.selectFrom("accounts").select("domain").where("id", "=", accountId).executeTakeFirst();
-    return row !== undefined && row.domain === null;
+    return isLocalAccount(this.deps.storage.db, accountId);
   }
 }
 
