@@ -203,3 +203,8 @@ const insertCountedFavourite = compiledOnce((db, args: FavouriteArgs) => {
     .selectFrom("counted")
     .select((eb) => eb.exists(eb.selectFrom("notified").select("notified.id")).as("notified"));
 });
+
+/** The account's favourite of the status, if it has one. */
+export async function findFavourite(db: Kysely<Database>, accountId: string, statusId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom("favourites").select("id").where("account_id", "=", accountId).where("status_id", "=", statusId).executeTakeFirst();
+}

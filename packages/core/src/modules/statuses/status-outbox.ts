@@ -23,7 +23,8 @@ import type { KithServices } from "../core-services.js";
 import { findAccountById, findAccountRows } from "../accounts/accounts-store.js";
 import { listMentionTargets } from "../federation/federation-reads-store.js";
 import { listRemoteFollowers, listRemoteVoters } from "./federated-statuses-store.js";
-import { findPoll, listOwnVotes } from "./polls-store.js";
+import { findPoll, findPollOfStatus, listOwnVotes } from "./polls-store.js";
+import { findFavourite } from "./favourites-store.js";
 import { writeFlag } from "../../platform/storage/boolean-columns.js";
 import { findStatus } from "./statuses-store.js";
 import type { AccountRow, StatusRow } from "../../ports/storage-schema.js";
@@ -260,12 +261,7 @@ export function federateStatuses(options: StatusOutboxOptions): { readonly pollR
     const actor = options.context().getActorUri(liker.username);
     const key = likeKey(accountId, statusId);
     if (!removed) {
-      const favourite = await db
-        .selectFrom("favourites")
-        .select("id")
-        .where("account_id", "=", accountId)
-        .where("status_id", "=", statusId)
-        .executeTakeFirst();
+      const favourite = await findFavourite(db, accountId, statusId);
       if (!favourite) return;
       const id = new URL(`${actor.href}#likes/${favourite.id}`);
       await kv.set(key, id.href);
@@ -328,7 +324,7 @@ export function federateStatuses(options: StatusOutboxOptions): { readonly pollR
     const [author, object, poll] = await Promise.all([
       localAuthor(status.account_id),
       statusObjectOf(source, status),
-      db.selectFrom("polls").select("id").where("status_id", "=", statusId).executeTakeFirst(),
+      findPollOfStatus(db, statusId),
     ]);
     if (!author || !(object instanceof Question) || !object.id || !poll) return;
     const now = deps.clock.now();

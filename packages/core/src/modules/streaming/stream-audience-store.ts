@@ -100,3 +100,19 @@ export async function ownsList(db: Kysely<Database>, accountId: string, listId: 
   const row = await db.selectFrom("lists").select("id").where("id", "=", listId).where("account_id", "=", accountId).executeTakeFirst();
   return row !== undefined;
 }
+
+/** What the public and hashtag streams need of a status: its visibility, whether it is a boost, its tags' names. */
+export async function publicStreamFacts(
+  db: Kysely<Database>,
+  statusId: string,
+): Promise<{ visibility: string; reblogOfId: string | null; tagNames: string[] } | null> {
+  const status = await db.selectFrom("statuses").select(["visibility", "reblog_of_id"]).where("id", "=", statusId).executeTakeFirst();
+  if (!status) return null;
+  const tags = await db
+    .selectFrom("status_tags")
+    .innerJoin("tags", "tags.id", "status_tags.tag_id")
+    .select("tags.name")
+    .where("status_tags.status_id", "=", statusId)
+    .execute();
+  return { visibility: status.visibility, reblogOfId: status.reblog_of_id, tagNames: tags.map((tag) => tag.name) };
+}

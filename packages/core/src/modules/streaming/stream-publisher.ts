@@ -3,6 +3,7 @@ import type { PubSub } from "../../ports/pubsub.js";
 import type { Database } from "../../ports/storage-schema.js";
 import type { DomainEvents, NewPost } from "../../platform/events/domain-events.js";
 import { type StreamMessage, streamChannels } from "./channels.js";
+import { publicStreamFacts } from "./stream-audience-store.js";
 
 /**
  * Feeds the public and hashtag streams from domain events: a new or edited
@@ -15,19 +16,9 @@ export function publishPublicStreams(
   deps: { readonly storage: { readonly db: Kysely<Database> }; readonly pubsub: PubSub },
 ): void {
   const load = async (statusId: string): Promise<{ visibility: string; boost: boolean; tagNames: readonly string[] } | null> => {
-    const status = await deps.storage.db
-      .selectFrom("statuses")
-      .select(["id", "visibility", "reblog_of_id"])
-      .where("id", "=", statusId)
-      .executeTakeFirst();
+    const status = await publicStreamFacts(deps.storage.db, statusId);
     if (!status) return null;
-    const tags = await deps.storage.db
-      .selectFrom("status_tags")
-      .innerJoin("tags", "tags.id", "status_tags.tag_id")
-      .select("tags.name")
-      .where("status_tags.status_id", "=", statusId)
-      .execute();
-    return { visibility: status.visibility, boost: status.reblog_of_id !== null, tagNames: tags.map((tag) => tag.name) };
+    return { visibility: status.visibility, boost: status.reblogOfId !== null, tagNames: status.tagNames };
   };
   const publish = async (statusId: string, event: "update" | "status.update", post?: NewPost) => {
     const status = post ? { visibility: post.visibility, boost: false, tagNames: post.tagNames } : await load(statusId);
