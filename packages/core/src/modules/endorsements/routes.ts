@@ -38,7 +38,9 @@ async function endorsedPageReply(services: KithServices, url: URL, entries: read
   return Reply.json(body, link ? { headers: { link } } : {});
 }
 
-function endorseRoute(path: "endorse" | "pin", summary: string) {
+/** A route that features (`endorse`, or its older name `pin`) or stops featuring an account, answering the relationship. */
+function endorsementRoute(path: "endorse" | "pin" | "unendorse" | "unpin", summary: string) {
+  const featuring = path === "endorse" || path === "pin";
   return route({
     method: "POST",
     path: `/api/v1/accounts/{id}/${path}`,
@@ -50,35 +52,18 @@ function endorseRoute(path: "endorse" | "pin", summary: string) {
     response: RelationshipJson,
     handler: async ({ caller, params, module, services }) => {
       const accountId = userIdOf(caller);
-      await module.endorse(accountId, params.id);
-      return services.relationships.relationship(accountId, params.id);
-    },
-  });
-}
-
-function unendorseRoute(path: "unendorse" | "unpin", summary: string) {
-  return route({
-    method: "POST",
-    path: `/api/v1/accounts/{id}/${path}`,
-    summary,
-    tags: ["accounts"],
-    access: authenticated,
-    scopes: ["write:accounts"],
-    params: AccountParams,
-    response: RelationshipJson,
-    handler: async ({ caller, params, module, services }) => {
-      const accountId = userIdOf(caller);
-      await module.unendorse(accountId, params.id);
+      if (featuring) await module.endorse(accountId, params.id);
+      else await module.unendorse(accountId, params.id);
       return services.relationships.relationship(accountId, params.id);
     },
   });
 }
 
 export const endorsementRoutes = [
-  endorseRoute("endorse", "Features a followed account on the caller's profile (422 when the caller does not follow it)"),
-  endorseRoute("pin", "Features a followed account on the caller's profile: the older name of `endorse`"),
-  unendorseRoute("unendorse", "Stops featuring an account on the caller's profile"),
-  unendorseRoute("unpin", "Stops featuring an account on the caller's profile: the older name of `unendorse`"),
+  endorsementRoute("endorse", "Features a followed account on the caller's profile (422 when the caller does not follow it)"),
+  endorsementRoute("pin", "Features a followed account on the caller's profile: the older name of `endorse`"),
+  endorsementRoute("unendorse", "Stops featuring an account on the caller's profile"),
+  endorsementRoute("unpin", "Stops featuring an account on the caller's profile: the older name of `unendorse`"),
   route({
     method: "GET",
     path: "/api/v1/endorsements",
