@@ -1,8 +1,16 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Updateable } from "kysely";
 import type { LocalAccount } from "../../domain/accounts.js";
 import { type ActorType, acctKey } from "../../domain/accounts.js";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
-import { type AccountsTable, type Database, type NewAccountRow, type NewUserRow, type UsersTable, toBool } from "../../ports/storage-schema.js";
+import {
+  type AccountUpdate,
+  type AccountsTable,
+  type Database,
+  type NewAccountRow,
+  type NewUserRow,
+  type UsersTable,
+  toBool,
+} from "../../ports/storage-schema.js";
 
 type LocalAccountRow = Selectable<AccountsTable> &
   Pick<Selectable<UsersTable>, "account_id" | "email" | "email_confirmed_at" | "password_hash" | "approved" | "disabled_at" | "locale">;
@@ -164,4 +172,58 @@ export async function countLocalAccounts(db: Kysely<Database>): Promise<number> 
  */
 export async function holdUserRow(db: Kysely<Database>, accountId: string, now: string): Promise<void> {
   await db.updateTable("users").set({ updated_at: now }).where("account_id", "=", accountId).execute();
+}
+
+/** The id of the account with this acct key (`user` or `user@domain`, lower-cased), or null. */
+export async function findAccountIdByAcctKey(db: Kysely<Database>, key: string): Promise<string | null> {
+  const row = await db.selectFrom("accounts").select("id").where("acct_key", "=", key).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** A profile edit: the account's columns and the owner's posting defaults, together. */
+export async function updateProfileRows(
+  db: Kysely<Database>,
+  accountId: string,
+  account: AccountUpdate,
+  user: Pick<Updateable<UsersTable>, "default_visibility" | "default_sensitive" | "default_language">,
+): Promise<void> {
+  await db.updateTable("accounts").set(account).where("id", "=", accountId).execute();
+  if (Object.keys(user).length > 0) await db.updateTable("users").set(user).where("account_id", "=", accountId).execute();
+}
+
+/** Takes an avatar or header away; true when there was one. */
+export async function clearProfileImage(
+  db: Kysely<Database>,
+  accountId: string,
+  image: "avatar" | "header",
+  now: string,
+): Promise<boolean> {
+  const column = image === "avatar" ? "avatar_media_id" : "header_media_id";
+  const result = await db
+    .updateTable("accounts")
+    .set({ [column]: null, updated_at: now })
+    .where("id", "=", accountId)
+    .where(column, "is not", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export type CredentialSourceRow = Pick<Selectable<AccountsTable>, "note" | "note_source" | "fields"> &
+  Pick<Selectable<UsersTable>, "default_visibility" | "default_sensitive" | "default_language">;
+
+/** What only the owner of an account sees of it: the sources of its note and fields, and its posting defaults. */
+export async function findCredentialSourceRow(db: Kysely<Database>, accountId: string): Promise<CredentialSourceRow | undefined> {
+  return db
+    .selectFrom("accounts")
+    .innerJoin("users", "users.account_id", "accounts.id")
+    .select([
+      "accounts.note",
+      "accounts.note_source",
+      "accounts.fields",
+      "users.default_visibility",
+      "users.default_sensitive",
+      "users.default_language",
+    ])
+    .where("accounts.id", "=", accountId)
+    .executeTakeFirst();
 }

@@ -5,6 +5,14 @@ import { type AccountUpdate, toBool } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents } from "../../platform/events/domain-events.js";
 import type { GroupAccounts } from "./group-accounts.js";
+import {
+  clearProfileImage,
+  findAccountById,
+  findAccountIdByAcctKey,
+  findCredentialSourceRow,
+  updateProfileRows,
+} from "./accounts-store.js";
+import { countIncomingFollowRequests } from "../relationships/relationships-store.js";
 import { mentionTargets } from "../statuses/mention-accounts.js";
 import { formatText, mentionHandles } from "../statuses/text-formatter.js";
 import { type ProfileField, parseProfileFields } from "./profile-fields.js";
@@ -57,7 +65,8 @@ export class ProfileService {
     if (update.displayName !== undefined && [...update.displayName].length > limits.maxDisplayNameLength) {
       invalid(`The display name has at most ${limits.maxDisplayNameLength} characters`);
     }
-    if (update.note !== undefined && [...update.note].length > limits.maxNoteLength) invalid(`The note has at most ${limits.maxNoteLength} characters`);
+    if (update.note !== undefined && [...update.note].length > limits.maxNoteLength)
+      invalid(`The note has at most ${limits.maxNoteLength} characters`);
     const fields = update.fields?.filter((field) => field.name.trim() !== "" || field.value.trim() !== "");
     if (fields && fields.length > limits.maxProfileFields) invalid(`A profile has at most ${limits.maxProfileFields} fields`);
     for (const field of fields ?? []) {
@@ -66,7 +75,7 @@ export class ProfileService {
       }
     }
     if (update.language && !/^[a-z]{2,3}$/.test(update.language)) invalid("The language is not an ISO 639 code");
-    const row = await this.deps.storage.db.selectFrom("accounts").select(["actor_type"]).where("id", "=", accountId).executeTakeFirst();
+    const row = await findAccountById(this.deps.storage.db, accountId);
     if (!row) throw new KithError("account.not_found");
 
     const origin = this.deps.config.origin;
@@ -76,15 +85,25 @@ export class ProfileService {
       this.groupAccounts.hidden(null, ids),
     );
     const render = (text: string) => formatText(text, origin, mentionable).html;
-    const avatar = update.avatar ? await this.images.ingestFile({ accountId, file: update.avatar, uploadType: "IMAGE", tags: ["Avatar"] }) : null;
-    const header = update.header ? await this.images.ingestFile({ accountId, file: update.header, uploadType: "IMAGE", tags: ["Header"] }) : null;
+    const avatar = update.avatar
+      ? await this.images.ingestFile({ accountId, file: update.avatar, uploadType: "IMAGE", tags: ["Avatar"] })
+      : null;
+    const header = update.header
+      ? await this.images.ingestFile({ accountId, file: update.header, uploadType: "IMAGE", tags: ["Header"] })
+      : null;
 
     const now = this.deps.clock.now().toISOString();
     const changes: AccountUpdate = {
       updated_at: now,
       ...(update.displayName !== undefined && { display_name: update.displayName }),
       ...(update.note !== undefined && { note: update.note === "" ? "" : render(update.note), note_source: update.note }),
-      ...(fields !== undefined && { fields: JSON.stringify(fields.map((field): ProfileField => ({ name: field.name, value: inline(render(field.value)), source: field.value, verified_at: null }))) }),
+      ...(fields !== undefined && {
+        fields: JSON.stringify(
+          fields.map(
+            (field): ProfileField => ({ name: field.name, value: inline(render(field.value)), source: field.value, verified_at: null }),
+          ),
+        ),
+      }),
       ...(update.locked !== undefined && { locked: update.locked }),
       ...(update.bot !== undefined && row.actor_type !== "Group" && { actor_type: update.bot ? "Service" : "Person" }),
       ...(update.discoverable !== undefined && { discoverable: update.discoverable }),
@@ -93,17 +112,12 @@ export class ProfileService {
       ...(avatar && { avatar_media_id: avatar.id }),
       ...(header && { header_media_id: header.id }),
     };
-    await this.deps.storage.transaction(async (trx) => {
-      await trx.updateTable("accounts").set(changes).where("id", "=", accountId).execute();
-      const userChanges = {
-        ...(update.privacy !== undefined && { default_visibility: update.privacy }),
-        ...(update.sensitive !== undefined && { default_sensitive: writeFlag(update.sensitive) }),
-        ...(update.language !== undefined && { default_language: update.language || null }),
-      };
-      if (Object.keys(userChanges).length > 0) {
-        await trx.updateTable("users").set(userChanges).where("account_id", "=", accountId).execute();
-      }
-    });
+    const userChanges = {
+      ...(update.privacy !== undefined && { default_visibility: update.privacy }),
+      ...(update.sensitive !== undefined && { default_sensitive: writeFlag(update.sensitive) }),
+      ...(update.language !== undefined && { default_language: update.language || null }),
+    };
+    await this.deps.storage.transaction((trx) => updateProfileRows(trx, accountId, changes, userChanges));
     await this.events.emit({ type: "account.updated", accountId });
   }
 
@@ -113,44 +127,21 @@ export class ProfileService {
    * Taking one that is not there is no error.
    */
   async removeImage(accountId: string, image: "avatar" | "header"): Promise<void> {
-    const column = image === "avatar" ? "avatar_media_id" : "header_media_id";
-    const result = await this.deps.storage.db
-      .updateTable("accounts")
-      .set({ [column]: null, updated_at: this.deps.clock.now().toISOString() })
-      .where("id", "=", accountId)
-      .where(column, "is not", null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) await this.events.emit({ type: "account.updated", accountId });
+    if (await clearProfileImage(this.deps.storage.db, accountId, image, this.deps.clock.now().toISOString()))
+      await this.events.emit({ type: "account.updated", accountId });
   }
 
   /** The id of the account with this acct key (`user` or `user@domain`, lower-cased), if known here. */
   async idByAcctKey(key: string): Promise<string | null> {
-    const row = await this.deps.storage.db.selectFrom("accounts").select("id").where("acct_key", "=", key).executeTakeFirst();
-    return row?.id ?? null;
+    return findAccountIdByAcctKey(this.deps.storage.db, key);
   }
 
   /** What only the owner sees: the sources of the note and fields, posting defaults, pending follow requests. */
   async credentialSource(accountId: string): Promise<CredentialSourceView> {
     const db = this.deps.storage.db;
-    const [row, requests] = await Promise.all([
-      db
-        .selectFrom("accounts")
-        .innerJoin("users", "users.account_id", "accounts.id")
-        .select([
-          "accounts.note",
-          "accounts.note_source",
-          "accounts.fields",
-          "users.default_visibility",
-          "users.default_sensitive",
-          "users.default_language",
-        ])
-        .where("accounts.id", "=", accountId)
-        .executeTakeFirst(),
-      db
-        .selectFrom("follow_requests")
-        .select((eb) => eb.fn.countAll<number | string>().as("count"))
-        .where("target_account_id", "=", accountId)
-        .executeTakeFirst(),
+    const [row, followRequestsCount] = await Promise.all([
+      findCredentialSourceRow(db, accountId),
+      countIncomingFollowRequests(db, accountId),
     ]);
     if (!row) throw new KithError("account.not_found");
     return {
@@ -163,12 +154,15 @@ export class ProfileService {
         value: field.source ?? field.value,
         verified_at: field.verified_at,
       })),
-      followRequestsCount: Number(requests?.count ?? 0),
+      followRequestsCount,
     };
   }
 }
 
 /** A field value is one line: the paragraphs the formatter wraps text in become line breaks. */
 function inline(html: string): string {
-  return html.replace(/^<p>/, "").replace(/<\/p>$/, "").replace(/<\/p><p>/g, "<br />");
+  return html
+    .replace(/^<p>/, "")
+    .replace(/<\/p>$/, "")
+    .replace(/<\/p><p>/g, "<br />");
 }

@@ -1,6 +1,5 @@
 import { KithError } from "../../domain/errors.js";
-import { writeFlag } from "../../platform/storage/boolean-columns.js";
-import { deletePair, removeFollow } from "./relationships-store.js";
+import { deletePair, existingAccountIds, insertBlock, removeFollow, upsertMute } from "./relationships-store.js";
 import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvent, DomainEvents } from "../../platform/events/domain-events.js";
@@ -28,11 +27,7 @@ export class BlockMuteService {
     await this.#accountExists(targetId);
     const now = this.deps.clock.now().toISOString();
     const removed = await this.deps.storage.transaction(async (trx) => {
-      await trx
-        .insertInto("blocks")
-        .values({ id: this.deps.ids.next("block"), account_id: accountId, target_account_id: targetId, uri: null, created_at: now })
-        .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doNothing())
-        .execute();
+      await insertBlock(trx, { id: this.deps.ids.next("block"), accountId, targetId, now });
       const unfollowed = await removeFollow(trx, accountId, targetId);
       const unfollowedBy = await removeFollow(trx, targetId, accountId);
       await deletePair(trx, "follow_requests", accountId, targetId);
@@ -63,24 +58,14 @@ export class BlockMuteService {
     const now = this.deps.clock.now();
     const duration = options.durationSeconds ?? 0;
     const expiresAt = duration > 0 ? new Date(now.getTime() + duration * 1000).toISOString() : null;
-    const hideNotifications = options.notifications ?? true;
-    await this.deps.storage.db
-      .insertInto("mutes")
-      .values({
-        id: this.deps.ids.next("mute"),
-        account_id: accountId,
-        target_account_id: targetId,
-        hide_notifications: writeFlag(hideNotifications),
-        expires_at: expiresAt,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(["account_id", "target_account_id"])
-          .doUpdateSet({ hide_notifications: hideNotifications, expires_at: expiresAt, updated_at: now.toISOString() }),
-      )
-      .execute();
+    await upsertMute(this.deps.storage.db, {
+      id: this.deps.ids.next("mute"),
+      accountId,
+      targetId,
+      hideNotifications: options.notifications ?? true,
+      expiresAt,
+      now: now.toISOString(),
+    });
     await this.events.emit({ type: "mute.created", accountId, targetAccountId: targetId });
   }
 
@@ -90,7 +75,7 @@ export class BlockMuteService {
   }
 
   async #accountExists(id: string): Promise<void> {
-    const row = await this.deps.storage.db.selectFrom("accounts").select("id").where("id", "=", id).executeTakeFirst();
-    if (!row) throw new KithError("account.not_found");
+    const found = await existingAccountIds(this.deps.storage.db, [id], { withSuspended: true });
+    if (!found.has(id)) throw new KithError("account.not_found");
   }
 }

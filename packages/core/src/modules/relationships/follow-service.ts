@@ -5,11 +5,15 @@ import { KithError } from "../../domain/errors.js";
 import {
   adjustFollowCounters,
   deletePair,
+  existingAccountIds,
+  findFollowTarget,
   findPair,
   followBarrier,
-  followerIsLocal,
+  insertFollow,
+  insertFollowRequest,
   pairExists,
   removeFollow,
+  updateFollowOptions,
 } from "./relationships-store.js";
 import type { Database } from "../../ports/storage-schema.js";
 import type { ServiceDeps } from "../service-deps.js";
@@ -54,25 +58,16 @@ export class FollowService {
     const changes = {
       ...(options.reblogs !== undefined && { show_reblogs: writeFlag(options.reblogs) }),
       ...(options.notify !== undefined && { notify: writeFlag(options.notify) }),
-      ...(options.languages !== undefined && { languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null }),
+      ...(options.languages !== undefined && {
+        languages: options.languages && options.languages.length > 0 ? JSON.stringify(options.languages) : null,
+      }),
     };
     const { outcome, event } = await this.deps.storage.transaction(async (trx) => {
-      const target = await trx
-        .selectFrom("accounts")
-        .select(["id", "domain", "locked", "suspended_at"])
-        .where("id", "=", targetId)
-        .executeTakeFirst();
+      const target = await findFollowTarget(trx, targetId);
       if (!target || target.suspended_at !== null) throw new KithError("account.not_found");
       for (const table of ["follows", "follow_requests"] as const) {
         if (await findPair(trx, table, followerId, targetId)) {
-          if (Object.keys(changes).length > 0) {
-            await trx
-              .updateTable(table)
-              .set({ ...changes, updated_at: now })
-              .where("account_id", "=", followerId)
-              .where("target_account_id", "=", targetId)
-              .execute();
-          }
+          if (Object.keys(changes).length > 0) await updateFollowOptions(trx, table, followerId, targetId, changes, now);
           return { outcome: table === "follows" ? ("following" as const) : ("requested" as const), event: null };
         }
       }
@@ -89,15 +84,18 @@ export class FollowService {
       };
       const askFirst = readFlag(target.locked) || target.domain !== null;
       if (askFirst) {
-        await trx.insertInto("follow_requests").values({ ...row, id: this.deps.ids.next("followRequest") }).execute();
-        return { outcome: "requested" as const, event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const };
+        await insertFollowRequest(trx, this.deps.ids.next("followRequest"), row);
+        return {
+          outcome: "requested" as const,
+          event: { type: "follow.requested", accountId: followerId, targetAccountId: targetId } as const,
+        };
       }
-      await trx
-        .insertInto("follows")
-        .values({ ...row, id: this.deps.ids.next("follow"), follower_local: followerIsLocal(followerId) })
-        .execute();
+      await insertFollow(trx, this.deps.ids.next("follow"), row);
       await adjustFollowCounters(trx, followerId, targetId, 1);
-      return { outcome: "following" as const, event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const };
+      return {
+        outcome: "following" as const,
+        event: { type: "follow.created", accountId: followerId, targetAccountId: targetId } as const,
+      };
     });
     if (event) await this.events.emit(event);
     return outcome;
@@ -119,7 +117,8 @@ export class FollowService {
       if (followed || requested) await deleteFollowNotifications(trx, followerId, targetId);
       return followed || requested ? { uri: followUri ?? requestUri ?? null } : null;
     });
-    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
+    if (removed)
+      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: targetId, followUri: removed.uri });
   }
 
   /** Makes an account stop following the caller. */
@@ -131,7 +130,8 @@ export class FollowService {
       await deleteFollowNotifications(trx, followerId, accountId);
       return { uri };
     });
-    if (removed) await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
+    if (removed)
+      await this.events.emit({ type: "follow.removed", accountId: followerId, targetAccountId: accountId, followUri: removed.uri });
   }
 
   /** Accepts the request `requesterId` sent to `accountId`. */
@@ -142,16 +142,8 @@ export class FollowService {
       if (!request) throw new KithError("follow_request.not_found");
       await deletePair(trx, "follow_requests", requesterId, accountId);
       if (await pairExists(trx, "follows", requesterId, accountId)) return;
-      await trx
-        .insertInto("follows")
-        .values({
-          ...request,
-          id: this.deps.ids.next("follow"),
-          follower_local: followerIsLocal(requesterId),
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      const { id: _requestId, ...options } = request;
+      await insertFollow(trx, this.deps.ids.next("follow"), { ...options, created_at: now, updated_at: now });
       await adjustFollowCounters(trx, requesterId, accountId, 1);
     });
     await this.events.emit({ type: "follow.created", accountId: requesterId, targetAccountId: accountId });
@@ -162,7 +154,12 @@ export class FollowService {
     const request = await findPair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     const removed = await deletePair(this.deps.storage.db, "follow_requests", requesterId, accountId);
     if (!removed) throw new KithError("follow_request.not_found");
-    await this.events.emit({ type: "follow.rejected", accountId: requesterId, targetAccountId: accountId, followUri: request?.uri ?? null });
+    await this.events.emit({
+      type: "follow.rejected",
+      accountId: requesterId,
+      targetAccountId: accountId,
+      followUri: request?.uri ?? null,
+    });
   }
 
   /** Blocks either way forbid a new follow, and so do domain blocks: the follower's of the target's domain, and the target's of the follower's. */
@@ -173,8 +170,7 @@ export class FollowService {
   }
 
   async #accountExists(id: string): Promise<void> {
-    const row = await this.deps.storage.db.selectFrom("accounts").select("id").where("id", "=", id).executeTakeFirst();
-    if (!row) throw new KithError("account.not_found");
+    const found = await existingAccountIds(this.deps.storage.db, [id], { withSuspended: true });
+    if (!found.has(id)) throw new KithError("account.not_found");
   }
 }
-

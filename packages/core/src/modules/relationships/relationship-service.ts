@@ -8,11 +8,15 @@ import {
   type RelationshipPageEntry,
   type RelationshipRows,
   blockPage,
+  existingAccountIds,
   familiarFollowers,
+  findCollectionPrivacy,
   followPage,
   incomingRequestPage,
   loadRelationshipRows,
   mutePage,
+  pairExists,
+  writeNote,
 } from "./relationships-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 
@@ -43,9 +47,7 @@ export class RelationshipService {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
     const db = this.deps.storage.db;
-    let query = db.selectFrom("accounts").select("id").where("id", "in", unique);
-    if (!options.withSuspended) query = query.where("suspended_at", "is", null);
-    const existing = new Set((await query.execute()).map((row) => row.id));
+    const existing = await existingAccountIds(db, unique, options);
     const hidden = await this.groupAccounts.hidden(viewerId, unique);
     const present = unique.filter((id) => existing.has(id) && !hidden.has(id));
     if (present.length === 0) return [];
@@ -78,15 +80,12 @@ export class RelationshipService {
       await this.groupAccounts.assertVisible(viewerId, accountId);
       return { entries: [] };
     }
-    const account = await this.deps.storage.db
-      .selectFrom("accounts")
-      .select(["hide_collections", "suspended_at"])
-      .where("id", "=", accountId)
-      .executeTakeFirst();
+    const account = await findCollectionPrivacy(this.deps.storage.db, accountId);
     if (!account) throw new KithError("account.not_found");
     const hidden = readFlag(account.hide_collections) && viewerId !== accountId;
     if (hidden || account.suspended_at !== null) return { entries: [] };
-    if (viewerId !== null && viewerId !== accountId && (await this.#blockedBy(accountId, viewerId))) return { entries: [] };
+    if (viewerId !== null && viewerId !== accountId && (await pairExists(this.deps.storage.db, "blocks", accountId, viewerId)))
+      return { entries: [] };
     return { entries: await followPage(this.deps.storage.db, accountId, side, page) };
   }
 
@@ -114,30 +113,10 @@ export class RelationshipService {
     if (comment.length > MAX_NOTE_LENGTH)
       throw new KithError("request.validation_failed", { message: `A note has at most ${MAX_NOTE_LENGTH} characters` });
     const db = this.deps.storage.db;
-    const target = await db.selectFrom("accounts").select("id").where("id", "=", targetId).executeTakeFirst();
-    if (!target) throw new KithError("account.not_found");
+    if (!(await existingAccountIds(db, [targetId], { withSuspended: true })).has(targetId)) throw new KithError("account.not_found");
     if (targetId === viewerId) throw new KithError("relationship.self");
-    const now = this.deps.clock.now().toISOString();
-    if (comment === "") {
-      await db.deleteFrom("account_notes").where("account_id", "=", viewerId).where("target_account_id", "=", targetId).execute();
-    } else {
-      await db
-        .insertInto("account_notes")
-        .values({ account_id: viewerId, target_account_id: targetId, comment, updated_at: now })
-        .onConflict((oc) => oc.columns(["account_id", "target_account_id"]).doUpdateSet({ comment, updated_at: now }))
-        .execute();
-    }
+    await writeNote(db, viewerId, targetId, comment, this.deps.clock.now().toISOString());
     return this.relationship(viewerId, targetId);
-  }
-
-  async #blockedBy(accountId: string, viewerId: string): Promise<boolean> {
-    const row = await this.deps.storage.db
-      .selectFrom("blocks")
-      .select("id")
-      .where("account_id", "=", accountId)
-      .where("target_account_id", "=", viewerId)
-      .executeTakeFirst();
-    return row !== undefined;
   }
 }
 

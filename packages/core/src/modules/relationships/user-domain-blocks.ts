@@ -1,6 +1,6 @@
 import { KithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
-import { adjustFollowCounters, domainBlockPage } from "./relationships-store.js";
+import { blockedDomains, deleteDomainBlock, domainBlockPage, insertDomainBlock, removeFollowersOnDomain } from "./relationships-store.js";
 import { deleteFollowNotifications } from "../notifications/notifications-store.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { hostWithoutPort, normalizeDomain } from "../domain-policy/domain-names.js";
@@ -25,13 +25,7 @@ export class UserDomainBlockService {
 
   /** Every domain the user blocks, for the spec's unpaginated list. */
   async all(accountId: string): Promise<string[]> {
-    const rows = await this.deps.storage.db
-      .selectFrom("account_domain_blocks")
-      .select("domain")
-      .where("account_id", "=", accountId)
-      .orderBy("domain")
-      .execute();
-    return rows.map((row) => row.domain);
+    return blockedDomains(this.deps.storage.db, accountId);
   }
 
   /** Blocks a domain; blocking it again changes nothing. */
@@ -39,37 +33,19 @@ export class UserDomainBlockService {
     const domain = this.#domain(input);
     const now = this.deps.clock.now().toISOString();
     const created = await this.deps.storage.transaction(async (trx) => {
-      const inserted = await trx
-        .insertInto("account_domain_blocks")
-        .values({ id: this.deps.ids.next("userDomainBlock"), account_id: accountId, domain, created_at: now })
-        .onConflict((oc) => oc.columns(["account_id", "domain"]).doNothing())
-        .executeTakeFirst();
-      // The domain's accounts on any port of it.
-      const ofDomain = trx
-        .selectFrom("accounts")
-        .select("id")
-        .where((eb) => eb.or([eb("domain", "=", domain), eb("domain", "like", `${domain}:%`)]));
-      const followers = await trx
-        .selectFrom("follows")
-        .select(["follows.account_id", "follows.uri"])
-        .where("follows.target_account_id", "=", accountId)
-        .where("follows.account_id", "in", ofDomain)
-        .execute();
-      for (const { account_id } of followers) {
-        await trx.deleteFrom("follows").where("account_id", "=", account_id).where("target_account_id", "=", accountId).execute();
-        await adjustFollowCounters(trx, account_id, accountId, -1);
-        await deleteFollowNotifications(trx, account_id, accountId);
-      }
-      await trx
-        .deleteFrom("follow_requests")
-        .where("target_account_id", "=", accountId)
-        .where("account_id", "in", ofDomain)
-        .execute();
-      return { inserted: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0, removedFollowers: followers };
+      const inserted = await insertDomainBlock(trx, { id: this.deps.ids.next("userDomainBlock"), accountId, domain, now });
+      const followers = await removeFollowersOnDomain(trx, accountId, domain);
+      for (const follower of followers) await deleteFollowNotifications(trx, follower.account_id, accountId);
+      return { inserted, removedFollowers: followers };
     });
     // With the Follow's id, the follower's server is told (a Reject of it) that the follow is gone.
     for (const follower of created.removedFollowers) {
-      await this.events.emit({ type: "follow.removed", accountId: follower.account_id, targetAccountId: accountId, followUri: follower.uri });
+      await this.events.emit({
+        type: "follow.removed",
+        accountId: follower.account_id,
+        targetAccountId: accountId,
+        followUri: follower.uri,
+      });
     }
     if (created.inserted) await this.events.emit({ type: "domain_block.created", accountId, domain });
     return domain;
@@ -79,12 +55,8 @@ export class UserDomainBlockService {
   async unblock(accountId: string, input: string, options: { strict: boolean }): Promise<void> {
     const domain = normalizeDomain(input);
     if (domain === null) throw new KithError("user_domain_block.invalid");
-    const result = await this.deps.storage.db
-      .deleteFrom("account_domain_blocks")
-      .where("account_id", "=", accountId)
-      .where("domain", "=", domain)
-      .executeTakeFirst();
-    if (options.strict && Number(result.numDeletedRows) === 0) throw new KithError("user_domain_block.not_blocked");
+    const removed = await deleteDomainBlock(this.deps.storage.db, accountId, domain);
+    if (options.strict && !removed) throw new KithError("user_domain_block.not_blocked");
   }
 
   #domain(input: string): string {
