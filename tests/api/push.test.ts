@@ -284,6 +284,21 @@ describeOnEngines("Web Push", (engine) => {
       });
     });
 
+    it("keeps the access token a push carries sealed under the server's secret key, not as given", async () => {
+      const user = await fresh();
+      await subscribe(user, userAgent(), `${base}/sealed`, { alerts: { follow: true } });
+      const rows = await kith.storage.db
+        .selectFrom("push_subscriptions")
+        .select("access_token")
+        .where("account_id", "=", user.account.id)
+        .execute();
+      expect(rows).toHaveLength(1);
+      const stored = rows[0]?.access_token ?? "";
+      expect(stored).not.toContain(user.token);
+      expect(stored).toMatch(/^sb1\./);
+      expect(kith.secrets.open(stored, "push_subscriptions.access_token")).toBe(user.token);
+    });
+
     it("pushes only the types the alerts ask for, from the accounts the policy admits", async () => {
       const user = await fresh();
       const followed = await fresh();

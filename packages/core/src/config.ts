@@ -27,7 +27,12 @@ export const kithConfigSchema = z.object({
     .object({
       retries: z.number().int().min(0).max(100).default(16),
       baseSeconds: z.number().int().min(1).max(86_400).default(60),
-      maxSeconds: z.number().int().min(1).max(7 * 86_400).default(12 * 3_600),
+      maxSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(7 * 86_400)
+        .default(12 * 3_600),
     })
     .prefault({}),
   /**
@@ -52,6 +57,13 @@ export const kithConfigSchema = z.object({
       kvMemory: z.boolean().default(true),
     })
     .prefault({}),
+  /**
+   * The server's secret keys (each at least 32 characters, e.g. 32 random bytes in base64url), which seal the secrets
+   * Kith must read back (the access token a Web Push carries): the first seals, all open, so a key is rotated by
+   * putting a new one first. Without one, the server keeps a key in its own database and warns at start: a copy of the
+   * database then holds what opens its secrets. @default []
+   */
+  secretKeys: z.array(z.string().min(32)).default([]),
   /** scrypt cost for password hashes; lowered only in tests. @default 32768 */
   passwordHashCost: z
     .number()

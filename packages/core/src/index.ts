@@ -128,6 +128,8 @@ export { MemoryBlobStore } from "./memory/memory-blob-store.js";
 export { LocalDirectoryBlobStore, type LocalDirectoryBlobStoreOptions } from "./blob/local-directory-blob-store.js";
 export { DeterministicAiProvider } from "./memory/deterministic-ai.js";
 export { MemoryQueue, type MemoryQueueOptions } from "./memory/memory-queue.js";
+// Sealing what must be read back (a server generates its key with `SecretBox.newKey()`).
+export { SecretBox, UnreadableSecretError } from "./platform/crypto/secret-box.js";
 export { SqlQueue, type SqlQueueOptions } from "./platform/queue/sql-queue.js";
 
 // What a queue or blob adapter shares with core's own, so that every implementation of the port behaves alike.

@@ -28,6 +28,8 @@ import type { Random } from "./ports/random.js";
 import type { SmsSender } from "./ports/sms.js";
 import type { Storage } from "./ports/storage.js";
 import { PasswordHasher } from "./modules/auth/password-hasher.js";
+import { keptSecretKey } from "./platform/crypto/kept-secret-key-store.js";
+import { SecretBox } from "./platform/crypto/secret-box.js";
 import type { ServiceDeps } from "./modules/service-deps.js";
 import { type KithServices, createServices } from "./modules/core-services.js";
 import { coreMigrations } from "./storage/migrations/core-migrations.js";
@@ -132,6 +134,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     ids,
     random,
     passwords: new PasswordHasher(random, { cost: config.passwordHashCost }),
+    secrets: await secretBoxOf(config, options.storage, clock),
   };
   const services = createServices(deps);
   // The modules reach the federation built below, which loads Fedify only when first used.
@@ -186,4 +189,13 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
       await deps.storage.close();
     },
   };
+}
+
+/** The configured secret keys' box, or one over the key the server keeps in its database (with a warning) when none is. */
+async function secretBoxOf(config: KithConfig, storage: Storage, clock: Clock): Promise<SecretBox> {
+  if (config.secretKeys.length > 0) return new SecretBox(config.secretKeys);
+  getLogger(["config"]).warn(
+    "No secret key is configured (secretKeys, KITH_SECRET_KEYS): secrets at rest are sealed with a key kept in the database itself",
+  );
+  return new SecretBox([await keptSecretKey(storage.db, SecretBox.newKey(), clock.now().toISOString())]);
 }

@@ -9,6 +9,7 @@ import type { Queue } from "../ports/queue.js";
 import type { Random } from "../ports/random.js";
 import type { SmsSender } from "../ports/sms.js";
 import type { Storage } from "../ports/storage.js";
+import type { SecretBox } from "../platform/crypto/secret-box.js";
 import type { PasswordHasher } from "./auth/password-hasher.js";
 
 /** The ports and shared helpers every service may be given. */
@@ -25,4 +26,6 @@ export interface ServiceDeps {
   readonly ids: IdGenerator;
   readonly random: Random;
   readonly passwords: PasswordHasher;
+  /** Seals what must be read back and must not be read from a copy of the database (`config.secretKeys`). */
+  readonly secrets: SecretBox;
 }

@@ -143,6 +143,13 @@ export interface InstanceSettingsTable {
   updated_at: Timestamp;
 }
 
+/** The secret key a server keeps itself when none is configured (migration 0028). */
+export interface ServerSecretKeysTable {
+  name: string;
+  secret: string;
+  created_at: Timestamp;
+}
+
 export interface OneTimeSecretsTable {
   id: string;
   kind: string;
@@ -837,6 +844,7 @@ export interface Database {
   sessions: SessionsTable;
   instance_settings: InstanceSettingsTable;
   one_time_secrets: OneTimeSecretsTable;
+  server_secret_keys: ServerSecretKeysTable;
   user_phones: UserPhonesTable;
   passkey_credentials: PasskeyCredentialsTable;
   login_audit_log: LoginAuditLogTable;

@@ -1,6 +1,8 @@
 import webPush from "web-push";
 import { z } from "zod";
 import { KithError } from "../../domain/errors.js";
+import { getLogger } from "../../logging.js";
+import { SecretBox, UnreadableSecretError } from "../../platform/crypto/secret-box.js";
 import { textOfHtml } from "../../platform/federation/html-sanitizer.js";
 import { type SafeFetch, createSafeFetch } from "../../platform/federation/safe-fetch.js";
 import type { KithServices } from "../core-services.js";
@@ -10,6 +12,9 @@ import { PUSH_POLICIES, type PushPolicy, type PushStore, type PushSubscriptionRo
 
 /** The queue a notification's push to one subscription is sent from. */
 export const PUSH_DELIVERY_QUEUE = "push.deliver";
+
+/** What the sealed access token of a subscription is bound to (see SecretBox). */
+const ACCESS_TOKEN_PURPOSE = "push_subscriptions.access_token";
 
 /** The notification types a subscription can ask to be pushed, as Mastodon names its alerts. */
 export const PUSH_ALERTS = [
@@ -95,6 +100,21 @@ export class PushService {
     return this.deps.clock.now().toISOString();
   }
 
+  /**
+   * The access token a push carries (the client fetches the notification with it), kept sealed. A subscription made
+   * before tokens were sealed holds it as it was given; one no key of the server opens any more is not pushed to.
+   */
+  #accessToken(subscription: PushSubscriptionRow): string | null {
+    if (!SecretBox.isSealed(subscription.access_token)) return subscription.access_token;
+    try {
+      return this.deps.secrets.open(subscription.access_token, ACCESS_TOKEN_PURPOSE);
+    } catch (error) {
+      if (!(error instanceof UnreadableSecretError)) throw error;
+      getLogger(["push"]).warn("A push subscription's access token no longer opens with the server's secret keys; it is not pushed to");
+      return null;
+    }
+  }
+
   /** The instance's VAPID pair: made once and kept in the database. */
   vapidKeys(): Promise<VapidKeys> {
     this.#keys ??= (async () => {
@@ -122,7 +142,7 @@ export class PushService {
       key_auth: input.auth,
       alerts: JSON.stringify(alertsOf(input.alerts, {})),
       policy: input.policy ?? "all",
-      access_token: input.accessToken,
+      access_token: this.deps.secrets.seal(input.accessToken, ACCESS_TOKEN_PURPOSE),
       created_at: now,
       updated_at: now,
     });
@@ -187,10 +207,12 @@ export class PushService {
     if (!subscription || subscription.account_id !== recipientId) return;
     if (!readAlerts(subscription.alerts)[record.type as PushAlert]) return;
     if (!admits(subscription.policy, subscription)) return;
+    const accessToken = this.#accessToken(subscription);
+    if (accessToken === null) return;
     const [entity] = await this.core.notificationViews.render([record], recipientId);
     if (!entity) return;
     const message = {
-      access_token: subscription.access_token,
+      access_token: accessToken,
       preferred_locale: "en",
       notification_id: entity.id,
       notification_type: entity.type,
