@@ -158,6 +158,7 @@ export async function createKith(options: CreateKithOptions): Promise<Kith> {
     authenticate: (token) => services.sessions.authenticate(token),
     config,
     fallbacks,
+    addressAllowed: (ip) => services.accessBlocks.addressAllowed(ip),
   });
   const federationQueue = new AbortController();
   return {

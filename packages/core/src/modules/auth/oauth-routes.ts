@@ -139,7 +139,7 @@ export const oauthRoutes = [
       const passkeyResponse = form[PASSKEY_FIELD];
       if (passkeyResponse) {
         // The passkey button: the assertion is verified as finish-auth does, then the authorization completes.
-        if (!(await services.accessBlocks.signInAllowed(clientIp)))
+        if (!(await services.accessBlocks.addressAllowed(clientIp)))
           return html(messagePage("Cannot sign in", "Access from your network address is blocked on this server."), 403);
         const accountId = await passkeyAccount(services, passkeyResponse);
         if (accountId === null) return again("Passkey sign-in failed. Try again, or use your password.", 422);

@@ -172,7 +172,7 @@ export class OAuthService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "random" | "passwords">,
     private readonly sessions: SessionService,
-    private readonly blocks: Pick<AccessBlocks, "signInAllowed">,
+    private readonly blocks: Pick<AccessBlocks, "addressAllowed">,
   ) {}
 
   // --- Applications -------------------------------------------------------
@@ -315,7 +315,7 @@ export class OAuthService {
    */
   async signIn(identifier: string, password: string, ip: string | null): Promise<SignInResult> {
     // Before the password is checked: a blocked network learns nothing about the password either.
-    if (!(await this.blocks.signInAllowed(ip))) return { ok: false, reason: "address_blocked" };
+    if (!(await this.blocks.addressAllowed(ip))) return { ok: false, reason: "address_blocked" };
     const now = this.deps.clock.now();
     const login = await findLoginByIdentifier(this.deps.storage.db, identifier.trim());
     // Counted per account when the identifier names one, so its username and its email share one limit.
@@ -369,7 +369,7 @@ export class OAuthService {
   async #authorizationCode(app: AppView, params: TokenParams, context: ClientContext): Promise<TokenResponse> {
     if (!params.code) throw new OAuthError("invalid_request", "Missing required parameter: code.");
     if (!params.redirect_uri) throw new OAuthError("invalid_request", "Missing required parameter: redirect_uri.");
-    if (!(await this.blocks.signInAllowed(context.ip))) throw new OAuthError("invalid_grant", ADDRESS_BLOCKED);
+    if (!(await this.blocks.addressAllowed(context.ip))) throw new OAuthError("invalid_grant", ADDRESS_BLOCKED);
     // Consumed before any other check: a code presented with the wrong client or verifier is spent all the same.
     const row = await this.deps.storage.consumeOnce({
       kind: AUTHORIZATION_CODE_KIND,
@@ -419,7 +419,7 @@ export class OAuthService {
 
   async #refresh(app: AppView, params: TokenParams, context: ClientContext): Promise<TokenResponse> {
     if (!params.refresh_token) throw new OAuthError("invalid_request", "Missing required parameter: refresh_token.");
-    if (!(await this.blocks.signInAllowed(context.ip))) throw new OAuthError("invalid_grant", ADDRESS_BLOCKED);
+    if (!(await this.blocks.addressAllowed(context.ip))) throw new OAuthError("invalid_grant", ADDRESS_BLOCKED);
     const session = await this.sessions.findByRefreshToken(params.refresh_token);
     if (!session || session.app_id !== app.id) throw new OAuthError("invalid_grant");
     const held = parseScopes(session.scopes);

@@ -113,7 +113,7 @@ export class PasskeyService {
     private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "ids" | "config">,
     private readonly sessions: SessionService,
     private readonly audit: LoginAudit,
-    private readonly blocks: Pick<AccessBlocks, "signInAllowed">,
+    private readonly blocks: Pick<AccessBlocks, "addressAllowed">,
   ) {}
 
   get #rp() {
@@ -296,7 +296,7 @@ export class PasskeyService {
 
   /** finish-auth: a verified assertion becomes a session; its access token is the `sessionKey`. */
   async finishAuth(entries: readonly KeyValueEntry[], context: PasskeySignInContext): Promise<{ sessionKey: string }> {
-    if (!(await this.blocks.signInAllowed(context.ip ?? null))) throw new KithError("auth.address_blocked");
+    if (!(await this.blocks.addressAllowed(context.ip ?? null))) throw new KithError("auth.address_blocked");
     const accountId = await this.verifyAssertion(entries);
     const issued = await this.sessions.issue({ accountId, scopes: ALL_SCOPES, userAgent: context.userAgent ?? null, ip: context.ip ?? null });
     return { sessionKey: issued.accessToken };

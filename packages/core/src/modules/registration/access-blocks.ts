@@ -20,7 +20,7 @@ export interface SignUpVerdict {
 export interface AccessBlocks {
   signUp(attempt: SignUpAttempt): Promise<SignUpVerdict>;
   /** False when the address is blocked from any access (Mastodon's `no_access` IP block). */
-  signInAllowed(ip: string | null): Promise<boolean>;
+  addressAllowed(ip: string | null): Promise<boolean>;
 }
 
 const OPEN: SignUpVerdict = { refused: null, requiresApproval: false };
@@ -37,7 +37,7 @@ export class AccessBlockDirectory implements AccessBlocks {
     return this.#blocks ? this.#blocks.signUp(attempt) : OPEN;
   }
 
-  async signInAllowed(ip: string | null): Promise<boolean> {
-    return this.#blocks ? this.#blocks.signInAllowed(ip) : true;
+  async addressAllowed(ip: string | null): Promise<boolean> {
+    return this.#blocks ? this.#blocks.addressAllowed(ip) : true;
   }
 }

@@ -213,7 +213,7 @@ export const signUpBlockRoutes = [
     summary: "Blocks an IP address or CIDR range",
     description:
       "`severity`: `sign_up_requires_approval` (sign-ups from it wait for approval), `sign_up_block` (refused, 403), `no_access` " +
-      "(sign-ups refused and sign-ins too). `expires_in` in seconds; the block is gone once it expires. The range is shown " +
+      "(every request from it answered 403 `auth.address_blocked`, with a token issued before the block or without one). `expires_in` in seconds; the block is gone once it expires. The range is shown " +
       "with its host bits cleared. 422 for what is not an address or range, or a range blocked already.",
     tags: ips.tags,
     access: manage,

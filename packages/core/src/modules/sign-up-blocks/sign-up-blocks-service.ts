@@ -42,6 +42,9 @@ export interface IpBlockChange {
   readonly expiresIn?: number | null | undefined;
 }
 
+/** How long the `no_access` ranges are trusted before they are read again. */
+const NO_ACCESS_TTL_MS = 30_000;
+
 const SEVERITY_RANK: Record<IpBlockSeverity, number> = { sign_up_requires_approval: 1, sign_up_block: 2, no_access: 3 };
 
 function invalid(field: string, message: string): KithError {
@@ -56,8 +59,8 @@ function dayOf(ms: number): string {
  * Mastodon's blocks on sign-ups, managed at `/api/v1/admin/canonical_email_blocks`,
  * `email_domain_blocks` and `ip_blocks`, and enforced where registration and
  * sign-in ask (`AccessBlocks`): a blocked address, domain (or a subdomain of
- * it) or network cannot sign up; a network blocked with `no_access` cannot
- * sign in either; `sign_up_requires_approval` and `allow_with_approval` let
+ * it) or network cannot sign up; a network blocked with `no_access` is not
+ * served at all (not even with a token issued before the block); `sign_up_requires_approval` and `allow_with_approval` let
  * the sign-up through to wait for a reviewer.
  */
 export class SignUpBlockService implements AccessBlocks {
@@ -101,8 +104,35 @@ export class SignUpBlockService implements AccessBlocks {
     return { refused: null, requiresApproval };
   }
 
-  async signInAllowed(ip: string | null): Promise<boolean> {
-    return (await this.#ipSeverity(ip)) !== "no_access";
+  /**
+   * Whether requests from this address are served at all: every request, signed in or not, asks, so the `no_access`
+   * ranges are kept in memory, read again after a change made here and at least every NO_ACCESS_TTL_MS (a change made
+   * by another process, a block expiring).
+   */
+  async addressAllowed(ip: string | null): Promise<boolean> {
+    if (ip === null) return true;
+    const ranges = await this.#noAccessRanges();
+    if (ranges.length === 0) return true;
+    const address = parseAddress(ip);
+    return address === null || !ranges.some((range) => rangeContains(range, address));
+  }
+
+  #noAccess: { readonly ranges: Promise<IpRange[]>; readonly until: number } | null = null;
+
+  #noAccessRanges(): Promise<IpRange[]> {
+    const now = this.deps.clock.now().getTime();
+    if (this.#noAccess === null || this.#noAccess.until <= now) {
+      const ranges = this.store
+        .activeIpBlocks(new Date(now).toISOString())
+        .then((blocks) =>
+          blocks.flatMap((block) => (block.severity === "no_access" ? [parseRange(block.ip)] : [])).filter((range) => range !== null),
+        );
+      ranges.catch(() => {
+        this.#noAccess = null;
+      });
+      this.#noAccess = { ranges, until: now + NO_ACCESS_TTL_MS };
+    }
+    return this.#noAccess.ranges;
   }
 
   // --- Canonical email blocks ---------------------------------------------
@@ -239,6 +269,7 @@ export class SignUpBlockService implements AccessBlocks {
       updated_at: now,
     };
     if (!(await this.store.insertIp(row))) throw new KithError(signUpBlockErrors["ip_block.exists"]);
+    this.#noAccess = null;
     return ipEntity(row);
   }
 
@@ -258,11 +289,13 @@ export class SignUpBlockService implements AccessBlocks {
       updated_at: this.#now(),
     };
     await this.store.updateIp(id, values);
+    this.#noAccess = null;
     return ipEntity({ ...existing, ...values });
   }
 
   async removeIp(id: string): Promise<void> {
     if (!(await this.store.deleteIp(id))) throw new KithError(signUpBlockErrors["ip_block.not_found"]);
+    this.#noAccess = null;
   }
 }
 

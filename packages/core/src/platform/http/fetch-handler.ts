@@ -33,6 +33,11 @@ export interface FetchHandlerOptions {
   readonly authenticate: (token: string | null) => Promise<Caller>;
   readonly config: KithConfig;
   readonly fallbacks?: readonly FallbackHandler[];
+  /**
+   * Whether requests from a client's address are served at all (Mastodon's `no_access` IP blocks): a refused one is
+   * answered 403 whatever it asks and whatever token it holds. @default every address
+   */
+  readonly addressAllowed?: (ip: string) => Promise<boolean>;
 }
 
 /**
@@ -125,7 +130,9 @@ export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
       url = new URL(request.url);
       if (request.method === "OPTIONS" && isCorsPath(url.pathname)) return preflightResponse(request);
       const match = router.match(request.method, url.pathname);
-      if (match.kind === "found") {
+      if (info.clientIp && options.addressAllowed && !(await options.addressAllowed(info.clientIp))) {
+        response = errorToResponse(new KithError("auth.address_blocked"), request);
+      } else if (match.kind === "found") {
         response = await dispatch(match.route, match.params, request, url, info, options);
       } else {
         let fallback: Response | null = null;
