@@ -3,7 +3,8 @@
  * deterministic provider, which tags a text with its target language):
  * Mastodon's Translation entity, kept per status, language and edit; 404 for
  * a status the caller may not see, 403 for one Mastodon does not translate;
- * 503, and `translation.enabled` false, where the module is left out.
+ * 503, and `translation.enabled` false, where the module is left out;
+ * translation offered to clients only with a service behind the AI port.
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
 import type { AiProvider } from "@kith/core";
@@ -29,6 +30,11 @@ class CountingAi extends DeterministicAiProvider implements AiProvider {
     this.calls += 1;
     return super.translate(input);
   }
+}
+
+/** A provider standing for a translation service (any provider but the embedded stand-in). */
+class ServiceAi extends DeterministicAiProvider {
+  override readonly name = "test-translation-service";
 }
 
 describeOnEngines("translating statuses", (engine) => {
@@ -118,11 +124,25 @@ describeOnEngines("translating statuses", (engine) => {
     expect(await db.selectFrom("status_translations").select("status_id").where("status_id", "=", status.id).execute()).toEqual([]);
   });
 
-  it("says so in the instance document", async () => {
-    const instance = (await (await kith.request("GET", "/api/v2/instance")).json()) as {
-      configuration: { translation: { enabled: boolean } };
+  it("offers translation to clients only with a translation service behind the AI port, not with the stand-in", async () => {
+    const offered = async (server: TestKith) => {
+      const instance = (await (await server.request("GET", "/api/v2/instance")).json()) as {
+        configuration: { translation: { enabled: boolean } };
+      };
+      const languages = (await (await server.request("GET", "/api/v1/instance/translation_languages")).json()) as Record<string, string[]>;
+      return { enabled: instance.configuration.translation.enabled, languages };
     };
-    expect(instance.configuration.translation.enabled).toBe(true);
+    // The stand-in answers the route (as above) but tags texts; no client is told to show a button for it.
+    expect(await offered(kith)).toEqual({ enabled: false, languages: {} });
+    const served = await engine.testKith({ ai: new ServiceAi() });
+    try {
+      const { enabled, languages } = await offered(served);
+      expect(enabled).toBe(true);
+      expect(languages.fr).toContain("en");
+      expect(languages.und).toContain("fr");
+    } finally {
+      await served.close();
+    }
   });
 
   it("answers 503, and is not enabled, where the module is left out", async () => {

@@ -9,7 +9,7 @@ const DIMENSIONS = 64;
  * Embeddings are hashed bags of words, so similar texts get similar vectors.
  */
 export class DeterministicAiProvider implements AiProvider {
-  readonly name = "deterministic";
+  readonly name: string = "deterministic";
 
   async chat(input: { model?: string; messages: readonly ChatMessage[] }): Promise<{ content: string }> {
     const last = input.messages.findLast((message) => message.role === "user");

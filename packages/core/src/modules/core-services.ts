@@ -170,6 +170,7 @@ export function createServices(deps: ServiceDeps): KithServices {
   const accounts = new AccountService(deps, sessions);
   const emailAllow = new EmailAllowService(deps);
   const accessBlocks = new AccessBlockDirectory();
+  const statusTranslation = new StatusTranslation();
   const events = new DomainEvents();
   const batchedWrites = new BatchedWrites(deps.storage, BatchedWrites.optionsFor(deps.storage));
   const media = new MediaService(deps);
@@ -208,7 +209,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,
     statusScheduling: new StatusScheduling(deps.clock),
-    statusTranslation: new StatusTranslation(),
+    statusTranslation,
     pendingStatusReactions,
     searchEntries,
     statusInteractions,
@@ -233,7 +234,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     oauth: new OAuthService(deps, sessions, accessBlocks),
     settings,
     instance: new InstanceService(deps, settings),
-    instancePublications: new InstancePublications(deps, settings),
+    instancePublications: new InstancePublications(deps, settings, statusTranslation),
     jobs: new JobsService(deps),
     registration: new RegistrationService(deps, accounts, sessions, settings, emailAllow, accessBlocks),
     emailAllow,

@@ -22,8 +22,7 @@ export const instancePublicationRoutes = [
     tags: ["instance"],
     access: publicAccess,
     response: z.record(z.string(), z.array(z.string())),
-    // Nothing is offered where statuses cannot be translated (the translations module left out).
-    handler: ({ services }) => (services.statusTranslation.enabled ? services.instancePublications.translationLanguages() : {}),
+    handler: ({ services }) => services.instancePublications.translationLanguages(),
   }),
   route({
     method: "GET",

@@ -42,7 +42,19 @@ export class InstancePublications {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "ai">,
     private readonly settings: SettingsService,
+    /** Whether statuses can be translated here at all (the translations module present). */
+    private readonly translation: { readonly enabled: boolean },
   ) {}
+
+  /**
+   * Whether clients are offered translation (the instance document's `translation.enabled` and the translation
+   * languages): statuses can be translated, and a translation service stands behind the AI port. The embedded
+   * stand-in still answers the translate route (tests and embedders use it), but what it returns is no translation,
+   * so no client is told to show a button for it.
+   */
+  get translationOffered(): boolean {
+    return this.translation.enabled && this.deps.ai.name !== STAND_IN_AI;
+  }
 
   languages(): Language[] {
     return LANGUAGE_CODES.map((code) => ({ code, name: languageName(code) }));
@@ -50,10 +62,10 @@ export class InstancePublications {
 
   /**
    * Each source language (`und`: detected) with the languages it translates into. The AI port translates between
-   * any two, once a translation service stands behind it; with none, nothing is offered, as Mastodon offers nothing.
+   * any two, once translation is offered; until then nothing is, as Mastodon offers nothing without a service.
    */
   translationLanguages(): Record<string, string[]> {
-    if (this.deps.ai.name === STAND_IN_AI) return {};
+    if (!this.translationOffered) return {};
     if (this.#translationLanguages === undefined) {
       const map: Record<string, string[]> = { und: [...LANGUAGE_CODES] };
       for (const source of LANGUAGE_CODES) map[source] = LANGUAGE_CODES.filter((target) => target !== source);

@@ -13,7 +13,7 @@ export const instanceRoutes = [
     response: InstanceV2Json,
     handler: async ({ services, config }) =>
       serializeInstanceV2(await services.instance.overview(), config.limits, {
-        translationEnabled: services.statusTranslation.enabled,
+        translationEnabled: services.instancePublications.translationOffered,
       }),
   }),
   route({
