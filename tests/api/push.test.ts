@@ -288,6 +288,7 @@ describeOnEngines("Web Push", (engine) => {
       const user = await fresh();
       await subscribe(user, userAgent(), `${base}/sealed`, { alerts: { follow: true } });
       const rows = await kith.storage.db
+        .withTables<{ push_subscriptions: { account_id: string; access_token: string } }>()
         .selectFrom("push_subscriptions")
         .select("access_token")
         .where("account_id", "=", user.account.id)
