@@ -64,6 +64,14 @@ describeOnEngines("admin settings", (engine) => {
     expect(await kith.services.settings.all()).toEqual(body);
   });
 
+  it("PATCH leaves the settings it does not name as they were", async () => {
+    const admin = await kith.createUser("admin", { role: "Admin" });
+    const patch = (json: Record<string, unknown>) => kith.request("PATCH", SETTINGS, { token: admin.token, json });
+    expect((await patch({ title: "Kept Title", maxPinnedPosts: 7 })).status).toBe(200);
+    expect((await patch({ registrationsMode: "closed" })).status).toBe(200);
+    expect(await kith.services.settings.all()).toMatchObject({ title: "Kept Title", maxPinnedPosts: 7, registrationsMode: "closed" });
+  });
+
   it("PATCH with an unknown key is 422 and writes nothing, not even the valid keys", async () => {
     const admin = await kith.createUser("admin", { role: "Admin" });
     const before = await kith.services.settings.all();

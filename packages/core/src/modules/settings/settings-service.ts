@@ -42,7 +42,9 @@ export class SettingsService {
       });
     }
     const now = this.deps.clock.now().toISOString();
-    const defined = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined));
+    // Only what the caller named: a partial schema still fills in the defaults of the keys left out (zod 4), which
+    // would put back every other setting.
+    const defined = Object.fromEntries(Object.entries(parsed.data).filter(([key, value]) => key in changes && value !== undefined));
     await this.deps.storage.transaction((trx) => writeSettings(trx, defined, now));
     return this.all();
   }
