@@ -156,6 +156,8 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
     media: null,
     // A notification no longer there: the job finds nothing to push, and finishes.
     "push.deliver": { subscriptionId: "ps_none", notificationId: "no_none", recipientId: "us_none" },
+    // A status no longer there, linking a page no one serves: no card is read, none attached, and the job finishes.
+    "preview_cards.fetch": { statusId: "st_none", link: "http://127.0.0.1:9/none" },
   };
   const queues = await probe<string[]>(a, "queues");
   expect(queues.filter((queue) => !(queue in payloads)), "a queue this test does not fill").toEqual([]);

@@ -108,6 +108,7 @@ const ROOT_VALUES = [
   "directoryModule",
   "collectionsModule",
   "publicAccess",
+  "previewCardsModule",
   "pushModule",
   "relaysModule",
   "reportsModule",

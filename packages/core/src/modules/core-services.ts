@@ -55,6 +55,7 @@ import { StatusScheduling } from "./statuses/status-scheduling.js";
 import { StatusTranslation } from "./statuses/status-translation.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
 import { BatchedWrites } from "../platform/storage/batched-writes.js";
+import { StatusCards } from "./statuses/status-cards.js";
 
 /** Every service of a Kith instance; routes, federation listeners and the CLI all call these. */
 export interface KithServices {
@@ -94,6 +95,8 @@ export interface KithServices {
   readonly statusScheduling: StatusScheduling;
   /** Translating statuses, unavailable until a module binds a translator. */
   readonly statusTranslation: StatusTranslation;
+  /** Preview cards in rendered statuses: bound by the preview-cards module. */
+  readonly statusCards: StatusCards;
   /** New statuses whose reactions have not all run, and the job that runs them again after a stop. */
   readonly pendingStatusReactions: PendingStatusReactions;
   /** The full-text entries of other servers' statuses, written a moment after them, many at once (SQLite). */
@@ -175,7 +178,8 @@ export function createServices(deps: ServiceDeps): KithServices {
   const batchedWrites = new BatchedWrites(deps.storage, BatchedWrites.optionsFor(deps.storage));
   const media = new MediaService(deps);
   const accountViews = new AccountViews(deps, media);
-  const statusViews = new StatusViews(deps, accountViews, media, events);
+  const statusCards = new StatusCards();
+  const statusViews = new StatusViews(deps, accountViews, media, events, statusCards);
   const profileFeatures = new ProfileFeatures();
   const tags = new TagService(deps, profileFeatures);
   publishPublicStreams(events, deps);
@@ -210,6 +214,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     statuses,
     statusScheduling: new StatusScheduling(deps.clock),
     statusTranslation,
+    statusCards,
     pendingStatusReactions,
     searchEntries,
     statusInteractions,

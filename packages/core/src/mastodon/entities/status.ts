@@ -4,6 +4,7 @@ import { CustomEmojiJson } from "./custom-emoji.js";
 import { ReactionJson } from "./reaction.js";
 import { FilterResultJson } from "./filter.js";
 import { MediaAttachmentJson } from "./media.js";
+import { PreviewCardJson } from "./preview-card.js";
 
 /** Mastodon's Mention entity. */
 export const MentionJson = z.object({
@@ -73,7 +74,8 @@ const StatusFields = {
   in_reply_to_id: z.string().nullable(),
   in_reply_to_account_id: z.string().nullable(),
   poll: PollJson.nullable(),
-  card: z.unknown().nullable(),
+  /** The preview of the status's first link, once read (a moment after the status is posted). */
+  card: PreviewCardJson.nullable(),
   language: z.string().nullable(),
   /** The plain-text source: only when asked (deleting for a redraft), null otherwise. */
   text: z.string().nullable(),

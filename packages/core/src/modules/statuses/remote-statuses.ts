@@ -387,6 +387,7 @@ export async function storeRemoteStatus(
           createdAt: fields.published,
           tagNames: stored.relations.tagNames,
           mentionedAccountIds: stored.relations.mentionedAccountIds,
+          content: fields.content,
         };
   if (remoteStatus && stored.followers) rememberFirstLocalFollowers(remoteStatus, stored.followers);
   await env.services.events.emit({ type: "status.created", statusId: id, accountId: author.id, remoteStatus });

@@ -6,6 +6,7 @@ const parts = (name: string): StatusParts => ({
   tags: [{ name, url: `https://kith.test/tags/${name}`, history: [] }],
   application: null,
   hasMedia: false,
+  card: null,
   hasPoll: false,
   emojis: [],
   reactions: [],

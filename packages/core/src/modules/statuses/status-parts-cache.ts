@@ -2,6 +2,7 @@ import type { CustomEmojiEntity } from "../../mastodon/entities/custom-emoji.js"
 import type { ReactionEntity } from "../../mastodon/entities/reaction.js";
 import type { MentionEntity, TagEntity } from "../../mastodon/entities/status.js";
 import { RenderMemo } from "../../platform/cache/render-memo.js";
+import type { PreviewCardEntity } from "../../mastodon/entities/preview-card.js";
 
 /**
  * The parts of a rendered status that change only when the status itself is
@@ -27,6 +28,8 @@ export interface StatusParts {
   readonly reactions: readonly ReactionEntity[];
   readonly hasMedia: boolean;
   readonly hasPoll: boolean;
+  /** The preview of its first link; attaching one raises the status's version. */
+  readonly card: PreviewCardEntity | null;
 }
 
 /** Entries kept; the least recently used go first. */

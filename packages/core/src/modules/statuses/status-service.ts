@@ -352,6 +352,7 @@ export class StatusService {
       createdAt: now,
       tagNames: [...new Set(tags.map((tag) => tag.name))],
       mentionedAccountIds: mentionIds,
+      content: rendered.html,
     };
     this.events.emitLater({ type: "status.created", statusId: id, accountId, post }, () => this.pendingReactions.finish(id));
     return { id, accountId, written };

@@ -40,6 +40,8 @@ import { KeptRows } from "../../platform/cache/kept-rows.js";
 import { RenderMemo } from "../../platform/cache/render-memo.js";
 import { type StatusParts, StatusPartsCache } from "./status-parts-cache.js";
 import { type StatusTextParts, statusText, statusTextParts } from "./status-text.js";
+import type { PreviewCardEntity } from "../../mastodon/entities/preview-card.js";
+import { type StatusCardSource, StatusCards } from "./status-cards.js";
 
 /** Renders accounts as Mastodon's Account entity, many at once (the profiles part provides it). */
 export interface AccountRenderer {
@@ -87,6 +89,8 @@ export class StatusViews {
     private readonly accounts: AccountRenderer,
     private readonly media: StatusMediaRenderer,
     events?: DomainEvents,
+    /** Preview cards, from the module that reads linked pages (none without it). */
+    private readonly cards: StatusCardSource = new StatusCards(),
   ) {
     events?.on("status.updated", (event) => this.#forget(event.statusId));
     events?.on("status.deleted", (event) => this.#forget(event.statusId));
@@ -160,7 +164,7 @@ export class StatusViews {
 
     // Reactions are taken for local statuses only: those to another server's statuses are its business, as likes are.
     const reactionIds = missing.filter((row) => readFlag(row.local)).map((row) => row.id);
-    const [accounts, media, mentions, tags, polls, apps, reactions] = await Promise.all([
+    const [accounts, media, mentions, tags, polls, apps, reactions, cards] = await Promise.all([
       this.accounts.renderVersions([...authorVersions.values()], options.texts),
       this.media.renderForStatuses(mediaCandidates),
       loadMentions(db, missingIds),
@@ -168,6 +172,7 @@ export class StatusViews {
       loadPolls(db, pollCandidates),
       loadApplications(db, appIds),
       loadReactions(db, reactionIds),
+      this.cards.cardsOf(missingIds),
     ]);
     const ownVotes =
       viewerId === null
@@ -201,6 +206,7 @@ export class StatusViews {
         reactions: serializeReactions(reactionsBy.get(row.id) ?? [], origin, this.deps.blob),
         hasMedia: (media.get(row.id)?.length ?? 0) > 0,
         hasPoll: pollBy.has(row.id),
+        card: cards.get(row.id) ?? null,
       };
       parts.set(row.id, loaded);
       this.#parts.set(row.id, row.version, loaded);
@@ -230,6 +236,7 @@ export class StatusViews {
         emojis: (part?.emojis ?? []).map((emoji) => ({ ...emoji })),
         reactions: (part?.reactions ?? []).map((reaction) => ({ ...reaction })),
         quote: quotes.get(row.id) ?? null,
+        card: part?.card ? { ...part.card } : null,
       });
       if (viewerId !== null) Object.assign(entity, viewerFlags(marks.get(row.id) ?? NO_MARKS));
       if (!texts) return { entity, textParts: null };
@@ -359,6 +366,8 @@ export interface StatusEntityParts {
   readonly reactions?: readonly ReactionEntity[];
   /** @default null */
   readonly quote?: StatusQuote | null;
+  /** @default null */
+  readonly card?: PreviewCardEntity | null;
 }
 
 /** A status (not a boost) as its entity, without the viewer's marks: one shape for every renderer of a status. */
@@ -390,7 +399,7 @@ export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: s
     in_reply_to_account_id: row.in_reply_to_account_id,
     reblog: null,
     poll: parts.poll,
-    card: null,
+    card: parts.card ?? null,
     language: row.language,
     text: parts.text,
     edited_at: row.edited_at,

@@ -90,6 +90,8 @@ export interface NewPost {
   readonly tagNames: readonly string[];
   /** Every account it mentions, local or remote. */
   readonly mentionedAccountIds: readonly string[];
+  /** Its content, HTML as stored (its links are previewed). */
+  readonly content: string;
 }
 
 /** A new status by a local account, as it was written (its author's own home entry included). */
