@@ -22,6 +22,7 @@ import { federationDetailsMigration } from "./0024-federation-details.js";
 import { groupResourcesMigration } from "./0025-group-resources.js";
 import { statusAudiencesMigration } from "./0026-status-audiences.js";
 import { notificationRequestsMigration } from "./0027-notification-requests.js";
+import { quotePostsMigration } from "./0028-quote-posts.js";
 
 /**
  * Core's migrations, in the order they run (which is their names' order).
@@ -52,4 +53,5 @@ export const coreMigrations: readonly MigrationSpec[] = [
   groupResourcesMigration,
   statusAudiencesMigration,
   notificationRequestsMigration,
+  quotePostsMigration,
 ];
