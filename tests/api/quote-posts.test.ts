@@ -62,7 +62,10 @@ describeOnEngines("quote posts", (engine) => {
     // A quote of the quote names the first quote's quoted status only by id (ShallowQuote).
     const carol = await fresh();
     const nested = await post(carol, { status: "deeper", quoted_status_id: quote.id });
-    expect((nested.quote as Json).quoted_status).toMatchObject({ id: quote.id, quote: { state: "accepted", quoted_status_id: original.id } });
+    expect((nested.quote as Json).quoted_status).toMatchObject({
+      id: quote.id,
+      quote: { state: "accepted", quoted_status_id: original.id },
+    });
   });
 
   it("refuses what may not be quoted: a boost, a direct or another's private status, a policy of nobody, a status not seen", async () => {
@@ -114,7 +117,11 @@ describeOnEngines("quote posts", (engine) => {
       const masto = createRestAPIClient({ url: server.url, accessToken: alice.token });
       const listed = await masto.v1.statuses.$select(String(original.id)).quotes.list();
       expect(listed.map((status) => status.id)).toEqual([second.id, first.id]);
-      const created = await masto.v1.statuses.create({ status: "via masto", quotedStatusId: String(first.id), quoteApprovalPolicy: "nobody" });
+      const created = await masto.v1.statuses.create({
+        status: "via masto",
+        quotedStatusId: String(first.id),
+        quoteApprovalPolicy: "nobody",
+      });
       expect(created.quote).toMatchObject({ state: "accepted" });
       expect(created.quoteApproval).toMatchObject({ automatic: [], currentUser: "automatic" });
     } finally {
@@ -140,7 +147,9 @@ describeOnEngines("quote posts", (engine) => {
     const changed = await ok(alice, "PUT", `/api/v1/statuses/${original.id}/interaction_policy`, { quote_approval_policy: "nobody" });
     expect(changed.quote_approval).toEqual({ automatic: [], manual: [], current_user: "automatic" });
     expect((await call(carol, "POST", "/api/v1/statuses", { status: "again", quoted_status_id: original.id })).status).toBe(403);
-    expect((await call(alice, "PUT", `/api/v1/statuses/${original.id}/interaction_policy`, { quote_approval_policy: "all" })).status).toBe(422);
+    expect((await call(alice, "PUT", `/api/v1/statuses/${original.id}/interaction_policy`, { quote_approval_policy: "all" })).status).toBe(
+      422,
+    );
     expect((await call(bob, "PUT", `/api/v1/statuses/${original.id}/interaction_policy`, { quote_approval_policy: "public" })).status).toBe(
       403,
     );

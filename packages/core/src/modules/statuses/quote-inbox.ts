@@ -66,7 +66,8 @@ export function listenForQuotes(inbox: InboxListenerSetters<FederationContextDat
     const follows = quoted.quote_policy === "followers" && (await followedAmong(db, requester.id, [quoted.account_id])).size > 0;
     const decision = quoteDecision({ ...quoted, local: true }, { accountId: requester.id, follows });
     if (!quoting || quoting.quote_id !== quoted.id || decision !== "automatic") {
-      if (quoting?.quote_id === quoted.id) await moveQuoteState(db, { quotingId: quoting.id, quotedId: quoted.id }, ["pending"], "rejected");
+      if (quoting?.quote_id === quoted.id)
+        await moveQuoteState(db, { quotingId: quoting.id, quotedId: quoted.id }, ["pending"], "rejected");
       const id = new URL(`${actor.href}#quote-rejects/${encodeURIComponent(request.id.href)}`);
       await ctx.sendActivity({ identifier: quotedAuthor.username }, recipient, new Reject({ id, actor, object: request }));
       return;
@@ -97,7 +98,7 @@ export function listenForQuotes(inbox: InboxListenerSetters<FederationContextDat
   /** The Accept or Reject of the QuoteRequest a local status's quote sent, by the quoted status's author only. */
   async function onAnswer(ctx: Ctx, answer: Accept | Reject): Promise<void> {
     const asked = answer.objectId;
-    if (!asked || asked.hash !== "#quote-request" || !answer.actorId) return;
+    if (asked?.hash !== "#quote-request" || !answer.actorId) return;
     const note = new URL(asked.href);
     note.hash = "";
     const quoting = await localStatusAt(ctx, db, note);

@@ -67,7 +67,11 @@ export function federateQuotes(options: QuoteOutboxOptions): void {
     if (!quoting || flag(quoting.local) || !quotedAuthor || quotedAuthor.domain !== null || !author?.uri) return;
     const stamp = stampUriOf(origin, quotedAuthor.username, quoting.id);
     const actor = options.context().getActorUri(quotedAuthor.username);
-    await sendTo(quotedAuthor, author, new Delete({ id: new URL(`${stamp}#delete`), actor, object: new URL(stamp), tos: [new URL(author.uri)] }));
+    await sendTo(
+      quotedAuthor,
+      author,
+      new Delete({ id: new URL(`${stamp}#delete`), actor, object: new URL(stamp), tos: [new URL(author.uri)] }),
+    );
   });
 }
 

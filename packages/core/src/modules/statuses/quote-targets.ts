@@ -28,14 +28,19 @@ export async function quoteTarget(db: Kysely<Database>, origin: string, accountI
   if (quoted.reblog_of_id !== null) throw new KithError("status.not_quotable");
   const local = readFlag(quoted.local);
   const follows =
-    quoted.quote_policy === "followers" && quoted.account_id !== accountId && (await followedAmong(db, accountId, [quoted.account_id])).size > 0;
+    quoted.quote_policy === "followers" &&
+    quoted.account_id !== accountId &&
+    (await followedAmong(db, accountId, [quoted.account_id])).size > 0;
   const decision = quoteDecision({ ...quoted, local }, { accountId, follows });
   if (decision === "denied") throw new KithError("status.not_quotable");
   const author = await findAccountById(db, quoted.account_id);
   const uri = author ? statusUriOf(origin, quoted, author) : quoted.uri;
   if (uri === null) throw new KithError("status.not_quotable");
   return {
-    statusId: quoted.id, accountId: quoted.account_id, uri, state: local && decision === "automatic" ? "accepted" : "pending",
+    statusId: quoted.id,
+    accountId: quoted.account_id,
+    uri,
+    state: local && decision === "automatic" ? "accepted" : "pending",
     private: quoted.visibility === "private",
   };
 }

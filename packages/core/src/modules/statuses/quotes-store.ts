@@ -2,9 +2,11 @@ import { type Kysely, sql } from "kysely";
 import type { Database, StatusRow } from "../../ports/storage-schema.js";
 import type { PageRequest } from "../../platform/http/pagination.js";
 import { fetchIdPage } from "../../platform/storage/paginate-by-id.js";
-import type { QuotePolicy, QuoteState } from "./quote-policy.js";
 
-/** The SQL of quote posts: a quote's state and stamp, a status's policy and quotes count, the quotes of a status. */
+/**
+ * The SQL of quote posts: a quote's state and stamp, a status's policy and quotes count, the quotes of a status. States
+ * and policies are the words quote-policy.ts defines.
+ */
 
 /** Moves `quotes_count` by `delta`, never below zero. */
 export async function bumpQuotesCount(db: Kysely<Database>, statusId: string, delta: number): Promise<void> {
@@ -24,8 +26,8 @@ export async function bumpQuotesCount(db: Kysely<Database>, statusId: string, de
 export async function moveQuoteState(
   db: Kysely<Database>,
   quote: { readonly quotingId: string; readonly quotedId: string },
-  from: readonly QuoteState[],
-  to: QuoteState,
+  from: readonly string[],
+  to: string,
   authorization?: string | null,
 ): Promise<StatusRow | undefined> {
   return db
@@ -33,7 +35,9 @@ export async function moveQuoteState(
     .set({ quote_state: to, ...(authorization !== undefined && { quote_authorization: authorization }) })
     .where("id", "=", quote.quotingId)
     .where("quote_id", "=", quote.quotedId)
-    .where((eb) => (from.includes("accepted") ? eb.or([eb("quote_state", "in", from), eb("quote_state", "is", null)]) : eb("quote_state", "in", from)))
+    .where((eb) =>
+      from.includes("accepted") ? eb.or([eb("quote_state", "in", from), eb("quote_state", "is", null)]) : eb("quote_state", "in", from),
+    )
     .returningAll()
     .executeTakeFirst();
 }
@@ -48,7 +52,7 @@ export async function linkQuotesOf(db: Kysely<Database>, uri: string, statusId: 
   await db.updateTable("statuses").set({ quote_id: statusId }).where("quote_uri", "=", uri).where("quote_id", "is", null).execute();
 }
 
-export async function setQuotePolicy(db: Kysely<Database>, statusId: string, policy: QuotePolicy | null): Promise<void> {
+export async function setQuotePolicy(db: Kysely<Database>, statusId: string, policy: string | null): Promise<void> {
   await db.updateTable("statuses").set({ quote_policy: policy }).where("id", "=", statusId).execute();
 }
 
