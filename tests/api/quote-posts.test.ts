@@ -87,6 +87,11 @@ describeOnEngines("quote posts", (engine) => {
     expect((await call(bob, "POST", "/api/v1/statuses", { status: "no", quoted_status_id: privateOne.id })).status).toBe(404);
     expect((await call(bob, "POST", "/api/v1/statuses", { status: "no", quoted_status_id: "st_nothing" })).status).toBe(404);
     expect((await call(bob, "POST", "/api/v1/statuses", { status: "no", quote_approval_policy: "everyone" })).status).toBe(422);
+    // An account she blocks may not quote her.
+    const blocked = await fresh();
+    await ok(alice, "POST", `/api/v1/accounts/${blocked.account.id}/block`);
+    const barred = await call(blocked, "POST", "/api/v1/statuses", { status: "no", quoted_status_id: open.id });
+    expect([403, 404]).toContain(barred.status);
     // Her own private status she may quote, and the quote stays private.
     const own = await post(alice, { status: "me again", quoted_status_id: privateOne.id, visibility: "public" });
     expect(own).toMatchObject({ visibility: "private", quote: { state: "accepted", quoted_status: { id: privateOne.id } } });

@@ -5,6 +5,7 @@ import type { FederationContextData } from "../../platform/federation/federation
 import { readProperty, requireNetwork } from "../../platform/federation/inbox-request-pass.js";
 import { findAccountById } from "../accounts/accounts-store.js";
 import { findAccountByUri } from "../federation/federation-writes-store.js";
+import { followBarrier } from "../relationships/relationships-store.js";
 import { quoteDecision, storedQuoteState } from "./quote-policy.js";
 import { stampUriOf } from "./quote-objects.js";
 import { bumpQuotesCount, findQuoteByAuthorization, followedAmong, moveQuoteState } from "./quotes-store.js";
@@ -64,7 +65,9 @@ export function listenForQuotes(inbox: InboxListenerSetters<FederationContextDat
     const quoting = quotingId ? await findStatus(db, quotingId) : null;
     const actor = ctx.getActorUri(quotedAuthor.username);
     const follows = quoted.quote_policy === "followers" && (await followedAmong(db, requester.id, [quoted.account_id])).size > 0;
-    const decision = quoteDecision({ ...quoted, local: true }, { accountId: requester.id, follows });
+    // A block either way, or the quoted author's block of the requester's domain, refuses whatever the policy says.
+    const barred = (await followBarrier(db, requester.id, quoted.account_id)) !== null;
+    const decision = barred ? "denied" : quoteDecision({ ...quoted, local: true }, { accountId: requester.id, follows });
     if (!quoting || quoting.quote_id !== quoted.id || decision !== "automatic") {
       if (quoting?.quote_id === quoted.id)
         await moveQuoteState(db, { quotingId: quoting.id, quotedId: quoted.id }, ["pending"], "rejected");
