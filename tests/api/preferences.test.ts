@@ -20,7 +20,7 @@ describeOnEngines("client start-up endpoints", (engine) => {
       "posting:default:visibility": "public",
       "posting:default:sensitive": false,
       "posting:default:language": null,
-      "posting:default:quote_policy": "nobody",
+      "posting:default:quote_policy": "public",
       "reading:expand:media": "default",
       "reading:expand:spoilers": false,
       "reading:autoplay:gifs": false,

@@ -165,7 +165,8 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
     const fep = noteOf({ content: "<p>FEP-044f</p>", quote: local.uri });
     await deliver(createOf(fep));
     const quoting = await statusAt(fep.id);
-    expect(quoting.quote).toMatchObject({ state: "accepted", quoted_status: { id: local.id } });
+    // A quote of a local status waits for its author's authorization (a QuoteRequest answered; the Note names no stamp).
+    expect(quoting.quote).toEqual({ state: "pending", quoted_status: null });
 
     const misskey = noteOf({ content: "<p>Misskey</p>", _misskey_quote: fep.id });
     await deliver(createOf(misskey));
@@ -173,7 +174,11 @@ describeOnEngines("details of what other servers send", { timeout: 60_000 }, (en
     expect(second.quote).toMatchObject({ state: "accepted", quoted_status: { id: quoting.id } });
     // A quote inside a quote is named, not rendered again.
     const nested = (second.quote?.quoted_status ?? null) as Status | null;
-    expect(nested?.quote).toEqual({ state: "accepted", quoted_status_id: local.id });
+    expect(nested?.quote).toEqual({ state: "pending", quoted_status_id: null });
+    const third = noteOf({ content: "<p>Third</p>", quote: misskey.id });
+    await deliver(createOf(third));
+    const deeper = ((await statusAt(third.id)).quote?.quoted_status ?? null) as Status | null;
+    expect(deeper?.quote).toEqual({ state: "accepted", quoted_status_id: quoting.id });
 
     const unknown = noteOf({ content: "<p>quoteUrl</p>", quoteUrl: `${remote.origin}/notes/never-seen` });
     await deliver(createOf(unknown));

@@ -121,6 +121,7 @@ export const errorCatalog = {
   "status.invalid": { status: 422, message: "Validation failed" },
   "status.forbidden": { status: 403, message: "This action is not allowed" },
   "status.not_reblogable": { status: 422, message: "This post cannot be boosted" },
+  "status.not_quotable": { status: 403, message: "This post cannot be quoted" },
   "status.pin_invalid": { status: 422, message: "This post cannot be pinned" },
   "status.pin_limit": { status: 422, message: "You have already pinned the maximum number of posts" },
   "status.highlight_invalid": { status: 422, message: "Only replies in a thread can be highlighted under its first post" },

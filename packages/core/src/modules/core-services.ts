@@ -51,6 +51,7 @@ import { StatusQueries } from "./statuses/status-queries.js";
 import { PendingStatusReactions } from "./statuses/pending-status-reactions.js";
 import { DeferredSearchEntries } from "./search/deferred-search-entries.js";
 import { StatusService } from "./statuses/status-service.js";
+import { QuoteService } from "./statuses/quote-service.js";
 import { StatusScheduling } from "./statuses/status-scheduling.js";
 import { StatusTranslation } from "./statuses/status-translation.js";
 import { type FeedServices, createFeedServices } from "./timelines/feed-services.js";
@@ -91,6 +92,8 @@ export interface KithServices {
   readonly postedStatusView: PostedStatusView;
   /** Writing statuses: create, edit, delete, boost. */
   readonly statuses: StatusService;
+  /** Quotes of one's statuses: listing, revoking, who may quote (making one is part of posting). */
+  readonly quotes: QuoteService;
   /** Statuses kept to be posted later (`scheduled_at`), refused until a module binds a scheduler. */
   readonly statusScheduling: StatusScheduling;
   /** Translating statuses, unavailable until a module binds a translator. */
@@ -212,6 +215,7 @@ export function createServices(deps: ServiceDeps): KithServices {
     statusViews,
     postedStatusView: new PostedStatusView(deps, accountViews, statusViews),
     statuses,
+    quotes: new QuoteService(deps, events, statuses),
     statusScheduling: new StatusScheduling(deps.clock),
     statusTranslation,
     statusCards,

@@ -359,6 +359,14 @@ export interface StatusesTable {
   quote_uri: string | null;
   /** That status, once it is known here. */
   quote_id: string | null;
+  /** Where the quote stands: `pending`, `accepted`, `rejected`, `revoked` (migration 0029); null reads as accepted. */
+  quote_state: string | null;
+  /** Who may quote this status: `public`, `followers`, `nobody`, or `manual` (another server's); null: nobody. */
+  quote_policy: string | null;
+  /** The QuoteAuthorization stamp (FEP-044f) another server gave this status's quote. */
+  quote_authorization: string | null;
+  /** Accepted quotes of this status: unlike the other counters, it raises the version (migration 0029). */
+  quotes_count: Generated<number>;
 }
 
 export interface StatusEditsTable {

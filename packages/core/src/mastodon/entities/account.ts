@@ -67,7 +67,7 @@ export const CredentialAccountJson = AccountJson.extend({
     discoverable: z.boolean().nullable(),
     indexable: z.boolean(),
     attribution_domains: z.array(z.string()),
-    /** Who may quote the user's new statuses by default (Mastodon 4.5); Kith takes no quotes. */
+    /** Who may quote the user's new statuses by default (Mastodon 4.5): anyone, unless a status says otherwise. */
     quote_policy: z.string(),
   }),
   role: RoleJson,

@@ -11,6 +11,8 @@ export const NotificationTypeJson = z.enum([
   "favourite",
   "poll",
   "update",
+  "quote",
+  "quoted_update",
   "admin.sign_up",
   "admin.report",
   "group.join_request",

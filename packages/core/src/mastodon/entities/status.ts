@@ -43,7 +43,7 @@ export const ApplicationJson = z.object({ name: z.string(), website: z.string().
 /** The media attachments of a status: Mastodon's MediaAttachment entity. */
 export const StatusMediaJson = MediaAttachmentJson;
 
-/** Who may quote a status and how that applies to the caller (Mastodon 4.5); Kith does not take quotes yet. */
+/** Who may quote a status and how that applies to the caller (Mastodon 4.5's QuoteApproval). */
 export const QuoteApprovalJson = z.object({
   automatic: z.array(z.string()),
   manual: z.array(z.string()),
@@ -80,7 +80,7 @@ const StatusFields = {
   /** The plain-text source: only when asked (deleting for a redraft), null otherwise. */
   text: z.string().nullable(),
   edited_at: z.string().nullable(),
-  /** The status this one quotes (Mastodon 4.4's Quote, or ShallowQuote inside a quoted status), null when none. */
+  /** The status this one quotes (Mastodon 4.5's Quote, or ShallowQuote inside a quoted status), null when none. */
   quote: z.unknown().nullable(),
   quote_approval: QuoteApprovalJson,
   favourited: z.boolean().optional(),
@@ -107,7 +107,7 @@ export const StatusEditJson = z.object({
   poll: z.object({ options: z.array(z.object({ title: z.string() })) }).nullable(),
   media_attachments: z.array(StatusMediaJson),
   emojis: z.array(z.unknown()),
-  /** The quoted status of this version (Mastodon 4.5); Kith takes no quotes. */
+  /** The quoted status of this version (Mastodon 4.5): an edit does not change what a status quotes here, so null. */
   quote: z.null(),
 });
 

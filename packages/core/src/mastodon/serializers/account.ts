@@ -89,7 +89,8 @@ export function serializeCredentialAccount(account: AccountEntity, source: Crede
       discoverable: account.discoverable,
       indexable: account.indexable,
       attribution_domains: [],
-      quote_policy: "nobody",
+      // New statuses are quotable by anyone unless their author says otherwise (statuses/quote-policy.ts).
+      quote_policy: "public",
     },
     role: {
       id: role?.id ?? "",

@@ -116,6 +116,8 @@ const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, boolean>> = {
   "status.created": true,
   "status.updated": true,
   "status.deleted": true,
+  "quote.created": true,
+  "quote.revoked": true,
   "favourite.created": true,
   "favourite.removed": true,
   "follow.created": true,

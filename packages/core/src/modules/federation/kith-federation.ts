@@ -66,6 +66,8 @@ import { passOverUnhandledActivities } from "./unhandled-activities.js";
 import { statusResolver } from "../statuses/status-resolution.js";
 import { type LocalUris, storedSenderOf } from "./stored-senders.js";
 import { federateStatuses } from "../statuses/status-outbox.js";
+import { dispatchQuoteAuthorizations, federateQuotes } from "../statuses/quote-outbox.js";
+import { listenForQuotes } from "../statuses/quote-inbox.js";
 import type { SqlKvStore } from "../../platform/federation/sql-kv-store.js";
 import { type WebFingerDocument, lookupWebFinger, parseHandle } from "../../platform/federation/webfinger-client.js";
 import {
@@ -253,6 +255,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   listenForFollows(inbox, { deps, services, actors, graph: graphInbox });
   listenForGraph(inbox, graphInbox);
   listenForPosts(inbox, { deps, services, actors, kv, relays: services.relays });
+  listenForQuotes(inbox, { deps, services, actors, kv });
   listenForReactions(inbox, { deps, services, actors });
   listenForFlags(inbox, { deps, services, actors });
   options.listen?.(inbox, vocab);
@@ -347,6 +350,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
     return statusObjectOf(statusObjects, status);
   });
   dispatchStatusActivities(federation, { db, statusObjects, accountFor });
+  dispatchQuoteAuthorizations(federation, { deps, accountFor });
   dispatchProfileCollections(federation, { db, origin: config.origin, features: services.profileFeatures, accountFor });
 
   const nodeInfo = () => nodeInfoOf(deps, services);
@@ -356,6 +360,7 @@ export function createKithFederation(options: KithFederationOptions): KithFedera
   const context = (): Context<FederationContextData> =>
     deliveries.gate(federation.createContext(new URL(config.origin), { serving: false }));
   const posts = federateStatuses({ deps, services: events === services.events ? services : { ...services, events }, kv, media, context });
+  federateQuotes({ deps, services: events === services.events ? services : { ...services, events }, media, context });
   const replies = remoteReplies({ deps, services, actors, kv, context, lookup });
   const forwarded = forwardedCreates({ deps, services, actors, kv, context, lookup, relays: services.relays });
   services.statusQueries.useRemoteReplies(replies);

@@ -26,6 +26,16 @@ export const KITH_TERMS = {
   blurhash: "toot:blurhash",
   focalPoint: { "@container": "@list", "@id": "toot:focalPoint" },
   votersCount: { "@id": "toot:votersCount", "@type": "http://www.w3.org/2001/XMLSchema#nonNegativeInteger" },
+  // Quote posts (FEP-044f) and who may quote (GoToSocial's interaction policies), as Mastodon 4.5 names them.
+  quote: { "@id": "https://w3id.org/fep/044f#quote", "@type": "@id" },
+  quoteUrl: "as:quoteUrl",
+  _misskey_quote: "https://misskey-hub.net/ns#_misskey_quote",
+  quoteAuthorization: { "@id": "https://w3id.org/fep/044f#quoteAuthorization", "@type": "@id" },
+  gts: "https://gotosocial.org/ns#",
+  interactionPolicy: { "@id": "gts:interactionPolicy", "@type": "@id" },
+  canQuote: { "@id": "gts:canQuote", "@type": "@id" },
+  automaticApproval: { "@id": "gts:automaticApproval", "@type": "@id" },
+  manualApproval: { "@id": "gts:manualApproval", "@type": "@id" },
 } as const;
 
 const OBJECT_CONTEXT = [
@@ -60,6 +70,24 @@ function normalised(node: Record<string, unknown>): Record<string, unknown> {
   if (result.attachment !== undefined && !Array.isArray(result.attachment)) result.attachment = [result.attachment];
   const object = result.object;
   if (typeof object === "object" && object !== null && !Array.isArray(object)) result.object = normalised(object as Record<string, unknown>);
+  if (typeof result.interactionPolicy === "object" && result.interactionPolicy !== null) {
+    result.interactionPolicy = policySpelledOut(result.interactionPolicy as Record<string, unknown>);
+  }
+  return result;
+}
+
+/** An interaction policy's approvals with the public collection by its full IRI, as servers reading plain JSON compare it. */
+function policySpelledOut(policy: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(policy)) {
+    if (typeof rule !== "object" || rule === null || Array.isArray(rule)) {
+      result[key] = rule;
+      continue;
+    }
+    const spelled: Record<string, unknown> = { ...(rule as Record<string, unknown>) };
+    for (const list of ["automaticApproval", "manualApproval"]) if (list in spelled) spelled[list] = spelledOut(spelled[list]);
+    result[key] = spelled;
+  }
   return result;
 }
 

@@ -13,6 +13,7 @@ import type { ServiceDeps } from "../service-deps.js";
 import type { DomainEvents, NewPost } from "../../platform/events/domain-events.js";
 import { firstLocalFollowers } from "../timelines/new-status-followers.js";
 import type { NotificationService } from "./notification-service.js";
+import { localQuotesOf } from "../statuses/quotes-store.js";
 
 /** How far up a thread a new reply looks for subscriptions. */
 const SUBSCRIPTION_DEPTH = 64;
@@ -70,6 +71,14 @@ export function reactForNotifications(events: DomainEvents, notifications: Notif
   events.on("status.created", (event) => onStatusCreated(event.statusId, event.accountId, event.post ?? event.remoteStatus));
   events.on("status.updated", async (event) => {
     await notifications.notifyMany(await rebloggersOf(db, event.statusId), event.accountId, "update", event.statusId);
+    // Those whose statuses quote it hear of the edit, each about their own quote (Mastodon 4.5's `quoted_update`).
+    for (const quote of await localQuotesOf(db, event.statusId)) {
+      await notifications.notify({ recipientId: quote.account_id, fromAccountId: event.accountId, type: "quoted_update", statusId: quote.id });
+    }
+  });
+  events.on("quote.created", async (event) => {
+    if (event.state !== "accepted") return;
+    await notifications.notify({ recipientId: event.quotedAccountId, fromAccountId: event.accountId, type: "quote", statusId: event.statusId });
   });
   events.on("favourite.created", async (event) => {
     // The statement that stored the favourite wrote its author's notification, where it reached them.

@@ -29,8 +29,8 @@ export class PreferencesService {
         : "public") as PreferencesEntity["posting:default:visibility"],
       "posting:default:sensitive": toBool(row.default_sensitive as unknown as boolean | number),
       "posting:default:language": row.default_language,
-      // Quotes are not taken yet: nobody may quote, which is what clients should offer.
-      "posting:default:quote_policy": "nobody",
+      // A new status anyone may quote unless its author says otherwise (`quote_approval_policy`), as Mastodon's default.
+      "posting:default:quote_policy": "public",
       "reading:expand:media": (EXPAND_MEDIA.has(row.expand_media)
         ? row.expand_media
         : "default") as PreferencesEntity["reading:expand:media"],

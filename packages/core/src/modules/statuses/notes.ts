@@ -46,7 +46,7 @@ export function addressing(visibility: string, followers: string, mentioned: rea
   }
 }
 
-/** What rendering a batch of statuses needs beside the rows: authors, reply targets, boosted statuses, mentions. */
+/** What rendering a batch of statuses needs beside the rows: authors, reply targets, boosted and quoted statuses, mentions. */
 export interface NoteContext {
   readonly accounts: ReadonlyMap<string, AccountRow>;
   readonly statuses: ReadonlyMap<string, StatusRow>;
@@ -55,7 +55,7 @@ export interface NoteContext {
 
 /** Loads the context of a batch of statuses in a few queries (no query per status). */
 export async function loadNoteContext(db: Kysely<Database>, rows: readonly StatusRow[]): Promise<NoteContext> {
-  const relatedIds = [...new Set(rows.flatMap((row) => [row.in_reply_to_id, row.reblog_of_id]).filter((id): id is string => id !== null))];
+  const relatedIds = [...new Set(rows.flatMap((row) => [row.in_reply_to_id, row.reblog_of_id, row.quote_id]).filter((id): id is string => id !== null))];
   const related = await findStatusesByIds(db, relatedIds);
   const statuses = new Map<string, StatusRow>([...rows, ...related].map((row) => [row.id, row]));
   const mentionTargets = await listMentionTargets(db, [...statuses.keys()]);

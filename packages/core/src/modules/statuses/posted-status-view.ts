@@ -7,6 +7,7 @@ import type { ServiceDeps } from "../service-deps.js";
 import type { AccountViews } from "../accounts/account-views.js";
 import type { Posted } from "./status-service.js";
 import { type StatusViews, inTextOrder, statusEntityOf } from "./status-views.js";
+import { quoteApprovalOf, quoteDecision } from "./quote-policy.js";
 
 /**
  * The answer to a new status, rendered from what was just written instead of
@@ -15,7 +16,7 @@ import { type StatusViews, inTextOrder, statusEntityOf } from "./status-views.js
  * boosted, bookmarked or pinned it yet, nor muted its new conversation. The
  * entity is the one `StatusViews` renders for the same status (a test compares
  * them). Statuses with media, a poll, a parent (whose conversation the author
- * may have muted) or a custom emoji's shortcode are rendered by
+ * may have muted), a quote or a custom emoji's shortcode are rendered by
  * `StatusViews`: they are rarer, and each needs its reads anyway.
  */
 export class PostedStatusView {
@@ -29,7 +30,7 @@ export class PostedStatusView {
   async render(posted: Posted): Promise<StatusEntity | null> {
     const written = posted.written;
     const row = written?.row;
-    const plain = written && row && !written.hasMedia && !written.hasPoll && row.in_reply_to_id === null;
+    const plain = written && row && !written.hasMedia && !written.hasPoll && row.in_reply_to_id === null && row.quote_uri === null;
     if (!written || !row || !plain || shortcodesIn([row.spoiler_text, row.text]).length > 0) {
       return this.views.renderOne(posted.id, posted.accountId);
     }
@@ -48,6 +49,7 @@ export class PostedStatusView {
         tags: written.tagNames.map((name) => serializeTag(origin, name)),
         poll: null,
         text: null,
+        quoteApproval: quoteApprovalOf(row.quote_policy, quoteDecision({ ...row, local: true }, { accountId: row.account_id, follows: false })),
       }),
       favourited: false,
       reblogged: false,

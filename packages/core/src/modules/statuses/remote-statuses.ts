@@ -41,6 +41,7 @@ import { localNoteAt } from "./local-note-uris.js";
 import { flag } from "./notes.js";
 import { blurhashesIn, documentOf } from "../federation/raw-documents.js";
 import { rememberRemoteEmojis, remoteEmojisOf } from "../emojis/remote-emojis.js";
+import { incomingQuoteState, statedQuotePolicy } from "./incoming-quotes.js";
 import { type ConvertedObject, isConvertedObject, quotedUriOf, recordRemoteEvent, titledContent } from "./converted-objects.js";
 
 const logger = getLogger(["federation", "posts"]);
@@ -357,6 +358,9 @@ export async function storeRemoteStatus(
         edited_at: fields.updated && fields.updated !== fields.published ? fields.updated : null,
         quote_uri: fields.quoteUri,
         quote_id: quoted?.id ?? null,
+        ...incomingQuoteState(object, quoted, fields.quoteUri),
+        // Mastodon and most servers name the followers collection so; one named otherwise reads as asking to be asked.
+        quote_policy: statedQuotePolicy(object, author.uri ? `${author.uri}/followers` : null),
       };
       const followers = await insertCountedStatusReadingFollowers(trx, row, fields.published, FIRST_FOLLOWERS_LIMIT);
       const relations = await writeRelations(ctx, env, trx, author, id, fields, now, { fresh: true });

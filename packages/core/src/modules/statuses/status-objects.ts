@@ -12,6 +12,7 @@ import { type NoteContext, actorUriOf, addressing, flag, followersUriOf, loadNot
 import { StatusAnnounce, StatusCreate, StatusNote, StatusQuestion } from "../federation/peer-json-ld.js";
 import { repliesCollectionOf } from "./status-paths.js";
 import { localEmojiTagsOfEach } from "../emojis/emoji-tags.js";
+import { quotePropertiesOf } from "./quote-objects.js";
 
 /**
  * The one builder of the ActivityPub objects of local statuses: the Note (a
@@ -185,6 +186,7 @@ function objectOf(origin: string, status: StatusRow, parts: StatusParts): Status
     tags: [...mentions.tags, ...hashtags, ...(parts.emojis.get(status.id) ?? [])],
     attachments: [...(parts.attachments.get(status.id) ?? [])],
     ...(flag(status.local) && { replies: repliesCollectionOf(id) }),
+    ...quotePropertiesOf(origin, status, parts.notes),
   };
   const poll = parts.polls.get(status.id);
   if (!poll) return new StatusNote(values);

@@ -13,6 +13,8 @@ import { ACCOUNTS_PAGE, idPageQuery, pageRequest } from "../../platform/http/pag
 import { route } from "../core-route.js";
 import { zBool, zInt, zList } from "../../platform/http/schemas.js";
 import { actorOf, cursorPagedReply, renderStatus, viewerOf } from "./status-route-helpers.js";
+import { QUOTE_POLICIES } from "./quote-policy.js";
+import { quoteRoutes } from "./quote-routes.js";
 
 /** Mastodon's statuses API: `/api/v1/statuses` and what hangs off a status, plus Kith's subscriptions and highlights. */
 
@@ -41,6 +43,10 @@ const CreateBody = z.object({
   scheduled_at: z.string().max(64).nullish(),
   /** Mastodon's: the accounts the text may mention; a mention of any other refuses the status (422, `unexpected_accounts`). */
   allowed_mentions: zList(z.string().max(64)).pipe(z.array(z.string()).max(100)).optional(),
+  /** Mastodon 4.5's: the status this one quotes. */
+  quoted_status_id: z.string().min(1).max(64).nullish(),
+  /** Mastodon 4.5's: who may quote this status (private and direct ones: nobody). */
+  quote_approval_policy: z.enum(QUOTE_POLICIES).optional(),
   /** Kith's addition: the group the status is posted in (a reply stays in its root's group). */
   group_id: z.string().min(1).max(64).nullish(),
   /** Kith's addition: the group's channel (else its primary channel; a reply stays in its parent's). */
@@ -117,6 +123,8 @@ export const statusRoutes = [
       "Posts a status: text with mentions, hashtags and links, media or a poll, a reply, a content warning; `Idempotency-Key` honoured",
     description:
       "`scheduled_at` (at least five minutes ahead) keeps the status to be posted then and answers with a ScheduledStatus, or 422 where no module schedules statuses; a time already past posts at once. " +
+      "`quoted_status_id` quotes a status the caller may see: accepted at once when its policy allows, pending its server's answer for another server's status; " +
+      "status.not_quotable (403) for a boost, a private or direct status, or one whose policy refuses the caller. `quote_approval_policy` (public, followers, nobody; default public) says who may quote the new status. " +
       "`allowed_mentions`: a text mentioning an account not listed is refused with status.unexpected_mentions (422) and Mastodon's `unexpected_accounts`. The same `Idempotency-Key` from the same account returns the post made the first time. " +
       "`group_id` (Kith's addition) posts in a group, members only, and `channel_id` in one of its channels (else in its primary channel); a reply goes to its parent's group and channel whether named or not, and a secret group's statuses are `direct` to its members. " +
       "Refusals: group.not_found (404, a secret group to a non-member too), group.banned (403), group.members_only_posting (403), group.reply_outside_group (422), group.mention_outside_secret_group (422), " +
@@ -142,6 +150,8 @@ export const statusRoutes = [
         ...(body.group_id && { groupId: body.group_id }),
         ...(body.channel_id && { channelId: body.channel_id }),
         ...(body.allowed_mentions && { allowedMentions: body.allowed_mentions }),
+        ...(body.quoted_status_id && { quotedStatusId: body.quoted_status_id }),
+        ...(body.quote_approval_policy && { quotePolicy: body.quote_approval_policy }),
         ...(caller.kind === "user" && { sessionId: caller.sessionId }),
       };
       const scheduledAt = body.scheduled_at ? scheduledTime(body.scheduled_at) : null;
@@ -345,4 +355,5 @@ export const statusRoutes = [
     s.statusInteractions.highlight(a, id),
   ),
   actionRoute("unhighlight", "Removes a reply's highlight (Kith)", WRITE, (s, a, id) => s.statusInteractions.unhighlight(a, id)),
+  ...quoteRoutes,
 ];

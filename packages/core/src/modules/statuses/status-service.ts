@@ -29,6 +29,9 @@ import type { PendingStatusReactions } from "./pending-status-reactions.js";
 import type { AudienceMembership, StatusPlacement } from "./status-placement.js";
 import { audienceOf, deleteAudience, deleteAudienceMember, insertAudienceMember, insertStatusAudience } from "./audiences-store.js";
 import { countedLength, formatText, mentionHandles, normalizeTag } from "./text-formatter.js";
+import { type ChosenQuotePolicy, policyOfNewStatus } from "./quote-policy.js";
+import { type NewQuote, quoteTarget } from "./quote-targets.js";
+import { bumpQuotesCount } from "./quotes-store.js";
 
 /** Attaches uploaded media to a status inside the status's transaction (the media part provides it). */
 export interface StatusMediaAttacher {
@@ -54,6 +57,10 @@ export interface StatusInput {
   readonly channelId?: string;
   /** Mastodon's `allowed_mentions`: the status is refused if its text mentions any account not named here. */
   readonly allowedMentions?: readonly string[];
+  /** Mastodon's `quoted_status_id`: the status this one quotes. */
+  readonly quotedStatusId?: string;
+  /** Mastodon's `quote_approval_policy`: who may quote this status (private and direct ones: nobody). */
+  readonly quotePolicy?: ChosenQuotePolicy;
 }
 
 export interface EditInput {
@@ -267,6 +274,7 @@ export class StatusService {
     this.#validate({ text, spoilerText, mediaIds, poll: input.poll });
     const parent = input.inReplyToId ? await this.findVisible(input.inReplyToId, accountId) : null;
     if (parent?.reblog_of_id) throw new KithError("status.not_found");
+    const quote = input.quotedStatusId ? await this.#quoteOf(accountId, input.quotedStatusId) : null;
     const request = { accountId, groupId: input.groupId ?? null, channelId: input.channelId ?? null, parentId: parent?.id ?? null };
     if ((request.groupId !== null || request.channelId !== null) && !this.#placement) {
       throw new KithError("status.invalid", { details: [{ field: "group_id", message: "groups are not enabled on this server" }] });
@@ -278,6 +286,8 @@ export class StatusService {
     // A limited account's public statuses stay out of public timelines, as Mastodon does.
     if (visibility === "public" && defaults.silenced_at !== null) visibility = "unlisted";
     if (placement?.visibility) visibility = placement.visibility;
+    // A quote of a private status (its author's own) stays among those who may see that status, as Mastodon keeps it.
+    if (quote?.private && (visibility === "public" || visibility === "unlisted")) visibility = "private";
     const sensitive = (input.sensitive ?? readFlag(defaults.default_sensitive)) || spoilerText.length > 0;
     const applicationId = defaults.app_id ?? null;
     const lookedUp = await this.#lookUpMentions(text);
@@ -305,9 +315,12 @@ export class StatusService {
           visibility,
           language: input.language ?? defaults.default_language ?? null,
           application_id: applicationId,
+          quote_policy: policyOfNewStatus(input.quotePolicy, visibility),
+          ...(quote && { quote_uri: quote.uri, quote_id: quote.statusId, quote_state: quote.state }),
           created_at: now,
           updated_at: now,
         });
+        if (quote?.state === "accepted") await bumpQuotesCount(trx, quote.statusId, 1);
         const tagNames = await this.#writeRelations(trx, id, rendered, now, { fresh: true });
         if (mediaIds.length > 0) await this.media.attachToStatus(trx, { accountId, statusId: id, mediaIds });
         if (input.poll) await this.polls.createInTransaction(trx, id, accountId, input.poll);
@@ -354,8 +367,20 @@ export class StatusService {
       mentionedAccountIds: mentionIds,
       content: rendered.html,
     };
-    this.events.emitLater({ type: "status.created", statusId: id, accountId, post }, () => this.pendingReactions.finish(id));
+    this.events.emitLater({ type: "status.created", statusId: id, accountId, post }, async () => {
+      await this.pendingReactions.finish(id);
+      if (quote) {
+        const { statusId: quotedStatusId, accountId: quotedAccountId, state } = quote;
+        await this.events.emit({ type: "quote.created", statusId: id, accountId, quotedStatusId, quotedAccountId, state });
+      }
+    });
     return { id, accountId, written };
+  }
+
+  /** The status `quotedId` as a new status of `accountId` may quote it; 404 when not visible, 403 when it may not be quoted. */
+  async #quoteOf(accountId: string, quotedId: string): Promise<NewQuote> {
+    const quoted = await this.findVisible(quotedId, accountId);
+    return quoteTarget(this.deps.storage.db, this.deps.config.origin, accountId, quoted);
   }
 
   /** Edits the caller's own status, keeping every version in `status_edits`. */

@@ -42,6 +42,8 @@ import { type StatusParts, StatusPartsCache } from "./status-parts-cache.js";
 import { type StatusTextParts, statusText, statusTextParts } from "./status-text.js";
 import type { PreviewCardEntity } from "../../mastodon/entities/preview-card.js";
 import { type StatusCardSource, StatusCards } from "./status-cards.js";
+import { type QuoteApproval, type QuoteState, quoteApprovalOf, quoteDecision, storedQuoteState } from "./quote-policy.js";
+import { followedAmong } from "./quotes-store.js";
 
 /** Renders accounts as Mastodon's Account entity, many at once (the profiles part provides it). */
 export interface AccountRenderer {
@@ -70,9 +72,6 @@ export interface RenderOptions {
    */
   readonly shallowQuotes?: boolean;
 }
-
-/** Nobody may quote: Kith does not take quote statuses yet, and says so the way Mastodon 4.5 clients read. */
-const NO_QUOTES = { automatic: [], manual: [], current_user: "denied" } as const;
 
 /** Statuses whose lasting JSON pieces are kept (about 2 KB each); the least recently used go first. */
 export const STATUS_TEXT_MEMO_SIZE = 5_000;
@@ -213,6 +212,7 @@ export class StatusViews {
     }
 
     const quotes = await this.#quotes(shown, viewerId, options);
+    const followed = await this.#followedForQuotes(shown, viewerId);
     const texts = options.texts;
     const renderContent = (row: StatusRow): { entity: InnerStatusEntity; textParts: StatusTextParts | null } | null => {
       const account = accounts.get(row.account_id);
@@ -237,6 +237,10 @@ export class StatusViews {
         reactions: (part?.reactions ?? []).map((reaction) => ({ ...reaction })),
         quote: quotes.get(row.id) ?? null,
         card: part?.card ? { ...part.card } : null,
+        quoteApproval: quoteApprovalOf(
+          row.quote_policy,
+          quoteDecision({ ...row, local: readFlag(row.local) }, { accountId: viewerId, follows: followed.has(row.account_id) }),
+        ),
       });
       if (viewerId !== null) Object.assign(entity, viewerFlags(marks.get(row.id) ?? NO_MARKS));
       if (!texts) return { entity, textParts: null };
@@ -253,6 +257,8 @@ export class StatusViews {
         part,
         options.withSource ? row.text : null,
         entity.quote === null ? null : JSON.stringify(entity.quote),
+        // Who may quote depends on the viewer: the same status reads differently to another.
+        entity.quote_approval.current_user,
       ];
       const textParts = this.#texts.getOrMake(row.id, inputs, () => statusTextParts(entity, accountText));
       texts.set(entity, statusText(entity, textParts, "null"));
@@ -287,24 +293,35 @@ export class StatusViews {
 
   /**
    * What the statuses among `shown` that quote another show of it: the quoted status rendered for the viewer (Mastodon's
-   * Quote), or only named (ShallowQuote) when these statuses are themselves shown in a quote. One render for them all.
+   * Quote), or only named (ShallowQuote) when these statuses are themselves shown in a quote; the quoted status only
+   * while the quote is accepted. One render for them all.
    */
   async #quotes(shown: readonly StatusRow[], viewerId: string | null, options: RenderOptions): Promise<Map<string, StatusQuote>> {
     const quoting = shown.filter((row) => row.quote_uri !== null);
     const result = new Map<string, StatusQuote>();
     if (quoting.length === 0) return result;
-    const quotedIds = quoting.flatMap((row) => (row.quote_id === null ? [] : [row.quote_id]));
+    const accepted = (row: StatusRow) => storedQuoteState(row.quote_state) === "accepted";
+    const quotedIds = quoting.flatMap((row) => (row.quote_id !== null && accepted(row) ? [row.quote_id] : []));
     const quoted = options.shallowQuotes || quotedIds.length === 0 ? null : await this.render(quotedIds, viewerId, { shallowQuotes: true });
     for (const row of quoting) {
+      const state = storedQuoteState(row.quote_state);
+      if (state !== "accepted") result.set(row.id, options.shallowQuotes ? { state, quoted_status_id: null } : { state, quoted_status: null });
       // A status quoted but not known here is shown as an accepted quote of nothing, which clients show as unavailable.
-      if (row.quote_id === null) result.set(row.id, options.shallowQuotes ? { state: "accepted", quoted_status_id: null } : NOT_KNOWN);
-      else if (quoted === null) result.set(row.id, { state: "accepted", quoted_status_id: row.quote_id });
+      else if (row.quote_id === null) result.set(row.id, options.shallowQuotes ? { state, quoted_status_id: null } : NOT_KNOWN);
+      else if (options.shallowQuotes) result.set(row.id, { state, quoted_status_id: row.quote_id });
       else {
-        const entity = quoted.get(row.quote_id);
-        result.set(row.id, entity ? { state: "accepted", quoted_status: entity } : { state: "unauthorized", quoted_status: null });
+        const entity = quoted?.get(row.quote_id);
+        result.set(row.id, entity ? { state, quoted_status: entity } : { state: "unauthorized", quoted_status: null });
       }
     }
     return result;
+  }
+
+  /** The authors the viewer follows among those of `shown` whose statuses their followers may quote. */
+  async #followedForQuotes(shown: readonly StatusRow[], viewerId: string | null): Promise<Set<string>> {
+    if (viewerId === null) return new Set();
+    const authors = shown.filter((row) => row.quote_policy === "followers" && row.account_id !== viewerId).map((row) => row.account_id);
+    return authors.length === 0 ? new Set() : followedAmong(this.deps.storage.db, viewerId, authors);
   }
 
   /** One status for the viewer, or null when it does not exist or may not be seen. */
@@ -320,8 +337,8 @@ export class StatusViews {
 
 /** Mastodon's Quote (the quoted status rendered) and ShallowQuote (named by id, inside a quoted status). */
 export type StatusQuote =
-  | { readonly state: "accepted" | "unauthorized"; readonly quoted_status: StatusEntity | null }
-  | { readonly state: "accepted"; readonly quoted_status_id: string | null };
+  | { readonly state: QuoteState; readonly quoted_status: StatusEntity | null }
+  | { readonly state: QuoteState; readonly quoted_status_id: string | null };
 
 const NOT_KNOWN: StatusQuote = { state: "accepted", quoted_status: null };
 
@@ -368,6 +385,8 @@ export interface StatusEntityParts {
   readonly quote?: StatusQuote | null;
   /** @default null */
   readonly card?: PreviewCardEntity | null;
+  /** Who may quote the status, for the viewer. @default nobody */
+  readonly quoteApproval?: QuoteApproval;
 }
 
 /** A status (not a boost) as its entity, without the viewer's marks: one shape for every renderer of a status. */
@@ -394,7 +413,7 @@ export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: s
     reblogs_count: row.reblogs_count,
     favourites_count: row.favourites_count,
     replies_count: row.replies_count,
-    quotes_count: 0,
+    quotes_count: row.quotes_count,
     in_reply_to_id: row.in_reply_to_id,
     in_reply_to_account_id: row.in_reply_to_account_id,
     reblog: null,
@@ -404,7 +423,7 @@ export function statusEntityOf(row: StatusRow, account: AccountEntity, origin: s
     text: parts.text,
     edited_at: row.edited_at,
     quote: parts.quote ?? null,
-    quote_approval: { automatic: [], manual: [], current_user: NO_QUOTES.current_user },
+    quote_approval: parts.quoteApproval ?? quoteApprovalOf(null, "denied"),
     filtered: [],
   };
 }

@@ -6,6 +6,7 @@ import { capabilitiesOf } from "../../platform/storage/storage-handles.js";
 import { type FollowerReader, followerReaderOf, localFollowersQuery } from "../timelines/fan-out-store.js";
 import type { StatusCounter } from "./visible-statuses-store.js";
 import { deleteMentionNotificationsBut } from "../notifications/notifications-store.js";
+import { bumpQuotesCount, markQuotesDeleted } from "./quotes-store.js";
 
 /** Reads and writes of statuses and what hangs off them; callers pass the transaction they work in. */
 
@@ -467,6 +468,7 @@ export async function deleteStatusRows(db: Kysely<Database>, ids: readonly strin
     .where((eb) => eb.or([eb("status_id", "in", all), eb("root_status_id", "in", all)]))
     .execute();
   await db.updateTable("media_attachments").set({ status_id: null }).where("status_id", "in", all).execute();
+  await forgetQuotes(db, ids);
   if (boosts.length > 0) {
     await db
       .deleteFrom("statuses")
@@ -479,6 +481,19 @@ export async function deleteStatusRows(db: Kysely<Database>, ids: readonly strin
   }
   await db.deleteFrom("statuses").where("id", "in", ids).execute();
   return boosts;
+}
+
+/** Quotes of statuses about to go read as deleted; the statuses they quote count them no more. */
+async function forgetQuotes(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  await markQuotesDeleted(db, ids);
+  const quoted = await db
+    .selectFrom("statuses")
+    .select("quote_id")
+    .where("id", "in", ids)
+    .where("quote_id", "is not", null)
+    .where((eb) => eb.or([eb("quote_state", "=", "accepted"), eb("quote_state", "is", null)]))
+    .execute();
+  for (const { quote_id } of quoted) if (quote_id !== null) await bumpQuotesCount(db, quote_id, -1);
 }
 
 /** Ids of the ancestors of a status, nearest first, up to `limit`. */

@@ -24,6 +24,27 @@ export type DomainEvent =
       readonly remoteStatus?: NewRemotePost;
     }
   | { readonly type: "status.updated"; readonly statusId: string; readonly accountId: string }
+  /**
+   * A status quotes another (`statusId`, by `accountId`, quotes `quotedStatusId` by `quotedAccountId`): made here, or
+   * another server's quote of a local status authorized. `state`: accepted, or pending the quoted author's answer.
+   */
+  | {
+      readonly type: "quote.created";
+      readonly statusId: string;
+      readonly accountId: string;
+      readonly quotedStatusId: string;
+      readonly quotedAccountId: string;
+      readonly state: "accepted" | "pending";
+    }
+  /** The quoted status's author took back a quote's authorization; `authorization` is the stamp's id, if one was given. */
+  | {
+      readonly type: "quote.revoked";
+      readonly statusId: string;
+      readonly accountId: string;
+      readonly quotedStatusId: string;
+      readonly quotedAccountId: string;
+      readonly authorization: string | null;
+    }
   /** Emitted after the row is gone: what reactions need is carried in the event. */
   | {
       readonly type: "status.deleted";

@@ -23,6 +23,7 @@ import { groupResourcesMigration } from "./0025-group-resources.js";
 import { statusAudiencesMigration } from "./0026-status-audiences.js";
 import { notificationRequestsMigration } from "./0027-notification-requests.js";
 import { serverSecretKeyMigration } from "./0028-server-secret-key.js";
+import { quotePostsMigration } from "./0029-quote-posts.js";
 
 /**
  * Core's migrations, in the order they run (which is their names' order).
@@ -54,4 +55,5 @@ export const coreMigrations: readonly MigrationSpec[] = [
   statusAudiencesMigration,
   notificationRequestsMigration,
   serverSecretKeyMigration,
+  quotePostsMigration,
 ];
