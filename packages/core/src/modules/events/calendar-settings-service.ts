@@ -1,0 +1,113 @@
+import { KithError } from "../../domain/errors.js";
+import { type Grant, holdsPermission } from "../../domain/permissions.js";
+import { toBool } from "../../ports/storage-schema.js";
+import type { GroupsServices } from "../groups/index.js";
+import type { ServiceDeps } from "../service-deps.js";
+import { eventErrors } from "./event-codes.js";
+import type { CalendarSettingsEntity } from "./event-entities.js";
+import type { CalendarSettingsRow, EventsStore } from "./events-store.js";
+import { CALENDAR_APP, GROUP_EVENT_PERMISSION } from "./event-service.js";
+
+/** 32 random bytes: 43 URL-safe characters, not guessable. */
+const PRIVATE_ID_BYTES = 32;
+
+export interface CalendarSettingsChanges {
+  readonly publicCalendar?: boolean | undefined;
+  readonly detailLevel?: "full" | "busy" | undefined;
+  readonly exportScope?: "organized" | "attended" | undefined;
+}
+
+/** Whose calendar: the caller's own, or a group's (which needs GroupSettings.Manage in it). */
+export interface CalendarOwner {
+  readonly actorId: string;
+  readonly grants: readonly Grant[];
+  readonly groupId: string | null;
+}
+
+/**
+ * A user's or a group's calendar export settings: whether the public feed
+ * is served, the private feed's id (regenerating it kills the old link),
+ * how much the feeds tell (full details, or busy/free only) and what they
+ * hold (organized events, or also those attended). The row is made with
+ * defaults on first read: public off, full details, organized only.
+ */
+export class CalendarSettingsService {
+  constructor(
+    private readonly deps: Pick<ServiceDeps, "clock" | "random" | "config">,
+    private readonly groups: GroupsServices,
+    private readonly store: EventsStore,
+  ) {}
+
+  async get(owner: CalendarOwner): Promise<CalendarSettingsEntity> {
+    return this.render(await this.#row(await this.#ownerId(owner)));
+  }
+
+  async update(owner: CalendarOwner, changes: CalendarSettingsChanges): Promise<CalendarSettingsEntity> {
+    const current = await this.#row(await this.#ownerId(owner));
+    const row: CalendarSettingsRow = {
+      ...current,
+      ...(changes.publicCalendar !== undefined && { public_enabled: changes.publicCalendar }),
+      ...(changes.detailLevel !== undefined && { detail_level: changes.detailLevel }),
+      ...(changes.exportScope !== undefined && { export_scope: changes.exportScope }),
+      updated_at: this.deps.clock.now().toISOString(),
+    };
+    await this.store.saveSettings(row);
+    return this.render(row);
+  }
+
+  async regeneratePrivateId(owner: CalendarOwner): Promise<CalendarSettingsEntity> {
+    const current = await this.#row(await this.#ownerId(owner));
+    const row = { ...current, private_id: this.#privateId(), updated_at: this.deps.clock.now().toISOString() };
+    await this.store.saveSettings(row);
+    return this.render(row);
+  }
+
+  /** The settings of an owner as kept, or the defaults (not stored): what a public feed reads. */
+  async of(ownerId: string): Promise<CalendarSettingsRow | undefined> {
+    return this.store.settings(ownerId);
+  }
+
+  async byPrivateId(privateId: string): Promise<CalendarSettingsRow> {
+    const row = await this.store.settingsByPrivateId(privateId);
+    if (!row) throw new KithError(eventErrors["event.calendar_not_found"]);
+    return row;
+  }
+
+  async #ownerId(owner: CalendarOwner): Promise<string> {
+    if (owner.groupId === null) return owner.actorId;
+    await this.groups.apps.require(owner.groupId, CALENDAR_APP, owner.actorId);
+    if (!holdsPermission(owner.grants, GROUP_EVENT_PERMISSION, owner.groupId)) throw new KithError("auth.forbidden");
+    return owner.groupId;
+  }
+
+  async #row(ownerId: string): Promise<CalendarSettingsRow> {
+    const kept = await this.store.settings(ownerId);
+    if (kept) return kept;
+    const row: CalendarSettingsRow = {
+      owner_id: ownerId,
+      public_enabled: false,
+      private_id: this.#privateId(),
+      detail_level: "full",
+      export_scope: "organized",
+      updated_at: this.deps.clock.now().toISOString(),
+    };
+    await this.store.saveSettings(row);
+    return row;
+  }
+
+  #privateId(): string {
+    return Buffer.from(this.deps.random.bytes(PRIVATE_ID_BYTES)).toString("base64url");
+  }
+
+  render(row: CalendarSettingsRow): CalendarSettingsEntity {
+    return {
+      ownerId: row.owner_id,
+      publicCalendar: toBool(row.public_enabled),
+      privateId: row.private_id,
+      detailLevel: row.detail_level === "busy" ? "busy" : "full",
+      exportScope: row.export_scope === "attended" ? "attended" : "organized",
+      privateUrl: `${this.deps.config.origin}/api/v1/events/calendar/p/${row.private_id}.ics`,
+      updatedAt: row.updated_at,
+    };
+  }
+}
