@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { acctKey } from "../../domain/accounts.js";
 import { KithError } from "../../domain/errors.js";
-import { toBool } from "../../ports/storage-schema.js";
 import type { KithServices } from "../core-services.js";
 import type { GroupsServices } from "../groups/index.js";
 import type { ServiceDeps } from "../service-deps.js";
@@ -34,7 +34,7 @@ function isGroupId(id: string): boolean {
 export class CalendarFeeds {
   constructor(
     private readonly deps: Pick<ServiceDeps, "config">,
-    private readonly core: Pick<KithServices, "accounts">,
+    private readonly core: Pick<KithServices, "accounts" | "profiles">,
     private readonly groups: GroupsServices,
     private readonly views: EventViews,
     private readonly settings: CalendarSettingsService,
@@ -53,13 +53,14 @@ export class CalendarFeeds {
   }
 
   async groupFeed(groupName: string): Promise<CalendarFile> {
-    const account = await this.#account(groupName);
-    if (account === null || !isGroupId(account.id)) throw new KithError(eventErrors["event.calendar_not_found"]);
+    // A group is an account with the group's id and its name as username.
+    const groupId = await this.core.profiles.idByAcctKey(acctKey(groupName, null));
+    if (groupId === null || !isGroupId(groupId)) throw new KithError(eventErrors["event.calendar_not_found"]);
     // A secret group's calendar is not shown to those outside it, whatever its settings say.
-    await this.groups.groups.conceal(account.id, null).catch(() => {
+    await this.groups.groups.conceal(groupId, null).catch(() => {
       throw new KithError(eventErrors["event.calendar_not_found"]);
     });
-    return this.#publicFeed(account.id, account.username);
+    return this.#publicFeed(groupId, groupName);
   }
 
   async privateFeed(privateId: string): Promise<CalendarFile> {
@@ -69,8 +70,17 @@ export class CalendarFeeds {
   }
 
   async #publicFeed(ownerId: string, name: string): Promise<CalendarFile> {
-    const settings = await this.settings.of(ownerId);
-    if (!settings || !toBool(settings.public_enabled)) throw new KithError(eventErrors["event.calendar_not_found"]);
+    const kept = await this.settings.of(ownerId);
+    if (!(await this.settings.isPublic(ownerId, kept))) throw new KithError(eventErrors["event.calendar_not_found"]);
+    // A group that turned its calendar public through the group settings may have no row yet: its defaults apply.
+    const settings = kept ?? {
+      owner_id: ownerId,
+      public_enabled: true,
+      private_id: "",
+      detail_level: "full",
+      export_scope: "organized",
+      updated_at: new Date(0).toISOString(),
+    };
     return this.#feed(settings, name, true);
   }
 

@@ -39,32 +39,43 @@ export class CalendarSettingsService {
   ) {}
 
   async get(owner: CalendarOwner): Promise<CalendarSettingsEntity> {
-    return this.render(await this.#row(await this.#ownerId(owner)));
+    return this.#render(await this.#row(await this.#ownerId(owner)));
   }
 
   async update(owner: CalendarOwner, changes: CalendarSettingsChanges): Promise<CalendarSettingsEntity> {
     const current = await this.#row(await this.#ownerId(owner));
+    // A group's public calendar is its `calendar` group setting: one switch, whichever API turns it.
+    if (owner.groupId !== null && changes.publicCalendar !== undefined) {
+      await this.groups.settings.write(owner.groupId, owner.actorId, owner.grants, { calendar: { public: changes.publicCalendar } });
+    }
     const row: CalendarSettingsRow = {
       ...current,
-      ...(changes.publicCalendar !== undefined && { public_enabled: changes.publicCalendar }),
+      ...(owner.groupId === null && changes.publicCalendar !== undefined && { public_enabled: changes.publicCalendar }),
       ...(changes.detailLevel !== undefined && { detail_level: changes.detailLevel }),
       ...(changes.exportScope !== undefined && { export_scope: changes.exportScope }),
       updated_at: this.deps.clock.now().toISOString(),
     };
     await this.store.saveSettings(row);
-    return this.render(row);
+    return this.#render(row);
   }
 
   async regeneratePrivateId(owner: CalendarOwner): Promise<CalendarSettingsEntity> {
     const current = await this.#row(await this.#ownerId(owner));
     const row = { ...current, private_id: this.#privateId(), updated_at: this.deps.clock.now().toISOString() };
     await this.store.saveSettings(row);
-    return this.render(row);
+    return this.#render(row);
   }
 
-  /** The settings of an owner as kept, or the defaults (not stored): what a public feed reads. */
+  /** The settings of an owner as kept, or none yet: what a public feed reads. */
   async of(ownerId: string): Promise<CalendarSettingsRow | undefined> {
     return this.store.settings(ownerId);
+  }
+
+  /** Whether the owner publishes its calendar: a user's own switch, a group's `calendar` setting (as a guest reads it). */
+  async isPublic(ownerId: string, row: CalendarSettingsRow | undefined): Promise<boolean> {
+    if (!ownerId.startsWith("gr_")) return row !== undefined && toBool(row.public_enabled);
+    const values = await this.groups.settings.read(ownerId, null, [], ["calendar"]);
+    return (values.calendar as { public?: boolean } | undefined)?.public === true;
   }
 
   async byPrivateId(privateId: string): Promise<CalendarSettingsRow> {
@@ -99,10 +110,10 @@ export class CalendarSettingsService {
     return Buffer.from(this.deps.random.bytes(PRIVATE_ID_BYTES)).toString("base64url");
   }
 
-  render(row: CalendarSettingsRow): CalendarSettingsEntity {
+  async #render(row: CalendarSettingsRow): Promise<CalendarSettingsEntity> {
     return {
       ownerId: row.owner_id,
-      publicCalendar: toBool(row.public_enabled),
+      publicCalendar: await this.isPublic(row.owner_id, row),
       privateId: row.private_id,
       detailLevel: row.detail_level === "busy" ? "busy" : "full",
       exportScope: row.export_scope === "attended" ? "attended" : "organized",

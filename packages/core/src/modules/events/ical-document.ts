@@ -1,5 +1,6 @@
 import { getVtimezoneComponent } from "@touch4it/ical-timezones";
 import ical, { ICalEventBusyStatus, ICalEventClass, ICalEventStatus } from "ical-generator";
+import { DateTime } from "luxon";
 import { textOfHtml } from "../../platform/federation/html-sanitizer.js";
 import { toBool } from "../../ports/storage-schema.js";
 import type { EventRow } from "./events-store.js";
@@ -18,10 +19,20 @@ export interface IcalOptions {
   readonly urlOf: (eventId: string) => string;
 }
 
+/**
+ * A time in the event's zone: ical-generator writes a zoned luxon time as
+ * the zone's wall clock with its TZID (a plain Date would be written with
+ * its UTC fields under the TZID, which is wrong).
+ */
+function zoned(iso: string, zone: string): DateTime {
+  return DateTime.fromISO(iso, { zone: "utc" }).setZone(zone);
+}
+
 /** The end iCalendar needs: the given one, or an hour (a day for all-day events) after the start. */
-function endOf(event: EventRow): Date {
-  if (event.ends_at !== null) return new Date(event.ends_at);
-  return new Date(new Date(event.starts_at).getTime() + (toBool(event.all_day) ? DAY_MS : HOUR_MS));
+function endOf(event: EventRow): DateTime {
+  const start = zoned(event.starts_at, event.time_zone);
+  if (event.ends_at !== null) return zoned(event.ends_at, event.time_zone);
+  return start.plus({ milliseconds: toBool(event.all_day) ? DAY_MS : HOUR_MS });
 }
 
 function locationOf(event: EventRow): string | null {
@@ -49,7 +60,7 @@ export function icalDocument(events: readonly EventRow[], options: IcalOptions):
     const location = busyOnly ? null : locationOf(event);
     calendar.createEvent({
       id: `${event.id}@${options.host}`,
-      start: new Date(event.starts_at),
+      start: zoned(event.starts_at, event.time_zone),
       end: endOf(event),
       timezone: event.time_zone,
       allDay: toBool(event.all_day),
