@@ -387,6 +387,13 @@ describeOnEngines("calendar events", (engine) => {
   });
 
   describe("group calendars", () => {
+    it("is the calendar application of the group catalog, installed by default", async () => {
+      const catalog = await call(kith, "GET", "/api/v1/groups/apps");
+      expect(catalog.body).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: "calendar", module: "events", available: true })]),
+      );
+    });
+
     it("lets a group's managers put events in its calendar, and refuses other members", async () => {
       const group = await createGroup(kith, organizer.token);
       const made = await createEvent({ groupId: group.id });
