@@ -130,6 +130,17 @@ describeOnEngines("calendar events", (engine) => {
       const edited = await call(kith, "PUT", `/api/v1/events/${event.id}`, organizer.token, { title: "Renamed" });
       expect(edited).toMatchObject({ status: 200, body: { title: "Renamed" } });
     });
+
+    it("changes privacy only while nobody takes part (event.privacy_locked, 409)", async () => {
+      const event = await createEvent();
+      const closed = await call(kith, "PUT", `/api/v1/events/${event.id}`, organizer.token, { privacy: "invite_only" });
+      expect(closed).toMatchObject({ status: 200, body: { privacy: "invite_only" } });
+      await call(kith, "POST", `/api/v1/events/${event.id}/attendees/${invitee.account.id}`, organizer.token);
+      expect(await call(kith, "PUT", `/api/v1/events/${event.id}`, organizer.token, { privacy: "public" })).toMatchObject({
+        status: 409,
+        body: { code: "event.privacy_locked" },
+      });
+    });
   });
 
   describe("public events", () => {

@@ -20,6 +20,10 @@ export const eventErrors = defineErrorCodes({
   "event.deleted": { status: 409, message: "The event is deleted" },
   "event.already_cancelled": { status: 409, message: "The event is cancelled already" },
   "event.not_participating": { status: 409, message: "You neither attend nor are interested in this event" },
+  "event.privacy_locked": {
+    status: 409,
+    message: "The event has attendees or invitations: its privacy can no longer change",
+  },
   "event.attendee_not_found": { status: 404, message: "This user is neither invited to nor attending the event" },
   "event.invitee_not_found": { status: 404, message: "No local user has this id" },
   "event.invalid_times": { status: 422, message: "The event must end after it starts" },

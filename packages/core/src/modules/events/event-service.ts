@@ -116,6 +116,7 @@ export class EventService {
     const startTime = changes.startTime ?? new Date(event.starts_at);
     const endTime = changes.endTime !== undefined ? changes.endTime : event.ends_at === null ? null : new Date(event.ends_at);
     checkTimes(startTime, endTime, changes.timeZone ?? event.time_zone);
+    if (changes.privacy !== undefined && changes.privacy !== event.privacy) await this.#checkNoParticipants(event.id);
     const set: Partial<EventRow> = {
       ...(changes.title !== undefined && { title: changes.title }),
       ...(changes.description !== undefined && { description: sanitizeHtml(changes.description) }),
@@ -247,6 +248,12 @@ export class EventService {
       eventId,
       accountId,
     );
+  }
+
+  /** Public and invite-only standings differ in kind: an event with any keeps its privacy. */
+  async #checkNoParticipants(eventId: string): Promise<void> {
+    const counts = (await this.store.counts([eventId])).get(eventId);
+    if (counts && [...counts.values()].some((count) => count > 0)) throw new KithError(eventErrors["event.privacy_locked"]);
   }
 
   async #statistics(eventId: string): Promise<EventStatistics> {
