@@ -123,6 +123,23 @@ describeOnEngines("calendar events", (engine) => {
       expect((owned.body as unknown as EventJson[]).length).toBe(4);
     });
 
+    it("answers an ActivityPub Event, shaped as Mobilizon's, to a client asking for activity+json", async () => {
+      const event = await createEvent({ location: { name: "Park", latitude: 48.85, longitude: 2.35 } });
+      await call(kith, "POST", `/api/v1/events/${event.id}/join`, guestUser.token);
+      const response = await kith.request("GET", `/api/v1/events/${event.id}`, { headers: { accept: "application/activity+json" } });
+      expect(response.headers.get("content-type")).toMatch(/^application\/activity\+json/);
+      expect(await response.json()).toMatchObject({
+        type: "Event",
+        name: event.title,
+        startTime: event.startTime,
+        location: { type: "Place", name: "Park" },
+        joinMode: "free",
+        "ical:status": "CONFIRMED",
+        participantCount: 1,
+        attributedTo: `${kith.config.origin}/users/${organizer.account.username}`,
+      });
+    });
+
     it("lets only the organizer edit (event.not_organizer, 403)", async () => {
       const event = await createEvent();
       const refused = await call(kith, "PUT", `/api/v1/events/${event.id}`, other.token, { title: "Mine now" });

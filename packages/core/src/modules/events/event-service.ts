@@ -2,6 +2,7 @@ import { KithError, isKithError } from "../../domain/errors.js";
 import type { PageRequest } from "../../domain/page.js";
 import { type Grant, holdsPermission } from "../../domain/permissions.js";
 import { sanitizeHtml } from "../../platform/federation/html-sanitizer.js";
+import { localAccountUrls } from "../../mastodon/serializers/account.js";
 import type { KithServices } from "../core-services.js";
 import type { GroupsServices } from "../groups/index.js";
 import type { ServiceDeps } from "../service-deps.js";
@@ -9,6 +10,7 @@ import { eventErrors, eventIds } from "./event-codes.js";
 import type { EventAttendeeEntity, EventEntity, EventStatistics } from "./event-entities.js";
 import { type EventChanges, type EventInput, type EventLocationInput, type MyEventsInput, isTimeZone } from "./event-input.js";
 import type { EventNotices } from "./event-notices.js";
+import { eventObject } from "./event-object.js";
 import { type EventViews, phaseOf } from "./event-views.js";
 import type { EventRow, EventsStore } from "./events-store.js";
 import {
@@ -58,7 +60,7 @@ function checkTimes(startTime: Date, endTime: Date | null, timeZone: string): vo
  */
 export class EventService {
   constructor(
-    private readonly deps: Pick<ServiceDeps, "clock" | "ids">,
+    private readonly deps: Pick<ServiceDeps, "clock" | "ids" | "config">,
     private readonly core: Pick<KithServices, "accounts">,
     private readonly groups: GroupsServices,
     private readonly views: EventViews,
@@ -101,6 +103,23 @@ export class EventService {
 
   async get(eventId: string, viewerId: string | null): Promise<EventEntity> {
     return this.views.renderOne(await this.views.visible(eventId, viewerId), viewerId);
+  }
+
+  /** The event as an ActivityPub `Event` (Mobilizon's shape), as anyone may fetch a public one. */
+  async activityObject(eventId: string, viewerId: string | null): Promise<Record<string, unknown>> {
+    const event = await this.get(eventId, viewerId);
+    const origin = this.deps.config.origin;
+    const organizerUri = localAccountUrls(origin, event.organizer.username).uri;
+    return eventObject(event, {
+      organizerUri,
+      followersUri: `${organizerUri}/followers`,
+      groupUri: event.groupId === null ? null : await this.#groupUri(event.groupId),
+    });
+  }
+
+  async #groupUri(groupId: string): Promise<string | null> {
+    const group = await this.groups.groups.get(groupId, null).catch(() => null);
+    return group === null ? null : localAccountUrls(this.deps.config.origin, group.name).uri;
   }
 
   /** The event if the viewer may see it and organizes it; `event.not_organizer` for one it only sees. */

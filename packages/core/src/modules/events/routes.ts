@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Caller } from "../../domain/caller.js";
 import { KithError } from "../../domain/errors.js";
 import { authenticated, publicAccess } from "../../platform/http/access.js";
+import { Reply } from "../../platform/http/reply.js";
 import { ACCOUNTS_PAGE, POSTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
 import { moduleRoute } from "../module.js";
 import { CalendarSettingsJson, EventAttendeeJson, EventJson, EventStatisticsJson, EventTranslationJson } from "./event-entities.js";
@@ -214,12 +215,21 @@ export const eventRoutes = [
     method: "GET",
     path: `${BASE}/{eventId}`,
     summary: "An event with the caller's attendee status, statistics and kept translations; a deleted one shows as deleted",
+    description:
+      "Asked for `application/activity+json` (or ActivityStreams' JSON-LD), the event is answered as an ActivityPub `Event` " +
+      "shaped as Mobilizon publishes one: startTime, endTime, timezone, location as a Place, joinMode, ical:status, participantCount.",
     tags: TAGS,
     access: publicAccess,
     scopes: READ,
     params: EventParams,
     response: EventJson,
-    handler: async ({ caller, params, module }) => module.events.get(params.eventId, viewerOf(caller)),
+    handler: async ({ caller, params, module, request }) => {
+      if (!/application\/(activity\+json|ld\+json)/.test(request.headers.get("accept") ?? "")) {
+        return module.events.get(params.eventId, viewerOf(caller));
+      }
+      const object = await module.events.activityObject(params.eventId, viewerOf(caller));
+      return Reply.text(JSON.stringify(object), "application/activity+json; charset=utf-8", { headers: { vary: "Accept" } });
+    },
   }),
   route({
     method: "DELETE",
