@@ -46,6 +46,11 @@ export function scenarioSet(dataset) {
       name: "full-text search, statuses",
       request: { path: `/api/v2/search?q=${dataset.searchWord}&type=statuses&limit=20`, headers: bearer(tokens.reader50) },
     },
+    { name: "calendar events of the caller, 40", request: { path: "/api/v1/events/my?limit=40", headers: bearer(tokens.reader50) } },
+    {
+      name: "calendar event search, local",
+      request: { path: `/api/v1/events/search?mode=local&q=${dataset.searchWord}&limit=20`, headers: bearer(tokens.reader50) },
+    },
     // Writes last: they add posts that the reads above would otherwise see.
     {
       name: `posting, fan-out to ${dataset.posters[0].followers} followers`,

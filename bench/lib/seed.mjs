@@ -16,6 +16,9 @@ export const READERS = [50, 2_000];
 export const FAN_OUTS = [10, 1_000, 10_000];
 /** The members of the group whose timeline is read (as many as the dataset has accounts, when fewer). */
 export const GROUP_MEMBERS = 10_000;
+/** Public calendar events, and how many of them the first reader takes part in (a full `/events/my` page of 40). */
+const EVENTS = 500;
+const EVENTS_JOINED = 50;
 /** Every this many posts of a member is posted in the group. */
 const GROUP_POST_EVERY = 20;
 /** Every other account follows this many others, so the follows table has the size of a real server's. */
@@ -330,7 +333,8 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
       },
     ]);
     const memberRows = [];
-    for (let i = 0; i < members; i++) memberRows.push({ id: makeId("gm", start + i, i), group_id: groupId, account_id: accounts[i].id, joined_at: iso(start + i) });
+    for (let i = 0; i < members; i++)
+      memberRows.push({ id: makeId("gm", start + i, i), group_id: groupId, account_id: accounts[i].id, joined_at: iso(start + i) });
     await insertAll(trx, "group_members", memberRows);
     await insertAll(
       trx,
@@ -338,6 +342,50 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
       groupPosts.map((n) => ({ status_id: postId(n), group_id: groupId, account_id: accounts[authors[n]].id, created_at: iso(postAt(n)) })),
     );
   });
+
+  // Calendar events, as the events module writes them: public ones organized by the pool's accounts, ahead of any
+  // run's clock (the server reads the real time); the first reader takes part in EVENTS_JOINED of them.
+  const eventRows = [];
+  const participants = [];
+  const eventStart = Date.UTC(2030, 0, 1);
+  for (let k = 0; k < EVENTS; k++) {
+    const organizer = accounts[specials.length + ((k * 17) % pool)].id;
+    const at = iso(eventStart + k * 3_600_000);
+    eventRows.push({
+      id: makeId("ev", start + k, k),
+      organizer_id: organizer,
+      group_id: null,
+      title: k % 4 === 0 ? `Lantern walk ${k}` : `Meetup ${k}`,
+      description: "<p>A benchmark event</p>",
+      starts_at: at,
+      ends_at: iso(eventStart + k * 3_600_000 + 1_800_000),
+      time_zone: "Europe/Paris",
+      all_day: false,
+      location_name: "Town hall",
+      location_address: null,
+      latitude: 48.85 + (k % 10) / 100,
+      longitude: 2.35,
+      online_url: null,
+      privacy: "public",
+      cancelled_at: null,
+      deleted_at: null,
+      version: 1,
+      created_at: iso(start + k),
+      updated_at: iso(start + k),
+    });
+    if (k % Math.floor(EVENTS / EVENTS_JOINED) === 0 && participants.length < EVENTS_JOINED) {
+      participants.push({
+        id: makeId("ep", start + k, k),
+        event_id: eventRows[k].id,
+        account_id: accounts[0].id,
+        status: "attending",
+        created_at: iso(start + k),
+        updated_at: iso(start + k),
+      });
+    }
+  }
+  await insertAll(db, "events", eventRows);
+  await insertAll(db, "event_participants", participants);
 
   // Notifications for the first reader: follows and favourites of recent posts.
   const notifications = [];

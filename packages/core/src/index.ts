@@ -90,6 +90,7 @@ export { relaysModule } from "./modules/relays/index.js";
 export { scheduledStatusesModule, type ScheduledStatusService } from "./modules/scheduled-statuses/index.js";
 export { translationsModule, type TranslationService } from "./modules/translations/index.js";
 export { endorsementsModule } from "./modules/endorsements/index.js";
+export { eventsModule, type EventsModuleServices } from "./modules/events/index.js";
 export { featuredTagsModule } from "./modules/featured-tags/index.js";
 export { directoryModule } from "./modules/directory/index.js";
 export { collectionsModule } from "./modules/collections/index.js";

@@ -128,6 +128,7 @@ const ROOT_VALUES = [
   "signUpBlocksModule",
   "adminMetricsModule",
   "annualReportsModule",
+  "eventsModule",
 ];
 
 describe("the public surface of @kith/core", () => {

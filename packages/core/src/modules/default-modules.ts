@@ -7,6 +7,7 @@ import { collectionsModule } from "./collections/index.js";
 import { customEmojisModule } from "./custom-emojis/index.js";
 import { directoryModule } from "./directory/index.js";
 import { endorsementsModule } from "./endorsements/index.js";
+import { eventsModule } from "./events/index.js";
 import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
@@ -47,6 +48,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   annualReportsModule,
   pushModule,
   previewCardsModule,
+  eventsModule,
 ];
 
 /**

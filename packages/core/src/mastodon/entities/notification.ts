@@ -19,6 +19,7 @@ export const NotificationTypeJson = z.enum([
   "group.invitation",
   "group.join_approved",
   "group.join_rejected",
+  "event.cancelled",
 ]);
 
 /**
@@ -36,6 +37,8 @@ export const NotificationJson = z.object({
   read_at: z.string().nullable(),
   /** Kith's: the group a `group.*` notification is about, as the recipient sees it (null once it may not see it); absent on other types. */
   group: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Kith's: the calendar event an `event.*` notification is about, as the recipient sees it (null once it may not see it); absent on other types. */
+  event: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 /** Mastodon's NotificationGroup (v2). */
@@ -52,6 +55,8 @@ export const NotificationGroupJson = z.object({
   report: z.null(),
   /** Kith's, as on a v1 notification: the group a `group.*` notification group is about, as the recipient sees it; absent on other types. */
   group: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Kith's: the calendar event an `event.*` notification is about, as the recipient sees it (null once it may not see it); absent on other types. */
+  event: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 /** Mastodon's GroupedNotificationsResults (v2). */

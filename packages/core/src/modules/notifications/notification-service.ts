@@ -37,6 +37,10 @@ export type { NotificationFilter, NotificationGroup, NotificationRecord };
  * `group.invitation` (to the invitee; `account` invited them),
  * `group.join_approved` and `group.join_rejected` (to the requester;
  * `account` decided).
+ *
+ * Kith's own, of calendar events (the notification's `event` says which):
+ * `event.cancelled` (to everyone invited to or taking part in the event,
+ * but those who declined; `account` is the organizer who cancelled it).
  */
 export const NOTIFICATION_TYPES = NotificationTypeJson.options;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
