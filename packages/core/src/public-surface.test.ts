@@ -107,6 +107,7 @@ const ROOT_VALUES = [
   "collectionsModule",
   "publicAccess",
   "pushModule",
+  "platformDataModule",
   "relaysModule",
   "reportsModule",
   "requiresCredentials",

@@ -11,6 +11,7 @@ import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { pushModule } from "./push/index.js";
+import { platformDataModule } from "./platform-data/index.js";
 import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
 import { scheduledStatusesModule } from "./scheduled-statuses/index.js";
@@ -45,6 +46,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   adminMetricsModule,
   annualReportsModule,
   pushModule,
+  platformDataModule,
 ];
 
 /**
