@@ -17,7 +17,11 @@ export const RESOURCES = [
   { name: "AdminSettings", description: "Server settings, the email-domain allowlist, link previews, embeddings", groupScoped: false },
   { name: "CustomEmojis", description: "The server's custom emojis, and those other servers sent", groupScoped: false },
   { name: "Signups", description: "Signup requests awaiting approval", groupScoped: false },
-  { name: "Data", description: "Platform data entries: the platform's with a global grant, a group's with a grant in the group", groupScoped: true },
+  {
+    name: "Data",
+    description: "Platform data entries: the platform's with a global grant, a group's with a grant in the group",
+    groupScoped: true,
+  },
   { name: "AIProviders", description: "AI providers and keys in global scope", groupScoped: false },
   { name: "GroupAIProviders", description: "AI providers and keys in a group's scope", groupScoped: true },
   { name: "GroupApps", description: "Applications installed in a group", groupScoped: true },

@@ -7,7 +7,16 @@ import type { ServiceDeps } from "../service-deps.js";
 import { contentText, distinctTags } from "./data-content.js";
 import { dataErrors } from "./data-errors.js";
 import { type DataOwner, managedOwners, managesOwner, ownerOf } from "./data-owners.js";
-import { type DataEntryRow, deleteEntriesOf, deleteEntry, entriesPage, findEntry, insertEntry, lockedEntry, updateEntry } from "./data-store.js";
+import {
+  type DataEntryRow,
+  deleteEntriesOf,
+  deleteEntry,
+  entriesPage,
+  findEntry,
+  insertEntry,
+  lockedEntry,
+  updateEntry,
+} from "./data-store.js";
 
 /** The group application that turns a group's data on: a group's entries are served only while it is installed. */
 export const DATA_APP = "data";
@@ -67,7 +76,9 @@ function entityOf(row: DataEntryRow): DataEntryEntity {
 function parseOwner(id: string, field: string): DataOwner {
   const owner = ownerOf(id);
   if (!owner) {
-    throw new KithError(dataErrors["data.owner_unknown"], { details: [{ field, message: "a user id (us_), a group id (gr_) or platform" }] });
+    throw new KithError(dataErrors["data.owner_unknown"], {
+      details: [{ field, message: "a user id (us_), a group id (gr_) or platform" }],
+    });
   }
   return owner;
 }

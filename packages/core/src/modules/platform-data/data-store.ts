@@ -46,7 +46,11 @@ function dataDb(db: Kysely<Database>): DataDb {
 /** The ordered id bounds of a page: below `maxId`, above `minId` or `sinceId`; ascending for `minId`. */
 function bounds(page: PageRequest): { below?: string; above?: string; ascending: boolean } {
   const above = page.minId ?? page.sinceId;
-  return { ...(page.maxId !== undefined && { below: page.maxId }), ...(above !== undefined && { above }), ascending: page.minId !== undefined };
+  return {
+    ...(page.maxId !== undefined && { below: page.maxId }),
+    ...(above !== undefined && { above }),
+    ascending: page.minId !== undefined,
+  };
 }
 
 /** Inserts the entry and one row for each of its tags. */
@@ -146,9 +150,7 @@ async function rarestTag(data: DataDb, owners: readonly string[] | null, tags: r
     if (owners !== null) rows = rows.where("owner_id", "in", owners);
     return sql<number>`(select count(*) from (${rows.limit(TAG_COUNT_CAP)}) as capped)`.as(`c${index}`);
   });
-  const row = (await data
-    .selectNoFrom(counted)
-    .executeTakeFirstOrThrow()) as Record<string, number | string | bigint>;
+  const row = (await data.selectNoFrom(counted).executeTakeFirstOrThrow()) as Record<string, number | string | bigint>;
   let best = 0;
   tags.forEach((_, index) => {
     if (Number(row[`c${index}`]) < Number(row[`c${best}`])) best = index;
@@ -216,18 +218,11 @@ async function ownersPage(
   const direction = page.minId !== undefined ? "asc" : "desc";
   if (owners.length === 1) return (await ownerPage(data, owners[0] ?? null, filter, driver, page).execute()) as DataEntryRow[];
   // Each owner's page is ordered and cut on its own, so that each reads its own index range; the few rows are merged.
-  const parts = owners.map((owner, index) =>
-    data.selectFrom(ownerPage(data, owner, filter, driver, page).as(`p${index}`)).selectAll(),
-  );
+  const parts = owners.map((owner, index) => data.selectFrom(ownerPage(data, owner, filter, driver, page).as(`p${index}`)).selectAll());
   const [first, ...rest] = parts;
   if (!first) return [];
   const union = rest.reduce((all, part) => all.unionAll(part), first);
-  return (await data
-    .selectFrom(union.as("merged"))
-    .selectAll()
-    .orderBy("id", direction)
-    .limit(page.limit)
-    .execute()) as DataEntryRow[];
+  return (await data.selectFrom(union.as("merged")).selectAll().orderBy("id", direction).limit(page.limit).execute()) as DataEntryRow[];
 }
 
 /**
