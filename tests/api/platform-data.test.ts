@@ -6,7 +6,7 @@
  * for good; tags AND-ed; a group's entries as its `data` application.
  */
 import type { TestKith, TestUser } from "@kith/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeOnEngines } from "../support/engines.js";
 import { type GroupJson, call, createGroup, createGroupWithMember } from "../support/groups.js";
 import { giveGrants } from "../support/roles.js";
@@ -255,6 +255,18 @@ describeOnEngines("platform data", (engine) => {
       expect((await call(kith, "PUT", `${DATA}/${foreign.id}`, member.token, { content: 1 })).status).toBe(403);
       expect((await call(kith, "DELETE", `${DATA}/${foreign.id}`, member.token)).status).toBe(403);
       expect((await list(member.token)).every((found) => found.ownerId === mine.id || found.ownerId === member.account.id)).toBe(true);
+    });
+
+    it("deletes a group's entries with the group", async () => {
+      const owner = await freshUser();
+      const admin = await freshUser();
+      await giveGrants(kith, admin.account.id, [{ resource: "Data", access: [...MANAGE], scope: "global" }]);
+      const group = await dataGroup(owner, await freshUser());
+      const made = await entry(owner.token, { ownerId: group.id, tags: ["doomed"], content: {} });
+      expect(ids(await list(admin.token, "?tags[]=doomed"))).toEqual([made.id]);
+      expect((await call(kith, "DELETE", `/api/v1/groups/${group.id}`, owner.token)).status).toBe(200);
+      await vi.waitFor(async () => expect(await list(admin.token, "?tags[]=doomed")).toEqual([]));
+      expect((await call(kith, "PUT", `${DATA}/${made.id}`, admin.token, { content: 1 })).status).toBe(404);
     });
 
     it("refuses a group role a server-wide resource, and accepts Data in it", async () => {

@@ -29,9 +29,12 @@ export const platformDataModule = defineModule({
   services: ({ deps, core, use }) => new DataService(deps, core, use(groupsModule).apps),
   routes: dataRoutes,
   events: (data, events) => {
-    // Awaited before the account's rows go: its entries go with it.
+    // An owner that goes takes its entries with it: an account (awaited before its rows go), a group.
     events.on("account.deleting", async (event) => {
       await data.forgetOwner(event.accountId);
+    });
+    events.on("group.deleted", async (event) => {
+      await data.forgetOwner(event.groupId);
     });
   },
 });
