@@ -51,6 +51,19 @@ export function scenarioSet(dataset) {
       name: "calendar event search, local",
       request: { path: `/api/v1/events/search?mode=local&q=${dataset.searchWord}&limit=20`, headers: bearer(tokens.reader50) },
     },
+    // Platform data: the first reader holds Data.Manage globally, so the AND of two tags runs over every entry.
+    ...(dataset.data
+      ? [
+          {
+            name: `platform data, 40 entries tagged ${dataset.data.tags.join(" AND ")} of ${dataset.data.entries}`,
+            series: "platform data, 40 entries of two tags AND-ed, up to 1000000 entries",
+            request: {
+              path: `/api/v1/data?${dataset.data.tags.map((tag) => `tags[]=${tag}`).join("&")}&limit=40`,
+              headers: bearer(tokens.reader50),
+            },
+          },
+        ]
+      : []),
     // Writes last: they add posts that the reads above would otherwise see.
     {
       name: `posting, fan-out to ${dataset.posters[0].followers} followers`,

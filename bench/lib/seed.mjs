@@ -405,6 +405,8 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
   }
   await insertAll(db, "notifications", notifications);
 
+  const data = await seedPlatformData(storage, size.posts, { start, span, nowIso, readerId: accounts[0].id, log });
+
   // Sessions with known tokens for the special accounts.
   const tokens = {};
   await insertAll(
@@ -428,7 +430,58 @@ export async function seed(storage, sizeName, { now = Date.UTC(2026, 10, 1), log
     group: { id: groupId, members, statuses: groupPosts.length },
     searchWord: "lantern",
     tag: "gardening",
+    data,
   };
+}
+
+/** Tags of the platform data entries; drawn skewed, so that the first are common and the last rare. */
+const DATA_TAGS = Array.from({ length: 32 }, (_, i) => `tag${i}`);
+/** The tags the benchmark's query AND-s: about 35 % and 20 % of the entries carry them, about 7 % both. */
+export const DATA_QUERY_TAGS = ["tag0", "tag1"];
+
+/**
+ * `count` platform data entries (the platform's, as many as the dataset has posts: a million on the large one), each
+ * with one to three of DATA_TAGS, and a global role holding Data.Manage for the first reader, who queries them.
+ */
+async function seedPlatformData(storage, count, { start, span, nowIso, readerId, log }) {
+  const random = prng(0x64617461);
+  const CHUNK = 10_000;
+  for (let first = 0; first < count; first += CHUNK) {
+    const entries = [];
+    const tagRows = [];
+    for (let n = first; n < Math.min(count, first + CHUNK); n++) {
+      const id = makeId("da", start + Math.floor((n / count) * span), n);
+      const tags = [];
+      const wanted = 1 + Math.floor(random() * 3);
+      for (let k = 0; k < wanted; k++) {
+        const tag = DATA_TAGS[Math.floor(random() ** 2 * DATA_TAGS.length)];
+        if (!tags.includes(tag)) tags.push(tag);
+      }
+      entries.push({
+        id,
+        owner_id: "platform",
+        type: n % 4 === 0 ? "event" : "note",
+        tags: JSON.stringify(tags),
+        content: JSON.stringify({ n, title: `Entry ${n}`, done: n % 3 === 0 }),
+        created_at: nowIso,
+        updated_at: nowIso,
+      });
+      for (const tag of tags) tagRows.push({ owner_id: "platform", tag, entry_id: id });
+    }
+    await storage.transaction(async (trx) => {
+      await insertAll(trx, "data_entries", entries);
+      await insertAll(trx, "data_entry_tags", tagRows);
+    });
+    if ((first / CHUNK) % 20 === 0) log(`  data entries ${first + entries.length}/${count}`);
+  }
+  const roleId = makeId("ro", start, 900_000);
+  const db = storage.db;
+  await insertAll(db, "roles", [
+    { id: roleId, name: "Data bench", description: null, scope: "global", built_in: false, created_at: nowIso, updated_at: nowIso },
+  ]);
+  await insertAll(db, "role_permissions", [{ role_id: roleId, resource: "Data", access: JSON.stringify(["Add", "Modify", "Delete"]) }]);
+  await insertAll(db, "actor_roles", [{ actor_id: readerId, role_id: roleId, created_at: nowIso, updated_at: nowIso }]);
+  return { entries: count, tags: DATA_QUERY_TAGS };
 }
 
 /**

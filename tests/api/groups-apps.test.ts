@@ -75,7 +75,8 @@ describeOnEngines("group applications", (engine) => {
     const byId = new Map((catalog.body as AppJson[]).map((app) => [app.id, app]));
     expect(byId.get("channels")).toMatchObject({ module: "groups", available: true, default_installed: true });
     expect(byId.get("notes")).toMatchObject({ name: "Notes", module: "app-notes", available: true, default_installed: false });
-    for (const planned of ["calendar", "data", "ai-agents"]) {
+    expect(byId.get("data")).toMatchObject({ module: "platform-data", available: true, default_installed: false });
+    for (const planned of ["calendar", "ai-agents"]) {
       expect(byId.get(planned)).toMatchObject({ module: null, available: false, default_installed: false });
     }
   });

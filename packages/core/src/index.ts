@@ -99,6 +99,7 @@ export { adminMetricsModule } from "./modules/admin-metrics/index.js";
 export { annualReportsModule } from "./modules/annual-reports/index.js";
 export { pushModule, type PushService, type WebPushSubscriptionEntity } from "./modules/push/index.js";
 export { previewCardsModule, type PreviewCardService } from "./modules/preview-cards/index.js";
+export { platformDataModule, type DataService, type DataEntryEntity } from "./modules/platform-data/index.js";
 export {
   groupsModule,
   type GroupsServices,

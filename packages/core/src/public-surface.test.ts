@@ -110,6 +110,7 @@ const ROOT_VALUES = [
   "publicAccess",
   "previewCardsModule",
   "pushModule",
+  "platformDataModule",
   "relaysModule",
   "reportsModule",
   "requiresCredentials",

@@ -1,25 +1,34 @@
 import type { AccessType } from "./permissions.js";
 
-/** The resources that roles grant access to, with what each covers. */
+/**
+ * The resources that roles grant access to, with what each covers.
+ * `groupScoped`: a role of a group may hold it, because it has a meaning
+ * inside one group (the group's own administration, and the data a group
+ * owns); the others are the server's alone and only global roles hold them.
+ */
 export const RESOURCES = [
-  { name: "Users", description: "Accounts of the server: create, delete, roles, passwords, states" },
-  { name: "Roles", description: "Roles, their permissions and their assignment" },
-  { name: "Reports", description: "Moderation reports in server scope" },
-  { name: "GroupReports", description: "Moderation reports in a group's scope" },
-  { name: "Uploads", description: "Uploads, processing jobs and storage of every user" },
-  { name: "Jobs", description: "Background jobs, queues and workers" },
-  { name: "Federation", description: "Domain blocks, allowlists, relays, FASP providers, federation monitoring" },
-  { name: "AdminSettings", description: "Server settings, the email-domain allowlist, link previews, embeddings" },
-  { name: "CustomEmojis", description: "The server's custom emojis, and those other servers sent" },
-  { name: "Signups", description: "Signup requests awaiting approval" },
-  { name: "Data", description: "Platform data entries" },
-  { name: "AIProviders", description: "AI providers and keys in global scope" },
-  { name: "GroupAIProviders", description: "AI providers and keys in a group's scope" },
-  { name: "GroupApps", description: "Applications installed in a group" },
-  { name: "GroupSettings", description: "A group's settings" },
-  { name: "GroupMembers", description: "A group's members, invitations, join requests and bans" },
-  { name: "GroupRoles", description: "A group's roles and their assignment to its members" },
-  { name: "GroupOwnership", description: "A group itself: deleting it, and the Owner role that only its owners give" },
+  { name: "Users", description: "Accounts of the server: create, delete, roles, passwords, states", groupScoped: false },
+  { name: "Roles", description: "Roles, their permissions and their assignment", groupScoped: false },
+  { name: "Reports", description: "Moderation reports in server scope", groupScoped: false },
+  { name: "GroupReports", description: "Moderation reports in a group's scope", groupScoped: true },
+  { name: "Uploads", description: "Uploads, processing jobs and storage of every user", groupScoped: false },
+  { name: "Jobs", description: "Background jobs, queues and workers", groupScoped: false },
+  { name: "Federation", description: "Domain blocks, allowlists, relays, FASP providers, federation monitoring", groupScoped: false },
+  { name: "AdminSettings", description: "Server settings, the email-domain allowlist, link previews, embeddings", groupScoped: false },
+  { name: "CustomEmojis", description: "The server's custom emojis, and those other servers sent", groupScoped: false },
+  { name: "Signups", description: "Signup requests awaiting approval", groupScoped: false },
+  {
+    name: "Data",
+    description: "Platform data entries: the platform's with a global grant, a group's with a grant in the group",
+    groupScoped: true,
+  },
+  { name: "AIProviders", description: "AI providers and keys in global scope", groupScoped: false },
+  { name: "GroupAIProviders", description: "AI providers and keys in a group's scope", groupScoped: true },
+  { name: "GroupApps", description: "Applications installed in a group", groupScoped: true },
+  { name: "GroupSettings", description: "A group's settings", groupScoped: true },
+  { name: "GroupMembers", description: "A group's members, invitations, join requests and bans", groupScoped: true },
+  { name: "GroupRoles", description: "A group's roles and their assignment to its members", groupScoped: true },
+  { name: "GroupOwnership", description: "A group itself: deleting it, and the Owner role that only its owners give", groupScoped: true },
 ] as const;
 
 export type ResourceName = (typeof RESOURCES)[number]["name"];
@@ -60,8 +69,8 @@ export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
   { name: "User", description: "A member of the server with no administrative rights", permissions: [] },
 ];
 
-/** The group resources, which a group-scoped role may hold. */
-const GROUP_RESOURCES = RESOURCES.filter((resource) => resource.name.startsWith("Group"));
+/** The resources a group-scoped role may hold. */
+const GROUP_RESOURCES = RESOURCES.filter((resource) => resource.groupScoped);
 
 /**
  * The roles every group starts with, in the group's scope, made with the
@@ -78,7 +87,7 @@ export const GROUP_BUILT_IN_ROLES: readonly BuiltInRole[] = [
   },
   {
     name: "Admin",
-    description: "Runs the group: its settings, members, roles, applications and reports",
+    description: "Runs the group: its settings, members, roles, applications, reports and data",
     permissions: GROUP_RESOURCES.filter((resource) => resource.name !== "GroupOwnership").map((resource) => ({
       resource: resource.name,
       access: ALL,

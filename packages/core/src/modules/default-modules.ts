@@ -13,6 +13,7 @@ import { groupsModule } from "./groups/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { pushModule } from "./push/index.js";
 import { previewCardsModule } from "./preview-cards/index.js";
+import { platformDataModule } from "./platform-data/index.js";
 import { relaysModule } from "./relays/index.js";
 import { reportsModule } from "./reports/index.js";
 import { scheduledStatusesModule } from "./scheduled-statuses/index.js";
@@ -49,6 +50,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   pushModule,
   previewCardsModule,
   eventsModule,
+  platformDataModule,
 ];
 
 /**

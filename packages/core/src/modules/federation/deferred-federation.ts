@@ -135,6 +135,7 @@ const DOMAIN_EVENT_TYPES: Readonly<Record<DomainEventType, boolean>> = {
   "account.updated": true,
   "account.moved": true,
   "account.deleting": true,
+  "group.deleted": false,
   "moderation.action": false,
 };
 

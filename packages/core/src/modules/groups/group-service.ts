@@ -43,7 +43,7 @@ export interface DirectoryRequest {
 export class GroupService {
   constructor(
     private readonly deps: Pick<ServiceDeps, "storage" | "ids" | "clock">,
-    private readonly core: Pick<KithServices, "statuses" | "media">,
+    private readonly core: Pick<KithServices, "statuses" | "media" | "events">,
     private readonly roles: GroupRoles,
     private readonly views: GroupViews,
     private readonly primaries: PrimaryChannels,
@@ -137,5 +137,6 @@ export class GroupService {
       await deleteGroupRow(groupsDb(trx), groupId);
       await retireGroupAccount(groupsDb(trx), groupId, now);
     });
+    await this.core.events.emit({ type: "group.deleted", groupId });
   }
 }

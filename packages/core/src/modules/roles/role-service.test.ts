@@ -38,6 +38,15 @@ describe("role permissions", () => {
     expect(isGroupResource("Groupies")).toBe(false);
   });
 
+  it("lets a group role hold Data, which a group owns, and still refuses the server-wide resources", () => {
+    expect(isGroupResource("Data")).toBe(true);
+    expect(codeOf(() => normalizePermissions([{ resource: "Data", access: ["Add", "Modify", "Delete"] }], GROUP))).toBeUndefined();
+    for (const resource of ["Users", "Roles", "Reports", "Uploads", "Jobs", "Federation", "AdminSettings", "Signups", "AIProviders"]) {
+      expect(isGroupResource(resource)).toBe(false);
+      expect(codeOf(() => normalizePermissions([{ resource, access: ["Read"] }], GROUP))).toBe("role.invalid");
+    }
+  });
+
   it("accepts 'global' and group ids as scopes only", () => {
     expect(checkScope("global")).toBe("global");
     expect(checkScope(GROUP)).toBe(GROUP);

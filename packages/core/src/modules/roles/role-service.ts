@@ -70,10 +70,15 @@ export interface RbacConfig {
 export const GROUP_ID_PATTERN = /^gr_[0-9a-z]{26}$/;
 const OWNER = "owner";
 const RESOURCE_NAMES: ReadonlySet<string> = new Set(RESOURCES.map((resource) => resource.name));
+const GROUP_SCOPED: ReadonlySet<string> = new Set(RESOURCES.filter((resource) => resource.groupScoped).map((resource) => resource.name));
 
-/** Resources a group-scoped role may hold: those of a group's own administration. */
+/**
+ * Resources a group-scoped role may hold: those that mean something inside
+ * one group (its administration, the data it owns); the server's own
+ * (Users, Roles, Jobs, ...) only in global roles.
+ */
 export function isGroupResource(resource: string): boolean {
-  return resource.startsWith("Group") && RESOURCE_NAMES.has(resource);
+  return GROUP_SCOPED.has(resource);
 }
 
 /** The server's Owner role, or a group's: built in, always holding every permission of its scope, never left without a holder. */
@@ -117,7 +122,7 @@ export function normalizePermissions(permissions: readonly PermissionInput[], sc
     if (!RESOURCE_NAMES.has(permission.resource))
       throw invalid(`Unknown resource: ${permission.resource}`, `permissions.${index}.resource`);
     if (scope !== "global" && !isGroupResource(permission.resource)) {
-      throw invalid(`A group-scoped role may only hold group resources, not ${permission.resource}`, `permissions.${index}.resource`);
+      throw invalid(`A group-scoped role may not hold the server-wide resource ${permission.resource}`, `permissions.${index}.resource`);
     }
     if (permission.access.length === 0) throw invalid("A permission needs at least one access type", `permissions.${index}.access`);
     const access = merged.get(permission.resource) ?? new Set<AccessType>();

@@ -94,6 +94,8 @@ export type DomainEvent =
    * can still read who knows it and sign its Delete.
    */
   | { readonly type: "account.deleting"; readonly accountId: string }
+  /** A group was deleted with its members and roles (committed): what other modules keep for it goes too. */
+  | { readonly type: "group.deleted"; readonly groupId: string }
   /**
    * A moderator or administrator acted on an account, a domain, a role, a group's member or a report (see
    * `ModerationAction`): the audit log records it. Emitted after the action is committed.
