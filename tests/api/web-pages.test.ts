@@ -285,4 +285,99 @@ describeOnEngines("public web pages", (engine) => {
       await server.close();
     }
   });
+
+  /** Opens the sign-up form as a browser would: its cookie and its hidden token. */
+  async function signUpForm(): Promise<{ cookie: string; token: string; body: string }> {
+    const response = await page("/auth/sign_up");
+    expect(response.status).toBe(200);
+    const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect(cookie).toMatch(/^kith_web_csrf=/);
+    expect(response.headers.get("set-cookie")).toContain("SameSite=Strict");
+    const body = await response.text();
+    const token = /name="csrf_token" value="([^"]+)"/.exec(body)?.[1] ?? "";
+    return { cookie, token, body };
+  }
+
+  const signUp = (cookie: string, form: Record<string, string>) =>
+    kith.request("POST", "/auth/sign_up", { form, headers: { cookie, accept: HTML_ACCEPT } });
+
+  it("signs up from the form with the server's rules, and the mailed link confirms the address", async () => {
+    await kith.services.settings.update({ rules: [{ id: "1", text: "Be kind.", hint: "" }], registrationsMode: "open" });
+    const form = await signUpForm();
+    expect(form.body).toContain("Be kind.");
+    expect(form.body).not.toContain('name="reason"');
+    const fields = {
+      csrf_token: form.token,
+      username: "newcomer",
+      email: "newcomer@example.com",
+      password: "a long password",
+      password_confirmation: "a long password",
+      agreement: "1",
+    };
+    const done = await signUp(form.cookie, fields);
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain("Welcome, newcomer");
+    const outbox = await call(kith, "GET", "/api/v1/admin/mail_outbox?to=newcomer@example.com", admin.token);
+    const link = (outbox.body.messages as { links: string[] }[])[0]?.links.find((each) => each.includes("/auth/confirmation"));
+    expect(link).toBeDefined();
+    const confirmed = await kith.request("GET", new URL(link ?? "").pathname + new URL(link ?? "").search);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain("confirmed");
+    // The same name again: the form comes back with the service's words, tied to the field.
+    const again = await signUp(form.cookie, { ...fields, email: "other@example.com" });
+    expect(again.status).toBe(422);
+    const againBody = await again.text();
+    expect(againBody).toContain(
+      'id="username" name="username" type="text" autocomplete="username" value="newcomer" required aria-invalid="true"',
+    );
+    expect(againBody).toContain("Username is taken.");
+    expect(againBody).not.toContain("a long password");
+  });
+
+  it("refuses a sign-up without the form's token, without agreeing to the rules, or with passwords that differ", async () => {
+    await kith.services.settings.update({ registrationsMode: "open" });
+    const form = await signUpForm();
+    const fields = {
+      csrf_token: form.token,
+      username: "forged",
+      email: "forged@example.com",
+      password: "a long password",
+      password_confirmation: "a long password",
+      agreement: "1",
+    };
+    expect((await signUp("", fields)).status).toBe(403);
+    expect((await signUp(form.cookie, { ...fields, csrf_token: "x".repeat(43) })).status).toBe(403);
+    const unagreed = await signUp(form.cookie, { ...fields, agreement: "" });
+    expect(unagreed.status).toBe(422);
+    expect(await unagreed.text()).toContain('id="agreement-error"');
+    const differing = await signUp(form.cookie, { ...fields, password_confirmation: "another password" });
+    expect(differing.status).toBe(422);
+    expect(await differing.text()).toContain("does not match the password");
+    expect(await kith.services.profiles.idByAcctKey("forged")).toBeNull();
+  });
+
+  it("asks for a reason when accounts are approved, and says the sign-up waits for a moderator; closed, it refuses", async () => {
+    await kith.services.settings.update({ registrationsMode: "approval" });
+    const form = await signUpForm();
+    expect(form.body).toContain('name="reason"');
+    const fields = {
+      csrf_token: form.token,
+      username: "applicant",
+      email: "applicant@example.com",
+      password: "a long password",
+      password_confirmation: "a long password",
+      agreement: "1",
+    };
+    const missing = await signUp(form.cookie, fields);
+    expect(missing.status).toBe(422);
+    expect(await missing.text()).toContain('id="reason-error"');
+    const done = await signUp(form.cookie, { ...fields, reason: "I grow beans." });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain("A moderator will review your request");
+    await kith.services.settings.update({ registrationsMode: "closed" });
+    expect((await page("/auth/sign_up")).status).toBe(403);
+    expect(await (await page("/about")).text()).not.toContain('href="/auth/sign_up"');
+    expect((await signUp(form.cookie, { ...fields, username: "latecomer", email: "late@example.com", reason: "late" })).status).toBe(403);
+    await kith.services.settings.update({ registrationsMode: "open" });
+  });
 });

@@ -35,4 +35,11 @@ details summary{cursor:pointer;font-weight:600}
 ol.rules{padding-left:1.4rem}ol.rules li{margin:.4rem 0}.hint{color:var(--muted);display:block}
 .pager{display:flex;justify-content:space-between;margin:1rem 0}
 .notice{border:1px solid var(--line);border-radius:.5rem;padding:.6rem;background:var(--card)}
+.account-form .field{margin:1rem 0}.account-form label{display:block;font-weight:600;margin-bottom:.2rem}
+.account-form input[type=text],.account-form input[type=email],.account-form input[type=password],.account-form textarea{width:100%;padding:.55rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.4rem}
+.account-form label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
+fieldset{border:1px solid var(--line);border-radius:.5rem;margin:1rem 0}
+button{font:inherit;padding:.55rem 1.2rem;border-radius:.4rem;border:0;background:var(--accent);color:var(--bg);font-weight:600;cursor:pointer}
+.error{color:#b00020;font-weight:600}
+@media (prefers-color-scheme:dark){.error{color:#ff8a80}}
 @media (max-width:30rem){main{padding:.6rem}dl.fields{grid-template-columns:1fr}}`;

@@ -37,6 +37,7 @@ ${about.extendedDescription ? html`<section aria-labelledby="about-more"><h2 id=
 ${settings.rules.length === 0 ? html`<p>This server has published no rules.</p>` : html`<ol class="rules">${settings.rules.map((rule) => html`<li>${rule.text}${rule.hint ? html`<span class="hint">${rule.hint}</span>` : ""}</li>`)}</ol>`}
 </section>
 <section aria-labelledby="join"><h2 id="join">Joining</h2><p id="registrations" data-mode="${settings.registrationsMode}">${REGISTRATION_TEXT[settings.registrationsMode]}</p>
+${settings.registrationsMode === "closed" ? "" : html`<p><a href="/auth/sign_up" id="sign-up">Create an account</a></p>`}
 <p>Use Kith with any app that speaks the Mastodon API: see <a href="https://joinmastodon.org/apps">the list of apps</a>, and sign in with this server's address, <strong>${about.domain}</strong>.</p></section>
 <section aria-labelledby="contact"><h2 id="contact">Contact</h2>
 ${settings.contactEmail ? html`<p><a href="mailto:${settings.contactEmail}">${settings.contactEmail}</a></p>` : html`<p>No contact address is published.</p>`}</section>`;

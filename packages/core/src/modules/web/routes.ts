@@ -14,6 +14,7 @@ import { PAGE_POSTS } from "./public-pages.js";
 import { aboutView, notFoundView, profileView, tagView, threadView } from "./public-page-views.js";
 import { robotsTxt } from "./robots.js";
 import type { WebServices } from "./web-services.js";
+import { accountRoutes } from "./account-routes.js";
 
 const route = moduleRoute<WebServices>();
 
@@ -117,6 +118,7 @@ const feedRoutes = (["rss", "atom"] as const).flatMap((kind) => [
  */
 export const webRoutes = [
   ...feedRoutes,
+  ...accountRoutes,
   ...(["/", "/about"] as const).map((path) =>
     route({
       method: "GET",
