@@ -163,4 +163,45 @@ describe.skipIf(!browserTestsRun("the public pages"))("the public pages in Chrom
     expect(await page.locator("article.h-entry").count()).toBe(2);
     await context.close();
   }, 60_000);
+
+  it("signs up from the form, confirms the address from the mail outbox, and the form passes the accessibility check", async () => {
+    if (!browser) throw new Error("no browser");
+    await kith.services.settings.update({ registrationsMode: "open" });
+    const admin = await kith.createUser("admin", { role: "Admin" });
+    for (const size of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/about`);
+      await page.locator("#sign-up").click();
+      await page.waitForURL(`${server.url}/auth/sign_up`);
+      await page.screenshot({ path: `${ARTEFACTS}sign-up-${size.name}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      // A first try without agreeing: the form comes back with what to fix, the name kept.
+      const username = `sprout_${size.name}`;
+      await page.getByLabel("Username").fill(username);
+      await page.getByLabel("Email address").fill(`${username}@example.com`);
+      await page.getByLabel("Password", { exact: true }).fill("a long password");
+      await page.getByLabel("Password, again").fill("a long password");
+      await page.evaluate(() => document.querySelector("form")?.setAttribute("novalidate", ""));
+      await page.getByRole("button", { name: "Sign up" }).click();
+      expect(await page.locator("#agreement-error").isVisible()).toBe(true);
+      expect(await page.getByLabel("Username").inputValue()).toBe(username);
+      await page.screenshot({ path: `${ARTEFACTS}sign-up-problems-${size.name}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByLabel("Password", { exact: true }).fill("a long password");
+      await page.getByLabel("Password, again").fill("a long password");
+      await page.getByLabel("I have read the rules and agree to them").check();
+      await page.getByRole("button", { name: "Sign up" }).click();
+      expect(await page.locator("h1").textContent()).toBe(`Welcome, ${username}`);
+      await page.screenshot({ path: `${ARTEFACTS}signed-up-${size.name}.png`, fullPage: true });
+
+      const outbox = await call(kith, "GET", `/api/v1/admin/mail_outbox?to=${username}@example.com`, admin.token);
+      const link = (outbox.body.messages as { links: string[] }[])[0]?.links.find((each) => each.includes("/auth/confirmation"));
+      if (!link) throw new Error("no confirmation link in the outbox");
+      const confirmation = new URL(link);
+      await page.goto(`${server.url}${confirmation.pathname}${confirmation.search}`);
+      expect(await page.locator("h1").textContent()).toBe("Email address confirmed");
+      await context.close();
+    }
+  }, 120_000);
 });
