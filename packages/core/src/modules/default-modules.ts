@@ -23,6 +23,7 @@ import { annualReportsModule } from "./annual-reports/index.js";
 import { suggestionsModule } from "./suggestions/index.js";
 import { translationsModule } from "./translations/index.js";
 import { trendsModule } from "./trends/index.js";
+import { webModule } from "./web/index.js";
 
 /**
  * The feature modules a server has unless told otherwise, in the order they
@@ -51,6 +52,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   previewCardsModule,
   eventsModule,
   platformDataModule,
+  webModule,
 ];
 
 /**
