@@ -9,6 +9,7 @@ import { directoryModule } from "./directory/index.js";
 import { endorsementsModule } from "./endorsements/index.js";
 import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
+import { importsModule } from "./imports/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { pushModule } from "./push/index.js";
 import { relaysModule } from "./relays/index.js";
@@ -45,6 +46,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   adminMetricsModule,
   annualReportsModule,
   pushModule,
+  importsModule,
 ];
 
 /**
