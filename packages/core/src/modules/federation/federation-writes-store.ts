@@ -1,3 +1,4 @@
+import { readFlag } from "../../platform/storage/boolean-columns.js";
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
@@ -82,7 +83,11 @@ async function findOneSender(db: Kysely<Database>, args: SenderChecks): Promise<
     const [row] = await selectSenderWithChecks(db, checks);
     return row ? senderWithChecksOf(row, false) : null;
   }
-  const [row] = await selectSenderWithLocalPost(db, { ...checks, acctKey: localStatus.username.toLowerCase(), statusId: localStatus.statusId });
+  const [row] = await selectSenderWithLocalPost(db, {
+    ...checks,
+    acctKey: localStatus.username.toLowerCase(),
+    statusId: localStatus.statusId,
+  });
   return row ? senderWithChecksOf(row, true) : null;
 }
 
@@ -300,6 +305,8 @@ export interface FollowRow {
   readonly accountId: string;
   readonly targetAccountId: string;
   readonly uri: string | null;
+  /** What the follower chose when asking (boosts, notifications, languages), kept when the request becomes a follow. */
+  readonly options?: { readonly show_reblogs: boolean; readonly notify: boolean; readonly languages: string | null };
 }
 
 /** Records a follow and counts it on both accounts; false (and nothing changed) when it existed. */
@@ -312,6 +319,7 @@ export async function insertFollow(db: Kysely<Database>, follow: FollowRow, now:
       target_account_id: follow.targetAccountId,
       follower_local: followerIsLocal(follow.accountId),
       languages: null,
+      ...follow.options,
       uri: follow.uri,
       created_at: now,
       updated_at: now,
@@ -366,13 +374,14 @@ export async function insertFollowRequest(db: Kysely<Database>, request: FollowR
 export async function takeFollowRequest(db: Kysely<Database>, accountId: string, targetAccountId: string): Promise<FollowRow | null> {
   const row = await db
     .selectFrom("follow_requests")
-    .select(["id", "account_id", "target_account_id", "uri"])
+    .select(["id", "account_id", "target_account_id", "uri", "show_reblogs", "notify", "languages"])
     .where("account_id", "=", accountId)
     .where("target_account_id", "=", targetAccountId)
     .executeTakeFirst();
   if (!row) return null;
   await db.deleteFrom("follow_requests").where("id", "=", row.id).execute();
-  return { id: row.id, accountId: row.account_id, targetAccountId: row.target_account_id, uri: row.uri };
+  const options = { show_reblogs: readFlag(row.show_reblogs), notify: readFlag(row.notify), languages: row.languages };
+  return { id: row.id, accountId: row.account_id, targetAccountId: row.target_account_id, uri: row.uri, options };
 }
 
 /** The follow request (or follow) a Follow activity's URI made toward `targetAccountId`. */
