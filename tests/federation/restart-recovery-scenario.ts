@@ -122,32 +122,18 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
   // What A's jobs will work on: bob's post as A has it, alice's poll, bob's account on A.
   await call(b, bob.token, "POST", "/api/v1/statuses", { status: "bob was here" });
   const bobsPost = await eventually(
-    async () =>
-      ((await call(a, alice.token, "GET", "/api/v1/timelines/home")).body as Json[]).find((s) =>
-        String(s.content).includes("bob was here"),
-      ),
+    async () => ((await call(a, alice.token, "GET", "/api/v1/timelines/home")).body as Json[]).find((s) => String(s.content).includes("bob was here")),
     (status) => status !== undefined,
   );
   if (!bobsPost) throw new Error("bob's post did not reach A");
-  const poll = (
-    await call(a, alice.token, "POST", "/api/v1/statuses", {
-      status: "Tea or coffee?",
-      poll: { options: ["tea", "coffee"], expires_in: 300 },
-    })
-  ).body as { id: string; poll: { id: string } };
+  const poll = (await call(a, alice.token, "POST", "/api/v1/statuses", { status: "Tea or coffee?", poll: { options: ["tea", "coffee"], expires_in: 300 } }))
+    .body as { id: string; poll: { id: string } };
   const bobOnA = (bobsPost.account as Json).id as string;
 
   // First, as after a quiet night: only the delivery waits when A restarts (any other federation job would load
   // the federation, which the delivery needs, before it).
   const first = await deliveryWaitsWhenKilled(a, b, alice.token, "posted while B was down");
-  await allFinishAfterRestart(
-    a,
-    b,
-    bob.token,
-    first.map((job) => job.id),
-    first,
-    "posted while B was down",
-  );
+  await allFinishAfterRestart(a, b, bob.token, first.map((job) => job.id), first, "posted while B was down");
 
   // Then a delivery and a job on every queue A handles.
   const delivery = await deliveryWaitsWhenKilled(a, b, alice.token, "posted while B was down again");
@@ -174,10 +160,7 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
     "imports.process": { jobId: "im_none" },
   };
   const queues = await probe<string[]>(a, "queues");
-  expect(
-    queues.filter((queue) => !(queue in payloads)),
-    "a queue this test does not fill",
-  ).toEqual([]);
+  expect(queues.filter((queue) => !(queue in payloads)), "a queue this test does not fill").toEqual([]);
   await probe<string>(a, "media", "alice");
   const jobs = queues.filter((queue) => payloads[queue] !== null).map((queue) => ({ queue, payload: payloads[queue] }));
   const ids = [...(await probe<string[]>(a, "enqueue", JSON.stringify(jobs))), ...delivery.map((job) => job.id)];
@@ -187,3 +170,4 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
   expect(new Set((await probe<JobSummary[]>(a, "get", JSON.stringify(ids))).map((job) => job?.queue))).toEqual(new Set(queues));
   await allFinishAfterRestart(a, b, bob.token, ids, delivery, "posted while B was down again");
 }
+
