@@ -83,11 +83,7 @@ async function findOneSender(db: Kysely<Database>, args: SenderChecks): Promise<
     const [row] = await selectSenderWithChecks(db, checks);
     return row ? senderWithChecksOf(row, false) : null;
   }
-  const [row] = await selectSenderWithLocalPost(db, {
-    ...checks,
-    acctKey: localStatus.username.toLowerCase(),
-    statusId: localStatus.statusId,
-  });
+  const [row] = await selectSenderWithLocalPost(db, { ...checks, acctKey: localStatus.username.toLowerCase(), statusId: localStatus.statusId });
   return row ? senderWithChecksOf(row, true) : null;
 }
 
