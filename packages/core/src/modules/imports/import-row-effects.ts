@@ -13,6 +13,8 @@ export type RowServices = Pick<
 /** What applying one row came to; `reason` says why for a row not imported. */
 export type RowResult = { readonly outcome: "imported" } | { readonly outcome: "skipped" | "failed"; readonly reason: string };
 
+type FollowOptions = NonNullable<Parameters<KithServices["follows"]["follow"]>[2]>;
+
 const IMPORTED: RowResult = { outcome: "imported" };
 
 function failed(reason: string): RowResult {
@@ -53,9 +55,14 @@ export class ImportRowEffects {
 
   readonly ownHost: string;
 
-  async apply(accountId: string, kind: ImportKind, data: ImportRowData): Promise<RowResult> {
+  /**
+   * Applies a row; `resumed` when an earlier applying of it was cut short by
+   * a crash, whose effect may be written without what follows the commit (a
+   * Follow's delivery): that is done again.
+   */
+  async apply(accountId: string, kind: ImportKind, data: ImportRowData, options: { resumed: boolean }): Promise<RowResult> {
     try {
-      return await this.#apply(accountId, kind, data);
+      return await this.#apply(accountId, kind, data, options.resumed);
     } catch (error) {
       if (isKithError(error)) return failed(error.message);
       return failed(`Could not be applied: ${error instanceof Error ? error.message : String(error)}`);
@@ -70,7 +77,7 @@ export class ImportRowEffects {
     return { id };
   }
 
-  async #apply(accountId: string, kind: ImportKind, data: ImportRowData): Promise<RowResult> {
+  async #apply(accountId: string, kind: ImportKind, data: ImportRowData, resumed: boolean): Promise<RowResult> {
     if (kind === "domain_blocking") {
       if (!data.domain) return failed("No domain");
       await this.core.userDomainBlocks.block(accountId, data.domain);
@@ -89,7 +96,7 @@ export class ImportRowEffects {
     switch (kind) {
       case "followers":
       case "following":
-        await this.core.follows.follow(accountId, target.id, {
+        await this.#follow(accountId, target.id, resumed, {
           reblogs: readBoolean(data.show_reblogs, true),
           notify: readBoolean(data.notify, false),
           languages: readLanguages(data.languages),
@@ -102,18 +109,32 @@ export class ImportRowEffects {
         await this.core.blocksMutes.mute(accountId, target.id, { notifications: readBoolean(data.hide_notifications, true) });
         return IMPORTED;
       case "lists":
-        return this.#addToList(accountId, data.list_name ?? "", target.id);
+        return this.#addToList(accountId, data.list_name ?? "", target.id, resumed);
+    }
+  }
+
+  /**
+   * Follows; a request left waiting by an applying cut short is asked again
+   * (withdrawn, then sent anew), since its Follow, sent after the request was
+   * committed, may never have left.
+   */
+  async #follow(accountId: string, targetId: string, resumed: boolean, options: FollowOptions = {}): Promise<void> {
+    const outcome = await this.core.follows.follow(accountId, targetId, options);
+    if (resumed && outcome === "requested") {
+      await this.core.follows.unfollow(accountId, targetId);
+      await this.core.follows.follow(accountId, targetId, options);
     }
   }
 
   /** As Mastodon: the list is made if there is none of that name, and its member followed if not yet. */
-  async #addToList(accountId: string, title: string, targetId: string): Promise<RowResult> {
+  async #addToList(accountId: string, title: string, targetId: string, resumed: boolean): Promise<RowResult> {
     if (title.trim() === "") return failed("No list name");
     const lists = await this.core.lists.list(accountId);
     const list = lists.find((one) => one.title === title.trim()) ?? (await this.core.lists.create(accountId, { title }));
     const following = await this.listings.following(accountId);
     const requested = await this.listings.requested(accountId);
-    if (![...following, ...requested].some((account) => account.id === targetId)) await this.core.follows.follow(accountId, targetId);
+    if (resumed || ![...following, ...requested].some((account) => account.id === targetId))
+      await this.#follow(accountId, targetId, resumed);
     await this.core.lists.addMembers(accountId, list.id, [targetId]);
     return IMPORTED;
   }

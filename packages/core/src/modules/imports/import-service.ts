@@ -63,6 +63,7 @@ export class ImportService {
         line: row.line,
         data: JSON.stringify(row.data),
         duplicate_of: earlier ?? null,
+        attempts: 0,
         outcome: null,
         reason: null,
       };
@@ -199,7 +200,8 @@ export class ImportService {
     if (row.duplicate_of !== null) return { outcome: "skipped", reason: `Repeats an earlier row` } as const;
     const data = JSON.parse(row.data) as ImportRowData;
     await this.pacer.wait(hostOfRow(kind, data, this.effects.ownHost));
-    return this.effects.apply(job.account_id, kind, data);
+    await this.store.markAttempt(job.id, row.row_index);
+    return this.effects.apply(job.account_id, kind, data, { resumed: Number(row.attempts) > 0 });
   }
 
   /** At start: the jobs under way are queued again (a queue kept in memory lost them; a durable one has them already). */

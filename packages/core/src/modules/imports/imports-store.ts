@@ -32,6 +32,7 @@ export interface ImportRowRow {
   readonly line: number;
   readonly data: string;
   readonly duplicate_of: number | null;
+  readonly attempts: number;
   readonly outcome: string | null;
   readonly reason: string | null;
 }
@@ -143,6 +144,16 @@ export class ImportsStore {
         .execute();
       return true;
     });
+  }
+
+  /** Counts the start of applying a row, before anything of it is done. */
+  async markAttempt(jobId: string, rowIndex: number): Promise<void> {
+    await this.#db()
+      .updateTable("import_rows")
+      .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+      .where("job_id", "=", jobId)
+      .where("row_index", "=", rowIndex)
+      .execute();
   }
 
   async markPruned(jobId: string): Promise<void> {

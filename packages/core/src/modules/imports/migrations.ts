@@ -48,6 +48,8 @@ export const importMigrations: readonly MigrationSpec[] = [
           data: { type: "text" },
           /** The row index of an earlier row with the same target, which this one repeats. */
           duplicate_of: { type: "int", nullable: true },
+          /** Times its applying began: more than once only when a crash cut the first one short. */
+          attempts: { type: "int", default: 0 },
           /** imported, skipped or failed; null until processed. */
           outcome: { type: "text", nullable: true },
           reason: { type: "text", nullable: true },
