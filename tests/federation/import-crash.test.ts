@@ -110,8 +110,12 @@ describeOnEngines("an import whose worker is killed", (engine) => {
       const followers = await eventually(
         async () => (await call(b, token, "GET", `/api/v1/accounts/${me.id}/followers`)).body as { acct: string }[],
         (list) => list.length > 0,
+        90_000,
       );
-      expect(followers.map((account) => account.acct)).toEqual([`alice@${a.host}`]);
+      expect(
+        followers.map((account) => account.acct),
+        name,
+      ).toEqual([`alice@${a.host}`]);
       expect(
         ((await call(b, token, "GET", "/api/v1/accounts/verify_credentials")).body as { followers_count: number }).followers_count,
       ).toBe(1);

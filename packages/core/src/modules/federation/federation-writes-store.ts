@@ -1,4 +1,4 @@
-import { readFlag } from "../../platform/storage/boolean-columns.js";
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
@@ -314,8 +314,9 @@ export async function insertFollow(db: Kysely<Database>, follow: FollowRow, now:
       account_id: follow.accountId,
       target_account_id: follow.targetAccountId,
       follower_local: followerIsLocal(follow.accountId),
-      languages: null,
-      ...follow.options,
+      show_reblogs: writeFlag(follow.options?.show_reblogs ?? true),
+      notify: writeFlag(follow.options?.notify ?? false),
+      languages: follow.options?.languages ?? null,
       uri: follow.uri,
       created_at: now,
       updated_at: now,

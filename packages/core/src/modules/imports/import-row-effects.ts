@@ -7,7 +7,7 @@ import type { ListedAccount, RelationshipListingsStore } from "./relationship-li
 /** The core's services a row is applied with: those a client's calls go through. */
 export type RowServices = Pick<
   KithServices,
-  "remoteAccounts" | "follows" | "blocksMutes" | "userDomainBlocks" | "search" | "statusInteractions" | "lists"
+  "remoteAccounts" | "follows" | "blocksMutes" | "userDomainBlocks" | "search" | "statusInteractions" | "lists" | "events"
 >;
 
 /** What applying one row came to; `reason` says why for a row not imported. */
@@ -62,7 +62,10 @@ export class ImportRowEffects {
    */
   async apply(accountId: string, kind: ImportKind, data: ImportRowData, options: { resumed: boolean }): Promise<RowResult> {
     try {
-      return await this.#apply(accountId, kind, data, options.resumed);
+      const result = await this.#apply(accountId, kind, data, options.resumed);
+      // What follows the change's commit (a Follow's or Block's delivery queued) is done before the row counts as done.
+      await this.core.events.settled();
+      return result;
     } catch (error) {
       if (isKithError(error)) return failed(error.message);
       return failed(`Could not be applied: ${error instanceof Error ? error.message : String(error)}`);
@@ -114,16 +117,28 @@ export class ImportRowEffects {
   }
 
   /**
-   * Follows; a request left waiting by an applying cut short is asked again
-   * (withdrawn, then sent anew), since its Follow, sent after the request was
-   * committed, may never have left.
+   * Follows. A request found waiting by an applying that a crash cut short
+   * is told again (its event, which sends the Follow under the same id), since
+   * the event follows the request's commit and may have been lost with the
+   * process; the other server takes the same Follow twice as once.
    */
   async #follow(accountId: string, targetId: string, resumed: boolean, options: FollowOptions = {}): Promise<void> {
     const outcome = await this.core.follows.follow(accountId, targetId, options);
     if (resumed && outcome === "requested") {
-      await this.core.follows.unfollow(accountId, targetId);
-      await this.core.follows.follow(accountId, targetId, options);
+      await this.core.events.emit({ type: "follow.requested", accountId, targetAccountId: targetId });
     }
+  }
+
+  /**
+   * Tells again of the account's follow requests to other servers still
+   * waiting: each sends its Follow again under the same id, which a server
+   * that had it takes as once, and one that never had it answers now.
+   */
+  async resendWaitingFollows(accountId: string): Promise<void> {
+    for (const account of await this.listings.requested(accountId)) {
+      if (account.domain !== null) await this.core.events.emit({ type: "follow.requested", accountId, targetAccountId: account.id });
+    }
+    await this.core.events.settled();
   }
 
   /** As Mastodon: the list is made if there is none of that name, and its member followed if not yet. */

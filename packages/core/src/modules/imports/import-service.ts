@@ -21,8 +21,11 @@ export const MAX_ACTIVE_IMPORTS = 3;
 const RUN_BUDGET_MS = 20_000;
 const ROW_BATCH = 50;
 const ERRORS_SHOWN = 1000;
+/** The kinds whose rows follow accounts. */
+const FOLLOWING_KINDS: ReadonlySet<ImportKind> = new Set(["followers", "following", "lists"]);
 
-const ProcessJob = z.object({ jobId: z.string() });
+/** `resumed`: queued by a start, for a job a stopped process was working. */
+const ProcessJob = z.object({ jobId: z.string(), resumed: z.boolean().optional() });
 
 export interface NewImport {
   readonly kind: ImportKind;
@@ -163,11 +166,15 @@ export class ImportService {
    * One run of the queue's job: an overwrite's pruning first, then rows from
    * the cursor on, for a while; the rest is handed to a job queued next.
    */
-  async process(payload: unknown, context: Pick<JobContext, "signal">): Promise<void> {
-    const { jobId } = ProcessJob.parse(payload);
+  async process(payload: unknown, context: Pick<JobContext, "signal" | "attempt">): Promise<void> {
+    const { jobId, resumed } = ProcessJob.parse(payload);
     let job = await this.store.find(jobId);
     if (!job || job.state !== "PROCESSING") return;
     const kind = z.enum(IMPORT_KINDS).parse(job.kind);
+    // A run after a crash: the Follows of the rows done before it may have been lost with the process before they left.
+    if ((resumed || context.attempt > 1) && Number(job.cursor) > 0 && FOLLOWING_KINDS.has(kind)) {
+      await this.effects.resendWaitingFollows(job.account_id);
+    }
     if (job.mode === "overwrite" && !readFlag(job.pruned)) {
       const data = (await this.store.allData(jobId)).map((text) => JSON.parse(text) as ImportRowData);
       await this.effects.prune(job.account_id, kind, data);
@@ -207,7 +214,11 @@ export class ImportService {
   /** At start: the jobs under way are queued again (a queue kept in memory lost them; a durable one has them already). */
   async recover(): Promise<void> {
     for (const id of await this.store.processingIds()) {
-      await this.deps.queue.enqueue(IMPORT_QUEUE, { jobId: id }, { orderingKey: `import:${id}`, deduplicationKey: `import:${id}` });
+      await this.deps.queue.enqueue(
+        IMPORT_QUEUE,
+        { jobId: id, resumed: true },
+        { orderingKey: `import:${id}`, deduplicationKey: `import:${id}` },
+      );
     }
   }
 }
