@@ -169,7 +169,7 @@ export class ImportService {
   async process(payload: unknown, context: Pick<JobContext, "signal" | "attempt">): Promise<void> {
     const { jobId, resumed } = ProcessJob.parse(payload);
     let job = await this.store.find(jobId);
-    if (!job || job.state !== "PROCESSING") return;
+    if (job?.state !== "PROCESSING") return;
     const kind = z.enum(IMPORT_KINDS).parse(job.kind);
     // A run after a crash: the Follows of the rows done before it may have been lost with the process before they left.
     if ((resumed || context.attempt > 1) && Number(job.cursor) > 0 && FOLLOWING_KINDS.has(kind)) {
