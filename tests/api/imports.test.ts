@@ -41,7 +41,12 @@ describeOnEngines("CSV imports and exports", (engine) => {
   beforeAll(async () => {
     kith = await engine.testKith();
     host = new URL(kith.config.origin).host;
-    [alice, bob, carol, dave] = await Promise.all(["alice", "bob", "carol", "dave"].map((name) => kith.createUser(name)));
+    [alice, bob, carol, dave] = await Promise.all([
+      kith.createUser("alice"),
+      kith.createUser("bob"),
+      kith.createUser("carol"),
+      kith.createUser("dave"),
+    ]);
     await kith.start();
   });
   afterAll(() => kith.close());
