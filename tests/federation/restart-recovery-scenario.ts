@@ -158,6 +158,8 @@ export async function killedWithJobsWaiting(engine: EngineName, env: Record<stri
     "push.deliver": { subscriptionId: "ps_none", notificationId: "no_none", recipientId: "us_none" },
     // A status no longer there, linking a page no one serves: no card is read, none attached, and the job finishes.
     "preview_cards.fetch": { statusId: "st_none", link: "http://127.0.0.1:9/none" },
+    // An import no longer there: the job finds no rows to work, and finishes.
+    "imports.process": { jobId: "im_none" },
   };
   const queues = await probe<string[]>(a, "queues");
   expect(queues.filter((queue) => !(queue in payloads)), "a queue this test does not fill").toEqual([]);

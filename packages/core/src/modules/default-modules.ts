@@ -10,6 +10,7 @@ import { endorsementsModule } from "./endorsements/index.js";
 import { eventsModule } from "./events/index.js";
 import { featuredTagsModule } from "./featured-tags/index.js";
 import { groupsModule } from "./groups/index.js";
+import { importsModule } from "./imports/index.js";
 import { preferencesModule } from "./preferences/index.js";
 import { pushModule } from "./push/index.js";
 import { previewCardsModule } from "./preview-cards/index.js";
@@ -53,6 +54,7 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   eventsModule,
   platformDataModule,
   webModule,
+  importsModule,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { readFlag, writeFlag } from "../../platform/storage/boolean-columns.js";
 import { type Kysely, sql } from "kysely";
 import { compiledOnce } from "../../platform/storage/compiled-once.js";
 import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
@@ -300,6 +301,8 @@ export interface FollowRow {
   readonly accountId: string;
   readonly targetAccountId: string;
   readonly uri: string | null;
+  /** What the follower chose when asking (boosts, notifications, languages), kept when the request becomes a follow. */
+  readonly options?: { readonly show_reblogs: boolean; readonly notify: boolean; readonly languages: string | null };
 }
 
 /** Records a follow and counts it on both accounts; false (and nothing changed) when it existed. */
@@ -311,7 +314,9 @@ export async function insertFollow(db: Kysely<Database>, follow: FollowRow, now:
       account_id: follow.accountId,
       target_account_id: follow.targetAccountId,
       follower_local: followerIsLocal(follow.accountId),
-      languages: null,
+      show_reblogs: writeFlag(follow.options?.show_reblogs ?? true),
+      notify: writeFlag(follow.options?.notify ?? false),
+      languages: follow.options?.languages ?? null,
       uri: follow.uri,
       created_at: now,
       updated_at: now,
@@ -366,13 +371,14 @@ export async function insertFollowRequest(db: Kysely<Database>, request: FollowR
 export async function takeFollowRequest(db: Kysely<Database>, accountId: string, targetAccountId: string): Promise<FollowRow | null> {
   const row = await db
     .selectFrom("follow_requests")
-    .select(["id", "account_id", "target_account_id", "uri"])
+    .select(["id", "account_id", "target_account_id", "uri", "show_reblogs", "notify", "languages"])
     .where("account_id", "=", accountId)
     .where("target_account_id", "=", targetAccountId)
     .executeTakeFirst();
   if (!row) return null;
   await db.deleteFrom("follow_requests").where("id", "=", row.id).execute();
-  return { id: row.id, accountId: row.account_id, targetAccountId: row.target_account_id, uri: row.uri };
+  const options = { show_reblogs: readFlag(row.show_reblogs), notify: readFlag(row.notify), languages: row.languages };
+  return { id: row.id, accountId: row.account_id, targetAccountId: row.target_account_id, uri: row.uri, options };
 }
 
 /** The follow request (or follow) a Follow activity's URI made toward `targetAccountId`. */
