@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import module from "node:module";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
@@ -12,6 +13,7 @@ import {
 import { assembleKith, openStorage } from "./assemble.js";
 import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
 import { configureLogging } from "./logging.js";
+import { findProjectRoot } from "./project-root.js";
 import { type ServeRole, serve } from "./serve.js";
 import { settleMemoryAfterStart } from "./settle-memory.js";
 
@@ -26,6 +28,10 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** The checkout a relative KITH_DATA_DIR is read from; null when installed as a package. @default found from this file */
+  readonly projectRoot?: string | null;
+  /** Where a relative KITH_DATA_DIR is read from outside a checkout. @default process.cwd() */
+  readonly cwd?: string;
 }
 
 const USAGE = `Usage: kith <command>
@@ -194,6 +200,20 @@ async function migrate(config: ServerConfig, io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * Commands that may make a new database (a self-hoster starts with `accounts create` or `serve`); the others would
+ * only find an empty one where none was meant to be.
+ */
+const CREATING_COMMANDS = new Set(["serve", "migrate", "restore", "accounts create"]);
+
+/** Why a command cannot run on the configured SQLite database (there is none yet), or null. */
+function missingDatabase(argv: readonly string[], config: ServerConfig): string | null {
+  const [command = "", action = ""] = argv;
+  if (CREATING_COMMANDS.has(command) || CREATING_COMMANDS.has(`${command} ${action}`)) return null;
+  if (config.database.kind !== "sqlite" || existsSync(config.database.filename)) return null;
+  return `no database at ${config.database.filename}: set KITH_DATA_DIR to the server's data directory, or run 'kith migrate' to make a new one`;
+}
+
 /** Runs one command; resolves to the process exit code. `serve` resolves once the server is listening. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;
@@ -203,7 +223,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   let config: ServerConfig;
   try {
-    config = loadConfig(io.env);
+    const root = io.projectRoot === undefined ? findProjectRoot() : io.projectRoot;
+    config = loadConfig(io.env, { baseDir: root ?? io.cwd ?? process.cwd() });
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(`kith: invalid configuration: ${error.message}`);
@@ -212,6 +233,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     throw error;
   }
   await configureLogging(config.logLevel, config.logFormat);
+  const missing = missingDatabase(argv, config);
+  if (missing) {
+    io.err(`kith: ${missing}`);
+    return 66;
+  }
   try {
     switch (command) {
       case "serve":
