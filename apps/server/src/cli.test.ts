@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { assembleKith } from "./assemble.js";
 import { type CliIo, runCli } from "./cli.js";
+import { loadConfig } from "./config.js";
 
 interface Captured extends CliIo {
   readonly stdout: string[];
@@ -107,6 +109,21 @@ describe("kith command line", () => {
     const bad = io(env);
     expect(await runCli(["settings", "registrations", "sometimes"], bad)).toBe(64);
     expect(bad.stderr[0]).toMatch(/open, approval or close/);
+  });
+
+  it("takes sign-ups for approval on a new server, until settings registrations opens them", async () => {
+    const registrations = async () => {
+      const kith = await assembleKith(loadConfig(env));
+      try {
+        const response = await kith.fetch(new Request(new URL("/api/v2/instance", kith.config.origin)), { clientIp: "127.0.0.1" });
+        return ((await response.json()) as { registrations: { enabled: boolean; approval_required: boolean } }).registrations;
+      } finally {
+        await kith.close();
+      }
+    };
+    expect(await registrations()).toMatchObject({ enabled: true, approval_required: true });
+    expect(await runCli(["settings", "registrations", "open"], io(env))).toBe(0);
+    expect(await registrations()).toMatchObject({ enabled: true, approval_required: false });
   });
 
   it("migrates, then reports the database up to date", async () => {
