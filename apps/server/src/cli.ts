@@ -2,14 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import module from "node:module";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import {
-  type RegistrationMode,
-  coreMigrations,
-  customEmojisModule,
-  defaultModules,
-  isKithError,
-  migrationsWithModules,
-} from "@kith/core";
+import { type RegistrationMode, coreMigrations, customEmojisModule, defaultModules, isKithError, migrationsWithModules } from "@kith/core";
 import { assembleKith, openStorage } from "./assemble.js";
 import { CONFIG_VARIABLES, ConfigError, type ServerConfig, loadConfig } from "./config.js";
 import { configureLogging } from "./logging.js";

@@ -38,7 +38,10 @@ describe("server configuration", () => {
   });
 
   it("retries deliveries for days by default, and takes another schedule from the environment", () => {
-    expect(loadConfig({})).toMatchObject({ deliveryRetries: { retries: 16, baseSeconds: 60, maxSeconds: 43_200 }, unreachableAfterDays: 7 });
+    expect(loadConfig({})).toMatchObject({
+      deliveryRetries: { retries: 16, baseSeconds: 60, maxSeconds: 43_200 },
+      unreachableAfterDays: 7,
+    });
     const config = loadConfig({
       KITH_DELIVERY_RETRIES: "20",
       KITH_DELIVERY_RETRY_BASE_SECONDS: "30",

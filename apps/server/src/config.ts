@@ -236,7 +236,11 @@ export function isLoopbackHost(host: string): boolean {
 function optimisationsOf(value: string): Optimisations {
   const parsed = Optimisations.parse(value);
   if (parsed instanceof Optimisations) return parsed;
-  throw new ConfigError("KITH_OPTIMISATIONS_OFF", `names ${parsed.unknown}, which is none of all, ${Object.keys(OPTIMISATIONS).join(", ")}`, value);
+  throw new ConfigError(
+    "KITH_OPTIMISATIONS_OFF",
+    `names ${parsed.unknown}, which is none of all, ${Object.keys(OPTIMISATIONS).join(", ")}`,
+    value,
+  );
 }
 
 /** SMTP when KITH_SMTP_URL is set; the sender defaults to noreply at the origin's host. */
@@ -272,7 +276,10 @@ function blobConfig(values: z.infer<typeof envSchema>, dataDir: string): BlobCon
 }
 
 /** HTTPS when both KITH_TLS_CERT and KITH_TLS_KEY name files; one without the other is an error. */
-function tlsConfig(values: { KITH_TLS_CERT?: string | undefined; KITH_TLS_KEY?: string | undefined }): { certFile: string; keyFile: string } | null {
+function tlsConfig(values: {
+  KITH_TLS_CERT?: string | undefined;
+  KITH_TLS_KEY?: string | undefined;
+}): { certFile: string; keyFile: string } | null {
   if (values.KITH_TLS_CERT === undefined && values.KITH_TLS_KEY === undefined) return null;
   if (values.KITH_TLS_CERT === undefined) throw new ConfigError("KITH_TLS_CERT", "is required when KITH_TLS_KEY is set", undefined);
   if (values.KITH_TLS_KEY === undefined) throw new ConfigError("KITH_TLS_KEY", "is required when KITH_TLS_CERT is set", undefined);

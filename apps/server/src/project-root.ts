@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 export function findProjectRoot(from: string = dirname(fileURLToPath(import.meta.url))): string | null {
   let directory = from;
   for (;;) {
-    if (existsSync(join(directory, "pnpm-workspace.yaml")) && existsSync(join(directory, "apps", "server", "package.json"))) return directory;
+    if (existsSync(join(directory, "pnpm-workspace.yaml")) && existsSync(join(directory, "apps", "server", "package.json")))
+      return directory;
     const parent = dirname(directory);
     if (parent === directory) return null;
     directory = parent;
