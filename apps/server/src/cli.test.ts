@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -124,6 +124,22 @@ describe("kith command line", () => {
     expect(await registrations()).toMatchObject({ enabled: true, approval_required: true });
     expect(await runCli(["settings", "registrations", "open"], io(env))).toBe(0);
     expect(await registrations()).toMatchObject({ enabled: true, approval_required: false });
+  });
+
+  it("prints its version, which the server announces too", async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "../package.json"), "utf8")) as { version: string };
+    for (const words of [["version"], ["--version"]]) {
+      const run = io(env);
+      expect(await runCli(words, run)).toBe(0);
+      expect(run.stdout).toEqual([version]);
+    }
+    const kith = await assembleKith(loadConfig(env));
+    try {
+      const response = await kith.fetch(new Request(new URL("/nodeinfo/2.1", kith.config.origin)), { clientIp: "127.0.0.1" });
+      expect(((await response.json()) as { software: { version: string } }).software.version).toBe(version);
+    } finally {
+      await kith.close();
+    }
   });
 
   it("migrates, then reports the database up to date", async () => {

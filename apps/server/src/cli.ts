@@ -9,6 +9,7 @@ import { configureLogging } from "./logging.js";
 import { findProjectRoot } from "./project-root.js";
 import { type ServeRole, serve } from "./serve.js";
 import { settleMemoryAfterStart } from "./settle-memory.js";
+import { KITH_VERSION } from "./version.js";
 
 /**
  * `kith`, the server's command line. Where it overlaps Mastodon's `tootctl`
@@ -210,6 +211,10 @@ function missingDatabase(argv: readonly string[], config: ServerConfig): string 
 /** Runs one command; resolves to the process exit code. `serve` resolves once the server is listening. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...args] = argv;
+  if (command === "version" || command === "--version" || command === "-v") {
+    io.out(KITH_VERSION);
+    return 0;
+  }
   if (!command || command === "help" || command === "--help" || command === "-h") {
     io.out(USAGE);
     return command ? 0 : 64;
