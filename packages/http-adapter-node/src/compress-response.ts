@@ -86,5 +86,5 @@ export async function compressResponse(response: Response, req: IncomingMessage)
   // Another representation: a strong validator of the identity bytes would claim these are the same bytes.
   const etag = headers.get("etag");
   if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
-  return new Response(compressed, init);
+  return new Response(new Uint8Array(compressed.buffer as ArrayBuffer, compressed.byteOffset, compressed.byteLength), init);
 }
