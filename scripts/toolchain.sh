@@ -90,8 +90,13 @@ kith_ensure_built() {
               \( -path '*/src/*' -o -name 'package.json' -o -name 'tsup.config.ts' \) -newer "$stamp" -print -quit)" ]; then
     return 0
   fi
+  kith_build
+}
+
+# Builds every package and records it, so that the entry scripts do not build again.
+kith_build() {
   (cd "$KITH_ROOT" && pnpm -s build) >&2 || return 1
-  touch "$stamp"
+  touch "$KITH_ROOT/node_modules/.kith-build-stamp"
 }
 
 # Runs one phase of a long command, so that it is never silent for minutes:
