@@ -3,6 +3,7 @@ import module from "node:module";
 import { coreMigrations, defaultModules, isKithError, migrationsWithModules } from "@kith/core";
 import { openStorage } from "./assemble.js";
 import { accountsCommand } from "./commands/accounts.js";
+import { backupCommand, restoreCommand } from "./commands/backup.js";
 import { type Command, UsageError, parse } from "./commands/command.js";
 import { emojiCommand } from "./commands/emoji.js";
 import { jobsCommand } from "./commands/jobs.js";
@@ -83,6 +84,8 @@ const COMMANDS: readonly Command[] = [
   settingsCommand,
   emojiCommand,
   jobsCommand,
+  backupCommand,
+  restoreCommand,
   versionCommand,
 ];
 
