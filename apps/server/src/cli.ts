@@ -5,6 +5,7 @@ import { openStorage } from "./assemble.js";
 import { accountsCommand } from "./commands/accounts.js";
 import { backupCommand, restoreCommand } from "./commands/backup.js";
 import { type Command, UsageError, parse } from "./commands/command.js";
+import { doctorCommand } from "./commands/doctor.js";
 import { emojiCommand } from "./commands/emoji.js";
 import { jobsCommand } from "./commands/jobs.js";
 import { settingsCommand } from "./commands/settings.js";
@@ -86,6 +87,7 @@ const COMMANDS: readonly Command[] = [
   jobsCommand,
   backupCommand,
   restoreCommand,
+  doctorCommand,
   versionCommand,
 ];
 

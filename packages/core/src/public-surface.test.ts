@@ -98,6 +98,7 @@ const ROOT_VALUES = [
   "pagedReply",
   "parsePermissionName",
   "parseScopes",
+  "pendingMigrations",
   "permission",
   "permissionNames",
   "preferencesModule",
