@@ -1,4 +1,5 @@
 import BetterSqlite3 from "better-sqlite3";
+import { assertSupportedNode } from "./supported-node.js";
 
 /**
  * Copies an SQLite database file to `destination` with SQLite's online backup API, while other connections (the
@@ -6,6 +7,7 @@ import BetterSqlite3 from "better-sqlite3";
  * file as a plain copy of a database in WAL mode can be. Resolves to the pages copied.
  */
 export async function backupSqliteDatabase(source: string, destination: string): Promise<number> {
+  assertSupportedNode();
   const connection = new BetterSqlite3(source, { readonly: true, fileMustExist: true });
   try {
     const { totalPages } = await connection.backup(destination);
