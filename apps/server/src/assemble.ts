@@ -6,6 +6,7 @@ import { HttpSmsSender, type Mailer, type SmsSender, SmtpMailer } from "@kith/co
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import type { ServerConfig } from "./config.js";
 import { Optimisations } from "./optimisations.js";
+import { KITH_VERSION } from "./version.js";
 
 // The adapters for PostgreSQL, Redis and S3 (with their drivers: pg, BullMQ, ioredis, undici) are loaded only when the
 // configuration selects them: a server on SQLite and local disk starts without reading or holding them.
@@ -84,6 +85,7 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
       pubsub,
       config: {
         origin: config.origin,
+        version: KITH_VERSION,
         allowPrivateAddress: config.allowPrivateAddress,
         authorizedFetch: config.authorizedFetch,
         tombstoneRetentionDays: config.tombstoneRetentionDays,

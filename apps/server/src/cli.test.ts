@@ -1,10 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { assembleKith } from "./assemble.js";
 import { type CliIo, runCli } from "./cli.js";
+import { loadConfig } from "./config.js";
 
 interface Captured extends CliIo {
   readonly stdout: string[];
@@ -25,9 +27,11 @@ describe("kith command line", () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "kith-cli-"));
     env = { KITH_DATA_DIR: dataDir, KITH_LOG_LEVEL: "error" };
+    // Most commands refuse to make a database: each test starts from a migrated one.
+    expect(await runCli(["migrate"], io(env))).toBe(0);
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -107,7 +111,39 @@ describe("kith command line", () => {
     expect(bad.stderr[0]).toMatch(/open, approval or close/);
   });
 
+  it("takes sign-ups for approval on a new server, until settings registrations opens them", async () => {
+    const registrations = async () => {
+      const kith = await assembleKith(loadConfig(env));
+      try {
+        const response = await kith.fetch(new Request(new URL("/api/v2/instance", kith.config.origin)), { clientIp: "127.0.0.1" });
+        return ((await response.json()) as { registrations: { enabled: boolean; approval_required: boolean } }).registrations;
+      } finally {
+        await kith.close();
+      }
+    };
+    expect(await registrations()).toMatchObject({ enabled: true, approval_required: true });
+    expect(await runCli(["settings", "registrations", "open"], io(env))).toBe(0);
+    expect(await registrations()).toMatchObject({ enabled: true, approval_required: false });
+  });
+
+  it("prints its version, which the server announces too", async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "../package.json"), "utf8")) as { version: string };
+    for (const words of [["version"], ["--version"]]) {
+      const run = io(env);
+      expect(await runCli(words, run)).toBe(0);
+      expect(run.stdout).toEqual([version]);
+    }
+    const kith = await assembleKith(loadConfig(env));
+    try {
+      const response = await kith.fetch(new Request(new URL("/nodeinfo/2.1", kith.config.origin)), { clientIp: "127.0.0.1" });
+      expect(((await response.json()) as { software: { version: string } }).software.version).toBe(version);
+    } finally {
+      await kith.close();
+    }
+  });
+
   it("migrates, then reports the database up to date", async () => {
+    env = { ...env, KITH_DATA_DIR: join(dataDir, "fresh") };
     const first = io(env);
     expect(await runCli(["migrate"], first)).toBe(0);
     expect(first.stdout[0]).toMatch(/^Applied: 0001_foundation/);
@@ -150,6 +186,28 @@ describe("kith command line", () => {
     const usage = io(env);
     expect(await runCli(["emoji", "import"], usage)).toBe(64);
     expect(await runCli(["emoji", "export", archive], io(env))).toBe(64);
+  });
+
+  it("reads a relative data directory from the project's root, whatever the working directory", async () => {
+    const root = join(dataDir, "checkout");
+    const elsewhere = join(dataDir, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    const relative = { KITH_LOG_LEVEL: "error" };
+    expect(await runCli(["migrate"], { ...io(relative), projectRoot: root, cwd: elsewhere })).toBe(0);
+    expect(existsSync(join(root, "data", "kith.sqlite"))).toBe(true);
+    expect(existsSync(join(elsewhere, "data"))).toBe(false);
+    const run = { ...io(relative), projectRoot: root, cwd: elsewhere };
+    expect(await runCli(["settings", "registrations", "open"], run)).toBe(0);
+  });
+
+  it("refuses, in one line, to make a new database for a command other than serve, migrate and accounts create", async () => {
+    const elsewhere = join(dataDir, "elsewhere");
+    const run = { ...io({ KITH_LOG_LEVEL: "error" }), projectRoot: null, cwd: elsewhere };
+    expect(await runCli(["accounts", "modify", "alice", "--confirm"], run)).toBe(66);
+    expect(run.stderr).toEqual([
+      `kith: no database at ${join(elsewhere, "data", "kith.sqlite")}: set KITH_DATA_DIR to the server's data directory, or run 'kith migrate' to make a new one`,
+    ]);
+    expect(existsSync(elsewhere)).toBe(false);
   });
 
   it("answers unknown commands and options with usage", async () => {

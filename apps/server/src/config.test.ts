@@ -14,13 +14,34 @@ describe("server configuration", () => {
     expect(config.maxEventLoopDelayMs).toBe(1_000);
   });
 
+  it("refuses a public bind without KITH_ORIGIN, in one line naming it", () => {
+    expect(() => loadConfig({ KITH_HOST: "0.0.0.0" })).toThrow(
+      "KITH_ORIGIN is required when KITH_HOST (0.0.0.0) is not a loopback address: set it to the public URL, such as https://social.example",
+    );
+    expect(() => loadConfig({ KITH_HOST: "::" })).toThrow(ConfigError);
+    expect(() => loadConfig({ KITH_HOST: "192.0.2.10" })).toThrow(/KITH_ORIGIN is required/);
+    expect(loadConfig({ KITH_HOST: "0.0.0.0", KITH_ORIGIN: "https://social.example/" }).origin).toBe("https://social.example");
+    expect(loadConfig({ KITH_HOST: "127.0.0.2", KITH_PORT: "8080" }).origin).toBe("http://127.0.0.2:8080");
+    expect(loadConfig({ KITH_HOST: "::1" }).origin).toBe("http://[::1]:3000");
+    expect(loadConfig({ KITH_HOST: "localhost" }).origin).toBe("http://localhost:3000");
+  });
+
+  it("reads a relative data directory from the base directory it is given", () => {
+    expect(loadConfig({}, { baseDir: "/srv/kith" }).dataDir).toBe("/srv/kith/data");
+    expect(loadConfig({ KITH_DATA_DIR: "state" }, { baseDir: "/srv/kith" }).dataDir).toBe("/srv/kith/state");
+    expect(loadConfig({ KITH_DATA_DIR: "/var/lib/kith" }, { baseDir: "/srv/kith" }).dataDir).toBe("/var/lib/kith");
+  });
+
   it("takes the event-loop delay bound of load shedding in milliseconds, 0 turning it off", () => {
     expect(loadConfig({ KITH_MAX_EVENT_LOOP_DELAY_MS: "250" }).maxEventLoopDelayMs).toBe(250);
     expect(loadConfig({ KITH_MAX_EVENT_LOOP_DELAY_MS: "0" }).maxEventLoopDelayMs).toBe(0);
   });
 
   it("retries deliveries for days by default, and takes another schedule from the environment", () => {
-    expect(loadConfig({})).toMatchObject({ deliveryRetries: { retries: 16, baseSeconds: 60, maxSeconds: 43_200 }, unreachableAfterDays: 7 });
+    expect(loadConfig({})).toMatchObject({
+      deliveryRetries: { retries: 16, baseSeconds: 60, maxSeconds: 43_200 },
+      unreachableAfterDays: 7,
+    });
     const config = loadConfig({
       KITH_DELIVERY_RETRIES: "20",
       KITH_DELIVERY_RETRY_BASE_SECONDS: "30",

@@ -152,8 +152,16 @@ export class ConfigError extends Error {
   }
 }
 
+export interface LoadConfigOptions {
+  /**
+   * The directory a relative KITH_DATA_DIR (and its default, `data`) is read against: the `kith` command passes the
+   * project's root, so that a command run from another directory finds the same database. @default the working directory
+   */
+  readonly baseDir?: string;
+}
+
 /** Reads the configuration from an environment; throws ConfigError on the first bad value. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): ServerConfig {
   const present = Object.fromEntries(
     Object.keys(envSchema.shape)
       .filter((key) => env[key] !== undefined)
@@ -166,10 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new ConfigError(variable, issue?.message ?? "is invalid", env[variable]);
   }
   const values = parsed.data;
-  const dataDir = resolve(values.KITH_DATA_DIR);
-  const origin = values.KITH_ORIGIN
-    ? new URL(values.KITH_ORIGIN).origin
-    : `http://${values.KITH_HOST === "0.0.0.0" || values.KITH_HOST === "::" ? "localhost" : values.KITH_HOST}:${values.KITH_PORT}`;
+  const dataDir = resolve(options.baseDir ?? process.cwd(), values.KITH_DATA_DIR);
+  const origin = originOf(values);
   return {
     origin,
     host: values.KITH_HOST,
@@ -204,10 +210,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   };
 }
 
+/**
+ * KITH_ORIGIN, or for a server only this machine reaches, its listening address. A server listening on a public
+ * address needs its public name said: actor ids derive from the origin and other servers keep them for good.
+ */
+function originOf(values: z.infer<typeof envSchema>): string {
+  if (values.KITH_ORIGIN) return new URL(values.KITH_ORIGIN).origin;
+  if (!isLoopbackHost(values.KITH_HOST)) {
+    throw new ConfigError(
+      "KITH_ORIGIN",
+      `is required when KITH_HOST (${values.KITH_HOST}) is not a loopback address: set it to the public URL, such as https://social.example`,
+      undefined,
+    );
+  }
+  const host = values.KITH_HOST.includes(":") && !values.KITH_HOST.startsWith("[") ? `[${values.KITH_HOST}]` : values.KITH_HOST;
+  return `http://${host}:${values.KITH_PORT}`;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: addresses no other machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
 function optimisationsOf(value: string): Optimisations {
   const parsed = Optimisations.parse(value);
   if (parsed instanceof Optimisations) return parsed;
-  throw new ConfigError("KITH_OPTIMISATIONS_OFF", `names ${parsed.unknown}, which is none of all, ${Object.keys(OPTIMISATIONS).join(", ")}`, value);
+  throw new ConfigError(
+    "KITH_OPTIMISATIONS_OFF",
+    `names ${parsed.unknown}, which is none of all, ${Object.keys(OPTIMISATIONS).join(", ")}`,
+    value,
+  );
 }
 
 /** SMTP when KITH_SMTP_URL is set; the sender defaults to noreply at the origin's host. */
@@ -243,7 +276,10 @@ function blobConfig(values: z.infer<typeof envSchema>, dataDir: string): BlobCon
 }
 
 /** HTTPS when both KITH_TLS_CERT and KITH_TLS_KEY name files; one without the other is an error. */
-function tlsConfig(values: { KITH_TLS_CERT?: string | undefined; KITH_TLS_KEY?: string | undefined }): { certFile: string; keyFile: string } | null {
+function tlsConfig(values: {
+  KITH_TLS_CERT?: string | undefined;
+  KITH_TLS_KEY?: string | undefined;
+}): { certFile: string; keyFile: string } | null {
   if (values.KITH_TLS_CERT === undefined && values.KITH_TLS_KEY === undefined) return null;
   if (values.KITH_TLS_CERT === undefined) throw new ConfigError("KITH_TLS_CERT", "is required when KITH_TLS_KEY is set", undefined);
   if (values.KITH_TLS_KEY === undefined) throw new ConfigError("KITH_TLS_KEY", "is required when KITH_TLS_CERT is set", undefined);
@@ -252,10 +288,18 @@ function tlsConfig(values: { KITH_TLS_CERT?: string | undefined; KITH_TLS_KEY?: 
 
 /** The variables with their meaning and default, for the README and `kith help`. */
 export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning: string }[] = [
-  { name: "KITH_ORIGIN", default: "http://KITH_HOST:KITH_PORT", meaning: "Public URL of the server; local actor ids derive from it" },
+  {
+    name: "KITH_ORIGIN",
+    default: "http://KITH_HOST:KITH_PORT on a loopback KITH_HOST; required otherwise",
+    meaning: "Public URL of the server; local actor ids derive from it",
+  },
   { name: "KITH_HOST", default: "127.0.0.1", meaning: "Address to listen on (0.0.0.0 for all interfaces)" },
   { name: "KITH_PORT", default: "3000", meaning: "Port to listen on" },
-  { name: "KITH_DATA_DIR", default: "./data", meaning: "Directory of the SQLite database and local media" },
+  {
+    name: "KITH_DATA_DIR",
+    default: "data in the project's root",
+    meaning: "Directory of the SQLite database and local media; a relative path is read from the project's root",
+  },
   { name: "KITH_DATABASE_URL", default: "(unset: SQLite)", meaning: "postgres://... selects PostgreSQL" },
   {
     name: "KITH_REDIS_URL",

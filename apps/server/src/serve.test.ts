@@ -1,3 +1,4 @@
+import { get as httpGet } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -64,6 +65,29 @@ describe("kith serve --role", () => {
     running.push(server);
     return server;
   }
+
+  it("sends the API reference and the OpenAPI document compressed to clients that accept it", async () => {
+    const web = await start("web");
+    for (const path of ["/api/v1/docs", "/api/v1/openapi.json"]) {
+      const sizes: Record<string, number> = {};
+      for (const coding of ["br", "gzip", "identity"]) {
+        const answer = await new Promise<{ encoding: string | undefined; length: number }>((resolve, reject) => {
+          const req = httpGet(new URL(path, web.url ?? ""), { headers: { "accept-encoding": coding } }, (res) => {
+            let length = 0;
+            res.on("data", (chunk: Buffer) => {
+              length += chunk.byteLength;
+            });
+            res.on("end", () => resolve({ encoding: res.headers["content-encoding"], length }));
+          });
+          req.on("error", reject);
+        });
+        expect(answer.encoding, `${path} ${coding}`).toBe(coding === "identity" ? undefined : coding);
+        sizes[coding] = answer.length;
+      }
+      expect(sizes.br, path).toBeLessThan((sizes.identity ?? 0) / 4);
+      expect(sizes.gzip, path).toBeLessThan((sizes.identity ?? 0) / 4);
+    }
+  });
 
   it("web answers HTTP and works no jobs", async () => {
     const web = await start("web");

@@ -1,7 +1,7 @@
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createKith, type Kith } from "@kith/core";
-import { requestFromNode, writeResponse } from "@kith/http-adapter-node";
+import { toNodeHandler } from "@kith/http-adapter-node";
 import { createSqliteStorage } from "@kith/storage-sqlite";
 
 /**
@@ -30,17 +30,14 @@ export async function startExample(options: { port?: number } = {}): Promise<Exa
   const { account } = await kith.services.accounts.createLocalAccount({ username: "demo", email: "demo@example.com", confirmed: true });
   const session = await kith.services.sessions.issue({ accountId: account.id, scopes: ["read", "write"] });
 
-  server.on("request", async (req, res) => {
+  // The adapter's listener answers malformed requests (a bad Host, a bad target) itself and never throws.
+  const toKith = toNodeHandler((request, info) => kith.fetch(request, info));
+  server.on("request", (req, res) => {
     if (req.url === "/hello") {
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end("Hello from the host application\n");
       return;
     }
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const { request, clientIp } = requestFromNode(req, { signal: controller.signal });
-    await writeResponse(await kith.fetch(request, { clientIp }), res);
+    void toKith(req, res);
   });
 
   return {

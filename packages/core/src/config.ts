@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instanceSettingsSchema } from "./domain/instance-settings.js";
 import { DEFAULT_LIMITS, type InstanceLimits } from "./domain/limits.js";
 
 /** What an embedder tells Kith about the server it runs as. */
@@ -64,6 +65,11 @@ export const kithConfigSchema = z.object({
    * database then holds what opens its secrets. @default []
    */
   secretKeys: z.array(z.string().min(32)).default([]),
+  /**
+   * Run-time settings' values until an administrator changes them, over the built-in defaults: a test harness opens
+   * registrations so (the built-in default is approval). Nothing is stored. @default {}
+   */
+  settingDefaults: instanceSettingsSchema.partial().strict().default({}),
   /** scrypt cost for password hashes; lowered only in tests. @default 32768 */
   passwordHashCost: z
     .number()

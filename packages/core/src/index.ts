@@ -82,6 +82,7 @@ export {
 } from "./modules/module.js";
 export { defaultModules } from "./modules/default-modules.js";
 export { migrationsWithModules } from "./modules/composed-modules.js";
+export { pendingMigrations } from "./storage/migrator.js";
 export { preferencesModule } from "./modules/preferences/index.js";
 export { customEmojisModule } from "./modules/custom-emojis/index.js";
 export { trendsModule } from "./modules/trends/index.js";

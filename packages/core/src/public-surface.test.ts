@@ -100,6 +100,7 @@ const ROOT_VALUES = [
   "pagedReply",
   "parsePermissionName",
   "parseScopes",
+  "pendingMigrations",
   "permission",
   "permissionNames",
   "preferencesModule",

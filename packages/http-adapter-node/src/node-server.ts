@@ -4,27 +4,15 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createArrivalQueue, startsInArrivalOrder } from "./arrival-queue.js";
 import type { BodyLimits } from "./body-limits.js";
-import { badRequestResponse, internalErrorResponse, methodNotAllowedResponse } from "./error-responses.js";
+import { badRequestResponse, internalErrorResponse } from "./error-responses.js";
 import { createInFlightRequests } from "./in-flight-requests.js";
 import { type LoadSheddingOptions, createLoadShedder } from "./load-shedding.js";
+import { type NodeFetchHandler, type NodeServerErrorContext, defaultOnError, pathOnly, toNodeHandler } from "./node-handler.js";
 import { type RequestFromNode, UnacceptableRequestError, requestFromNode } from "./request-from-node.js";
 import { compileTrustedProxies } from "./trusted-proxies.js";
 import { createWebSocketUpgrades } from "./websocket-upgrade.js";
-import { writeResponse } from "./write-response.js";
 
-/** What the adapter knows about a request that a Request does not carry. */
-export interface NodeRequestInfo {
-  /** The client's address after trusted proxies; null if unknown. */
-  readonly clientIp: string | null;
-}
-
-export type NodeFetchHandler = (request: Request, info: NodeRequestInfo) => Promise<Response>;
-
-/** Where an unexpected failure happened; deliberately without headers or query (tokens live there). */
-export interface NodeServerErrorContext {
-  readonly method: string;
-  readonly path: string;
-}
+export type { NodeFetchHandler, NodeRequestInfo, NodeServerErrorContext } from "./node-handler.js";
 
 export interface NodeServerOptions {
   readonly handler: NodeFetchHandler;
@@ -66,6 +54,8 @@ export interface NodeServerOptions {
    * @default { maxEventLoopDelayMs: 1000 }
    */
   readonly loadShedding?: LoadSheddingOptions;
+  /** Compress JSON and text answers for clients that accept gzip or brotli (compress-response.ts). @default true */
+  readonly compression?: boolean;
 }
 
 /** A PEM certificate (chain) and its private key. */
@@ -89,19 +79,6 @@ const REQUEST_TIMEOUT_MS = 5 * 60_000;
 /** Idle keep-alive connections; above typical client reuse windows, below typical proxy idle timeouts. */
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-const INTERNAL_ERROR_BODY = '{"error":"Something went wrong on our side","code":"server.internal"}';
-
-function defaultOnError(error: unknown, context: NodeServerErrorContext): void {
-  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  console.error(`kith http: ${context.method} ${context.path} failed: ${detail}`);
-}
-
-function pathOnly(target: string | undefined): string {
-  const path = target ?? "/";
-  const query = path.indexOf("?");
-  return query === -1 ? path : path.slice(0, query);
-}
-
 function urlOf(address: AddressInfo, secure = false): string {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return `${secure ? "https" : "http"}://${host}:${address.port}`;
@@ -144,54 +121,18 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const shedder = createLoadShedder(options.loadShedding);
   let closing: Promise<void> | null = null;
 
-  /** The handler's answer, or the adapter's own when there is no Request to give it or it throws. */
-  async function respond(req: IncomingMessage, signal: AbortSignal, context: NodeServerErrorContext): Promise<Response> {
-    let converted: RequestFromNode;
-    try {
-      converted = requestFromNode(req, { trustedProxies, bodyLimits, signal });
-    } catch (error) {
-      if (error instanceof UnacceptableRequestError) {
-        return error.status === 405 ? methodNotAllowedResponse() : badRequestResponse(error.message);
-      }
-      onError(error, context);
-      return internalErrorResponse();
-    }
-    try {
-      return await handler(converted.request, { clientIp: converted.clientIp });
-    } catch (error) {
-      // The body says nothing of the error: messages and stacks can carry paths, queries, secrets.
-      onError(error, context);
-      return internalErrorResponse();
-    }
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const context: NodeServerErrorContext = { method: req.method ?? "GET", path: pathOnly(req.url) };
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const response = await respond(req, controller.signal, context);
-    // Once shutting down, no connection is kept for another request.
-    if (closing) res.setHeader("connection", "close");
-    try {
-      await writeResponse(response, res);
-    } catch (error) {
-      onError(error, context);
-    }
-  }
+  const listener = toNodeHandler(handler, {
+    trustedProxies,
+    ...(bodyLimits && { bodyLimits }),
+    onError,
+    ...(options.compression !== undefined && { compression: options.compression }),
+    isClosing: () => closing !== null,
+  });
 
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     if (shedder.shed(pathOnly(req.url), res)) return;
     // Reads first come, first served, one per turn of the event loop; writes at once (arrival-queue.ts).
-    const started = startsInArrivalOrder(req.method) ? arrivals.admit().then(() => handle(req, res)) : handle(req, res);
-    const task = started.catch((error: unknown) => {
-      // Only a bug in the adapter itself (or in onError) gets here.
-      if (!res.headersSent && !res.destroyed)
-        res.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end(INTERNAL_ERROR_BODY);
-      else res.destroy();
-      console.error("kith http: unexpected adapter failure:", error);
-    });
+    const task = startsInArrivalOrder(req.method) ? arrivals.admit().then(() => listener(req, res)) : listener(req, res);
     inFlight.begin();
     void task.finally(() => inFlight.end());
   });

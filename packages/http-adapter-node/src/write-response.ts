@@ -30,7 +30,7 @@ function isPieces(value: unknown): value is BodyPieces {
   return Array.isArray(value) && value.every((piece) => typeof piece === "string" || piece instanceof Uint8Array);
 }
 
-function bufferedBodyOf(response: Response): string | Uint8Array | BodyPieces | undefined {
+export function bufferedBodyOf(response: Response): string | Uint8Array | BodyPieces | undefined {
   const value = (response as unknown as Record<symbol, unknown>)[BUFFERED_BODY];
   return typeof value === "string" || value instanceof Uint8Array || isPieces(value) ? value : undefined;
 }

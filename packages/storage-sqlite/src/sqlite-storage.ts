@@ -11,6 +11,7 @@ import type {
 } from "@kith/core";
 import { Kysely, SqliteDialect } from "kysely";
 import { wrapSqliteDatabase } from "./sqlite-database.js";
+import { assertSupportedNode } from "./supported-node.js";
 
 export interface SqliteStorageOptions {
   /** A file path, or `:memory:` for a database that lives as long as the process. */
@@ -144,6 +145,8 @@ class SqliteStorage extends KyselyStorage {
  * memory. Nothing to install, nothing to run beside Kith.
  */
 export function createSqliteStorage(options: SqliteStorageOptions): Storage {
+  // better-sqlite3 loads its native module with the first connection: the Node version is checked before.
+  assertSupportedNode();
   const connection = new BetterSqlite3(options.filename);
   if (options.filename !== ":memory:") {
     connection.pragma("journal_mode = WAL");

@@ -13,8 +13,8 @@ export const PUBLICATION_LEVELS = ["disabled", "users", "all"] as const;
 export type PublicationLevel = (typeof PUBLICATION_LEVELS)[number];
 
 export const instanceSettingsSchema = z.object({
-  /** Who may sign up: anyone, anyone after approval, or no one. */
-  registrationsMode: z.enum(REGISTRATION_MODES).default("open"),
+  /** Who may sign up: anyone, anyone after approval, or no one. Approval by default, as Mastodon and GoToSocial: a new server has no moderation in place yet. */
+  registrationsMode: z.enum(REGISTRATION_MODES).default("approval"),
   /** "Maximum number of pinned statuses" per account. */
   maxPinnedPosts: z.number().int().min(0).max(100).default(5),
   /** Only addresses of allowlisted email domains may register. */

@@ -63,6 +63,13 @@ async function appliedNames(db: Kysely<any>): Promise<string[]> {
   return rows.map((row: { name: string }) => row.name);
 }
 
+/** The names of `migrations` the database has not applied yet, in order; read only (what `kith doctor` reports). */
+// biome-ignore lint/suspicious/noExplicitAny: read before the schema is known.
+export async function pendingMigrations(db: Kysely<any>, migrations: readonly MigrationSpec[]): Promise<string[]> {
+  const applied = new Set(await appliedNames(db));
+  return migrations.map((spec) => spec.name).filter((name) => !applied.has(name));
+}
+
 /**
  * Migrations applied by a module that is no longer composed, kept in the list
  * as steps with nothing to do: an embedder may leave a module out after it

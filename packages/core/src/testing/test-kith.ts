@@ -50,7 +50,13 @@ export async function createTestKith(options: TestKithOptions): Promise<TestKith
     clock,
     mail,
     sms,
-    config: { origin: "https://kith.test", passwordHashCost: 1024, ...options.config },
+    // Registrations are open in tests (a server's default is approval): the tests that sign up say so here, not by the default.
+    config: {
+      origin: "https://kith.test",
+      passwordHashCost: 1024,
+      ...options.config,
+      settingDefaults: { registrationsMode: "open", ...options.config?.settingDefaults },
+    },
   });
   const request = async (method: string, path: string, init: RequestOptions = {}): Promise<Response> => {
     const headers = new Headers(init.headers);

@@ -58,9 +58,9 @@ export interface AdminAccountView {
   readonly account: LocalAccount;
 }
 
-/** The acting administrator: who, and what their roles grant. */
+/** The acting administrator: who (null: the server itself, as the `kith` command line acts), and what their roles grant. */
 export interface AdminActor {
-  readonly accountId: string;
+  readonly accountId: string | null;
   readonly grants: readonly Grant[];
 }
 
@@ -175,7 +175,8 @@ export class AdminAccountService {
     const reports = options.reportId === undefined ? null : this.#reports;
     if (reports && options.reportId !== undefined) await reports.assertAbout(options.reportId, id);
     await this.#act(actor, id, type, options.text ?? null);
-    if (reports && options.reportId !== undefined) await reports.resolve(options.reportId, actor.accountId);
+    // A report is resolved by someone: the command line (no account) does not take report ids.
+    if (reports && options.reportId !== undefined && actor.accountId !== null) await reports.resolve(options.reportId, actor.accountId);
   }
 
   async #act(actor: AdminActor, id: string, type: AccountAction, text: string | null): Promise<void> {
@@ -360,7 +361,7 @@ export class AdminAccountService {
     const session = await this.sessions.issue({
       accountId: id,
       scopes: IMPERSONATION_SCOPES,
-      userAgent: `impersonated by ${actor.accountId}`,
+      userAgent: `impersonated by ${actor.accountId ?? "the server"}`,
     });
     await this.#acted(actor.accountId, "account.impersonate", id);
     return session;

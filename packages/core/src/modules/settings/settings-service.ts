@@ -5,11 +5,11 @@ import type { ServiceDeps } from "../service-deps.js";
 
 /** Server settings administrators change at run time. */
 export class SettingsService {
-  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock">) {}
+  constructor(private readonly deps: Pick<ServiceDeps, "storage" | "clock" | "config">) {}
 
-  /** Every setting, stored values over defaults. A stored value that no longer parses falls back to its default. */
+  /** Every setting, stored values over the configured defaults over the built-in ones. A stored value that no longer parses falls back to its default. */
   async all(): Promise<InstanceSettings> {
-    const stored = await readStoredSettings(this.deps.storage.db);
+    const stored = { ...this.deps.config.settingDefaults, ...(await readStoredSettings(this.deps.storage.db)) };
     const result = instanceSettingsSchema.safeParse(stored);
     if (result.success) return result.data;
     const valid = Object.fromEntries(
