@@ -1,6 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_LIMITS, type Kith, LocalDirectoryBlobStore, type QueueFactory, SqlQueue, type Storage, createKith, getLogger } from "@kith/core";
+import {
+  DEFAULT_LIMITS,
+  type Kith,
+  LocalDirectoryBlobStore,
+  type QueueFactory,
+  SqlQueue,
+  type Storage,
+  createKith,
+  getLogger,
+} from "@kith/core";
 import { type BlobStore, MemoryPubSub, type PubSub } from "@kith/core";
 import { HttpSmsSender, type Mailer, type SmsSender, SmtpMailer } from "@kith/core";
 import { createSqliteStorage } from "@kith/storage-sqlite";
@@ -92,6 +101,7 @@ export async function assembleKith(config: ServerConfig, options: { migrate?: bo
         deliveryRetries: config.deliveryRetries,
         unreachableAfterDays: config.unreachableAfterDays,
         optimisations: (config.optimisations ?? new Optimisations()).core(),
+        secretKeys: [...(config.secretKeys ?? [])],
       },
       limits: { ...DEFAULT_LIMITS, maxJsonBodyBytes: config.maxBodyBytes },
       migrate: options.migrate ?? true,

@@ -56,6 +56,14 @@ describe("server configuration", () => {
     expect(loadConfig({ KITH_AUTHORIZED_FETCH: "off" }).authorizedFetch).toBe(false);
   });
 
+  it("takes the secret keys, current first, and refuses a short one in one line naming the variable", () => {
+    const current = "c".repeat(32);
+    const old = "o".repeat(40);
+    expect(loadConfig({ KITH_SECRET_KEYS: ` ${current} , ${old} ` }).secretKeys).toEqual([current, old]);
+    expect(loadConfig({}).secretKeys).toEqual([]);
+    expect(() => loadConfig({ KITH_SECRET_KEYS: "short" })).toThrow(/^KITH_SECRET_KEYS must be comma-separated keys/);
+  });
+
   it("selects PostgreSQL when KITH_DATABASE_URL is a postgres URL", () => {
     const config = loadConfig({ KITH_DATABASE_URL: "postgres://kith@db.internal/kith" });
     expect(config.database).toEqual({ kind: "postgres", url: "postgres://kith@db.internal/kith" });

@@ -89,6 +89,16 @@ const envSchema = z.object({
   KITH_SMS_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL of the SMS provider" }).optional(),
   KITH_SMS_TOKEN: z.string().min(1, "must not be empty").optional(),
   KITH_OPTIMISATIONS_OFF: z.string().default(""),
+  KITH_SECRET_KEYS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((key) => key.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().min(32, "must be comma-separated keys of at least 32 characters each")))
+    .default([]),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -138,6 +148,8 @@ export interface ServerConfig {
   readonly sms?: { readonly url: string; readonly token: string } | null;
   /** The speed-ups relying on dependencies' internals that are on (KITH_OPTIMISATIONS_OFF). @default all on */
   readonly optimisations?: Optimisations;
+  /** The keys sealing secrets at rest, the current one first (see the core config's secretKeys). @default none */
+  readonly secretKeys?: readonly string[];
 }
 
 /** A configuration error that names the variable; the CLI prints its message as one line. */
@@ -207,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     smtp: smtpConfig(values, origin),
     sms: smsConfig(values),
     optimisations: optimisationsOf(values.KITH_OPTIMISATIONS_OFF),
+    secretKeys: values.KITH_SECRET_KEYS,
   };
 }
 
@@ -386,6 +399,12 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     meaning: "URL of the HTTP SMS provider; each message is POSTed as JSON {to, body}",
   },
   { name: "KITH_SMS_TOKEN", default: "(required with KITH_SMS_URL)", meaning: "Bearer token sent to the SMS provider" },
+  {
+    name: "KITH_SECRET_KEYS",
+    default: "(unset: a key kept in the database, with a warning)",
+    meaning:
+      "Comma-separated keys (32+ characters each, e.g. `openssl rand -base64 32`) sealing secrets at rest; the first seals, all open, so a new key goes first to rotate",
+  },
   {
     name: "KITH_OPTIMISATIONS_OFF",
     default: "(unset: all on)",
