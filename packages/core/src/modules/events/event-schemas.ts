@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zDateTime } from "../../platform/http/schemas.js";
 import { zBool } from "../../platform/http/schemas.js";
 
 /** A number from JSON or a decimal string (query strings and forms). */
@@ -6,19 +7,6 @@ const zNumber = z.preprocess(
   (value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value),
   z.number().finite(),
 );
-
-/** An ISO 8601 date and time (or date), parsed. */
-export const zDateTime = z
-  .string()
-  .max(64)
-  .transform((value, context) => {
-    const time = new Date(value);
-    if (Number.isNaN(time.getTime())) {
-      context.addIssue({ code: "custom", message: "is not a date and time" });
-      return z.NEVER;
-    }
-    return time;
-  });
 
 export const LocationInput = z.object({
   name: z.string().trim().max(200).nullish(),

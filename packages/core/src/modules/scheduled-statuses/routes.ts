@@ -4,6 +4,7 @@ import { KithError } from "../../domain/errors.js";
 import { ScheduledStatusJson } from "../../mastodon/entities/scheduled-status.js";
 import { authenticated } from "../../platform/http/access.js";
 import { POSTS_PAGE, idPageQuery, pageRequest, pagedReply } from "../../platform/http/pagination.js";
+import { zDateTime } from "../../platform/http/schemas.js";
 import { moduleRoute } from "../module.js";
 import type { ScheduledStatusService } from "./scheduled-status-service.js";
 
@@ -24,18 +25,6 @@ function actorOf(caller: Caller): string {
   if (caller.kind !== "user") throw new KithError("auth.unauthenticated");
   return caller.accountId;
 }
-
-const ScheduledAt = z
-  .string()
-  .max(64)
-  .transform((value, context) => {
-    const time = new Date(value);
-    if (Number.isNaN(time.getTime())) {
-      context.addIssue({ code: "custom", message: "is not a date and time" });
-      return z.NEVER;
-    }
-    return time;
-  });
 
 export const scheduledStatusRoutes = [
   route({
@@ -74,7 +63,7 @@ export const scheduledStatusRoutes = [
     access: authenticated,
     scopes: WRITE,
     params: IdParams,
-    body: z.object({ scheduled_at: ScheduledAt }),
+    body: z.object({ scheduled_at: zDateTime }),
     response: ScheduledStatusJson,
     handler: async ({ caller, params, body, module }) => module.reschedule(actorOf(caller), params.id, body.scheduled_at),
   }),

@@ -27,3 +27,16 @@ export const zInt = z.preprocess(
 export function zList<T extends z.ZodType>(item: T) {
   return z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item));
 }
+
+/** An ISO 8601 date and time (or date), parsed; a clear error for anything else. */
+export const zDateTime = z
+  .string()
+  .max(64)
+  .transform((value, context) => {
+    const time = new Date(value);
+    if (Number.isNaN(time.getTime())) {
+      context.addIssue({ code: "custom", message: "is not a date and time" });
+      return z.NEVER;
+    }
+    return time;
+  });
