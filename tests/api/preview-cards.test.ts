@@ -174,6 +174,60 @@ describeOnEngines("preview cards", (engine) => {
     expect((await kith.request("GET", `/api/v1/statuses/${status.id}`, { token: alice.token })).status).toBe(404);
   });
 
+  it("trends the links shared by the most accounts lately, with history, as moderators review them", async () => {
+    // Past the week the trends look back on, and past the ranking kept for five minutes.
+    kith.clock.advance(8 * 86_400_000);
+    const [carol, dave, admin, plain] = [
+      await kith.createUser("carol"),
+      await kith.createUser("dave"),
+      await kith.createUser("trendadmin", { role: "Admin" }),
+      await kith.createUser("trendplain"),
+    ];
+    await kith.storage.db.updateTable("accounts").set({ discoverable: true }).execute();
+    const as = async (user: TestUser, status: string, visibility = "public") => {
+      const response = await kith.request("POST", "/api/v1/statuses", { token: user.token, json: { status, visibility } });
+      return ((await response.json()) as StatusBody).id;
+    };
+    const shared = [
+      await as(carol, `${base}/article/trend-a`),
+      await as(dave, `see ${base}/article/trend-a`),
+      await as(alice, `${base}/article/trend-b`),
+    ];
+    // Private shares count for nothing.
+    shared.push(await as(carol, `${base}/article/trend-b`, "private"), await as(dave, `${base}/article/trend-b`, "private"));
+    for (const id of shared) await eventually(async () => expect((await fetchStatus(id)).card).not.toBeNull());
+    const trending = async () =>
+      (await (await kith.request("GET", "/api/v1/trends/links")).json()) as (Record<string, unknown> & { history: unknown[] })[];
+    const links = await trending();
+    expect(links.map((link) => link.url)).toEqual([`${base}/article/trend-a`, `${base}/article/trend-b`]);
+    expect(links[0]).toMatchObject({ title: "Les & chats", type: "link" });
+    expect(links[0]).not.toHaveProperty("id");
+    expect(links[0]?.history).toHaveLength(7);
+    expect(links[0]?.history[0]).toEqual({ day: expect.stringMatching(/^\d+$/), uses: "2", accounts: "2" });
+    expect(links[1]?.history[0]).toMatchObject({ uses: "1", accounts: "1" });
+
+    const review = async (token: string | undefined, path = "/api/v1/admin/trends/links", method = "GET") =>
+      kith.request(method, path, token ? { token } : {});
+    expect((await review(undefined)).status).toBe(401);
+    expect((await review(plain.token)).status).toBe(403);
+    const candidates = (await (await review(admin.token)).json()) as { id: string; url: string; requires_review: boolean }[];
+    expect(candidates.map((link) => [link.url, link.requires_review])).toEqual([
+      [`${base}/article/trend-a`, true],
+      [`${base}/article/trend-b`, true],
+    ]);
+    const first = candidates[0]?.id ?? "";
+    expect((await review(plain.token, `/api/v1/admin/trends/links/${first}/reject`, "POST")).status).toBe(403);
+    const rejected = await review(admin.token, `/api/v1/admin/trends/links/${first}/reject`, "POST");
+    expect(await rejected.json()).toMatchObject({ id: first, requires_review: false });
+    expect((await trending()).map((link) => link.url)).toEqual([`${base}/article/trend-b`]);
+    expect((await review(admin.token, `/api/v1/admin/trends/links/${first}/approve`, "POST")).status).toBe(200);
+    expect((await trending()).map((link) => link.url)).toEqual([`${base}/article/trend-a`, `${base}/article/trend-b`]);
+    expect((await review(admin.token, "/api/v1/admin/trends/links/pc_missing/approve", "POST")).status).toBe(404);
+
+    kith.clock.advance(8 * 86_400_000);
+    expect(await trending()).toEqual([]);
+  });
+
   it("never reads a page on a private address where those are refused", async () => {
     const guarded = await engine.testKith({ config: { origin: "https://kith.test", allowPrivateAddress: false } });
     try {

@@ -99,7 +99,7 @@ describeOnEngines("trends", (engine) => {
     expect(((await (await kith.request("GET", "/api/v1/trends/statuses")).json()) as { id: string }[]).map((s) => s.id)).toEqual([liked]);
   });
 
-  it("answers links with an empty list and refuses bad paging", async () => {
+  it("answers links with an empty list while no status links a page, and refuses bad paging", async () => {
     const links = await kith.request("GET", "/api/v1/trends/links");
     expect(links.status).toBe(200);
     expect(await links.json()).toEqual([]);

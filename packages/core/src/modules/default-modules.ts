@@ -34,6 +34,7 @@ import { webModule } from "./web/index.js";
 export const defaultModules: readonly KithModule<string, unknown>[] = [
   preferencesModule,
   customEmojisModule,
+  previewCardsModule,
   trendsModule,
   suggestionsModule,
   relaysModule,
@@ -50,7 +51,6 @@ export const defaultModules: readonly KithModule<string, unknown>[] = [
   adminMetricsModule,
   annualReportsModule,
   pushModule,
-  previewCardsModule,
   eventsModule,
   platformDataModule,
   webModule,

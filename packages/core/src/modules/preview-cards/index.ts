@@ -4,6 +4,7 @@ import { PREVIEW_CARD_QUEUE, PreviewCardService } from "./preview-card-service.j
 import { PreviewCardsStore } from "./preview-cards-store.js";
 
 export type { PreviewCardService } from "./preview-card-service.js";
+export type { CardShare } from "./preview-cards-store.js";
 
 /**
  * Link previews (Mastodon's PreviewCard in `status.card`): the first link of

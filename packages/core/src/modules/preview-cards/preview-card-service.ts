@@ -6,7 +6,7 @@ import type { NewPost } from "../../platform/events/domain-events.js";
 import type { ServiceDeps } from "../service-deps.js";
 import { readCard } from "./page-reader.js";
 import { previewCardIds } from "./preview-card-ids.js";
-import type { PreviewCardRow, PreviewCardsStore } from "./preview-cards-store.js";
+import type { CardShare, PreviewCardRow, PreviewCardsStore } from "./preview-cards-store.js";
 import { previewableLink } from "./status-links.js";
 
 /** The queue a status's link is read from. */
@@ -56,6 +56,16 @@ export class PreviewCardService {
     const fresh = kept && now.getTime() - Date.parse(kept.fetched_at) < READ_AGAIN_AFTER_MS;
     const cardId = fresh ? kept.id : await this.#read(link, kept, now.toISOString());
     if (cardId !== null) await this.store.attach(statusId, cardId, now.toISOString());
+  }
+
+  /** Cards by their ids, for those that exist. */
+  async cardsByIds(ids: readonly string[]): Promise<ReadonlyMap<string, PreviewCardEntity>> {
+    return new Map((await this.store.byIds(ids)).map((row) => [row.id, cardEntity(row)]));
+  }
+
+  /** Who shared which card when, in public statuses since `sinceStatusId` (see the store): what link trends rank. */
+  sharesSince(sinceStatusId: string): Promise<CardShare[]> {
+    return this.store.sharesSince(sinceStatusId);
   }
 
   async cardsOf(statusIds: readonly string[]): Promise<ReadonlyMap<string, PreviewCardEntity>> {

@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import { type Kysely, type SqlBool, sql } from "kysely";
+import { notFromLimitedDomain } from "../domain-policy/index.js";
 import type { Database } from "../../ports/storage-schema.js";
 import type { Storage } from "../../ports/storage.js";
 
@@ -29,6 +30,13 @@ interface StatusPreviewCardRow {
   readonly status_id: string;
   readonly card_id: string;
   readonly created_at: string;
+}
+
+/** A public status of an account showing a card. */
+export interface CardShare {
+  readonly cardId: string;
+  readonly accountId: string;
+  readonly createdAt: string;
 }
 
 type CardTables = { preview_cards: PreviewCardRow; status_preview_cards: StatusPreviewCardRow };
@@ -80,6 +88,31 @@ export class PreviewCardsStore {
         .where("id", "=", statusId)
         .execute();
     });
+  }
+
+  byIds(ids: readonly string[]): Promise<PreviewCardRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.#db.selectFrom("preview_cards").selectAll().where("id", "in", ids).execute();
+  }
+
+  /**
+   * Who shared which card when: public statuses (not boosts) written since `sinceStatusId` with a card, by
+   * accounts that are not suspended, opted into discovery and are of no limited domain. What link trends count.
+   */
+  async sharesSince(sinceStatusId: string): Promise<CardShare[]> {
+    const rows = await this.#db
+      .selectFrom("status_preview_cards")
+      .innerJoin("statuses", "statuses.id", "status_preview_cards.status_id")
+      .innerJoin("accounts", "accounts.id", "statuses.account_id")
+      .select(["status_preview_cards.card_id", "statuses.account_id", "statuses.created_at"])
+      .where("statuses.id", ">=", sinceStatusId)
+      .where("statuses.visibility", "=", "public")
+      .where("statuses.reblog_of_id", "is", null)
+      .where("accounts.suspended_at", "is", null)
+      .where(sql<SqlBool>`accounts.discoverable = ${sql.lit(true)}`)
+      .where(notFromLimitedDomain("accounts.domain", "accounts.id", null))
+      .execute();
+    return rows.map((row) => ({ cardId: row.card_id, accountId: row.account_id, createdAt: row.created_at }));
   }
 
   /** The cards shown with these statuses, with the status each goes with. */

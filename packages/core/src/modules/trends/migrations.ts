@@ -1,6 +1,6 @@
 import type { MigrationSpec } from "../../ports/migration-spec.js";
 
-/** Moderators' reviews of trends: a rejected hashtag or status leaves the public trends. */
+/** Moderators' reviews of trends: a rejected hashtag, status or link leaves the public trends. */
 export const trendMigrations: readonly MigrationSpec[] = [
   {
     name: "trends_0001_reviews",
@@ -8,7 +8,7 @@ export const trendMigrations: readonly MigrationSpec[] = [
       {
         name: "trend_reviews",
         columns: {
-          /** `tag` or `status`. */
+          /** `tag`, `status` or `link` (a preview card). */
           kind: { type: "text" },
           target_id: { type: "text" },
           /** `approved` or `rejected`. */

@@ -4,6 +4,7 @@ import type { TrendsService } from "./trends-service.js";
 import { publicAccess } from "../../platform/http/access.js";
 import { FullTagJson } from "../../mastodon/entities/tag.js";
 import { StatusJson } from "../../mastodon/entities/status.js";
+import { PreviewCardJson } from "../../mastodon/entities/preview-card.js";
 import { clampLimit } from "../../platform/http/pagination.js";
 import { Reply } from "../../platform/http/reply.js";
 import { zInt } from "../../platform/http/schemas.js";
@@ -19,15 +20,13 @@ const route = moduleRoute<TrendsService>();
 const TrendQuery = z.object({ limit: zInt.optional(), offset: zInt.pipe(z.number().int().min(0)).optional() });
 const TAGS_PAGE = { defaultLimit: 10, maxLimit: 20 };
 const STATUSES_PAGE = { defaultLimit: 20, maxLimit: 40 };
+const LINKS_PAGE = { defaultLimit: 10, maxLimit: 20 };
 
-/** Mastodon's TrendsLink entity (a preview card with history); listed for the schema, none are produced yet. */
-const TrendsLinkJson = z.object({
-  url: z.string(),
-  title: z.string(),
-  description: z.string(),
-  type: z.enum(["link", "photo", "video", "rich"]),
+/** Mastodon's TrendsLink entity: a preview card with a week of daily history (today first). */
+const TrendsLinkJson = PreviewCardJson.extend({
   history: z.array(z.object({ day: z.string(), uses: z.string(), accounts: z.string() })),
 });
+const AdminTrendsLinkJson = TrendsLinkJson.extend({ id: z.string(), requires_review: z.boolean() });
 
 function offsetReply(url: URL, items: readonly unknown[], limit: number, offset: number): Reply {
   if (items.length < limit) return Reply.json(items);
@@ -81,24 +80,28 @@ function reviewerOf(caller: Caller): string {
   return caller.accountId;
 }
 
-function reviewRoutes(kind: "tags" | "statuses") {
+const REVIEWED: Record<"tags" | "statuses" | "links", string> = { tags: "hashtag", statuses: "status", links: "link (by its card's id)" };
+
+function reviewRoutes(kind: "tags" | "statuses" | "links") {
   return (["approve", "reject"] as const).map((decision) =>
     route({
       method: "POST",
       path: `${ADMIN}/${kind}/{id}/${decision}`,
       summary:
         decision === "approve"
-          ? `Approves a ${kind === "tags" ? "hashtag" : "status"} for the public trends`
-          : `Rejects a ${kind === "tags" ? "hashtag" : "status"}: it leaves the public trends`,
+          ? `Approves a ${REVIEWED[kind]} for the public trends`
+          : `Rejects a ${REVIEWED[kind]}: it leaves the public trends`,
       tags: ADMIN_TAGS,
       access: reviewManage,
       scopes: ["admin:write"],
       params: IdParams,
-      response: kind === "tags" ? AdminTagJson : AdminStatusJson,
+      response: kind === "tags" ? AdminTagJson : kind === "links" ? AdminTrendsLinkJson : AdminStatusJson,
       handler: async ({ module, params, caller }) => {
         const state = decision === "approve" ? "approved" : "rejected";
         const reviewer = reviewerOf(caller);
-        return kind === "tags" ? module.reviewTag(params.id, state, reviewer) : module.reviewStatus(params.id, state, reviewer);
+        if (kind === "tags") return module.reviewTag(params.id, state, reviewer);
+        if (kind === "links") return module.reviewLink(params.id, state, reviewer);
+        return module.reviewStatus(params.id, state, reviewer);
       },
     }),
   );
@@ -166,14 +169,27 @@ const adminTrendRoutes = [
       return offsetReply(url, await module.reviewStatuses(reviewer, { limit, offset }), limit, offset);
     },
   }),
-  noLinks(`${ADMIN}/links`, "Trending links to review: always empty, since links get no preview cards yet"),
-  noLinks(`${ADMIN}/links/publishers`, "Publishers of trending links to review: always empty, since links are not tracked"),
+  route({
+    method: "GET",
+    path: `${ADMIN}/links`,
+    summary: "Trending links as moderators review them: every candidate card, with its id and `requires_review`",
+    tags: ADMIN_TAGS,
+    access: reviewRead,
+    scopes: ["admin:read"],
+    query: TrendQuery,
+    response: z.array(AdminTrendsLinkJson),
+    handler: async ({ module, query, url }) => {
+      const limit = clampLimit(query.limit, LINKS_PAGE);
+      const offset = query.offset ?? 0;
+      return offsetReply(url, await module.reviewLinks({ limit, offset }), limit, offset);
+    },
+  }),
+  noLinks(`${ADMIN}/links/publishers`, "Publishers of trending links to review: always empty, since links are reviewed one by one here"),
   ...reviewRoutes("tags"),
   ...reviewRoutes("statuses"),
-  noLinkReview(`${ADMIN}/links/{id}/approve`, "Approves a trending link: 404, since no links are tracked"),
-  noLinkReview(`${ADMIN}/links/{id}/reject`, "Rejects a trending link: 404, since no links are tracked"),
-  noLinkReview(`${ADMIN}/links/publishers/{id}/approve`, "Approves a link publisher: 404, since no links are tracked"),
-  noLinkReview(`${ADMIN}/links/publishers/{id}/reject`, "Rejects a link publisher: 404, since no links are tracked"),
+  ...reviewRoutes("links"),
+  noLinkReview(`${ADMIN}/links/publishers/{id}/approve`, "Approves a link publisher: 404, since links are reviewed one by one here"),
+  noLinkReview(`${ADMIN}/links/publishers/{id}/reject`, "Rejects a link publisher: 404, since links are reviewed one by one here"),
 ];
 
 export const trendRoutes = [
@@ -198,11 +214,15 @@ export const trendRoutes = [
   route({
     method: "GET",
     path: "/api/v1/trends/links",
-    summary: "Trending links: always empty for now, since links get no preview cards yet",
+    summary: "Links shared by the most accounts in public posts lately (their preview cards), with a week of daily history",
     tags: ["trends"],
     access: publicAccess,
     query: TrendQuery,
     response: z.array(TrendsLinkJson),
-    handler: () => [],
+    handler: async ({ module, query, url }) => {
+      const limit = clampLimit(query.limit, LINKS_PAGE);
+      const offset = query.offset ?? 0;
+      return offsetReply(url, await module.trendingLinks({ limit, offset }), limit, offset);
+    },
   }),
 ];

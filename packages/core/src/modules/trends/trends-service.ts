@@ -1,4 +1,6 @@
+import type { PreviewCardEntity } from "../../mastodon/entities/preview-card.js";
 import type { StatusEntity } from "../../mastodon/entities/status.js";
+import type { PreviewCardService } from "../preview-cards/index.js";
 import type { FullTagEntity } from "../../mastodon/entities/tag.js";
 import { lowestIdAt } from "../../domain/ids.js";
 import { hiddenAuthorIds } from "../streaming/index.js";
@@ -29,6 +31,30 @@ interface Ranking {
   readonly reviews: ReadonlyMap<string, ReviewState>;
 }
 
+/** One day of a trend's history, as Mastodon writes it: the day's start in Unix seconds, and counts, all as strings. */
+export interface TrendHistoryDay {
+  readonly day: string;
+  readonly uses: string;
+  readonly accounts: string;
+}
+
+/** Mastodon's TrendsLink: a preview card with a week of daily history. */
+export type TrendsLinkEntity = PreviewCardEntity & { readonly history: readonly TrendHistoryDay[] };
+
+/** A trending link as moderators see it: Mastodon adds the card's id and `requires_review`. */
+export type AdminTrendsLink = TrendsLinkEntity & { readonly id: string; readonly requires_review: boolean };
+
+/** A use of something that trends (a hashtag, a link) by an account at a time. */
+interface TrendUse {
+  readonly key: string;
+  readonly accountId: string;
+  readonly createdAt: string;
+}
+
+interface LinkRanking extends Ranking {
+  readonly history: ReadonlyMap<string, readonly TrendHistoryDay[]>;
+}
+
 /** Mastodon's Admin::Tag: a hashtag with its review state. */
 export interface AdminTagEntity extends FullTagEntity {
   readonly trendable: boolean;
@@ -50,14 +76,15 @@ export interface Page {
 }
 
 /**
- * Trends from this server's recent activity: hashtags ranked by how many
- * distinct accounts used them in public statuses each day, statuses by the
- * favourites and boosts they got, both decaying with age. Links are not
- * tracked (there are no preview cards yet), so their trends are empty.
+ * Trends from this server's recent activity: hashtags and links (preview
+ * cards) ranked by how many distinct accounts used them in public statuses
+ * each day, statuses by the favourites and boosts they got, all decaying
+ * with age.
  */
 export class TrendsService {
   #tagRanking: Ranking | null = null;
   #statusRanking: Ranking | null = null;
+  #linkRanking: LinkRanking | null = null;
   readonly #reviews: TrendReviewsStore;
 
   constructor(
@@ -65,6 +92,7 @@ export class TrendsService {
     private readonly tags: TagService,
     private readonly statusViews: StatusViews,
     private readonly filters: FilterService,
+    private readonly cards: Pick<PreviewCardService, "sharesSince" | "cardsByIds">,
   ) {
     this.#reviews = new TrendReviewsStore(deps.storage.db);
   }
@@ -81,6 +109,43 @@ export class TrendsService {
     if (!fresh(this.#statusRanking, now))
       this.#statusRanking = { computedAt: now, ids: await this.#rankStatuses(now), reviews: await this.#reviews.states("status") };
     return this.#statusRanking;
+  }
+
+  async #links(): Promise<LinkRanking> {
+    const now = this.deps.clock.now().getTime();
+    if (!fresh(this.#linkRanking, now))
+      this.#linkRanking = { ...(await this.#rankLinks(now)), reviews: await this.#reviews.states("link") };
+    return this.#linkRanking;
+  }
+
+  /** The links shared by the most accounts lately, approved or not yet reviewed, with their history. */
+  async trendingLinks(page: Page): Promise<TrendsLinkEntity[]> {
+    const ranking = await this.#links();
+    const ids = ranking.ids.filter((id) => ranking.reviews.get(id) !== "rejected").slice(page.offset, page.offset + page.limit);
+    return (await this.#linkEntities(ids, ranking)).map(({ id: _id, requires_review: _review, ...link }) => link);
+  }
+
+  /** The trending links as moderators see them: every candidate, with its id and whether it awaits review. */
+  async reviewLinks(page: Page): Promise<AdminTrendsLink[]> {
+    const ranking = await this.#links();
+    return this.#linkEntities(ranking.ids.slice(page.offset, page.offset + page.limit), ranking);
+  }
+
+  /** Approves or rejects a link's trending (by its card's id): a rejected one leaves the public trends at once. */
+  async reviewLink(id: string, state: ReviewState, reviewerId: string): Promise<AdminTrendsLink> {
+    const card = (await this.cards.cardsByIds([id])).get(id);
+    if (!card) throw new KithError("request.not_found", { message: "Record not found" });
+    await this.#review("link", id, state, reviewerId);
+    const history = (await this.#links()).history.get(id) ?? emptyHistory(this.deps.clock.now().getTime());
+    return { ...card, history, id, requires_review: false };
+  }
+
+  async #linkEntities(ids: readonly string[], ranking: LinkRanking): Promise<AdminTrendsLink[]> {
+    const cards = await this.cards.cardsByIds(ids);
+    return ids.flatMap((id) => {
+      const card = cards.get(id);
+      return card ? [{ ...card, history: ranking.history.get(id) ?? [], id, requires_review: !ranking.reviews.has(id) }] : [];
+    });
   }
 
   async trendingTags(viewerId: string | null, page: Page): Promise<FullTagEntity[]> {
@@ -166,23 +231,36 @@ export class TrendsService {
     await this.#reviews.set({ kind, target_id: id, state, reviewed_by_id: reviewerId, reviewed_at: this.deps.clock.now().toISOString() });
     // The review is seen at once, in this process: its ranking is read again on the next request.
     if (kind === "tag") this.#tagRanking = null;
+    else if (kind === "link") this.#linkRanking = null;
     else this.#statusRanking = null;
   }
 
   /** Tag ids by score: distinct accounts per day, each day back counting less. */
   async #rankTags(now: number): Promise<string[]> {
     const uses = await trendableTagUses(this.deps.storage.db, lowestIdAt("status", dayStart(now) - (WINDOW_DAYS - 1) * DAY_MS));
-    const accountsByTagDay = new Map<string, Map<number, Set<string>>>();
-    for (const use of uses) {
-      const age = Math.floor((dayStart(now) - dayStart(Date.parse(use.createdAt))) / DAY_MS);
-      const days = accountsByTagDay.get(use.tagId) ?? new Map<number, Set<string>>();
-      days.set(age, (days.get(age) ?? new Set()).add(use.accountId));
-      accountsByTagDay.set(use.tagId, days);
-    }
-    return [...accountsByTagDay]
-      .map(([tagId, days]) => ({ tagId, score: [...days].reduce((sum, [age, accounts]) => sum + accounts.size * DAILY_DECAY ** age, 0) }))
-      .sort((a, b) => b.score - a.score || a.tagId.localeCompare(b.tagId))
-      .map((r) => r.tagId);
+    return rankByDailyAccounts(
+      uses.map((use) => ({ key: use.tagId, accountId: use.accountId, createdAt: use.createdAt })),
+      now,
+    ).ids;
+  }
+
+  /** Card ids by score, as hashtags are ranked, with each card's week of history. */
+  async #rankLinks(now: number): Promise<Omit<LinkRanking, "reviews">> {
+    const shares = await this.cards.sharesSince(lowestIdAt("status", dayStart(now) - (WINDOW_DAYS - 1) * DAY_MS));
+    const { ids, days } = rankByDailyAccounts(
+      shares.map((share) => ({ key: share.cardId, accountId: share.accountId, createdAt: share.createdAt })),
+      now,
+    );
+    const history = new Map(
+      [...days].map(([id, byAge]) => [
+        id,
+        emptyHistory(now).map((day, age) => {
+          const used = byAge.get(age);
+          return used ? { ...day, uses: String(used.uses), accounts: String(used.accounts.size) } : day;
+        }),
+      ]),
+    );
+    return { computedAt: now, ids, history };
   }
 
   /** Status ids by score: favourites and (doubly) boosts, decaying with the status's age. */
@@ -207,4 +285,38 @@ export class TrendsService {
       .sort((a, b) => b.score - a.score || b.id.localeCompare(a.id))
       .map((s) => s.id);
   }
+}
+
+/**
+ * Keys by score, the distinct accounts using each per day, each day back counting half the one after it; and, per key,
+ * the uses and accounts of each day back (0: today).
+ */
+function rankByDailyAccounts(
+  uses: readonly TrendUse[],
+  now: number,
+): { ids: string[]; days: Map<string, Map<number, { uses: number; accounts: Set<string> }>> } {
+  const days = new Map<string, Map<number, { uses: number; accounts: Set<string> }>>();
+  for (const use of uses) {
+    const age = Math.floor((dayStart(now) - dayStart(Date.parse(use.createdAt))) / DAY_MS);
+    const byAge = days.get(use.key) ?? new Map<number, { uses: number; accounts: Set<string> }>();
+    const day = byAge.get(age) ?? { uses: 0, accounts: new Set<string>() };
+    day.uses += 1;
+    day.accounts.add(use.accountId);
+    byAge.set(age, day);
+    days.set(use.key, byAge);
+  }
+  const ids = [...days]
+    .map(([key, byAge]) => ({ key, score: [...byAge].reduce((sum, [age, day]) => sum + day.accounts.size * DAILY_DECAY ** age, 0) }))
+    .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
+    .map((ranked) => ranked.key);
+  return { ids, days };
+}
+
+/** A week of days with nothing, today first, as Mastodon's history lists them. */
+function emptyHistory(now: number): TrendHistoryDay[] {
+  return Array.from({ length: WINDOW_DAYS }, (_, age) => ({
+    day: String(Math.floor((dayStart(now) - age * DAY_MS) / 1000)),
+    uses: "0",
+    accounts: "0",
+  }));
 }

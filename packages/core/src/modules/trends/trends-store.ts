@@ -74,7 +74,7 @@ export async function recentEngagement(
   return [...byStatus].map(([statusId, counts]) => ({ statusId, ...counts }));
 }
 
-export type TrendKind = "tag" | "status";
+export type TrendKind = "tag" | "status" | "link";
 export type ReviewState = "approved" | "rejected";
 
 interface TrendReviewRow {
