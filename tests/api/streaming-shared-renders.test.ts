@@ -15,7 +15,7 @@ import { streamChannels } from "../../packages/core/src/modules/streaming/channe
 
 /** Renderers that count their calls; a post renders as its id and the viewer it was rendered for. */
 function countingRenderers(): { renderers: StreamRenderers; calls: Record<string, number> } {
-  const calls: Record<string, number> = { statuses: 0, hiddenAuthors: 0, filters: 0, viewersWithMarks: 0 };
+  const calls: Record<string, number> = { statuses: 0, hiddenAuthors: 0, filters: 0, viewersWithMarks: 0, quoteDecisions: 0 };
   const bump = (name: string) => {
     calls[name] = (calls[name] ?? 0) + 1;
   };
@@ -24,17 +24,18 @@ function countingRenderers(): { renderers: StreamRenderers; calls: Record<string
       bump("statuses");
       return new Map(
         ids.map((id) => [
+          id,
+          {
             id,
-            {
-              id,
-              content: `for ${viewerId} #${calls.statuses}`,
-              visibility: "public",
-              account: { id: "author", acct: "author" },
-              reblog: null,
-              poll: null,
-              media_attachments: [],
-            } as unknown as StatusEntity,
-          ]),
+            content: `for ${viewerId} #${calls.statuses}`,
+            visibility: "public",
+            account: { id: "author", acct: "author" },
+            reblog: null,
+            poll: null,
+            media_attachments: [],
+            quote_approval: { automatic: ["public"], manual: [], current_user: "unknown" },
+          } as unknown as StatusEntity,
+        ]),
       );
     },
     async notification() {
@@ -58,6 +59,10 @@ function countingRenderers(): { renderers: StreamRenderers; calls: Record<string
       bump("viewersWithMarks");
       return new Set(viewerIds.filter((id) => id === "marker"));
     },
+    async quoteDecisions(_statusId, viewerIds) {
+      bump("quoteDecisions");
+      return new Map(viewerIds.map((id) => [id, "automatic"] as const));
+    },
   };
   return { renderers, calls };
 }
@@ -74,7 +79,7 @@ describe("shared renders of stream messages", () => {
 
     await pubsub.publish(streamChannels.public(), { event: "update", statusId: "s1" });
     await expect.poll(() => received.length).toBe(52);
-    expect(calls).toEqual({ statuses: 2, hiddenAuthors: 1, filters: 3, viewersWithMarks: 1 });
+    expect(calls).toEqual({ statuses: 2, hiddenAuthors: 1, filters: 3, viewersWithMarks: 1, quoteDecisions: 1 });
     const payloadOf = (viewer: string) => new Set(received.filter((r) => r.viewer === viewer).map((r) => r.event.payload));
     expect(payloadOf("reader")).toEqual(payloadOf("other"));
     expect(payloadOf("reader").size).toBe(1);

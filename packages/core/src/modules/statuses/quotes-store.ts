@@ -100,6 +100,18 @@ export async function followedAmong(db: Kysely<Database>, accountId: string, aut
   return new Set(rows.map((row) => row.target_account_id));
 }
 
+/** Of these accounts, those following `authorId`. */
+export async function followersAmong(db: Kysely<Database>, authorId: string, accountIds: readonly string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("follows")
+    .select("account_id")
+    .where("target_account_id", "=", authorId)
+    .where("account_id", "in", [...new Set(accountIds)])
+    .execute();
+  return new Set(rows.map((row) => row.account_id));
+}
+
 /** The status whose quote the stamp `uri` (another server's QuoteAuthorization) authorizes. */
 export async function findQuoteByAuthorization(db: Kysely<Database>, uri: string): Promise<StatusRow | undefined> {
   return db.selectFrom("statuses").selectAll().where("quote_authorization", "=", uri).executeTakeFirst();

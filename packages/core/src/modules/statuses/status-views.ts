@@ -43,7 +43,7 @@ import { type StatusTextParts, statusText, statusTextParts } from "./status-text
 import type { PreviewCardEntity } from "../../mastodon/entities/preview-card.js";
 import { type StatusCardSource, StatusCards } from "./status-cards.js";
 import { type QuoteApproval, type QuoteState, quoteApprovalOf, quoteDecision, storedQuoteState } from "./quote-policy.js";
-import { followedAmong } from "./quotes-store.js";
+import { followedAmong, followersAmong } from "./quotes-store.js";
 
 /** Renders accounts as Mastodon's Account entity, many at once (the profiles part provides it). */
 export interface AccountRenderer {
@@ -322,6 +322,20 @@ export class StatusViews {
     if (viewerId === null) return new Set();
     const authors = shown.filter((row) => row.quote_policy === "followers" && row.account_id !== viewerId).map((row) => row.account_id);
     return authors.length === 0 ? new Set() : followedAmong(this.deps.storage.db, viewerId, authors);
+  }
+
+  /**
+   * What `quote_approval.current_user` each signed-in viewer gets for a status, the rest of its entity being the same
+   * for all who have not marked it: what a stream sharing one rendering among its viewers sets for each (absent when
+   * the status is gone).
+   */
+  async quoteDecisions(statusId: string, viewerIds: readonly string[]): Promise<Map<string, QuoteApproval["current_user"]>> {
+    const [row] = await loadStatusRows(this.deps.storage.db, [statusId]);
+    if (!row || viewerIds.length === 0) return new Map();
+    const followers =
+      row.quote_policy === "followers" ? await followersAmong(this.deps.storage.db, row.account_id, viewerIds) : new Set<string>();
+    const status = { ...row, local: readFlag(row.local) };
+    return new Map(viewerIds.map((viewerId) => [viewerId, quoteDecision(status, { accountId: viewerId, follows: followers.has(viewerId) })]));
   }
 
   /** One status for the viewer, or null when it does not exist or may not be seen. */

@@ -1,6 +1,6 @@
 import type { StatusEntity } from "../../mastodon/entities/status.js";
 import type { FilterMatcher } from "../filters/filter-matcher.js";
-import type { StreamRenderers } from "./stream-connection.js";
+import type { QuoteDecision, StreamRenderers } from "./stream-connection.js";
 import type { StreamSpec } from "./stream-names.js";
 
 /**
@@ -55,9 +55,28 @@ export class MessageRenders {
     const shared = await this.status(statusId, null);
     const shareable = shared !== undefined && shared.reblog === null && shared.poll === null && PUBLIC.has(shared.visibility);
     const own = shareable ? await this.renderers.viewersWithMarks(statusId, viewerIds) : new Set(viewerIds);
-    const unmarked = shareable ? { ...shared, ...NO_MARKS } : undefined;
+    const decisions = shareable
+      ? await this.renderers.quoteDecisions(
+          statusId,
+          viewerIds.filter((id) => !own.has(id)),
+        )
+      : new Map<string, QuoteDecision>();
+    // One object per answer to "may I quote it" (a handful at most), so each is still serialised once for all its viewers.
+    const unmarked = new Map<QuoteDecision, StatusEntity>();
+    const unmarkedFor = (viewerId: string): StatusEntity | undefined => {
+      if (!shareable) return undefined;
+      const decision = decisions.get(viewerId) ?? shared.quote_approval.current_user;
+      let entity = unmarked.get(decision);
+      if (entity === undefined) {
+        entity = { ...shared, ...NO_MARKS, quote_approval: { ...shared.quote_approval, current_user: decision } };
+        unmarked.set(decision, entity);
+      }
+      return entity;
+    };
     const entries = await Promise.all(
-      viewerIds.map(async (viewerId) => [viewerId, own.has(viewerId) ? await this.#renderFor(statusId, viewerId) : unmarked] as const),
+      viewerIds.map(
+        async (viewerId) => [viewerId, own.has(viewerId) ? await this.#renderFor(statusId, viewerId) : unmarkedFor(viewerId)] as const,
+      ),
     );
     return new Map(entries);
   }

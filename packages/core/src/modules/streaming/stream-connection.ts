@@ -19,6 +19,9 @@ export interface StreamEvent {
 }
 
 /** How a connection renders what it hears, for its own viewer. */
+/** A viewer's answer to "may I quote it" in a status's `quote_approval`. */
+export type QuoteDecision = StatusEntity["quote_approval"]["current_user"];
+
 export interface StreamRenderers {
   /** Statuses the viewer may see, rendered; others are absent. */
   statuses(ids: readonly string[], viewerId: string | null): Promise<Map<string, StatusEntity>>;
@@ -34,6 +37,8 @@ export interface StreamRenderers {
   seesChannel?(viewerId: string | null, channelId: string): Promise<boolean>;
   /** Of these viewers, those whose rendering of the status carries a mark of theirs (favourited, boosted, ...). */
   viewersWithMarks(statusId: string, viewerIds: readonly string[]): Promise<Set<string>>;
+  /** What each viewer may do about quoting the status (`quote_approval.current_user`), the one part of it that is each viewer's own besides the marks. */
+  quoteDecisions(statusId: string, viewerIds: readonly string[]): Promise<Map<string, QuoteDecision>>;
 }
 
 export type SubscribeOutcome = { ok: true; stream: readonly string[] } | { ok: false; status: 400 | 401 | 404; error: string };

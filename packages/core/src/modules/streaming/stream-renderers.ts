@@ -40,5 +40,6 @@ export function streamRenderers<N, C>(
     hiddenAuthors: (viewerIds, authorIds) => hiddenAuthorsOfViewers(deps.storage.db, viewerIds, authorIds, deps.clock.now().toISOString()),
     ownsList: (viewerId, listId) => ownsList(deps.storage.db, viewerId, listId),
     viewersWithMarks: (statusId, viewerIds) => viewersWithMarks(deps.storage.db, statusId, viewerIds),
+    quoteDecisions: (statusId, viewerIds) => parts.statusViews.quoteDecisions(statusId, viewerIds),
   };
 }
