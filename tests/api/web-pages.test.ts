@@ -10,6 +10,7 @@ import type { TestKith, TestUser } from "@kith/core/testing";
 import { type NodeServer, startNodeServer } from "@kith/http-adapter-node";
 import { describeOnEngines } from "../support/engines.js";
 import { call, createGroup } from "../support/groups.js";
+import { registerApp } from "../support/oauth.js";
 
 const HTML_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const AP_ACCEPT = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
@@ -379,5 +380,66 @@ describeOnEngines("public web pages", (engine) => {
     expect(await (await page("/about")).text()).not.toContain('href="/auth/sign_up"');
     expect((await signUp(form.cookie, { ...fields, username: "latecomer", email: "late@example.com", reason: "late" })).status).toBe(403);
     await kith.services.settings.update({ registrationsMode: "open" });
+  });
+
+  it("resets a forgotten password from the pages: a code by email, a new password, every session ended", async () => {
+    const user = await kith.createUser("forgetful", { email: "forgetful@example.com" });
+    const opened = await page("/auth/password/new");
+    expect(opened.status).toBe(200);
+    const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const token = /name="csrf_token" value="([^"]+)"/.exec(await opened.text())?.[1] ?? "";
+    const post = (path: string, form: Record<string, string>, withCookie = cookie) =>
+      kith.request("POST", path, { form, headers: { cookie: withCookie, accept: HTML_ACCEPT } });
+
+    expect((await post("/auth/password/new", { csrf_token: token, identifier: "forgetful" }, "")).status).toBe(403);
+    expect((await post("/auth/password/new", { csrf_token: token, identifier: " " })).status).toBe(422);
+    // An unknown account is answered as a known one: the page tells nothing of who has an account here.
+    const unknown = await post("/auth/password/new", { csrf_token: token, identifier: "nobody-here" });
+    expect(unknown.status).toBe(200);
+    const asked = await post("/auth/password/new", { csrf_token: token, identifier: "forgetful" });
+    expect(asked.status).toBe(200);
+    const askedBody = await asked.text();
+    expect(askedBody).toContain('action="/auth/password/edit"');
+    expect(askedBody.replaceAll("forgetful", "X")).toBe((await unknown.text()).replaceAll("nobody-here", "X"));
+    const code = /\b(\d{6})\b/.exec(kith.mail.lastTo("forgetful@example.com")?.text ?? "")?.[1] ?? "";
+    expect(code).toMatch(/^\d{6}$/);
+
+    const change = (fields: Record<string, string>) =>
+      post("/auth/password/edit", {
+        csrf_token: token,
+        identifier: "forgetful",
+        code,
+        password: "a brand new password",
+        password_confirmation: "a brand new password",
+        ...fields,
+      });
+    const wrong = await change({ code: code === "000000" ? "111111" : "000000" });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain('id="code-error"');
+    const short = await change({ password: "short", password_confirmation: "short" });
+    expect(short.status).toBe(422);
+    expect(await short.text()).toContain('id="password-error"');
+    expect((await change({ password_confirmation: "something else" })).status).toBe(422);
+    // The form sent back for a refused password still takes the same code.
+    const done = await change({});
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain("Your password is changed");
+    expect((await kith.request("GET", "/api/v1/accounts/verify_credentials", { token: user.token })).status).toBe(401);
+    const app = await registerApp(kith, { scopes: "read" });
+    const signIn = (password: string) =>
+      kith.request("POST", "/oauth/token", {
+        form: {
+          grant_type: "password",
+          client_id: app.client_id,
+          client_secret: app.client_secret,
+          username: "forgetful",
+          password,
+          scope: "read",
+        },
+      });
+    expect((await signIn("a brand new password")).status).toBe(200);
+    expect((await signIn(user.password)).status).toBe(400);
+    // A code is used once.
+    expect((await change({})).status).toBe(422);
   });
 });

@@ -203,4 +203,33 @@ describe.skipIf(!browserTestsRun("the public pages"))("the public pages in Chrom
       await context.close();
     }
   }, 120_000);
+
+  it("resets a forgotten password with the code from the mail outbox, and the pages pass the accessibility check", async () => {
+    if (!browser) throw new Error("no browser");
+    const admin = await kith.createUser("resetadmin", { role: "Admin" });
+    for (const size of WIDTHS) {
+      const username = `forgot_${size.name}`;
+      await kith.createUser(username, { email: `${username}@example.com` });
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/auth/password/new`);
+      await page.screenshot({ path: `${ARTEFACTS}password-new-${size.name}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByLabel("Email address or username").fill(username);
+      await page.getByRole("button", { name: "Email me a code" }).click();
+      expect(await page.locator("h1").textContent()).toBe("Set a new password");
+      const outbox = await call(kith, "GET", `/api/v1/admin/mail_outbox?to=${username}@example.com`, admin.token);
+      const mailed = (outbox.body.messages as { text: string }[])[0]?.text ?? "";
+      const code = /\b(\d{6})\b/.exec(mailed)?.[1];
+      if (!code) throw new Error("no recovery code in the outbox");
+      await page.getByLabel("Code from the email").fill(code);
+      await page.getByLabel("New password", { exact: true }).fill("a fresh long password");
+      await page.getByLabel("New password, again").fill("a fresh long password");
+      await page.screenshot({ path: `${ARTEFACTS}password-edit-${size.name}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Set the password" }).click();
+      expect(await page.locator("h1").textContent()).toBe("Your password is changed");
+      await context.close();
+    }
+  }, 120_000);
 });

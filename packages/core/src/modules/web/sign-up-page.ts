@@ -1,5 +1,8 @@
 import type { InstanceSettings } from "../../domain/instance-settings.js";
+
+export type { FieldProblem } from "./form-fields.js";
 import { FORM_FIELD } from "./form-token.js";
+import { type FieldProblem, labelledField, problemsOf } from "./form-fields.js";
 import { type SafeHtml, html } from "./html-template.js";
 import { type PageMeta, type SiteInfo, pageDocument } from "./page-layout.js";
 
@@ -8,12 +11,6 @@ export interface SignUpValues {
   readonly username: string;
   readonly email: string;
   readonly reason: string;
-}
-
-/** A problem with one field, in the words the registration service gives. */
-export interface FieldProblem {
-  readonly field: string;
-  readonly message: string;
 }
 
 const LABELS: Readonly<Record<string, string>> = {
@@ -35,22 +32,13 @@ function meta(site: SiteInfo, title: string): PageMeta {
   };
 }
 
-function problemsOf(problems: readonly FieldProblem[], field: string): readonly FieldProblem[] {
-  return problems.filter((problem) => problem.field === field);
-}
-
-/** One labelled input, with its problems tied to it for screen readers. */
+/** One labelled input of the form, its label from the form's labels. */
 function field(
   name: string,
   input: { type: string; value?: string; autocomplete: string; required?: boolean; hint?: string },
   problems: readonly FieldProblem[],
 ): SafeHtml {
-  const own = problemsOf(problems, name);
-  const described = [own.length ? `${name}-error` : "", input.hint ? `${name}-hint` : ""].filter(Boolean).join(" ");
-  return html`<div class="field"><label for="${name}">${LABELS[name] ?? name}</label>
-${input.hint ? html`<span class="hint" id="${name}-hint">${input.hint}</span>` : ""}
-<input id="${name}" name="${name}" type="${input.type}" autocomplete="${input.autocomplete}"${input.value === undefined ? "" : html` value="${input.value}"`}${input.required ? html` required` : ""}${own.length ? html` aria-invalid="true"` : ""}${described ? html` aria-describedby="${described}"` : ""}>
-${own.length ? html`<p class="error" id="${name}-error">${own.map((problem) => html`${LABELS[name] ?? name} ${problem.message}. `)}</p>` : ""}</div>`;
+  return labelledField(name, LABELS[name] ?? name, input, problems);
 }
 
 export interface SignUpFormOptions {
