@@ -1,27 +1,12 @@
 import { PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
 import type { Kysely } from "kysely";
 import { localAccountUrls } from "../../mastodon/serializers/account.js";
-import { localStatusUrls } from "../../mastodon/serializers/status.js";
 import { findAccountRows } from "../accounts/accounts-store.js";
 import { findStatusesByIds, listMentionTargets } from "../federation/federation-reads-store.js";
 import type { AccountRow, Database, StatusRow } from "../../ports/storage-schema.js";
+import type { ActorRef } from "./status-uris.js";
 
-/** A boolean column as read from either engine (true/false or 1/0). */
-export function flag(value: unknown): boolean {
-  return value === true || value === 1;
-}
-
-type ActorRef = Pick<AccountRow, "username" | "domain" | "uri">;
-
-/** The ActivityPub id of an account: derived from the origin for local ones, stored for remote ones. */
-export function actorUriOf(origin: string, account: ActorRef): string | null {
-  return account.domain === null ? localAccountUrls(origin, account.username).uri : account.uri;
-}
-
-/** The ActivityPub id of a status: derived for local statuses, stored for remote ones. */
-export function statusUriOf(origin: string, status: Pick<StatusRow, "id" | "uri" | "local">, author: ActorRef): string | null {
-  return flag(status.local) || status.uri === null ? localStatusUrls(origin, author.username, status.id).uri : status.uri;
-}
+export { actorUriOf, flag, statusUriOf } from "./status-uris.js";
 
 export function followersUriOf(origin: string, username: string): string {
   return `${localAccountUrls(origin, username).uri}/followers`;
@@ -55,7 +40,9 @@ export interface NoteContext {
 
 /** Loads the context of a batch of statuses in a few queries (no query per status). */
 export async function loadNoteContext(db: Kysely<Database>, rows: readonly StatusRow[]): Promise<NoteContext> {
-  const relatedIds = [...new Set(rows.flatMap((row) => [row.in_reply_to_id, row.reblog_of_id, row.quote_id]).filter((id): id is string => id !== null))];
+  const relatedIds = [
+    ...new Set(rows.flatMap((row) => [row.in_reply_to_id, row.reblog_of_id, row.quote_id]).filter((id): id is string => id !== null)),
+  ];
   const related = await findStatusesByIds(db, relatedIds);
   const statuses = new Map<string, StatusRow>([...rows, ...related].map((row) => [row.id, row]));
   const mentionTargets = await listMentionTargets(db, [...statuses.keys()]);

@@ -3,7 +3,7 @@ import { KithError } from "../../domain/errors.js";
 import { readFlag } from "../../platform/storage/boolean-columns.js";
 import type { Database, StatusRow } from "../../ports/storage-schema.js";
 import { findAccountById } from "../accounts/accounts-store.js";
-import { statusUriOf } from "./notes.js";
+import { statusUriOf } from "./status-uris.js";
 import { quoteDecision } from "./quote-policy.js";
 import { followedAmong } from "./quotes-store.js";
 
