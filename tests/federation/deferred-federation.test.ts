@@ -46,7 +46,7 @@ describeOnEngines("the federation, built on first use", (engine) => {
     await kith.start();
     expect((await kith.request("GET", "/health")).status).toBe(200);
     expect((await kith.request("GET", "/api/v1/accounts/verify_credentials", { token })).status).toBe(200);
-    expect((await kith.request("GET", "/robots.txt")).status).toBe(404);
+    expect((await kith.request("GET", "/no/such/path")).status).toBe(404);
     expect(kith.federation.loaded).toBe(false);
   });
 
